@@ -1,0 +1,52 @@
+//! One module per subcommand. Each returns an [`Outcome`] (or an error); `main` alone turns
+//! that into an exit code.
+
+pub mod compile;
+pub mod schema;
+pub mod serve;
+pub mod validate;
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use siteops::repo::{RepoFiles, SITES_DIR};
+use siteops::validate::{Options, Validation, validate};
+
+use crate::cli::RepoArgs;
+
+/// How a command ended, when it ran to completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// The command did its job and found problems it has already reported.
+    Failure,
+    /// plan with --detailed-exitcode: the live state differs from the repository.
+    #[allow(dead_code)] // Used by plan, which comes with the plan/apply work.
+    ChangesPresent,
+}
+
+/// Reads and validates the repository named by the shared flags.
+pub fn load_and_validate(args: &RepoArgs) -> Result<Validation> {
+    let repo = read_repo(&args.root)?;
+    let options = Options {
+        transform_url: args.transform_url.clone(),
+    };
+    Ok(validate(&repo, &options))
+}
+
+fn read_repo(root: &Path) -> Result<RepoFiles> {
+    if !root.join(SITES_DIR).is_dir() {
+        bail!(
+            "{} has no `{SITES_DIR}/` directory; pass --root with the repository that holds your sites",
+            root.display()
+        );
+    }
+    RepoFiles::load(root)
+        .with_context(|| format!("cannot read the repository at {}", root.display()))
+}
+
+/// Colour only for a terminal, and never with NO_COLOR (https://no-color.org).
+pub fn use_color(stream: &impl IsTerminal) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

@@ -1,0 +1,67 @@
+//! `siteops validate`: report every problem of the repository in the chosen format.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use siteops::diagnostic::render;
+use siteops::validate::Explanation;
+
+use super::{Outcome, load_and_validate, use_color};
+use crate::cli::{DiagnosticFormat, ValidateArgs};
+
+pub fn run(args: &ValidateArgs) -> Result<Outcome> {
+    let validation = load_and_validate(&args.repo)?;
+    let explain = args.explain.then_some(&validation.explanations);
+    let output = match args.format {
+        DiagnosticFormat::Human => {
+            let mut text = render::human(
+                &validation.diagnostics,
+                &validation,
+                use_color(&std::io::stdout()),
+            );
+            if let Some(explanations) = explain {
+                text.push_str(&explain_human(explanations));
+            }
+            let sites = validation.fleet.sites.len();
+            let _ = writeln!(
+                text,
+                "{} ({sites} site{} checked)",
+                render::human_summary(validation.summary()),
+                if sites == 1 { "" } else { "s" }
+            );
+            text
+        }
+        DiagnosticFormat::Json => render::json(&validation.diagnostics, explain),
+        DiagnosticFormat::Github => render::github(&validation.diagnostics),
+    };
+    print!("{output}");
+    let summary = validation.summary();
+    Ok(
+        if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
+            Outcome::Failure
+        } else {
+            Outcome::Success
+        },
+    )
+}
+
+fn explain_human(explanations: &[Explanation]) -> String {
+    let mut text = String::new();
+    for e in explanations {
+        let _ = writeln!(
+            text,
+            "{} {} entry {}: {}",
+            e.site, e.branch, e.entry, e.example
+        );
+        let _ = writeln!(
+            text,
+            "    id:       {}",
+            e.id.as_deref().unwrap_or("(none: no regex)")
+        );
+        let _ = writeln!(text, "    endpoint: {}", e.endpoint);
+    }
+    if !explanations.is_empty() {
+        text.push('\n');
+    }
+    text
+}

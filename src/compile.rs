@@ -1,0 +1,198 @@
+//! Compilation: the validated [`Fleet`] to the exact JSON bodies of the administration API
+//! and the worker. Pure: secret values come from a caller-supplied lookup (the process
+//! environment at the edge, a map in tests), or are redacted.
+//!
+//! Output is deterministic: resources sorted by path, object keys sorted.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::{Fleet, Sensitive, Site, SiteId};
+
+/// What secret values become in the output.
+pub enum Secrets<'a> {
+    /// Read each value with this lookup (by environment variable name).
+    Lookup(&'a dyn Fn(&str) -> Option<String>),
+    /// Write [`REDACTED`] instead; needs no values.
+    Redacted,
+}
+
+/// The stand-in for a secret value in redacted output.
+pub const REDACTED: &str = "(sensitive)";
+
+/// One document the service takes, addressed as the API addresses it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ResourceKind {
+    Site,
+    Public,
+    Access,
+    Code,
+    Secret(String),
+    /// The worker configuration of one branch.
+    Worker(String),
+}
+
+#[derive(Clone, PartialEq)]
+pub struct Resource {
+    pub site: SiteId,
+    pub kind: ResourceKind,
+    pub body: Value,
+}
+
+impl fmt::Debug for Resource {
+    // Bodies may hold secret values: a debug print shows only the address.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Resource({})", self.path())
+    }
+}
+
+impl Resource {
+    /// Path of the body in `siteops compile --out`, mirroring the API paths.
+    pub fn path(&self) -> String {
+        let SiteId { org, site } = &self.site;
+        match &self.kind {
+            ResourceKind::Site => format!("{org}/sites/{site}.json"),
+            ResourceKind::Public => format!("{org}/sites/{site}/public.json"),
+            ResourceKind::Access => format!("{org}/sites/{site}/access.json"),
+            ResourceKind::Code => format!("{org}/sites/{site}/code.json"),
+            ResourceKind::Secret(id) => format!("{org}/sites/{site}/secrets/{id}.json"),
+            ResourceKind::Worker(branch) => format!("transform/{org}/{site}/{branch}.json"),
+        }
+    }
+
+    /// Whether the body holds a secret value (a secret, or a worker key).
+    pub fn is_sensitive(&self) -> bool {
+        match &self.kind {
+            ResourceKind::Secret(_) => true,
+            ResourceKind::Worker(_) => self
+                .body
+                .as_array()
+                .is_some_and(|entries| entries.iter().any(|e| e.get("templateApiKey").is_some())),
+            _ => false,
+        }
+    }
+}
+
+/// Every resource of the fleet, sorted by path.
+#[derive(Debug, Clone, Default)]
+pub struct Compiled {
+    pub resources: Vec<Resource>,
+}
+
+impl Compiled {
+    /// `{path: body}`, the form `siteops compile` prints.
+    pub fn to_json(&self) -> Value {
+        Value::Object(
+            self.resources
+                .iter()
+                .map(|r| (r.path(), r.body.clone()))
+                .collect(),
+        )
+    }
+}
+
+/// Compiles every site. Fails with one diagnostic per secret value that cannot be read.
+pub fn compile(fleet: &Fleet, secrets: &Secrets<'_>) -> Result<Compiled, Vec<Diagnostic>> {
+    let mut compiler = Compiler {
+        secrets,
+        resources: Vec::new(),
+        problems: Vec::new(),
+    };
+    for site in &fleet.sites {
+        compiler.site(site);
+    }
+    if !compiler.problems.is_empty() {
+        return Err(compiler.problems);
+    }
+    let mut resources = compiler.resources;
+    resources.sort_by_cached_key(Resource::path);
+    Ok(Compiled { resources })
+}
+
+struct Compiler<'s> {
+    secrets: &'s Secrets<'s>,
+    resources: Vec<Resource>,
+    problems: Vec<Diagnostic>,
+}
+
+impl Compiler<'_> {
+    fn site(&mut self, site: &Site) {
+        let config = &site.config;
+        self.push(site, ResourceKind::Site, to_value(config));
+        if let Some(public) = &site.public {
+            self.push(site, ResourceKind::Public, to_value(public));
+        }
+        if let Some(access) = &config.access {
+            self.push(site, ResourceKind::Access, to_value(access));
+        }
+        if let Some(code) = &config.code {
+            self.push(site, ResourceKind::Code, to_value(code));
+        }
+        for (id, sensitive) in &site.secrets {
+            if let Some(value) = self.read(site, &format!("secret `{id}`"), sensitive) {
+                let body = crate::model::api::SecretBody { value };
+                self.push(site, ResourceKind::Secret(id.clone()), to_value(&body));
+            }
+        }
+        for (branch, entries) in &site.transform {
+            let mut bodies = Vec::with_capacity(entries.len());
+            for spec in entries {
+                let mut entry = spec.entry.clone();
+                if let Some(key) = &spec.template_api_key {
+                    entry.template_api_key = self.read(site, "templateApiKey", key);
+                }
+                bodies.push(to_value(&entry));
+            }
+            self.push(
+                site,
+                ResourceKind::Worker(branch.clone()),
+                Value::Array(bodies),
+            );
+        }
+    }
+
+    fn push(&mut self, site: &Site, kind: ResourceKind, body: Value) {
+        self.resources.push(Resource {
+            site: site.id.clone(),
+            kind,
+            body,
+        });
+    }
+
+    fn read(&mut self, site: &Site, what: &str, sensitive: &Sensitive) -> Option<String> {
+        let lookup = match self.secrets {
+            Secrets::Redacted => return Some(REDACTED.to_string()),
+            Secrets::Lookup(lookup) => lookup,
+        };
+        let value = lookup(&sensitive.env);
+        if value.is_none() {
+            self.problems.push(
+                Diagnostic::error(
+                    Code::MissingSecretValue,
+                    format!(
+                        "environment variable `{}` is not set ({what} of {})",
+                        sensitive.env, site.id
+                    ),
+                )
+                .with_help("set the variable, or compile with --redact to leave secret values out")
+                .with_location(sensitive.location.clone()),
+            );
+        }
+        value
+    }
+}
+
+/// Serializes through `Value`, whose map sorts keys: bodies come out in one stable order.
+fn to_value(body: &impl Serialize) -> Value {
+    serde_json::to_value(body).expect("API bodies serialize to JSON")
+}
+
+/// Pretty JSON with sorted keys and a final newline, the form every output file takes.
+pub fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values serialize");
+    text.push('\n');
+    text
+}

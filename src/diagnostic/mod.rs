@@ -1,0 +1,331 @@
+//! The one diagnostic type. Every problem found anywhere (TOML syntax, schema, semantic rules,
+//! compilation) becomes a [`Diagnostic`]: plain data, independent of how it is rendered.
+//! Rendering lives in [`render`].
+
+pub mod render;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::source::{Position, SourceFile};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+macro_rules! codes {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal,)*) => {
+        /// Stable diagnostic codes. The string form is part of the interface (JSON output,
+        /// GitHub annotations, documentation): never rename one, only add.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($(#[doc = $doc])* $variant,)* }
+
+        impl Code {
+            pub const ALL: &[Code] = &[$(Code::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $name,)* }
+            }
+
+            /// One line that says what the code means, from its doc comment.
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$variant => concat!($($doc),*).trim_ascii(),)* }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A file is not valid UTF-8.
+    InvalidUtf8 = "invalid-utf8",
+    /// A TOML file does not parse.
+    TomlSyntax = "toml-syntax",
+    /// A key is defined twice in one TOML table.
+    DuplicateKey = "duplicate-key",
+    /// A YAML file does not parse.
+    YamlSyntax = "yaml-syntax",
+    /// A key that the file format does not have.
+    UnknownKey = "unknown-key",
+    /// A required key is missing.
+    MissingKey = "missing-key",
+    /// A value has the wrong type.
+    WrongType = "wrong-type",
+    /// A value is outside what the schema allows.
+    InvalidValue = "invalid-value",
+    /// A file in the sites tree that siteops does not read.
+    UnknownFile = "unknown-file",
+    /// A site directory without its `site.toml`.
+    MissingFile = "missing-file",
+    /// An org, site, branch or secret name is not `[a-z0-9][a-z0-9-]*`.
+    InvalidName = "invalid-name",
+    /// A URL does not parse or is not http(s).
+    InvalidUrl = "invalid-url",
+    /// An overlay whose type is not `markup`.
+    OverlayType = "overlay-type",
+    /// A content source type that siteops cannot preview.
+    ContentSourceType = "content-source-type",
+    /// A suffix that does not start with `.`.
+    InvalidSuffix = "invalid-suffix",
+    /// A public path mapping that is not `<absolute path>:<absolute path>`.
+    InvalidMapping = "invalid-mapping",
+    /// A public include that is not an absolute path prefix.
+    InvalidInclude = "invalid-include",
+    /// An access entry that is neither an e-mail address nor `*`.
+    InvalidAccessEntry = "invalid-access-entry",
+    /// A code source type other than `github` or `byogit`.
+    CodeSourceType = "code-source-type",
+    /// A `byogit` code source without `raw_url`, `owner` or `repo`.
+    ByogitIncomplete = "byogit-incomplete",
+    /// No site of an external repository carries the `secretId` its sync needs.
+    MissingSecretId = "missing-secret-id",
+    /// A later site of a shared external repository carries `secretId`.
+    SharedSecretId = "shared-secret-id",
+    /// A `secretId` names a secret that the site does not declare.
+    UnknownSecret = "unknown-secret",
+    /// A declared secret that nothing uses.
+    UnusedSecret = "unused-secret",
+    /// A site names a base site that does not exist.
+    UnknownBase = "unknown-base",
+    /// Base sites that name each other in a cycle.
+    BaseCycle = "base-cycle",
+    /// A site that names a base and also has its own `[code]`.
+    ConflictingCode = "conflicting-code",
+    /// A site with no code, neither its own nor from a base.
+    MissingCode = "missing-code",
+    /// A site with no content source, neither in site.toml nor in fstab.yaml.
+    MissingContent = "missing-content",
+    /// An environment site whose name differs from the site in its content source URL.
+    EnvironmentMismatch = "environment-mismatch",
+    /// A file that is ignored because another one takes precedence.
+    IgnoredFile = "ignored-file",
+    /// A `{placeholder}` in a URL that siteops cannot fill.
+    UnknownVariable = "unknown-variable",
+    /// A worker entry `path` that does not start with `/`.
+    InvalidWorkerPath = "invalid-worker-path",
+    /// A malformed or unknown `{{…}}` placeholder in a worker endpoint.
+    InvalidPlaceholder = "invalid-placeholder",
+    /// `{{id}}` in an endpoint of an entry without `regex`.
+    IdWithoutRegex = "id-without-regex",
+    /// A header placeholder whose header is not in `forwardHeaders`.
+    HeaderNotForwarded = "header-not-forwarded",
+    /// A `regex` that is not a valid JavaScript regular-expression literal.
+    InvalidRegex = "invalid-regex",
+    /// `arrayKey`/`pathKey` used inconsistently (both needed, no `regex`).
+    InvalidListing = "invalid-listing",
+    /// A `relativeURLPrefix` that is not a URL origin.
+    InvalidUrlPrefix = "invalid-url-prefix",
+    /// An invalid HTTP header name or value.
+    InvalidHeader = "invalid-header",
+    /// A `template` that does not exist where templates are kept.
+    MissingTemplate = "missing-template",
+    /// A worker entry that an earlier entry's path prefix always wins over.
+    UnreachableEntry = "unreachable-entry",
+    /// A worker entry example that the entry does not handle.
+    ExampleMismatch = "example-mismatch",
+    /// An overlay or source that points at the worker, which has no entries for that branch.
+    WorkerUnconfigured = "worker-unconfigured",
+    /// A secret's environment variable is not set at compile time.
+    MissingSecretValue = "missing-secret-value",
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a diagnostic points: a file, and within it a byte span with its positions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub span: Option<Span>,
+}
+
+impl Location {
+    /// A byte span of a source file, with its positions.
+    pub fn of(source: &SourceFile, bytes: Range<usize>) -> Location {
+        let (start, end) = source.range(&bytes);
+        Location {
+            file: source.path.clone(),
+            span: Some(Span { bytes, start, end }),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Span {
+    #[serde(skip)]
+    pub bytes: Range<usize>,
+    pub start: Position,
+    pub end: Position,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// The JSON pointer of the offending value inside the checked document. Rules set it;
+    /// [`Diagnostic::locate_in`] turns it into a [`Location`], and the administration
+    /// service names it in `x-error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            help: None,
+            pointer: None,
+            location: None,
+        }
+    }
+
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, message)
+    }
+
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, message)
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Diagnostic {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Puts the pointer under `prefix`, for rules that check a part of a larger document.
+    pub fn under(mut self, prefix: &str) -> Diagnostic {
+        if !prefix.is_empty() {
+            self.pointer = Some(format!("{prefix}{}", self.pointer.as_deref().unwrap_or("")));
+        }
+        self
+    }
+
+    /// Points at a whole file (or directory), without a position.
+    pub fn in_file(mut self, file: impl Into<String>) -> Diagnostic {
+        self.location = Some(Location {
+            file: file.into(),
+            span: None,
+        });
+        self
+    }
+
+    /// Points at a byte span of a source file.
+    pub fn at(mut self, source: &SourceFile, bytes: Range<usize>) -> Diagnostic {
+        self.location = Some(Location::of(source, bytes));
+        self
+    }
+
+    pub fn with_location(mut self, location: Option<Location>) -> Diagnostic {
+        self.location = location;
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The one-line form used in `x-error` headers and logs: `pointer: message`.
+    pub fn headline(&self) -> String {
+        match &self.pointer {
+            Some(pointer) if !pointer.is_empty() => format!("{pointer}: {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+}
+
+/// Counts by severity, for summaries and exit codes.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Summary {
+    pub fn of(diagnostics: &[Diagnostic]) -> Summary {
+        diagnostics
+            .iter()
+            .fold(Summary::default(), |mut summary, d| {
+                match d.severity {
+                    Severity::Error => summary.errors += 1,
+                    Severity::Warning => summary.warnings += 1,
+                }
+                summary
+            })
+    }
+}
+
+/// Sorts diagnostics by file and position so output is stable whatever order rules ran in.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+}
+
+fn sort_key(d: &Diagnostic) -> (Option<&str>, Option<(usize, usize)>, Code, &str) {
+    let location = d.location.as_ref();
+    (
+        location.map(|l| l.file.as_str()),
+        location
+            .and_then(|l| l.span.as_ref())
+            .map(|s| (s.bytes.start, s.bytes.end)),
+        d.code,
+        d.message.as_str(),
+    )
+}
+
+/// Looks up the source text of a file by its path, for renderers that quote source lines.
+pub trait SourceLookup {
+    fn source(&self, path: &str) -> Option<Arc<SourceFile>>;
+}
+
+impl SourceLookup for () {
+    fn source(&self, _: &str) -> Option<Arc<SourceFile>> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_a_unique_kebab_name_and_a_summary() {
+        let mut names: Vec<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+        for code in Code::ALL {
+            let name = code.as_str();
+            assert!(
+                name.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{name}"
+            );
+            assert!(!code.summary().is_empty(), "{name} has no summary");
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Renderers for diagnostics: human (with the source line and a caret), a versioned JSON
+//! document, and GitHub Actions workflow-command annotations. Renderers only format: they
+//! never decide severity or exit codes.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use serde::Serialize;
+
+use super::{Diagnostic, Severity, SourceLookup, Summary};
+
+/// Version of the JSON document written by `--format json`. Bump on breaking changes.
+pub const JSON_FORMAT_VERSION: u32 = 1;
+
+/// Renders diagnostics the way rustc does, quoting the source line when it is available.
+pub fn human(diagnostics: &[Diagnostic], sources: &dyn SourceLookup, styled: bool) -> String {
+    let renderer = if styled {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&human_one(diagnostic, sources, &renderer));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Renderer) -> String {
+    let level = match diagnostic.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+    };
+    let title = level
+        .primary_title(diagnostic.message.as_str())
+        .id(diagnostic.code.as_str());
+    let location = diagnostic.location.as_ref();
+    let span = location.and_then(|l| l.span.as_ref());
+    // Kept alive until the report is rendered below: the snippet borrows its text.
+    let file = location.and_then(|l| sources.source(&l.file));
+    let mut group = match (location, span, &file) {
+        (Some(_), Some(span), Some(file)) => title.element(
+            Snippet::source(file.text.as_str())
+                .path(file.path.as_str())
+                .fold(true)
+                .annotation(AnnotationKind::Primary.span(caret_span(&file.text, span))),
+        ),
+        (Some(location), _, _) => {
+            let mut origin = Origin::path(location.file.as_str());
+            if let Some(span) = span {
+                origin = origin.line(span.start.line).char_column(span.start.column);
+            }
+            title.element(origin)
+        }
+        (None, _, _) => Group::with_title(title),
+    };
+    if let Some(help) = &diagnostic.help {
+        group = group.element(Level::HELP.message(help.as_str()));
+    }
+    renderer.render(&[group])
+}
+
+/// An empty span still deserves a caret: widen it to the character it starts at.
+fn caret_span(text: &str, span: &super::Span) -> std::ops::Range<usize> {
+    let mut bytes = span.bytes.clone();
+    if bytes.is_empty() {
+        bytes.end = text
+            .get(bytes.start..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(bytes.start, |c| bytes.start + c.len_utf8());
+    }
+    bytes
+}
+
+/// The closing line of a human report.
+pub fn human_summary(summary: Summary) -> String {
+    fn plural(n: usize, word: &str) -> String {
+        format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    }
+    match (summary.errors, summary.warnings) {
+        (0, 0) => "no problems found".to_string(),
+        (errors, warnings) => format!(
+            "{}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        ),
+    }
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a, T: Serialize> {
+    version: u32,
+    summary: Summary,
+    diagnostics: &'a [Diagnostic],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<T>,
+}
+
+/// A versioned JSON document: `{version, summary, diagnostics, explain?}`.
+pub fn json<T: Serialize>(diagnostics: &[Diagnostic], explain: Option<T>) -> String {
+    let report = JsonReport {
+        version: JSON_FORMAT_VERSION,
+        summary: Summary::of(diagnostics),
+        diagnostics,
+        explain,
+    };
+    let mut text = serde_json::to_string_pretty(&report).expect("diagnostics serialize");
+    text.push('\n');
+    text
+}
+
+/// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`.
+pub fn github(diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let command = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut properties = Vec::new();
+        if let Some(location) = &d.location {
+            properties.push(format!("file={}", escape_property(&location.file)));
+            if let Some(span) = &location.span {
+                properties.push(format!("line={}", span.start.line));
+                properties.push(format!("col={}", span.start.column));
+                properties.push(format!("endLine={}", span.end.line));
+                properties.push(format!("endColumn={}", span.end.column));
+            }
+        }
+        properties.push(format!("title={}", escape_property(d.code.as_str())));
+        let mut message = d.message.clone();
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        out.push_str(&format!(
+            "::{command} {}::{}\n",
+            properties.join(","),
+            escape_data(&message)
+        ));
+    }
+    out
+}
+
+/// Escaping of workflow-command data, as the GitHub Actions toolkit does it.
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Code;
+
+    #[test]
+    fn github_annotations_escape_newlines_and_property_separators() {
+        let d = Diagnostic::error(Code::InvalidUrl, "bad 100%\nurl")
+            .with_help("use https")
+            .in_file("sites/a,b/site.toml");
+        assert_eq!(
+            github(&[d]),
+            "::error file=sites/a%2Cb/site.toml,title=invalid-url::bad 100%25%0Aurl%0Ahelp: use https\n"
+        );
+    }
+
+    #[test]
+    fn summary_line_counts_both_severities() {
+        assert_eq!(human_summary(Summary::default()), "no problems found");
+        let summary = Summary {
+            errors: 1,
+            warnings: 2,
+        };
+        assert_eq!(human_summary(summary), "1 error, 2 warnings");
+    }
+}

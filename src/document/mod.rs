@@ -1,0 +1,160 @@
+//! A parsed configuration file as a JSON value plus the source span of every key and value,
+//! indexed by JSON pointer.
+//!
+//! Why JSON: the same JSON schemas validate repository files and API request bodies, and
+//! rules address values by JSON pointer, so one rule serves both. The span index turns a
+//! pointer back into `file:line:col` for repository files.
+
+mod toml;
+mod yaml;
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Location};
+use crate::source::SourceFile;
+
+/// Where a node sits in its file: the key that names it (absent for array items and the
+/// root) and the value itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeSpan {
+    pub key: Option<Range<usize>>,
+    pub value: Range<usize>,
+}
+
+#[derive(Debug)]
+pub struct Document {
+    pub source: Arc<SourceFile>,
+    pub value: Value,
+    spans: HashMap<String, NodeSpan>,
+}
+
+impl Document {
+    /// Parses TOML. Errors come back as located diagnostics (all syntax errors the parser
+    /// can recover from, not just the first).
+    pub fn parse_toml(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>> {
+        toml::parse(source)
+    }
+
+    /// Parses the first YAML document of the file.
+    pub fn parse_yaml(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>> {
+        yaml::parse(source)
+    }
+
+    /// A document with no source text behind it, such as an API request body.
+    pub fn detached(value: Value) -> Document {
+        Document {
+            source: SourceFile::new("", ""),
+            value,
+            spans: HashMap::new(),
+        }
+    }
+
+    pub fn span(&self, pointer: &str) -> Option<&NodeSpan> {
+        self.spans.get(pointer)
+    }
+
+    /// Where a pointer's value is in this file. A pointer to a value that is not there (a
+    /// missing key) gives the nearest enclosing table's key; `at_key` prefers the key over
+    /// the value (for unknown and duplicate keys).
+    pub fn location(&self, pointer: &str, at_key: bool) -> Location {
+        let mut current = pointer;
+        let bytes = loop {
+            if let Some(span) = self.spans.get(current) {
+                break match (&span.key, at_key || current != pointer) {
+                    (Some(key), true) => key.clone(),
+                    _ => span.value.clone(),
+                };
+            }
+            match current.rfind('/') {
+                Some(slash) => current = &current[..slash],
+                None => break 0..0,
+            }
+        };
+        Location::of(&self.source, bytes)
+    }
+
+    /// Gives a diagnostic the location its pointer names in this file.
+    pub fn locate(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+        let at_key = matches!(diagnostic.code, Code::UnknownKey | Code::DuplicateKey);
+        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+        diagnostic.location = Some(self.location(pointer, at_key));
+        diagnostic
+    }
+
+    /// Locates every diagnostic of a batch.
+    pub fn locate_all(&self, diagnostics: Vec<Diagnostic>) -> impl Iterator<Item = Diagnostic> {
+        diagnostics.into_iter().map(|d| self.locate(d))
+    }
+}
+
+/// Builds a document's span index while the value is being built.
+#[derive(Default)]
+struct SpanIndex(HashMap<String, NodeSpan>);
+
+impl SpanIndex {
+    fn insert(&mut self, pointer: &str, key: Option<Range<usize>>, value: Range<usize>) {
+        self.0.insert(pointer.to_owned(), NodeSpan { key, value });
+    }
+}
+
+/// Appends one reference token to a JSON pointer, escaped as RFC 6901 requires.
+pub fn push_token(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A human name for the table a pointer's value lives in: `/content/source/url` ->
+/// `content.source`, `/entry/2/headers/x` -> `entry[2].headers`, `/version` -> `the top level`.
+pub fn table_name(pointer: &str) -> String {
+    let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
+    let Some((_, parents)) = tokens.split_last() else {
+        return "the document".to_string();
+    };
+    if parents.is_empty() {
+        return "the top level".to_string();
+    }
+    let mut name = String::new();
+    for token in parents {
+        if token.parse::<usize>().is_ok() {
+            name.push_str(&format!("[{token}]"));
+        } else {
+            if !name.is_empty() {
+                name.push('.');
+            }
+            name.push_str(&token.replace("~1", "/").replace("~0", "~"));
+        }
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(push_token("", "a/b~c"), "/a~1b~0c");
+    }
+
+    #[test]
+    fn table_names_read_like_toml() {
+        assert_eq!(table_name("/content/source/url"), "content.source");
+        assert_eq!(table_name("/version"), "the top level");
+        assert_eq!(table_name("/entry/2/path"), "entry[2]");
+        assert_eq!(table_name("/entry/0/headers/x"), "entry[0].headers");
+        assert_eq!(table_name("/mountpoints/~1/url"), "mountpoints./");
+    }
+}

@@ -1,0 +1,15 @@
+//! siteops: configuration as code for fleets of sites on a markup-based content delivery
+//! platform. See ARCHITECTURE.md for the map of this crate.
+
+pub mod compile;
+pub mod diagnostic;
+pub mod document;
+pub mod endpoint;
+pub mod jsregex;
+pub mod model;
+pub mod repo;
+pub mod routing;
+pub mod rules;
+pub mod schema;
+pub mod source;
+pub mod validate;

@@ -1,0 +1,46 @@
+//! The `siteops` binary: parses the command line, runs one command, and owns the one
+//! exit-code policy: 0 success, 1 failure (problems found, errors, bad usage), 2 changes
+//! present (plan with --detailed-exitcode).
+
+mod cli;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use cli::{Cli, Command};
+use commands::Outcome;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            // Help and version are successes; usage errors are failures, and never 2,
+            // which CI reads as "changes present".
+            return if error.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match &cli.command {
+        Command::Validate(args) => commands::validate::run(args),
+        Command::Compile(args) => commands::compile::run(args),
+        Command::Schema(args) => commands::schema::run(args),
+        Command::Serve(args) => commands::serve::run(args),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::Failure) => ExitCode::FAILURE,
+        Ok(Outcome::ChangesPresent) => ExitCode::from(2),
+        Err(error) => {
+            eprintln!("error: {error}");
+            for cause in error.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The JSON bodies of the administration API and of the transformation worker's
+//! configuration, exactly as they go over the wire. Field names follow the interface
+//! (`secretId`, `raw_url`, `forwardHeaders`…), so serde renames are the only translation.
+//!
+//! Optional fields are `Option` so that a body round-trips unchanged: an empty list the
+//! user wrote stays an empty list, an absent one stays absent.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `POST /config/<org>/sites/<site>.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    /// Always 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1))]
+    pub version: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<CodeConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<ContentConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<AccessConfig>,
+}
+
+/// `code`: where the site's code comes from. Also the body of `code.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeConfig {
+    /// Code host org.
+    pub owner: String,
+    /// Repository name.
+    pub repo: String,
+    pub source: CodeSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeSource {
+    /// `github` for a hosted repository, `byogit` for an external git service.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Repository address.
+    pub url: String,
+    /// With `byogit`: the address for raw file access.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_url: Option<String>,
+    /// With `byogit`: the program identifier of the external repository.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// With `byogit`: the repository identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    /// With `byogit`: the secret that holds the sync secret. Only on the first site of a
+    /// shared repository.
+    #[serde(rename = "secretId", default, skip_serializing_if = "Option::is_none")]
+    pub secret_id: Option<String>,
+}
+
+impl CodeSource {
+    pub fn is_byogit(&self) -> bool {
+        self.kind == "byogit"
+    }
+}
+
+/// `content`: the primary content source and an optional overlay in front of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContentConfig {
+    pub source: ContentSource,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlay: Option<ContentOverlay>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContentSource {
+    /// Content source address.
+    pub url: String,
+    /// `markup` for a markup source.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Appended to the page path on fetch, for example `.html`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContentOverlay {
+    /// Overlay markup source address, asked before the primary source.
+    pub url: String,
+    /// Must be `markup`.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+/// `access`: who may administer the site. Also the body of `access.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccessConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin: Option<AdminAccess>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdminAccess {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<AdminRoles>,
+    /// `auto` makes the site's preview require a token.
+    #[serde(
+        rename = "requireAuth",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(extend("enum" = ["auto", "true", "false"]))]
+    pub require_auth: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdminRoles {
+    /// E-mail addresses with full admin access; `*` allows everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin: Option<Vec<String>>,
+    /// Technical account identifiers allowed to change configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_admin: Option<Vec<String>>,
+}
+
+/// The body of `public.json`: configuration the site publishes.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublicConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<PublicPaths>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublicPaths {
+    /// `<source_path>:<target_path>` pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mappings: Option<Vec<String>>,
+    /// Source path prefixes that are published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub includes: Option<Vec<String>>,
+}
+
+/// The body of `secrets/<id>.json`. Write-only on the service.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SecretBody {
+    pub value: String,
+}
+
+impl std::fmt::Debug for SecretBody {
+    // Secrets never reach logs, even through a debug print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretBody { value: (sensitive) }")
+    }
+}
+
+/// One entry of the transformation worker's configuration of a branch; the body of
+/// `POST {transform_url}/config/<org>/<site>/<branch>` is a non-empty array of these.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerEntry {
+    /// Path prefix of the pages this entry handles.
+    pub path: String,
+    /// JSON source address; may hold `{{id}}` and header placeholders.
+    pub endpoint: String,
+    /// JavaScript regular-expression literal whose whole match is `{{id}}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// Path of the Mustache template in the site's code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// Headers sent to the endpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<BTreeMap<String, String>>,
+    /// Incoming request headers passed on to the endpoint request.
+    #[serde(
+        rename = "forwardHeaders",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub forward_headers: Option<Vec<String>>,
+    /// URL origin put in front of relative media URLs in the generated HTML.
+    #[serde(
+        rename = "relativeURLPrefix",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub relative_url_prefix: Option<String>,
+    /// Dotted path to the array of page records in a listing document (`""`: the root).
+    #[serde(rename = "arrayKey", default, skip_serializing_if = "Option::is_none")]
+    pub array_key: Option<String>,
+    /// Field of each record that holds the page path.
+    #[serde(rename = "pathKey", default, skip_serializing_if = "Option::is_none")]
+    pub path_key: Option<String>,
+    /// Key for fetching templates from a site with site authentication.
+    #[serde(
+        rename = "templateApiKey",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_api_key: Option<String>,
+    /// Fetch the site's `/config.json` and apply its path mappings.
+    #[serde(
+        rename = "useAEMMapping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_aem_mapping: Option<bool>,
+}

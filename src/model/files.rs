@@ -1,0 +1,141 @@
+//! The raw repository file formats, as written under `sites/<org>/<site>/`. They reuse the
+//! API types where a file is the body as is (`public.toml`, `access.toml`, the code and
+//! content blocks), and differ where the repository needs more than the wire: a base site
+//! to inherit code from, secrets named by environment variable, worker entry examples.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::api::{CodeConfig, ContentConfig};
+
+/// `siteops.toml` at the repository root: settings shared by every site.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsFile {
+    /// Address of the transformation worker; URLs in site files may say `{transform_url}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform_url: Option<String>,
+}
+
+/// `site.toml`: the site configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SiteFile {
+    /// Always 1; may be left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1))]
+    pub version: Option<u32>,
+    /// A site of the same org (`site`) or another (`org/site`) whose code this site shares,
+    /// instead of a `[code]` table of its own (repoless sites).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// Marks an environment site (for example `production`): its name must equal the site
+    /// named in its `content.source.url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<CodeConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<ContentConfig>,
+}
+
+/// `secrets.toml`: one table per secret id, naming the environment variable that holds
+/// the value. Values never live in the repository.
+pub type SecretsFile = BTreeMap<String, EnvRef>;
+
+/// A sensitive value, read from an environment variable when the configuration is compiled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnvRef {
+    /// Name of the environment variable that holds the value.
+    #[schemars(regex(pattern = r"^[A-Za-z_][A-Za-z0-9_]*$"))]
+    pub env: String,
+}
+
+/// `transform/<branch>.toml`: the worker configuration of one branch.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TransformFile {
+    /// The entries, tried in order; the first whose `path` prefixes the page path wins.
+    #[schemars(length(min = 1))]
+    pub entry: Vec<TransformEntryFile>,
+}
+
+/// One `[[entry]]`: the worker entry's keys, with `templateApiKey` read from the
+/// environment, plus `examples` that validation checks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TransformEntryFile {
+    pub path: String,
+    pub endpoint: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<BTreeMap<String, String>>,
+    #[serde(
+        rename = "forwardHeaders",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub forward_headers: Option<Vec<String>>,
+    #[serde(
+        rename = "relativeURLPrefix",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub relative_url_prefix: Option<String>,
+    #[serde(rename = "arrayKey", default, skip_serializing_if = "Option::is_none")]
+    pub array_key: Option<String>,
+    #[serde(rename = "pathKey", default, skip_serializing_if = "Option::is_none")]
+    pub path_key: Option<String>,
+    /// A key is a credential, so the file names its environment variable.
+    #[serde(
+        rename = "templateApiKey",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub template_api_key: Option<EnvRef>,
+    #[serde(
+        rename = "useAEMMapping",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_aem_mapping: Option<bool>,
+    /// Page paths this entry must handle; validation computes `{{id}}` and the endpoint for
+    /// each (`siteops validate --explain` prints them). Not sent to the worker.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+}
+
+/// `fstab.yaml`: the platform's file-based alternative for the primary content source.
+/// Read as input; `site.toml`'s `[content]` takes precedence when both exist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FstabFile {
+    pub mountpoints: BTreeMap<String, Mountpoint>,
+    /// Folder mappings of the legacy file; accepted and not used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folders: Option<BTreeMap<String, String>>,
+}
+
+/// A mountpoint is either a bare URL or a table with `url`, `type` and `suffix`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Mountpoint {
+    Url(String),
+    Full(MountpointTable),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MountpointTable {
+    pub url: String,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<String>,
+}

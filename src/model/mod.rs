@@ -1,0 +1,63 @@
+//! The configuration model in three layers: [`files`] (what the repository holds, parsed
+//! as is), [`api`] (what the administration API and the worker take), and the validated
+//! model below, which validation builds from the files and compilation turns into API
+//! bodies. Only validation constructs a [`Fleet`], so holding one means the rules passed.
+
+pub mod api;
+pub mod files;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::diagnostic::Location;
+
+/// An org and site name, printed `org/site`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SiteId {
+    pub org: String,
+    pub site: String,
+}
+
+impl fmt::Display for SiteId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.org, self.site)
+    }
+}
+
+/// Every site of the repository, validated, sorted by org and site name.
+#[derive(Debug, Clone, Default)]
+pub struct Fleet {
+    pub sites: Vec<Site>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub id: SiteId,
+    /// The site's directory, `sites/<org>/<site>`.
+    pub dir: String,
+    pub environment: Option<String>,
+    pub base: Option<SiteId>,
+    /// The site body with code inherited from the base and URL variables filled in.
+    pub config: api::SiteConfig,
+    pub public: Option<api::PublicConfig>,
+    /// Secret id -> where its value comes from.
+    pub secrets: BTreeMap<String, Sensitive>,
+    /// Branch -> worker entries, in the order they are tried.
+    pub transform: BTreeMap<String, Vec<WorkerEntrySpec>>,
+}
+
+/// A value that lives in an environment variable and is never printed. The location is
+/// where the repository names the variable, for errors at compile time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sensitive {
+    pub env: String,
+    pub location: Option<Location>,
+}
+
+#[derive(Debug, Clone)]
+pub struct WorkerEntrySpec {
+    /// The entry as the worker takes it, without `templateApiKey` (see below).
+    pub entry: api::WorkerEntry,
+    pub template_api_key: Option<Sensitive>,
+    pub examples: Vec<String>,
+}

@@ -1,0 +1,96 @@
+//! How the transformation worker picks the entry for a page and computes its `{{id}}`.
+//! Validation uses it to check entry examples; the worker serves pages with it.
+
+use crate::endpoint::EndpointTemplate;
+use crate::jsregex::{JsRegex, JsRegexError};
+use crate::model::api::WorkerEntry;
+
+/// The first entry, in array order, whose `path` is a prefix of the page path.
+pub fn select<'e>(entries: &'e [WorkerEntry], page_path: &str) -> Option<(usize, &'e WorkerEntry)> {
+    entries
+        .iter()
+        .enumerate()
+        .find(|(_, entry)| page_path.starts_with(&entry.path))
+}
+
+/// What an entry makes of one page path: the id (the regex's whole match) and the
+/// endpoint, with header placeholders left in place.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Resolution {
+    pub id: Option<String>,
+    pub endpoint: String,
+}
+
+/// Resolves `page_path` with `entry`, or says why the entry does not handle it.
+pub fn resolve(entry: &WorkerEntry, page_path: &str) -> Result<Resolution, String> {
+    if !page_path.starts_with(&entry.path) {
+        return Err(format!(
+            "does not start with the entry's path `{}`",
+            entry.path
+        ));
+    }
+    let id = match &entry.regex {
+        None => None,
+        Some(literal) => {
+            let regex = JsRegex::parse(literal).map_err(|e| e.to_string())?;
+            match regex.find(page_path) {
+                Ok(Some(found)) => Some(found.to_string()),
+                Ok(None) => return Err(format!("the regex {literal} does not match it")),
+                Err(JsRegexError::MatchFailed { message }) => return Err(message),
+                Err(other) => return Err(other.to_string()),
+            }
+        }
+    };
+    let template = EndpointTemplate::parse(&entry.endpoint)
+        .map_err(|_| "the endpoint has invalid placeholders".to_string())?;
+    let endpoint = template.explain(id.as_deref()).map_err(|e| e.to_string())?;
+    Ok(Resolution { id, endpoint })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &str, endpoint: &str, regex: Option<&str>) -> WorkerEntry {
+        WorkerEntry {
+            path: path.into(),
+            endpoint: endpoint.into(),
+            regex: regex.map(Into::into),
+            template: None,
+            headers: None,
+            forward_headers: None,
+            relative_url_prefix: None,
+            array_key: None,
+            path_key: None,
+            template_api_key: None,
+            use_aem_mapping: None,
+        }
+    }
+
+    #[test]
+    fn first_prefix_wins() {
+        let entries = [
+            entry("/p/", "https://a", None),
+            entry("/p/x/", "https://b", None),
+        ];
+        assert_eq!(select(&entries, "/p/x/1").map(|(i, _)| i), Some(0));
+        assert_eq!(select(&entries, "/q"), None);
+    }
+
+    #[test]
+    fn resolution_fills_the_id_and_keeps_header_placeholders() {
+        let e = entry(
+            "/products/",
+            "https://api.example.com/{{id}}.json?m={{headers.market}}",
+            Some(r"/\d+$/"),
+        );
+        let resolved = resolve(&e, "/products/42").expect("resolves");
+        assert_eq!(resolved.id.as_deref(), Some("42"));
+        assert_eq!(
+            resolved.endpoint,
+            "https://api.example.com/42.json?m={{headers['market']}}"
+        );
+        assert!(resolve(&e, "/products/abc").is_err());
+        assert!(resolve(&e, "/other/1").is_err());
+    }
+}

@@ -1,0 +1,127 @@
+//! Rules for the `content` and `code` blocks.
+
+use super::{check_id, check_url};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::api::{CodeConfig, ContentConfig};
+
+pub fn content(content: &ContentConfig) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let source = &content.source;
+    diagnostics.extend(check_url(&source.url, "/source/url"));
+    if source.kind != "markup" {
+        diagnostics.push(
+            Diagnostic::warning(
+                Code::ContentSourceType,
+                format!(
+                    "content source type `{}` is not previewed by siteops",
+                    source.kind
+                ),
+            )
+            .with_help("siteops fetches and previews `markup` sources")
+            .at_pointer("/source/type"),
+        );
+    }
+    if let Some(suffix) = &source.suffix {
+        diagnostics.extend(check_suffix(suffix).map(|d| d.at_pointer("/source/suffix")));
+    }
+    if let Some(overlay) = &content.overlay {
+        diagnostics.extend(check_url(&overlay.url, "/overlay/url"));
+        if overlay.kind != "markup" {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::OverlayType,
+                    format!("overlay type must be `markup`, not `{}`", overlay.kind),
+                )
+                .with_help("an overlay is always a markup source")
+                .at_pointer("/overlay/type"),
+            );
+        }
+    }
+    diagnostics
+}
+
+/// A suffix is appended to the page path, so it must read as an extension: `.html`.
+pub(crate) fn check_suffix(suffix: &str) -> Option<Diagnostic> {
+    let extension = suffix.strip_prefix('.');
+    let valid = extension.is_some_and(|ext| {
+        !ext.is_empty()
+            && ext
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+    });
+    (!valid).then(|| {
+        Diagnostic::error(
+            Code::InvalidSuffix,
+            format!("suffix `{suffix}` must start with `.` and be a file extension"),
+        )
+        .with_help("for example `.html`")
+    })
+}
+
+pub fn code(code: &CodeConfig) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let source = &code.source;
+    diagnostics.extend(check_url(&source.url, "/source/url"));
+    match source.kind.as_str() {
+        "byogit" => {
+            let missing: Vec<&str> = [
+                ("raw_url", source.raw_url.is_none()),
+                ("owner", source.owner.is_none()),
+                ("repo", source.repo.is_none()),
+            ]
+            .into_iter()
+            .filter_map(|(name, missing)| missing.then_some(name))
+            .collect();
+            if !missing.is_empty() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::ByogitIncomplete,
+                        format!(
+                            "a `byogit` code source needs {}",
+                            missing
+                                .iter()
+                                .map(|m| format!("`{m}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                    .with_help("`raw_url` is the raw file address, `owner` and `repo` identify the external repository")
+                    .at_pointer("/source"),
+                );
+            }
+            if let Some(raw_url) = &source.raw_url {
+                diagnostics.extend(check_url(raw_url, "/source/raw_url"));
+            }
+        }
+        "github" => {}
+        other => diagnostics.push(
+            Diagnostic::warning(
+                Code::CodeSourceType,
+                format!("unknown code source type `{other}`"),
+            )
+            .with_help(
+                "use `github` for a hosted repository or `byogit` for an external git service",
+            )
+            .at_pointer("/source/type"),
+        ),
+    }
+    if let Some(secret_id) = &source.secret_id {
+        diagnostics.extend(check_id("secret", secret_id).map(|d| d.at_pointer("/source/secretId")));
+    }
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes_are_extensions() {
+        for good in [".html", ".plain.html", ".md"] {
+            assert!(check_suffix(good).is_none(), "{good}");
+        }
+        for bad in ["html", ".", "./x", ".html?x", ""] {
+            assert!(check_suffix(bad).is_some(), "{bad}");
+        }
+    }
+}

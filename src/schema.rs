@@ -1,0 +1,397 @@
+//! JSON schemas generated from the Rust types: written to `schemas/` for editors and other
+//! tools, and compiled once here to validate repository files and API request bodies.
+//! Schema errors become [`Diagnostic`]s that carry a JSON pointer, so a caller with a span
+//! index can point at `file:line:col`.
+
+use std::sync::LazyLock;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ValidationError, Validator};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::document::{push_token, table_name};
+use crate::model::{api, files};
+
+/// Every schema siteops publishes. `Api*` validate request bodies; `*File` validate the
+/// repository's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchemaKind {
+    ApiSite,
+    ApiCode,
+    ApiContent,
+    ApiAccess,
+    ApiPublic,
+    ApiSecret,
+    ApiWorkerConfig,
+    SettingsFile,
+    SiteFile,
+    AccessFile,
+    PublicFile,
+    SecretsFile,
+    TransformFile,
+    FstabFile,
+}
+
+impl SchemaKind {
+    pub const ALL: [SchemaKind; 14] = [
+        SchemaKind::ApiSite,
+        SchemaKind::ApiCode,
+        SchemaKind::ApiContent,
+        SchemaKind::ApiAccess,
+        SchemaKind::ApiPublic,
+        SchemaKind::ApiSecret,
+        SchemaKind::ApiWorkerConfig,
+        SchemaKind::SettingsFile,
+        SchemaKind::SiteFile,
+        SchemaKind::AccessFile,
+        SchemaKind::PublicFile,
+        SchemaKind::SecretsFile,
+        SchemaKind::TransformFile,
+        SchemaKind::FstabFile,
+    ];
+
+    /// Path of the schema under `schemas/`.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            SchemaKind::ApiSite => "api/site.schema.json",
+            SchemaKind::ApiCode => "api/code.schema.json",
+            SchemaKind::ApiContent => "api/content.schema.json",
+            SchemaKind::ApiAccess => "api/access.schema.json",
+            SchemaKind::ApiPublic => "api/public.schema.json",
+            SchemaKind::ApiSecret => "api/secret.schema.json",
+            SchemaKind::ApiWorkerConfig => "api/worker-config.schema.json",
+            SchemaKind::SettingsFile => "files/siteops.toml.schema.json",
+            SchemaKind::SiteFile => "files/site.toml.schema.json",
+            SchemaKind::AccessFile => "files/access.toml.schema.json",
+            SchemaKind::PublicFile => "files/public.toml.schema.json",
+            SchemaKind::SecretsFile => "files/secrets.toml.schema.json",
+            SchemaKind::TransformFile => "files/transform.toml.schema.json",
+            SchemaKind::FstabFile => "files/fstab.yaml.schema.json",
+        }
+    }
+
+    /// The schema as JSON.
+    pub fn generate(self) -> Value {
+        let mut schema = match self {
+            SchemaKind::ApiSite => schema_for::<api::SiteConfig>(),
+            SchemaKind::ApiCode => schema_for::<api::CodeConfig>(),
+            SchemaKind::ApiContent => schema_for::<api::ContentConfig>(),
+            SchemaKind::ApiAccess | SchemaKind::AccessFile => schema_for::<api::AccessConfig>(),
+            SchemaKind::ApiPublic | SchemaKind::PublicFile => schema_for::<api::PublicConfig>(),
+            SchemaKind::ApiSecret => schema_for::<api::SecretBody>(),
+            SchemaKind::ApiWorkerConfig => {
+                let mut schema = schema_for::<Vec<api::WorkerEntry>>();
+                schema.insert("minItems".into(), 1.into());
+                schema
+            }
+            SchemaKind::SettingsFile => schema_for::<files::SettingsFile>(),
+            SchemaKind::SiteFile => schema_for::<files::SiteFile>(),
+            SchemaKind::SecretsFile => {
+                let mut schema = schema_for::<files::SecretsFile>();
+                // Secret ids are path segments of the API: restrict them in the schema too.
+                schema.insert("propertyNames".into(), id_pattern_schema());
+                schema
+            }
+            SchemaKind::TransformFile => schema_for::<files::TransformFile>(),
+            SchemaKind::FstabFile => schema_for::<files::FstabFile>(),
+        };
+        schema.insert(
+            "$id".into(),
+            format!("https://siteops.dev/schemas/{}", self.file_name()).into(),
+        );
+        Value::Object(schema.as_object().cloned().unwrap_or_default())
+    }
+
+    /// The compiled validator, built once per process.
+    pub fn validator(self) -> &'static Validator {
+        static VALIDATORS: LazyLock<Vec<Validator>> = LazyLock::new(|| {
+            SchemaKind::ALL
+                .iter()
+                .map(|kind| {
+                    jsonschema::validator_for(&kind.generate())
+                        .expect("generated schemas are valid JSON schemas")
+                })
+                .collect()
+        });
+        let index = SchemaKind::ALL
+            .iter()
+            .position(|kind| *kind == self)
+            .expect("every kind is in ALL");
+        &VALIDATORS[index]
+    }
+
+    /// Validates `instance`; every problem comes back, each with the pointer of the value.
+    pub fn check(self, instance: &Value) -> Vec<Diagnostic> {
+        let validator = self.validator();
+        if validator.is_valid(instance) {
+            return Vec::new();
+        }
+        let schema = validator_schema(self);
+        validator
+            .iter_errors(instance)
+            .flat_map(|error| to_diagnostics(&error, schema))
+            .collect()
+    }
+}
+
+/// The generated schema of a kind, kept for error messages (the validator does not expose
+/// its source).
+fn validator_schema(kind: SchemaKind) -> &'static Value {
+    static SCHEMAS: LazyLock<Vec<Value>> =
+        LazyLock::new(|| SchemaKind::ALL.iter().map(|k| k.generate()).collect());
+    let index = SchemaKind::ALL
+        .iter()
+        .position(|k| *k == kind)
+        .expect("every kind is in ALL");
+    &SCHEMAS[index]
+}
+
+fn schema_for<T: JsonSchema>() -> Schema {
+    // Inline subschemas: the files stay readable on their own, and error paths follow the
+    // document instead of `$ref` hops.
+    SchemaSettings::draft2020_12()
+        .with(|settings| settings.inline_subschemas = true)
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// The pattern every org, site, branch and secret id follows.
+pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]*$";
+
+fn id_pattern_schema() -> Value {
+    serde_json::json!({ "pattern": ID_PATTERN })
+}
+
+fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic> {
+    let pointer = error.instance_path().as_str().to_string();
+    let key = pointer.rsplit('/').next().unwrap_or_default();
+    let subschema = schema.pointer(parent_pointer(error.schema_path().as_str()));
+    match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+            .iter()
+            .map(|name| {
+                let known = known_properties(subschema);
+                let child = push_token(&pointer, name);
+                let mut diagnostic = Diagnostic::error(
+                    Code::UnknownKey,
+                    format!("unknown key `{name}` in {}", table_name(&child)),
+                )
+                .at_pointer(child);
+                if let Some(help) = unknown_key_help(name, &known) {
+                    diagnostic = diagnostic.with_help(help);
+                }
+                diagnostic
+            })
+            .collect(),
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            let child = push_token(&pointer, name);
+            let description = subschema
+                .and_then(|s| s.pointer(&format!("/properties/{name}/description")))
+                .and_then(Value::as_str);
+            let mut diagnostic = Diagnostic::error(
+                Code::MissingKey,
+                format!("missing key `{name}` in {}", table_name(&child)),
+            )
+            .at_pointer(child);
+            if let Some(description) = description {
+                diagnostic = diagnostic.with_help(format!("`{name}`: {description}"));
+            }
+            vec![diagnostic]
+        }
+        ValidationErrorKind::Type { kind } => vec![
+            Diagnostic::error(
+                Code::WrongType,
+                format!(
+                    "`{key}` must be {}, found {}",
+                    expected_type(kind),
+                    json_type(error.instance())
+                ),
+            )
+            .at_pointer(pointer),
+        ],
+        ValidationErrorKind::Enum { options } => vec![
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("`{key}` cannot be {}", error.instance()),
+            )
+            .with_help(format!("allowed values: {}", list_values(options)))
+            .at_pointer(pointer),
+        ],
+        _ => vec![
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("`{key}`: {}", error.to_string().trim_end_matches('.')),
+            )
+            .at_pointer(pointer),
+        ],
+    }
+}
+
+fn parent_pointer(pointer: &str) -> &str {
+    pointer.rfind('/').map_or("", |slash| &pointer[..slash])
+}
+
+fn known_properties(subschema: Option<&Value>) -> Vec<&str> {
+    subschema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn unknown_key_help(name: &str, known: &[&str]) -> Option<String> {
+    if known.is_empty() {
+        return None;
+    }
+    let closest = known
+        .iter()
+        .map(|candidate| (edit_distance(name, candidate), *candidate))
+        .min()
+        .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 3));
+    Some(match closest {
+        Some((_, candidate)) => format!("did you mean `{candidate}`?"),
+        None => format!(
+            "known keys here: {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
+/// Levenshtein distance, case-insensitive: enough to suggest `suffix` for `sufix`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+fn expected_type(kind: &TypeKind) -> String {
+    let name = |t: &dyn std::fmt::Display| match t.to_string().as_str() {
+        "object" => "a table".to_string(),
+        "array" => "an array".to_string(),
+        "integer" => "an integer".to_string(),
+        other => format!("a {other}"),
+    };
+    match kind {
+        TypeKind::Single(t) => name(t),
+        TypeKind::Multiple(set) => set
+            .iter()
+            .map(|t| name(&t))
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
+}
+
+fn json_type(value: &Value) -> String {
+    match value {
+        Value::Null => "nothing".into(),
+        Value::Bool(b) => format!("a boolean ({b})"),
+        Value::Number(n) => format!("a number ({n})"),
+        Value::String(s) => format!("a string ({s:?})"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "a table".into(),
+    }
+}
+
+fn list_values(options: &Value) -> String {
+    options
+        .as_array()
+        .map(|values| {
+            values
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_else(|| options.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn codes(kind: SchemaKind, value: Value) -> Vec<(Code, String, String)> {
+        kind.check(&value)
+            .into_iter()
+            .map(|d| (d.code, d.pointer.unwrap_or_default(), d.message))
+            .collect()
+    }
+
+    #[test]
+    fn every_schema_compiles() {
+        for kind in SchemaKind::ALL {
+            let _ = kind.validator();
+        }
+    }
+
+    #[test]
+    fn all_problems_come_back_at_once_with_pointers() {
+        let problems = codes(
+            SchemaKind::SiteFile,
+            json!({"version": 2, "content": {"source": {"url": 3, "sufix": ".html"}}}),
+        );
+        let summary: Vec<(Code, &str)> =
+            problems.iter().map(|(c, p, _)| (*c, p.as_str())).collect();
+        assert!(
+            summary.contains(&(Code::InvalidValue, "/version")),
+            "{problems:?}"
+        );
+        assert!(
+            summary.contains(&(Code::WrongType, "/content/source/url")),
+            "{problems:?}"
+        );
+        assert!(
+            summary.contains(&(Code::MissingKey, "/content/source/type")),
+            "{problems:?}"
+        );
+        assert!(
+            summary.contains(&(Code::UnknownKey, "/content/source/sufix")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_closest_known_key() {
+        let diagnostics = SchemaKind::ApiContent
+            .check(&json!({"source": {"url": "u", "type": "markup", "sufix": "x"}}));
+        assert_eq!(
+            diagnostics[0].help.as_deref(),
+            Some("did you mean `suffix`?")
+        );
+    }
+
+    #[test]
+    fn secret_ids_follow_the_id_pattern() {
+        let problems = codes(SchemaKind::SecretsFile, json!({"Bad_Id": {"env": "X"}}));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+    }
+
+    #[test]
+    fn worker_config_needs_at_least_one_entry() {
+        assert_eq!(codes(SchemaKind::ApiWorkerConfig, json!([])).len(), 1);
+        assert!(
+            codes(
+                SchemaKind::ApiWorkerConfig,
+                json!([{"path": "/", "endpoint": "https://x"}])
+            )
+            .is_empty()
+        );
+    }
+}

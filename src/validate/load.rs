@@ -1,0 +1,215 @@
+//! Finds the sites in a [`RepoFiles`] snapshot and parses their files: UTF-8, TOML/YAML
+//! syntax, JSON schema, typed value. Each stage's problems become located diagnostics;
+//! a file that fails a stage yields no typed value, and later rules skip it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::document::Document;
+use crate::model::SiteId;
+use crate::model::api::{AccessConfig, PublicConfig};
+use crate::model::files::{FstabFile, SecretsFile, SettingsFile, SiteFile, TransformFile};
+use crate::repo::{RepoFiles, SETTINGS_FILE, SITES_DIR, is_config_file};
+use crate::rules::check_id;
+use crate::schema::SchemaKind;
+use crate::source::SourceFile;
+
+/// A file that parsed and matched its schema, with its document for locating problems.
+#[derive(Debug)]
+pub struct Parsed<T> {
+    pub doc: Document,
+    pub value: T,
+}
+
+impl<T> Parsed<T> {
+    pub fn locate(&self, diagnostic: Diagnostic) -> Diagnostic {
+        self.doc.locate(diagnostic)
+    }
+
+    pub fn path(&self) -> &str {
+        &self.doc.source.path
+    }
+}
+
+/// Everything found in one site directory.
+#[derive(Debug)]
+pub struct SiteFiles {
+    pub id: SiteId,
+    pub dir: String,
+    /// `None` when `site.toml` is missing or did not parse.
+    pub site: Option<Parsed<SiteFile>>,
+    pub site_file_exists: bool,
+    pub public: Option<Parsed<PublicConfig>>,
+    pub access: Option<Parsed<AccessConfig>>,
+    pub secrets: Option<Parsed<SecretsFile>>,
+    pub fstab: Option<Parsed<FstabFile>>,
+    pub transform: BTreeMap<String, Parsed<TransformFile>>,
+}
+
+/// The parsed repository, before rules that relate files and sites.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub settings: Option<Parsed<SettingsFile>>,
+    pub sites: Vec<SiteFiles>,
+    pub sources: BTreeMap<String, Arc<SourceFile>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn load(repo: &RepoFiles) -> Loaded {
+    let mut loaded = Loaded::default();
+    if let Some(bytes) = repo.content(SETTINGS_FILE) {
+        loaded.settings = loaded.parse(SETTINGS_FILE, bytes, SchemaKind::SettingsFile);
+    }
+    let mut current: Option<SiteFiles> = None;
+    for path in repo.paths() {
+        let Some(relative) = path
+            .strip_prefix(SITES_DIR)
+            .and_then(|p| p.strip_prefix('/'))
+        else {
+            continue;
+        };
+        let parts: Vec<&str> = relative.splitn(3, '/').collect();
+        let [org, site, rest] = parts[..] else {
+            if is_config_file(path) {
+                loaded.diagnostics.push(unknown_file(
+                    path,
+                    "configuration lives in sites/<org>/<site>/",
+                ));
+            }
+            continue;
+        };
+        let id = SiteId {
+            org: org.to_string(),
+            site: site.to_string(),
+        };
+        if current.as_ref().is_none_or(|c| c.id != id) {
+            loaded.sites.extend(current.take());
+            current = Some(loaded.start_site(id));
+        }
+        let Some(site_files) = current.as_mut() else {
+            continue;
+        };
+        loaded.add_file(site_files, path, rest, repo.content(path));
+    }
+    loaded.sites.extend(current);
+    loaded
+}
+
+impl Loaded {
+    fn start_site(&mut self, id: SiteId) -> SiteFiles {
+        let dir = format!("{SITES_DIR}/{}/{}", id.org, id.site);
+        let org_dir = format!("{SITES_DIR}/{}", id.org);
+        // One org diagnostic, not one per site of the org.
+        if !self.sites.iter().any(|s| s.id.org == id.org) {
+            self.diagnostics
+                .extend(check_id("org", &id.org).map(|d| d.in_file(org_dir)));
+        }
+        self.diagnostics
+            .extend(check_id("site", &id.site).map(|d| d.in_file(dir.clone())));
+        SiteFiles {
+            id,
+            dir,
+            site: None,
+            site_file_exists: false,
+            public: None,
+            access: None,
+            secrets: None,
+            fstab: None,
+            transform: BTreeMap::new(),
+        }
+    }
+
+    fn add_file(&mut self, site: &mut SiteFiles, path: &str, rest: &str, content: Option<&[u8]>) {
+        let bytes = content.unwrap_or_default();
+        match rest {
+            "site.toml" => {
+                site.site_file_exists = true;
+                site.site = self.parse(path, bytes, SchemaKind::SiteFile);
+            }
+            "public.toml" => site.public = self.parse(path, bytes, SchemaKind::PublicFile),
+            "access.toml" => site.access = self.parse(path, bytes, SchemaKind::AccessFile),
+            "secrets.toml" => site.secrets = self.parse(path, bytes, SchemaKind::SecretsFile),
+            "fstab.yaml" => site.fstab = self.parse(path, bytes, SchemaKind::FstabFile),
+            _ if rest.starts_with("templates/") || rest.starts_with("mocks/") => {}
+            _ => {
+                if let Some(branch) = rest
+                    .strip_prefix("transform/")
+                    .and_then(|name| name.strip_suffix(".toml"))
+                    .filter(|branch| !branch.contains('/'))
+                {
+                    self.diagnostics
+                        .extend(check_id("branch", branch).map(|d| d.in_file(path)));
+                    if let Some(parsed) = self.parse(path, bytes, SchemaKind::TransformFile) {
+                        site.transform.insert(branch.to_string(), parsed);
+                    }
+                } else if is_config_file(rest) {
+                    self.diagnostics.push(unknown_file(
+                        path,
+                        "a site holds site.toml, public.toml, access.toml, secrets.toml, fstab.yaml, transform/<branch>.toml, templates/ and mocks/",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// UTF-8, syntax, schema, then the typed value; `None` after the first failing stage.
+    fn parse<T: DeserializeOwned>(
+        &mut self,
+        path: &str,
+        bytes: &[u8],
+        schema: SchemaKind,
+    ) -> Option<Parsed<T>> {
+        let source = match std::str::from_utf8(bytes) {
+            Ok(text) => SourceFile::new(path, text),
+            Err(error) => {
+                let source = SourceFile::new(path, String::from_utf8_lossy(bytes));
+                let at = error.valid_up_to();
+                self.diagnostics.push(
+                    Diagnostic::error(Code::InvalidUtf8, "the file is not valid UTF-8")
+                        .with_help("save the file as UTF-8")
+                        .at(&source, at..at),
+                );
+                self.sources.insert(path.to_string(), source);
+                return None;
+            }
+        };
+        self.sources.insert(path.to_string(), source.clone());
+        let parsed = if path.ends_with(".yaml") {
+            Document::parse_yaml(source)
+        } else {
+            Document::parse_toml(source)
+        };
+        let doc = match parsed {
+            Ok(doc) => doc,
+            Err(errors) => {
+                self.diagnostics.extend(errors);
+                return None;
+            }
+        };
+        let problems = schema.check(&doc.value);
+        if !problems.is_empty() {
+            self.diagnostics.extend(doc.locate_all(problems));
+            return None;
+        }
+        match serde_json::from_value(doc.value.clone()) {
+            Ok(value) => Some(Parsed { doc, value }),
+            Err(error) => {
+                // The schema is generated from the same types, so this means they disagree.
+                self.diagnostics.push(doc.locate(Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("the file does not fit its format: {error}"),
+                )));
+                None
+            }
+        }
+    }
+}
+
+fn unknown_file(path: &str, help: &str) -> Diagnostic {
+    Diagnostic::warning(Code::UnknownFile, format!("siteops does not read `{path}`"))
+        .with_help(help)
+        .in_file(path)
+}

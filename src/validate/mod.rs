@@ -1,0 +1,185 @@
+//! Repository validation: from a [`RepoFiles`] snapshot to the validated [`Fleet`] and every
+//! problem found, in one run. Stages:
+//! 1. [`load`]: find sites, parse each file (UTF-8, syntax, schema, typed value);
+//! 2. [`site`]: rules within one site (document rules, URL variables, fstab, environment);
+//! 3. [`fleet`]: rules across sites (base code, shared repositories and secrets,
+//!    templates, worker targets, examples).
+//!
+//! Pure: no I/O, no environment. Secret values are read only by compilation.
+
+mod fleet;
+mod load;
+mod site;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use fleet::Explanation;
+
+use crate::diagnostic::{self, Code, Diagnostic, SourceLookup, Summary};
+use crate::document::push_token;
+use crate::model::files::EnvRef;
+use crate::model::{Fleet, Sensitive, Site, WorkerEntrySpec, api};
+use crate::repo::RepoFiles;
+use crate::source::SourceFile;
+use fleet::CodeOrigin;
+use load::Parsed;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Overrides `transform_url` of siteops.toml (`serve` points it at itself).
+    pub transform_url: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Validation {
+    /// The sites that validated far enough to be modelled. Only meaningful for compilation
+    /// when [`Validation::has_errors`] is false.
+    pub fleet: Fleet,
+    /// Sorted by file and position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Worker entry examples, resolved.
+    pub explanations: Vec<Explanation>,
+    sources: BTreeMap<String, Arc<SourceFile>>,
+}
+
+impl Validation {
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.diagnostics)
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+impl SourceLookup for Validation {
+    fn source(&self, path: &str) -> Option<Arc<SourceFile>> {
+        self.sources.get(path).cloned()
+    }
+}
+
+pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
+    let mut loaded = load::load(repo);
+    let mut diagnostics = std::mem::take(&mut loaded.diagnostics);
+    let transform_url = transform_url(&loaded, options, &mut diagnostics);
+    let variables = site::Variables {
+        transform_url: transform_url.as_deref(),
+    };
+    let drafts: Vec<site::SiteDraft<'_>> = loaded
+        .sites
+        .iter()
+        .map(|files| site::check(files, &variables, &mut diagnostics))
+        .collect();
+    let origins = fleet::resolve_code(&drafts, &mut diagnostics);
+    fleet::shared_repositories(&drafts, &origins, &mut diagnostics);
+    fleet::templates(&drafts, &origins, repo, &mut diagnostics);
+    fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
+    let explanations = fleet::examples(&drafts, &mut diagnostics);
+    let sites = drafts
+        .iter()
+        .zip(origins)
+        .map(|(draft, origin)| model_site(draft, origin))
+        .collect();
+    diagnostic::sort(&mut diagnostics);
+    Validation {
+        fleet: Fleet { sites },
+        diagnostics,
+        explanations,
+        sources: loaded.sources,
+    }
+}
+
+/// The worker address: the option, else siteops.toml's, checked to be an http(s) URL.
+fn transform_url(
+    loaded: &load::Loaded,
+    options: &Options,
+    out: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    if let Some(url) = &options.transform_url {
+        return Some(url.trim_end_matches('/').to_string());
+    }
+    let settings = loaded.settings.as_ref()?;
+    let url = settings.value.transform_url.as_ref()?;
+    match crate::rules::http_url(url) {
+        Ok(_) => Some(url.trim_end_matches('/').to_string()),
+        Err(message) => {
+            out.push(
+                settings.locate(
+                    Diagnostic::error(Code::InvalidUrl, message).at_pointer("/transform_url"),
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
+    let files = draft.files;
+    let site_file = files.site.as_ref().map(|s| &s.value);
+    let base = match &origin {
+        CodeOrigin::Inherited { base, .. } => Some(base.clone()),
+        _ => None,
+    };
+    let config = api::SiteConfig {
+        version: Some(1),
+        code: origin.code().cloned(),
+        content: draft.content.clone(),
+        access: files.access.as_ref().map(|a| a.value.clone()),
+    };
+    let secrets = files
+        .secrets
+        .iter()
+        .flat_map(|secrets| {
+            secrets.value.iter().map(|(id, env)| {
+                (
+                    id.clone(),
+                    sensitive(secrets, &format!("{}/env", push_token("", id)), env),
+                )
+            })
+        })
+        .collect();
+    let transform = files
+        .transform
+        .iter()
+        .map(|(branch, transform)| {
+            let entries = transform
+                .value
+                .entry
+                .iter()
+                .zip(&draft.entries[branch])
+                .enumerate()
+                .map(|(index, (file_entry, entry))| WorkerEntrySpec {
+                    entry: entry.clone(),
+                    template_api_key: file_entry.template_api_key.as_ref().map(|env| {
+                        sensitive(
+                            transform,
+                            &format!("/entry/{index}/templateApiKey/env"),
+                            env,
+                        )
+                    }),
+                    examples: file_entry.examples.clone(),
+                })
+                .collect();
+            (branch.clone(), entries)
+        })
+        .collect();
+    Site {
+        id: files.id.clone(),
+        dir: files.dir.clone(),
+        environment: site_file.and_then(|s| s.environment.clone()),
+        base,
+        config,
+        public: files.public.as_ref().map(|p| p.value.clone()),
+        secrets,
+        transform,
+    }
+}
+
+/// A sensitive value's variable, with where the repository names it.
+fn sensitive<T>(parsed: &Parsed<T>, pointer: &str, env: &EnvRef) -> Sensitive {
+    Sensitive {
+        env: env.env.clone(),
+        location: Some(parsed.doc.location(pointer, false)),
+    }
+}
