@@ -179,7 +179,7 @@ fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic
                     Code::UnknownKey,
                     format!("unknown key `{name}` in {}", table_name(&child)),
                 )
-                .at_pointer(child);
+                .at_key(child);
                 if let Some(help) = unknown_key_help(name, &known) {
                     diagnostic = diagnostic.with_help(help);
                 }
@@ -213,6 +213,14 @@ fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic
             )
             .at_pointer(pointer),
         ],
+        ValidationErrorKind::PropertyNames { error } => {
+            let name = error.instance().as_str().unwrap_or_default();
+            vec![
+                Diagnostic::error(Code::InvalidName, format!("invalid name `{name}`"))
+                    .with_help("names use lowercase letters, digits and dashes, and start with a letter or digit")
+                    .at_key(push_token(&pointer, name)),
+            ]
+        }
         ValidationErrorKind::Enum { options } => vec![
             Diagnostic::error(
                 Code::InvalidValue,

@@ -184,6 +184,10 @@ pub struct Diagnostic {
     /// service names it in `x-error`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
+    /// Locate the key that names the pointer's value rather than the value: right for an
+    /// unknown key, a bad header name, an ignored table.
+    #[serde(skip)]
+    pub at_key: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
 }
@@ -196,6 +200,7 @@ impl Diagnostic {
             message: message.into(),
             help: None,
             pointer: None,
+            at_key: false,
             location: None,
         }
     }
@@ -215,6 +220,13 @@ impl Diagnostic {
 
     pub fn at_pointer(mut self, pointer: impl Into<String>) -> Diagnostic {
         self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Points at the key of the value at `pointer` (see [`Diagnostic::at_key`]).
+    pub fn at_key(mut self, pointer: impl Into<String>) -> Diagnostic {
+        self.pointer = Some(pointer.into());
+        self.at_key = true;
         self
     }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic, Location};
+use crate::diagnostic::{Diagnostic, Location};
 use crate::source::SourceFile;
 
 /// Where a node sits in its file: the key that names it (absent for array items and the
@@ -79,9 +79,8 @@ impl Document {
 
     /// Gives a diagnostic the location its pointer names in this file.
     pub fn locate(&self, mut diagnostic: Diagnostic) -> Diagnostic {
-        let at_key = matches!(diagnostic.code, Code::UnknownKey | Code::DuplicateKey);
         let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        diagnostic.location = Some(self.location(pointer, at_key));
+        diagnostic.location = Some(self.location(pointer, diagnostic.at_key));
         diagnostic
     }
 

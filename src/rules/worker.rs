@@ -171,7 +171,7 @@ fn header_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
                     Code::InvalidHeader,
                     format!("`{name}` is not an HTTP header name"),
                 )
-                .at_pointer(pointer.clone()),
+                .at_key(pointer.clone()),
             );
         }
         if value.chars().any(|c| c.is_control() && c != '\t') {

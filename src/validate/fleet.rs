@@ -246,7 +246,7 @@ pub fn shared_repositories(
             out.push(secrets.locate(
                 Diagnostic::warning(Code::UnusedSecret, format!("secret `{id}` is not used by this site"))
                     .with_help("only the first site of an external repository has a sync secret; remove this one")
-                    .at_pointer(push_token("", id)),
+                    .at_key(push_token("", id)),
             ));
         }
     }

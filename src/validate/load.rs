@@ -2,10 +2,11 @@
 //! syntax, JSON schema, typed value. Each stage's problems become located diagnostics;
 //! a file that fails a stage yields no typed value, and later rules skip it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::document::Document;
@@ -41,7 +42,9 @@ pub struct SiteFiles {
     pub dir: String,
     /// `None` when `site.toml` is missing or did not parse.
     pub site: Option<Parsed<SiteFile>>,
-    pub site_file_exists: bool,
+    /// The names of the site's own files that exist, parsed or not (`site.toml`,
+    /// `fstab.yaml`…), so a file that failed to parse is not also reported missing.
+    pub present: BTreeSet<String>,
     pub public: Option<Parsed<PublicConfig>>,
     pub access: Option<Parsed<AccessConfig>>,
     pub secrets: Option<Parsed<SecretsFile>>,
@@ -113,7 +116,7 @@ impl Loaded {
             id,
             dir,
             site: None,
-            site_file_exists: false,
+            present: BTreeSet::new(),
             public: None,
             access: None,
             secrets: None,
@@ -124,11 +127,9 @@ impl Loaded {
 
     fn add_file(&mut self, site: &mut SiteFiles, path: &str, rest: &str, content: Option<&[u8]>) {
         let bytes = content.unwrap_or_default();
+        site.present.insert(rest.to_string());
         match rest {
-            "site.toml" => {
-                site.site_file_exists = true;
-                site.site = self.parse(path, bytes, SchemaKind::SiteFile);
-            }
+            "site.toml" => site.site = self.parse(path, bytes, SchemaKind::SiteFile),
             "public.toml" => site.public = self.parse(path, bytes, SchemaKind::PublicFile),
             "access.toml" => site.access = self.parse(path, bytes, SchemaKind::AccessFile),
             "secrets.toml" => site.secrets = self.parse(path, bytes, SchemaKind::SecretsFile),
@@ -190,12 +191,14 @@ impl Loaded {
             }
         };
         let problems = schema.check(&doc.value);
-        if !problems.is_empty() {
-            self.diagnostics.extend(doc.locate_all(problems));
-            return None;
-        }
-        match serde_json::from_value(doc.value.clone()) {
+        let had_problems = !problems.is_empty();
+        // Unknown keys (typos, mostly) do not stop the semantic rules: they run on the file
+        // without them, so one run still reports every problem. Other schema errors do.
+        let value = without_unknown_keys(&doc.value, &problems);
+        self.diagnostics.extend(doc.locate_all(problems));
+        match serde_json::from_value(value) {
             Ok(value) => Some(Parsed { doc, value }),
+            Err(_) if had_problems => None,
             Err(error) => {
                 // The schema is generated from the same types, so this means they disagree.
                 self.diagnostics.push(doc.locate(Diagnostic::error(
@@ -206,6 +209,22 @@ impl Loaded {
             }
         }
     }
+}
+
+fn without_unknown_keys(value: &Value, problems: &[Diagnostic]) -> Value {
+    let mut value = value.clone();
+    for pointer in problems
+        .iter()
+        .filter(|d| d.code == Code::UnknownKey)
+        .filter_map(|d| d.pointer.as_deref())
+    {
+        if let Some((parent, key)) = pointer.rsplit_once('/')
+            && let Some(Value::Object(table)) = value.pointer_mut(parent)
+        {
+            table.remove(&key.replace("~1", "/").replace("~0", "~"));
+        }
+    }
+    value
 }
 
 fn unknown_file(path: &str, help: &str) -> Diagnostic {

@@ -63,7 +63,7 @@ pub fn check<'a>(
                 );
             }
         }
-        None if !files.site_file_exists => out.push(
+        None if !files.present.contains("site.toml") => out.push(
             Diagnostic::error(
                 Code::MissingFile,
                 format!("site `{}` has no site.toml", files.id),
@@ -84,7 +84,7 @@ pub fn check<'a>(
     if let Some(site) = &files.site
         && content.is_none()
         && site.value.content.is_none()
-        && files.fstab.is_none()
+        && !files.present.contains("fstab.yaml")
     {
         out.push(site.locate(
             Diagnostic::error(
@@ -228,7 +228,7 @@ fn content_from_fstab(
                     Code::IgnoredFile,
                     format!("mountpoint `{key}` is ignored: only `/` is read"),
                 )
-                .at_pointer(crate::document::push_token("/mountpoints", key)),
+                .at_key(crate::document::push_token("/mountpoints", key)),
             ),
         );
     }

@@ -1,0 +1,175 @@
+//! The binary as users run it: output formats, exit codes, files written.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::support::repo_root;
+
+fn siteops(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args(args)
+        .env_remove("SITEOPS_TRANSFORM_URL")
+        .env_remove("GITHUB_ACTIONS")
+        .env("NO_COLOR", "1")
+        .current_dir(repo_root())
+        .output()
+        .expect("siteops runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+const BROKEN: &str = "tests/fixtures/broken";
+
+#[test]
+fn validate_passes_on_the_example_sites() {
+    let output = siteops(&["validate"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(stdout(&output), "no problems found (5 sites checked)\n");
+}
+
+#[test]
+fn validate_explains_worker_examples() {
+    let output = siteops(&["validate", "--explain"]);
+    assert_eq!(output.status.code(), Some(0));
+    insta::assert_snapshot!("validate-explain", stdout(&output));
+}
+
+#[test]
+fn validate_human_output_quotes_the_source() {
+    let output = siteops(&["validate", "--root", BROKEN]);
+    assert_eq!(output.status.code(), Some(1));
+    insta::assert_snapshot!("validate-human", stdout(&output));
+}
+
+#[test]
+fn validate_json_output_is_versioned() {
+    let output = siteops(&["validate", "--root", BROKEN, "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(document["version"], 1);
+    insta::assert_json_snapshot!("validate-json", document);
+}
+
+#[test]
+fn validate_github_output_is_workflow_annotations() {
+    let output = siteops(&["validate", "--root", BROKEN, "--format", "github"]);
+    assert_eq!(output.status.code(), Some(1));
+    insta::assert_snapshot!("validate-github", stdout(&output));
+}
+
+#[test]
+fn warnings_fail_only_with_deny_warnings() {
+    let root = "tests/fixtures/warnings";
+    assert_eq!(
+        siteops(&["validate", "--root", root]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        siteops(&["validate", "--root", root, "--deny-warnings"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn compile_writes_one_file_per_body_and_replaces_its_own_output() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let out = temp.path().join("out");
+    let out_arg = out.to_str().expect("utf-8 path");
+    let output = siteops(&["compile", "--redact", "--out", out_arg]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let site: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("acme/sites/website.json")).expect("site body"),
+    )
+    .expect("JSON");
+    assert_eq!(site["version"], 1);
+    assert!(out.join("transform/acme/website/main.json").is_file());
+    std::fs::write(out.join("stale.json"), "{}").expect("write");
+    assert_eq!(
+        siteops(&["compile", "--redact", "--out", out_arg])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert!(
+        !out.join("stale.json").exists(),
+        "a second run replaces the whole output"
+    );
+}
+
+#[test]
+fn compile_refuses_to_replace_a_directory_it_did_not_write() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(temp.path().join("precious.txt"), "keep").expect("write");
+    let output = siteops(&[
+        "compile",
+        "--redact",
+        "--out",
+        temp.path().to_str().expect("utf-8"),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("refusing to replace"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(temp.path().join("precious.txt").exists());
+}
+
+#[test]
+fn compile_without_a_secret_variable_fails_and_names_it() {
+    let output = Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args(["compile"])
+        .current_dir(repo_root())
+        .env_remove("ACME_GIT_SYNC_SECRET")
+        .env("ACME_TEMPLATE_API_KEY", "k")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("siteops runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("environment variable `ACME_GIT_SYNC_SECRET` is not set"));
+    assert!(
+        output.stdout.is_empty(),
+        "nothing is printed when compilation fails"
+    );
+}
+
+#[test]
+fn schema_check_passes_on_the_checked_in_schemas() {
+    let output = siteops(&["schema", "--check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn a_missing_sites_directory_is_a_clear_error() {
+    let output = siteops(&["validate", "--root", "tests"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "error: tests has no `sites/` directory; pass --root with the repository that holds your sites\n"
+    );
+}
+
+#[test]
+fn usage_errors_exit_1_not_2() {
+    assert_eq!(
+        siteops(&["validate", "--format", "xml"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(siteops(&["--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn serve_says_it_is_not_built_yet() {
+    let output = siteops(&["serve"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("not built yet"));
+    let _ = Path::new(BROKEN);
+}

@@ -1,0 +1,104 @@
+//! Compilation of the example sites: golden bodies, secrets, determinism.
+
+use siteops::compile::{REDACTED, ResourceKind, Secrets, compile, pretty};
+use siteops::repo::RepoFiles;
+
+use crate::support::{compact, repo_root, validate_repo};
+
+fn example_fleet() -> siteops::model::Fleet {
+    let validation = validate_repo(&RepoFiles::load(&repo_root()).expect("repository loads"));
+    assert!(!validation.has_errors(), "{:?}", validation.diagnostics);
+    validation.fleet
+}
+
+#[test]
+fn example_sites_compile_to_the_golden_bodies() {
+    let compiled = compile(&example_fleet(), &Secrets::Redacted).expect("compiles");
+    insta::assert_snapshot!("example-bodies", pretty(&compiled.to_json()));
+}
+
+#[test]
+fn secret_values_come_from_the_lookup_and_only_go_into_their_bodies() {
+    let lookup = |name: &str| Some(format!("value-of-{name}"));
+    let compiled = compile(&example_fleet(), &Secrets::Lookup(&lookup)).expect("compiles");
+    let secret = compiled
+        .resources
+        .iter()
+        .find(|r| r.kind == ResourceKind::Secret("git-sync".into()))
+        .expect("the base site's sync secret");
+    assert_eq!(
+        secret.body,
+        serde_json::json!({"value": "value-of-ACME_GIT_SYNC_SECRET"})
+    );
+    assert!(secret.is_sensitive());
+    let worker = compiled
+        .resources
+        .iter()
+        .find(|r| r.kind == ResourceKind::Worker("main".into()))
+        .expect("worker config");
+    assert_eq!(
+        worker.body[3]["templateApiKey"],
+        "value-of-ACME_TEMPLATE_API_KEY"
+    );
+    for resource in compiled.resources.iter().filter(|r| !r.is_sensitive()) {
+        let text = resource.body.to_string();
+        assert!(
+            !text.contains("value-of-"),
+            "{} leaks a secret",
+            resource.path()
+        );
+    }
+    assert!(
+        !format!("{compiled:?}").contains("value-of-"),
+        "debug output leaks a secret"
+    );
+}
+
+#[test]
+fn a_missing_variable_is_an_error_that_names_it_where_it_is_declared() {
+    let lookup = |name: &str| (name != "ACME_GIT_SYNC_SECRET").then(|| "x".to_string());
+    let problems =
+        compile(&example_fleet(), &Secrets::Lookup(&lookup)).expect_err("missing variable");
+    let lines: Vec<String> = problems.iter().map(compact).collect();
+    assert_eq!(
+        lines,
+        ["sites/acme/website/secrets.toml:6:7 error missing-secret-value"]
+    );
+    assert!(problems[0].message.contains("ACME_GIT_SYNC_SECRET"));
+}
+
+#[test]
+fn redacted_output_needs_no_variables_and_holds_no_values() {
+    let compiled = compile(&example_fleet(), &Secrets::Redacted).expect("compiles");
+    let text = pretty(&compiled.to_json());
+    assert_eq!(
+        text.matches(REDACTED).count(),
+        2,
+        "the sync secret and the template key"
+    );
+}
+
+#[test]
+fn output_is_deterministic_with_sorted_keys() {
+    let fleet = example_fleet();
+    let first = pretty(
+        &compile(&fleet, &Secrets::Redacted)
+            .expect("compiles")
+            .to_json(),
+    );
+    let second = pretty(
+        &compile(&fleet, &Secrets::Redacted)
+            .expect("compiles")
+            .to_json(),
+    );
+    assert_eq!(first, second);
+    let site = compile(&fleet, &Secrets::Redacted)
+        .expect("compiles")
+        .resources[0]
+        .body
+        .clone();
+    let keys: Vec<&String> = site.as_object().expect("object").keys().collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+}

@@ -1,0 +1,7 @@
+//! The one integration test binary. Modules by subject; shared helpers in `support`.
+
+mod cli;
+mod compile;
+mod schemas;
+mod support;
+mod validate_cases;

@@ -1,0 +1,55 @@
+//! The checked-in schemas are the generated ones, and compiled bodies satisfy them.
+
+use siteops::compile::{ResourceKind, Secrets, compile, pretty};
+use siteops::repo::RepoFiles;
+use siteops::schema::SchemaKind;
+
+use crate::support::{read, repo_root, validate_repo};
+
+#[test]
+fn checked_in_schemas_are_up_to_date() {
+    let mut stale = Vec::new();
+    for kind in SchemaKind::ALL {
+        let path = repo_root().join("schemas").join(kind.file_name());
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current != pretty(&kind.generate()) {
+            stale.push(kind.file_name());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale schemas {stale:?}: run `cargo xtask schema`"
+    );
+}
+
+#[test]
+fn every_compiled_body_satisfies_its_api_schema() {
+    let validation = validate_repo(&RepoFiles::load(&repo_root()).expect("repository loads"));
+    let compiled = compile(&validation.fleet, &Secrets::Redacted).expect("compiles");
+    for resource in &compiled.resources {
+        let kind = match resource.kind {
+            ResourceKind::Site => SchemaKind::ApiSite,
+            ResourceKind::Public => SchemaKind::ApiPublic,
+            ResourceKind::Access => SchemaKind::ApiAccess,
+            ResourceKind::Code => SchemaKind::ApiCode,
+            ResourceKind::Secret(_) => SchemaKind::ApiSecret,
+            ResourceKind::Worker(_) => SchemaKind::ApiWorkerConfig,
+        };
+        let problems = kind.check(&resource.body);
+        assert!(problems.is_empty(), "{}: {problems:?}", resource.path());
+    }
+}
+
+#[test]
+fn a_schema_error_in_a_request_body_names_the_field() {
+    let body = serde_json::json!({"source": {"url": "https://x.example", "type": "markup", "suffx": ".html"}});
+    let problems = SchemaKind::ApiContent.check(&body);
+    let lines: Vec<String> = problems.iter().map(|d| d.headline()).collect();
+    assert_eq!(lines, ["/source/suffx: unknown key `suffx` in source"]);
+}
+
+#[test]
+fn example_files_declare_their_schema_for_editors() {
+    let site = read(&repo_root().join("sites/acme/website/site.toml"));
+    assert!(site.starts_with("#:schema ../../../schemas/files/site.toml.schema.json"));
+}

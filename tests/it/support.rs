@@ -1,0 +1,67 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+
+use siteops::diagnostic::Diagnostic;
+use siteops::repo::RepoFiles;
+use siteops::validate::{Options, Validation, validate};
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A repository in memory from `(path, content)` pairs.
+pub fn repo(files: &[(&str, &[u8])]) -> RepoFiles {
+    let mut repo = RepoFiles::new();
+    for (path, content) in files {
+        repo.insert(*path, content.to_vec());
+    }
+    repo
+}
+
+pub fn validate_repo(repo: &RepoFiles) -> Validation {
+    validate(repo, &Options::default())
+}
+
+/// The compact form the case files expect: `file:line:col severity code`.
+pub fn compact(diagnostic: &Diagnostic) -> String {
+    let severity = match diagnostic.severity {
+        siteops::diagnostic::Severity::Error => "error",
+        siteops::diagnostic::Severity::Warning => "warning",
+    };
+    let place = match &diagnostic.location {
+        Some(location) => match &location.span {
+            Some(span) => format!(
+                "{}:{}:{}",
+                location.file, span.start.line, span.start.column
+            ),
+            None => location.file.clone(),
+        },
+        None => "-".to_string(),
+    };
+    format!("{place} {severity} {}", diagnostic.code)
+}
+
+/// Validates `files` and compares the diagnostics, in order, with `expected` (compact form).
+/// Returns a readable account of the difference, or `None` when they match.
+pub fn check(files: &[(&str, &[u8])], expected: &[String]) -> Option<String> {
+    let validation = validate_repo(&repo(files));
+    let actual: Vec<String> = validation.diagnostics.iter().map(compact).collect();
+    if actual == expected {
+        return None;
+    }
+    let messages: Vec<String> = validation
+        .diagnostics
+        .iter()
+        .map(|d| format!("  {}: {}", compact(d), d.message))
+        .collect();
+    Some(format!(
+        "expected:\n  {}\nactual:\n{}",
+        expected.join("\n  "),
+        messages.join("\n")
+    ))
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
