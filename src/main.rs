@@ -7,6 +7,11 @@ mod commands;
 
 use std::process::ExitCode;
 
+// Validation of a large fleet allocates many small values; glibc's allocator slows down
+// as its heap fills with them (measured in benches/fleet.rs), mimalloc does not.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::Parser;
 use cli::{Cli, Command};
 use commands::Outcome;

@@ -25,11 +25,11 @@ pub struct NodeSpan {
     pub value: Range<usize>,
 }
 
+/// A parsed file: its value, and where each part of it is in the source.
 #[derive(Debug)]
 pub struct Document {
-    pub source: Arc<SourceFile>,
     pub value: Value,
-    spans: HashMap<String, NodeSpan>,
+    pub spans: Spans,
 }
 
 impl Document {
@@ -44,17 +44,26 @@ impl Document {
         yaml::parse(source)
     }
 
-    /// A document with no source text behind it, such as an API request body.
-    pub fn detached(value: Value) -> Document {
-        Document {
-            source: SourceFile::new("", ""),
-            value,
-            spans: HashMap::new(),
-        }
-    }
-
     pub fn span(&self, pointer: &str) -> Option<&NodeSpan> {
         self.spans.get(pointer)
+    }
+
+    pub fn locate(&self, diagnostic: Diagnostic) -> Diagnostic {
+        self.spans.locate(diagnostic)
+    }
+}
+
+/// The source of a document and the span of each of its values by JSON pointer: what is
+/// needed to locate problems once the value itself has been turned into typed data.
+#[derive(Debug)]
+pub struct Spans {
+    pub source: Arc<SourceFile>,
+    by_pointer: HashMap<String, NodeSpan>,
+}
+
+impl Spans {
+    pub fn get(&self, pointer: &str) -> Option<&NodeSpan> {
+        self.by_pointer.get(pointer)
     }
 
     /// Where a pointer's value is in this file. A pointer to a value that is not there (a
@@ -63,7 +72,7 @@ impl Document {
     pub fn location(&self, pointer: &str, at_key: bool) -> Location {
         let mut current = pointer;
         let bytes = loop {
-            if let Some(span) = self.spans.get(current) {
+            if let Some(span) = self.by_pointer.get(current) {
                 break match (&span.key, at_key || current != pointer) {
                     (Some(key), true) => key.clone(),
                     _ => span.value.clone(),
@@ -95,6 +104,13 @@ impl Document {
 struct SpanIndex(HashMap<String, NodeSpan>);
 
 impl SpanIndex {
+    fn into_spans(self, source: Arc<SourceFile>) -> Spans {
+        Spans {
+            source,
+            by_pointer: self.0,
+        }
+    }
+
     fn insert(&mut self, pointer: &str, key: Option<Range<usize>>, value: Range<usize>) {
         self.0.insert(pointer.to_owned(), NodeSpan { key, value });
     }

@@ -22,9 +22,8 @@ pub(super) fn parse(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>
     spans.insert("", None, root.span());
     let value = table(root.get_ref(), "", &mut spans);
     Ok(Document {
-        source,
         value,
-        spans: spans.0,
+        spans: spans.into_spans(source),
     })
 }
 

@@ -29,9 +29,8 @@ pub(super) fn parse(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>
     }
     let value = builder.root.take().unwrap_or(Value::Null);
     Ok(Document {
-        source,
         value,
-        spans: builder.spans.0,
+        spans: builder.spans.into_spans(source),
     })
 }
 

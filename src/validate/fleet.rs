@@ -40,7 +40,8 @@ pub fn resolve_code(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<
             .enumerate()
             .map(|(i, d)| (&d.files.id, i))
             .collect(),
-        states: vec![State::Unvisited; drafts.len()],
+        resolved: vec![None; drafts.len()],
+        visiting: vec![false; drafts.len()],
         out,
     };
     (0..drafts.len())
@@ -48,32 +49,28 @@ pub fn resolve_code(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<
         .collect()
 }
 
-#[derive(Clone)]
-enum State {
-    Unvisited,
-    InProgress,
-    Done(CodeOrigin),
-}
-
 struct CodeResolver<'d, 'o> {
     drafts: &'d [SiteDraft<'d>],
     index: HashMap<&'d SiteId, usize>,
-    states: Vec<State>,
+    resolved: Vec<Option<CodeOrigin>>,
+    /// Sites whose base chain is being followed: meeting one again is a cycle.
+    visiting: Vec<bool>,
     out: &'o mut Vec<Diagnostic>,
 }
 
 impl CodeResolver<'_, '_> {
     fn origin(&mut self, site: usize) -> CodeOrigin {
-        match &self.states[site] {
-            State::Done(origin) => return origin.clone(),
-            State::InProgress => {
-                self.report_cycle(site);
-                return CodeOrigin::Missing;
-            }
-            State::Unvisited => self.states[site] = State::InProgress,
+        if let Some(origin) = &self.resolved[site] {
+            return origin.clone();
         }
+        if self.visiting[site] {
+            self.report_cycle(site);
+            return CodeOrigin::Missing;
+        }
+        self.visiting[site] = true;
         let origin = self.resolve(site);
-        self.states[site] = State::Done(origin.clone());
+        self.visiting[site] = false;
+        self.resolved[site] = Some(origin.clone());
         origin
     }
 

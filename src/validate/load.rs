@@ -2,6 +2,7 @@
 //! syntax, JSON schema, typed value. Each stage's problems become located diagnostics;
 //! a file that fails a stage yields no typed value, and later rules skip it.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::document::Document;
+use crate::document::{Document, Spans};
 use crate::model::SiteId;
 use crate::model::api::{AccessConfig, PublicConfig};
 use crate::model::files::{FstabFile, SecretsFile, SettingsFile, SiteFile, TransformFile};
@@ -18,20 +19,21 @@ use crate::rules::check_id;
 use crate::schema::SchemaKind;
 use crate::source::SourceFile;
 
-/// A file that parsed and matched its schema, with its document for locating problems.
+/// A file that parsed and matched its schema: the typed value, and the spans to locate
+/// problems with (the JSON value it came from is dropped: it is not needed any more).
 #[derive(Debug)]
 pub struct Parsed<T> {
-    pub doc: Document,
+    pub spans: Spans,
     pub value: T,
 }
 
 impl<T> Parsed<T> {
     pub fn locate(&self, diagnostic: Diagnostic) -> Diagnostic {
-        self.doc.locate(diagnostic)
+        self.spans.locate(diagnostic)
     }
 
     pub fn path(&self) -> &str {
-        &self.doc.source.path
+        &self.spans.source.path
     }
 }
 
@@ -105,8 +107,13 @@ impl Loaded {
     fn start_site(&mut self, id: SiteId) -> SiteFiles {
         let dir = format!("{SITES_DIR}/{}/{}", id.org, id.site);
         let org_dir = format!("{SITES_DIR}/{}", id.org);
-        // One org diagnostic, not one per site of the org.
-        if !self.sites.iter().any(|s| s.id.org == id.org) {
+        // One org diagnostic, not one per site of the org. Paths come sorted, so the sites
+        // of an org are consecutive: comparing with the previous site is enough.
+        if self
+            .sites
+            .last()
+            .is_none_or(|previous| previous.id.org != id.org)
+        {
             self.diagnostics
                 .extend(check_id("org", &id.org).map(|d| d.in_file(org_dir)));
         }
@@ -190,18 +197,19 @@ impl Loaded {
                 return None;
             }
         };
-        let problems = schema.check(&doc.value);
+        let Document { value, spans } = doc;
+        let problems = schema.check(&value);
         let had_problems = !problems.is_empty();
         // Unknown keys (typos, mostly) do not stop the semantic rules: they run on the file
         // without them, so one run still reports every problem. Other schema errors do.
-        let value = without_unknown_keys(&doc.value, &problems);
-        self.diagnostics.extend(doc.locate_all(problems));
-        match serde_json::from_value(value) {
-            Ok(value) => Some(Parsed { doc, value }),
+        let value = without_unknown_keys(&value, &problems);
+        self.diagnostics.extend(spans.locate_all(problems));
+        match T::deserialize(value.as_ref()) {
+            Ok(value) => Some(Parsed { spans, value }),
             Err(_) if had_problems => None,
             Err(error) => {
                 // The schema is generated from the same types, so this means they disagree.
-                self.diagnostics.push(doc.locate(Diagnostic::error(
+                self.diagnostics.push(spans.locate(Diagnostic::error(
                     Code::InvalidValue,
                     format!("the file does not fit its format: {error}"),
                 )));
@@ -211,7 +219,10 @@ impl Loaded {
     }
 }
 
-fn without_unknown_keys(value: &Value, problems: &[Diagnostic]) -> Value {
+fn without_unknown_keys<'v>(value: &'v Value, problems: &[Diagnostic]) -> Cow<'v, Value> {
+    if !problems.iter().any(|d| d.code == Code::UnknownKey) {
+        return Cow::Borrowed(value);
+    }
     let mut value = value.clone();
     for pointer in problems
         .iter()
@@ -224,7 +235,7 @@ fn without_unknown_keys(value: &Value, problems: &[Diagnostic]) -> Value {
             table.remove(&key.replace("~1", "/").replace("~0", "~"));
         }
     }
-    value
+    Cow::Owned(value)
 }
 
 fn unknown_file(path: &str, help: &str) -> Diagnostic {

@@ -180,6 +180,6 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
 fn sensitive<T>(parsed: &Parsed<T>, pointer: &str, env: &EnvRef) -> Sensitive {
     Sensitive {
         env: env.env.clone(),
-        location: Some(parsed.doc.location(pointer, false)),
+        location: Some(parsed.spans.location(pointer, false)),
     }
 }

@@ -163,9 +163,9 @@ fn fill_variables(
     let mut ok = true;
     let mut fill = |url: &mut String, pointer: &str| match substitute(url, variables) {
         Ok(value) => *url = value,
-        Err(diagnostic) => {
+        Err(error) => {
             ok = false;
-            out.push(site.locate(diagnostic.at_pointer(pointer)));
+            out.push(site.locate(error.diagnostic(url).at_pointer(pointer)));
         }
     };
     fill(&mut filled.source.url, "/content/source/url");
@@ -175,35 +175,45 @@ fn fill_variables(
     ok.then_some(filled)
 }
 
-fn substitute(text: &str, variables: &Variables<'_>) -> Result<String, Diagnostic> {
+/// Why a URL's `{variable}` cannot be filled.
+enum VariableError {
+    Unclosed,
+    NoTransformUrl,
+    Unknown(String),
+}
+
+impl VariableError {
+    fn diagnostic(&self, text: &str) -> Diagnostic {
+        match self {
+            VariableError::Unclosed => Diagnostic::error(
+                Code::UnknownVariable,
+                format!("`{{` without `}}` in `{text}`"),
+            ),
+            VariableError::NoTransformUrl => Diagnostic::error(
+                Code::UnknownVariable,
+                "`{transform_url}` is used but no transformation worker address is set",
+            )
+            .with_help("set `transform_url` in siteops.toml, or pass --transform-url"),
+            VariableError::Unknown(name) => Diagnostic::error(
+                Code::UnknownVariable,
+                format!("unknown variable `{{{name}}}`"),
+            )
+            .with_help("the one variable is `{transform_url}`"),
+        }
+    }
+}
+
+fn substitute(text: &str, variables: &Variables<'_>) -> Result<String, VariableError> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            return Err(Diagnostic::error(
-                Code::UnknownVariable,
-                format!("`{{` without `}}` in `{text}`"),
-            ));
-        };
-        let name = &after[..close];
-        match (name, variables.transform_url) {
+        let close = after.find('}').ok_or(VariableError::Unclosed)?;
+        match (&after[..close], variables.transform_url) {
             ("transform_url", Some(url)) => out.push_str(url.trim_end_matches('/')),
-            ("transform_url", None) => {
-                return Err(Diagnostic::error(
-                    Code::UnknownVariable,
-                    "`{transform_url}` is used but no transformation worker address is set",
-                )
-                .with_help("set `transform_url` in siteops.toml, or pass --transform-url"));
-            }
-            _ => {
-                return Err(Diagnostic::error(
-                    Code::UnknownVariable,
-                    format!("unknown variable `{{{name}}}`"),
-                )
-                .with_help("the one variable is `{transform_url}`"));
-            }
+            ("transform_url", None) => return Err(VariableError::NoTransformUrl),
+            (name, _) => return Err(VariableError::Unknown(name.to_string())),
         }
         rest = &after[close + 1..];
     }
