@@ -2,6 +2,7 @@
 
 mod cli;
 mod compile;
+mod docs;
 mod schemas;
 mod support;
 mod validate_cases;

@@ -1,1 +1,82 @@
-fn main() {}
+//! Project tasks, run as `cargo xtask <task>`. Standard library only, so it builds in
+//! seconds: each task runs cargo (and through it, siteops) as a subprocess.
+
+use std::env;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  schema   regenerate the JSON schemas in schemas/ from the Rust types
+  bench    run the benchmarks (release build)
+  ci       what .ci/run does: format check, clippy, tests";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("schema") => siteops(&["schema"]),
+        Some("bench") => cargo(&["bench"]),
+        Some("ci") => ci(),
+        Some("-h" | "--help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn ci() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--all-targets",
+        "--locked",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&["test", "--locked"])
+}
+
+/// Runs the siteops binary of this workspace on the repository root.
+fn siteops(args: &[&str]) -> Result<(), String> {
+    let root = root();
+    let root = root.to_str().ok_or("the workspace path is not UTF-8")?;
+    let mut full = vec!["run", "--quiet", "--package", "siteops", "--"];
+    full.extend_from_slice(args);
+    full.extend_from_slice(&["--root", root]);
+    cargo(&full)
+}
+
+fn cargo(args: &[&str]) -> Result<(), String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let status = Command::new(&cargo)
+        .args(args)
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot run {cargo}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// The workspace root: the parent of this crate's directory.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
