@@ -1,0 +1,283 @@
+//! JavaScript regular-expression literals, run on `fancy-regex`.
+//!
+//! Configuration holds regexes the way JavaScript writes them, e.g.
+//! `/(?<=event-)[a-z0-9-]+$/i`, because that is the syntax the people who write
+//! the configuration know. Such patterns lean on look-around, which the `regex`
+//! crate cannot do, so they run on `fancy-regex`. Its syntax is close to
+//! JavaScript's but not equal, so a small single-pass translator rewrites the
+//! parts whose meaning differs before compiling:
+//!
+//! * `\d`, `\w`, `\s` (and their negations) become the fixed sets JavaScript
+//!   uses; the Rust ones are Unicode-wide, so `\d` would match `٣`. Inside a
+//!   class the negated sets become nested classes (`[a\D]` → `[a[^0-9]]`).
+//! * `\b` and `\B` become look-around over ASCII word characters, because the
+//!   Rust word boundary is Unicode-aware and `(?-u:\b)` is rejected by
+//!   fancy-regex.
+//! * `.` excludes all four JavaScript line terminators (`\n`, `\r`, U+2028,
+//!   U+2029), not only `\n`.
+//! * Escapes that JavaScript reads as the plain character (`\e`, `\<`, `\K`,
+//!   `\h`, …) become that character; in fancy-regex many of them are
+//!   assertions or classes.
+//! * `{` that does not start `{n}`, `{n,}` or `{n,m}`, and a lone `}` or `]`,
+//!   are literal as in JavaScript; inside classes `[`, `&&`, `~~` and `--` are
+//!   literal too, where Rust would read nested classes or set operations.
+//! * `[]` never matches and `[^]` matches any character.
+//! * Syntax only fancy-regex has (`(?>…)`, `(?(…)…)`, `(*FAIL)`, possessive
+//!   `a++`, `(?x)`) is rejected, as JavaScript would.
+//!
+//! Known differences that remain (all rare in URL-path patterns):
+//! * With `m`, `^` and `$` treat only `\n` as a line end, not `\r`, U+2028 or U+2029.
+//! * With `i`, Unicode case folding applies to literals and to sets written as
+//!   ranges, so `k` also matches the Kelvin sign and `[a-z]` matches `ſ`;
+//!   JavaScript without `u` does not. The standalone `\w`/`\W`/`\b` are kept
+//!   exact with `(?-i:…)`.
+//! * `\u{…}` is a code point even without the `u` flag; JavaScript would read
+//!   `\u{3}` as `uuu` there.
+//! * A lone surrogate (`\uD800`) is an error, since a Rust string cannot hold one.
+//! * A backreference to a group that has not matched yet fails the match;
+//!   in JavaScript it matches the empty string. A backreference to a group
+//!   that does not exist is an error, not a legacy octal escape.
+//! * Identity escapes of letters (`\e`) are accepted even with `u`/`v`, where
+//!   JavaScript would reject them. Group names must be Unicode
+//!   letters, digits and `_`, not starting with a digit, which approximates
+//!   JavaScript's identifier rules but refuses `$`, which fancy-regex cannot
+//!   refer back to; duplicate names are accepted by fancy-regex.
+
+use std::error::Error as _;
+
+use fancy_regex::{CompileError, Error as FancyError, Regex, RegexBuilder};
+
+/// Why a JavaScript regex literal could not be used, or why a match could not finish.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum JsRegexError {
+    /// The text is not of the form `/pattern/flags`.
+    #[error("a regular expression is written between slashes, like /\\d+$/")]
+    NotALiteral,
+    /// A character after the closing slash is not a JavaScript flag.
+    #[error("unknown flag `{0}`; JavaScript flags are d, g, i, m, s, u, v, y")]
+    UnknownFlag(char),
+    /// A flag appears twice, which JavaScript rejects.
+    #[error("flag `{0}` is given more than once")]
+    DuplicateFlag(char),
+    /// The pattern is not a valid regular expression.
+    #[error("invalid regular expression: {message}")]
+    Invalid {
+        /// What is wrong, on one line.
+        message: String,
+    },
+    /// Matching gave up, e.g. because the pattern backtracks too much on this input.
+    #[error("the regular expression could not finish matching: {message}")]
+    MatchFailed {
+        /// Why matching stopped, on one line.
+        message: String,
+    },
+}
+
+/// A JavaScript regex literal compiled to an equivalent fancy-regex.
+#[derive(Clone, Debug)]
+pub struct JsRegex {
+    literal: String,
+    pattern: String,
+    flags: String,
+    regex: Regex,
+}
+
+impl JsRegex {
+    /// Parses `/pattern/flags`.
+    ///
+    /// Flags `i`, `m` and `s` change matching as in JavaScript; `y` (sticky)
+    /// anchors the match at the start of the haystack, which is what sticky
+    /// means at `lastIndex` 0; `u`/`v` enable `\p{…}`; `d` and `g` only affect
+    /// match indices and iteration, so they do not change the first match.
+    pub fn parse(literal: &str) -> Result<JsRegex, JsRegexError> {
+        let (pattern, flag_text) = split_literal(literal)?;
+        let flags = Flags::parse(flag_text)?;
+        let regex = compile(&translate(pattern, flags)?, flags)?;
+        Ok(JsRegex {
+            literal: literal.to_owned(),
+            pattern: pattern.to_owned(),
+            flags: flag_text.to_owned(),
+            regex,
+        })
+    }
+
+    /// The whole first match in `haystack`, or `None` when nothing matches.
+    ///
+    /// Hitting the backtracking limit is an error rather than "no match", so
+    /// callers can tell a pattern that is too slow from one that does not apply.
+    pub fn find<'h>(&self, haystack: &'h str) -> Result<Option<&'h str>, JsRegexError> {
+        self.regex
+            .find(haystack)
+            .map(|found| found.map(|m| m.as_str()))
+            .map_err(|error| match_failed(&error))
+    }
+
+    /// Whether the pattern matches anywhere in `haystack`.
+    pub fn is_match(&self, haystack: &str) -> Result<bool, JsRegexError> {
+        self.regex
+            .is_match(haystack)
+            .map_err(|error| match_failed(&error))
+    }
+
+    /// The pattern between the slashes, as written.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// The flags after the closing slash, as written.
+    pub fn flags(&self) -> &str {
+        &self.flags
+    }
+
+    /// The literal as given to [`JsRegex::parse`].
+    pub fn as_literal(&self) -> &str {
+        &self.literal
+    }
+}
+
+/// Splits `/pattern/flags` into pattern and flags.
+///
+/// The closing slash is the last `/` that is neither escaped nor inside a
+/// character class, so `/[/]/` and `/a\/b/` keep their inner slashes. Taking
+/// the last one also lets an unescaped `/` in the middle (`/a/b/`) stand for
+/// itself; JavaScript would reject it, but what is meant is clear.
+fn split_literal(literal: &str) -> Result<(&str, &str), JsRegexError> {
+    if literal.ends_with(char::is_whitespace) {
+        return Err(JsRegexError::NotALiteral);
+    }
+    let body = literal.strip_prefix('/').ok_or(JsRegexError::NotALiteral)?;
+    let close = closing_slash(body).ok_or(JsRegexError::NotALiteral)?;
+    let (pattern, rest) = body
+        .split_at_checked(close)
+        .ok_or(JsRegexError::NotALiteral)?;
+    let flags = rest.strip_prefix('/').ok_or(JsRegexError::NotALiteral)?;
+    if pattern.is_empty() {
+        // `//` starts a comment in JavaScript, not a regex.
+        return Err(JsRegexError::NotALiteral);
+    }
+    Ok((pattern, flags))
+}
+
+/// Byte index in `body` of the last `/` outside escapes and classes.
+fn closing_slash(body: &str) -> Option<usize> {
+    let mut escaped = false;
+    let mut in_class = false;
+    let mut last = None;
+    for (index, c) in body.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '/' if !in_class => last = Some(index),
+            _ => {}
+        }
+    }
+    last
+}
+
+/// The flags that change how the pattern is translated or compiled.
+#[derive(Clone, Copy, Debug, Default)]
+struct Flags {
+    ignore_case: bool,
+    multi_line: bool,
+    dot_all: bool,
+    sticky: bool,
+    /// `u` or `v`: only `\p{…}` depends on it here.
+    unicode: bool,
+}
+
+impl Flags {
+    fn parse(text: &str) -> Result<Flags, JsRegexError> {
+        let mut flags = Flags::default();
+        let mut seen = String::new();
+        for flag in text.chars() {
+            if !"dgimsuvy".contains(flag) {
+                return Err(JsRegexError::UnknownFlag(flag));
+            }
+            if seen.contains(flag) {
+                return Err(JsRegexError::DuplicateFlag(flag));
+            }
+            seen.push(flag);
+            match flag {
+                'i' => flags.ignore_case = true,
+                'm' => flags.multi_line = true,
+                's' => flags.dot_all = true,
+                'y' => flags.sticky = true,
+                'u' | 'v' => flags.unicode = true,
+                _ => {}
+            }
+        }
+        if seen.contains('u') && seen.contains('v') {
+            return Err(invalid("the u and v flags cannot be used together"));
+        }
+        Ok(flags)
+    }
+}
+
+fn compile(translated: &str, flags: Flags) -> Result<Regex, JsRegexError> {
+    // The translator guarantees balanced groups, so wrapping cannot change the meaning.
+    let source = if flags.sticky {
+        format!(r"\A(?:{translated})")
+    } else {
+        translated.to_owned()
+    };
+    RegexBuilder::new(&source)
+        .case_insensitive(flags.ignore_case)
+        .multi_line(flags.multi_line)
+        .build()
+        .map_err(|error| invalid(describe_compile_error(&error)))
+}
+
+/// The sentence that says what is wrong with the pattern.
+///
+/// fancy-regex reports positions in the translated pattern, which the user
+/// never wrote, and the regex crate's messages span several lines with a caret
+/// diagram, so only the description is kept.
+fn describe_compile_error(error: &FancyError) -> String {
+    let text = match error {
+        FancyError::ParseError(_, kind) => kind.to_string(),
+        FancyError::CompileError(inner) => match inner.as_ref() {
+            CompileError::InnerError(build) => build
+                .source()
+                .map_or_else(|| build.to_string(), ToString::to_string),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    };
+    one_line(&text)
+}
+
+fn match_failed(error: &FancyError) -> JsRegexError {
+    let message = match error {
+        FancyError::RuntimeError(kind) => kind.to_string(),
+        other => other.to_string(),
+    };
+    JsRegexError::MatchFailed {
+        message: one_line(&message),
+    }
+}
+
+/// Keeps the `error: …` line of a regex-syntax report (or the whole text) on one line.
+fn one_line(text: &str) -> String {
+    let summary = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("error: "))
+        .unwrap_or(text);
+    summary.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn invalid(message: impl Into<String>) -> JsRegexError {
+    JsRegexError::Invalid {
+        message: message.into(),
+    }
+}
+
+mod translate;
+
+use translate::translate;
+#[cfg(test)]
+mod tests;
