@@ -27,8 +27,10 @@ pub enum Command {
     Compile(CompileArgs),
     /// Write the JSON schemas of the file formats and API bodies into <root>/schemas/.
     Schema(SchemaArgs),
-    /// Run the local administration service, worker and preview host (not built yet).
+    /// Run the local administration service and the site preview hosts.
     Serve(ServeArgs),
+    /// Mint a token signed by the local administration service (for scripts and CI).
+    Token(TokenArgs),
 }
 
 /// Where the sites repository is, and how to read it.
@@ -90,10 +92,72 @@ pub struct SchemaArgs {
     pub check: bool,
 }
 
+/// Where the local service keeps its data.
+#[derive(Debug, Args)]
+pub struct DataArgs {
+    /// Data directory of the local service [default: <root>/.siteops/data].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+}
+
+impl DataArgs {
+    pub fn dir(&self, root: &std::path::Path) -> PathBuf {
+        self.data
+            .clone()
+            .unwrap_or_else(|| root.join(".siteops").join("data"))
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Port on 127.0.0.1 (0: any free port).
     #[arg(long, default_value_t = 3000)]
     pub port: u16,
+    /// An org administrator, who may create sites: `ADDRESS` (every org) or
+    /// `org:ADDRESS`. Repeatable.
+    #[arg(long = "org-admin", value_name = "ADDRESS")]
+    pub org_admins: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// The holder: an e-mail address or a technical account identifier.
+    #[arg(long, value_name = "ADDRESS")]
+    pub email: String,
+    /// Repository root (for the default data directory).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Lifetime: seconds, or a number with s, m, h or d.
+    #[arg(long, default_value = "24h", value_parser = parse_ttl)]
+    pub ttl: u64,
+    /// The sites the token is good for: `org/site`, `org/*` or `*`.
+    #[arg(long, default_value = "*")]
+    pub site: String,
+}
+
+/// Parses `90`, `90s`, `15m`, `24h`, `7d` into seconds.
+fn parse_ttl(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c),
+        _ => (text, 's'),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration like 30m, 24h or 7d"))?;
+    let unit = match unit {
+        's' => 1,
+        'm' => 60,
+        'h' => 3600,
+        'd' => 86_400,
+        _ => return Err(format!("unknown unit in `{text}`: use s, m, h or d")),
+    };
+    n.checked_mul(unit)
+        .filter(|s| *s > 0)
+        .ok_or_else(|| format!("`{text}` is not a positive duration"))
 }

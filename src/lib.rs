@@ -1,15 +1,22 @@
 //! siteops: configuration as code for fleets of sites on a markup-based content delivery
 //! platform. See ARCHITECTURE.md for the map of this crate.
 
+pub mod admin;
+pub mod auth;
 pub mod compile;
 pub mod diagnostic;
 pub mod document;
 pub mod endpoint;
+pub mod html;
 pub mod jsregex;
 pub mod model;
 pub mod repo;
 pub mod routing;
 pub mod rules;
 pub mod schema;
+pub mod server;
 pub mod source;
+pub mod store;
+pub mod template;
+pub mod time;
 pub mod validate;

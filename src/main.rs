@@ -17,6 +17,14 @@ use cli::{Cli, Command};
 use commands::Outcome;
 
 fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SITEOPS_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(commands::use_color(&std::io::stderr()))
+        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -35,6 +43,7 @@ fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(args),
         Command::Schema(args) => commands::schema::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Token(args) => commands::token::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

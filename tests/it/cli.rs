@@ -1,6 +1,5 @@
 //! The binary as users run it: output formats, exit codes, files written.
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::support::repo_root;
@@ -164,12 +163,4 @@ fn usage_errors_exit_1_not_2() {
         Some(1)
     );
     assert_eq!(siteops(&["--help"]).status.code(), Some(0));
-}
-
-#[test]
-fn serve_says_it_is_not_built_yet() {
-    let output = siteops(&["serve"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("not built yet"));
-    let _ = Path::new(BROKEN);
 }

@@ -1,8 +1,12 @@
 //! The one integration test binary. Modules by subject; shared helpers in `support`.
 
+mod admin;
 mod cli;
 mod compile;
+mod crash;
 mod docs;
+mod harness;
+mod mustache_spec;
 mod schemas;
 mod support;
 mod validate_cases;

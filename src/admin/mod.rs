@@ -1,0 +1,86 @@
+//! The bundled administration service, mounted under `/admin`: configuration API, sign-in,
+//! and (through [`crate::server`]) the preview hosts' public configuration.
+
+mod caller;
+pub mod config;
+mod error;
+mod login;
+pub mod repos;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{MethodFilter, get, on};
+
+pub use caller::token_of;
+pub use error::ApiError;
+
+use crate::auth::{Claims, OrgAdmins, SigningKey};
+use crate::store::{KeyedLocks, Store};
+
+/// Largest request body accepted (413 beyond).
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// Where the service keeps its token signing key.
+pub const SIGNING_KEY: &str = "keys/token-signing.key";
+
+pub struct AdminState {
+    pub store: Arc<dyn Store>,
+    pub locks: KeyedLocks,
+    pub key: SigningKey,
+    pub org_admins: OrgAdmins,
+}
+
+impl AdminState {
+    /// The verified caller of a request, if its token is valid.
+    pub fn caller(&self, headers: &HeaderMap) -> Option<Claims> {
+        caller::caller(headers, &self.key)
+    }
+}
+
+/// Loads the signing key from the store, creating it on first use.
+pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
+    if let Some(bytes) = store.get(SIGNING_KEY)? {
+        return Ok(SigningKey::from_bytes(bytes));
+    }
+    let key = SigningKey::generate()
+        .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
+    store.put(SIGNING_KEY, key.as_bytes())?;
+    Ok(key)
+}
+
+pub fn router(state: Arc<AdminState>) -> Router {
+    let all = MethodFilter::GET
+        .or(MethodFilter::PUT)
+        .or(MethodFilter::POST)
+        .or(MethodFilter::DELETE)
+        .or(MethodFilter::PATCH)
+        .or(MethodFilter::HEAD);
+    Router::new()
+        .route("/login", get(login::login_page))
+        .route("/profile", get(login::profile))
+        .route("/config/{org}/{file}", get(config::list_sites))
+        .route("/config/{org}/sites/{file}", on(all, config::site))
+        .route(
+            "/config/{org}/sites/{site}/{file}",
+            on(all, config::sub_resource),
+        )
+        .route(
+            "/config/{org}/sites/{site}/secrets/{file}",
+            on(all, config::secret),
+        )
+        .fallback(|| async { ApiError::not_found("no such administration resource") })
+        .with_state(state)
+}
+
+/// Reads a request body of at most [`BODY_LIMIT`] bytes.
+pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
+    axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {BODY_LIMIT} bytes (or could not be read)"),
+        )
+    })
+}

@@ -1,0 +1,145 @@
+//! External (`byogit`) repositories and their status.
+//!
+//! The first site of a repository onboards it: its code block carries `secretId`, and the
+//! repository is registered under `repos/<owner>/<repo>.json` with that site. The
+//! repository is `ready` once that site's secret exists, since the sync secret is what
+//! onboarding issues. Only a ready repository can be selected by another site (409
+//! otherwise), and a second site cannot register it again.
+
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::AdminState;
+use super::config::secret_value;
+use super::error::ApiError;
+use crate::model::api::CodeConfig;
+use crate::store::Store;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Repository {
+    pub owner: String,
+    pub repo: String,
+    /// The site that onboarded the repository, `org/site`.
+    pub site: String,
+    #[serde(rename = "secretId")]
+    pub secret_id: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Registered, but the sync secret is not stored yet.
+    Pending,
+    Ready,
+}
+
+fn key(owner: &str, repo: &str) -> Option<String> {
+    let safe = |s: &str| crate::rules::is_id(&s.to_ascii_lowercase());
+    (safe(owner) && safe(repo)).then(|| {
+        format!(
+            "repos/{}/{}.json",
+            owner.to_ascii_lowercase(),
+            repo.to_ascii_lowercase()
+        )
+    })
+}
+
+/// The external repository a code block names: (owner, repo, secretId).
+fn external(code: &CodeConfig) -> Option<(&str, &str, Option<&str>)> {
+    let source = &code.source;
+    if !source.is_byogit() {
+        return None;
+    }
+    Some((
+        source.owner.as_deref()?,
+        source.repo.as_deref()?,
+        source.secret_id.as_deref(),
+    ))
+}
+
+pub fn load(store: &dyn Store, owner: &str, repo: &str) -> Result<Option<Repository>, ApiError> {
+    let Some(key) = key(owner, repo) else {
+        return Ok(None);
+    };
+    Ok(store
+        .get(&key)?
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok()))
+}
+
+pub fn status(store: &dyn Store, repository: &Repository) -> Result<Status, ApiError> {
+    let (org, site) = repository.site.split_once('/').unwrap_or_default();
+    Ok(
+        if secret_value(store, org, site, &repository.secret_id)?.is_some() {
+            Status::Ready
+        } else {
+            Status::Pending
+        },
+    )
+}
+
+impl AdminState {
+    /// Whether `org/site` may use this code block: it onboards a new repository (with
+    /// `secretId`), or selects a ready one (without).
+    pub fn check_code_selectable(
+        &self,
+        org: &str,
+        site: &str,
+        code: Option<&Value>,
+    ) -> Result<(), ApiError> {
+        let Some(code) = code.and_then(|c| serde_json::from_value::<CodeConfig>(c.clone()).ok())
+        else {
+            return Ok(());
+        };
+        let Some((owner, repo, secret_id)) = external(&code) else {
+            return Ok(());
+        };
+        let this_site = format!("{org}/{site}");
+        let conflict = |message: String| Err(ApiError::new(StatusCode::CONFLICT, message));
+        match (load(self.store.as_ref(), owner, repo)?, secret_id) {
+            (None, Some(_)) => Ok(()),
+            (None, None) => conflict(format!(
+                "repository {owner}/{repo} is not onboarded: its first site's code names the secretId of its sync secret"
+            )),
+            (Some(registered), _) if registered.site == this_site => Ok(()),
+            (Some(registered), Some(_)) => conflict(format!(
+                "repository {owner}/{repo} was onboarded by {}; later sites have no secretId",
+                registered.site
+            )),
+            (Some(registered), None) => match status(self.store.as_ref(), &registered)? {
+                Status::Ready => Ok(()),
+                Status::Pending => conflict(format!(
+                    "repository {owner}/{repo} is not ready: {} has no secret `{}` yet",
+                    registered.site, registered.secret_id
+                )),
+            },
+        }
+    }
+
+    /// Registers the repository a stored code block onboards.
+    pub fn register_repository(
+        &self,
+        org: &str,
+        site: &str,
+        code: Option<&Value>,
+    ) -> Result<(), ApiError> {
+        let Some(code) = code.and_then(|c| serde_json::from_value::<CodeConfig>(c.clone()).ok())
+        else {
+            return Ok(());
+        };
+        let Some((owner, repo, Some(secret_id))) = external(&code) else {
+            return Ok(());
+        };
+        let Some(key) = key(owner, repo) else {
+            return Ok(());
+        };
+        let record = Repository {
+            owner: owner.to_string(),
+            repo: repo.to_string(),
+            site: format!("{org}/{site}"),
+            secret_id: secret_id.to_string(),
+        };
+        let bytes = serde_json::to_vec_pretty(&record).expect("records serialize");
+        Ok(self.store.put(&key, &bytes)?)
+    }
+}

@@ -1,0 +1,26 @@
+//! `siteops token`: mint a token with the local service's signing key, for scripts and CI.
+
+use anyhow::{Context, Result};
+use siteops::admin::signing_key;
+use siteops::auth::Claims;
+use siteops::store::FsStore;
+use siteops::time::now_seconds;
+
+use super::Outcome;
+use crate::cli::TokenArgs;
+
+pub fn run(args: &TokenArgs) -> Result<Outcome> {
+    let data_dir = args.data.dir(&args.root);
+    let store = FsStore::open(&data_dir)
+        .with_context(|| format!("cannot open the data directory {}", data_dir.display()))?;
+    let key = signing_key(&store)?;
+    let now = now_seconds();
+    let claims = Claims {
+        sub: args.email.trim().to_string(),
+        iat: now,
+        exp: now.saturating_add(args.ttl),
+        aud: args.site.clone(),
+    };
+    println!("{}", key.sign(&claims));
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,128 @@
+//! `siteops serve`: one HTTP server for the administration service (`/admin`), and the
+//! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
+
+mod preview_host;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::admin::{self, AdminState};
+use crate::auth::OrgAdmins;
+use crate::store::{FsStore, KeyedLocks};
+
+pub use preview_host::PreviewHost;
+
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub addr: SocketAddr,
+    /// Where the store keeps its data.
+    pub data_dir: PathBuf,
+    /// `--org-admin` values: `ADDRESS` or `org:ADDRESS`.
+    pub org_admins: Vec<String>,
+}
+
+/// A server running in the background of the current tokio runtime.
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    pub state: Arc<AdminState>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub async fn stop(mut self) -> std::io::Result<()> {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        self.task.await.unwrap_or(Ok(()))
+    }
+
+    /// Waits until the server stops (on its own, or after Ctrl-C).
+    pub async fn wait(self) -> std::io::Result<()> {
+        self.task.await.unwrap_or(Ok(()))
+    }
+}
+
+/// Opens the store, binds the address and starts serving.
+pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
+    let store = FsStore::open(&config.data_dir).with_context(|| {
+        format!(
+            "cannot open the data directory {}",
+            config.data_dir.display()
+        )
+    })?;
+    let key = admin::signing_key(&store)?;
+    let state = Arc::new(AdminState {
+        store: Arc::new(store),
+        locks: KeyedLocks::default(),
+        key,
+        org_admins: OrgAdmins::parse(&config.org_admins),
+    });
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let app = app(state.clone());
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                tokio::select! {
+                    _ = stopped => {}
+                    _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
+                }
+            })
+            .await
+    });
+    Ok(RunningServer {
+        addr,
+        state,
+        shutdown: Some(shutdown),
+        task,
+    })
+}
+
+/// The whole application: preview hosts by `Host`, everything else by path.
+pub fn app(state: Arc<AdminState>) -> Router {
+    Router::new()
+        .nest("/admin", admin::router(state.clone()))
+        .layer(middleware::from_fn_with_state(state, dispatch_host))
+        .layer(middleware::from_fn(log_request))
+}
+
+async fn dispatch_host(
+    State(state): State<Arc<AdminState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match PreviewHost::of(request.headers()) {
+        Some(host) => preview_host::handle(&state, &host, request).await,
+        None => next.run(request).await,
+    }
+}
+
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let uri = request.uri().clone();
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        %method,
+        %uri,
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_millis() as u64,
+        "request"
+    );
+    response
+}

@@ -1,0 +1,132 @@
+//! The site preview hosts, `<branch>--<site>--<org>.localhost[:port]`: for now the public
+//! configuration at `/config.json`; pages come with the preview pipeline.
+
+use axum::Json;
+use axum::extract::Request;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::admin::config::{access_of, load_site, public_config};
+use crate::admin::{AdminState, ApiError};
+use crate::rules::is_id;
+
+/// The site a preview host name addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewHost {
+    pub branch: String,
+    pub site: String,
+    pub org: String,
+}
+
+impl PreviewHost {
+    /// Parses `Host: <branch>--<site>--<org>.localhost[:port]`.
+    pub fn of(headers: &HeaderMap) -> Option<PreviewHost> {
+        let host = headers.get(header::HOST)?.to_str().ok()?;
+        let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+        let label = name
+            .to_ascii_lowercase()
+            .strip_suffix(".localhost")?
+            .to_string();
+        let parts: Vec<&str> = label.split("--").collect();
+        let [branch, site, org] = parts[..] else {
+            return None;
+        };
+        [branch, site, org]
+            .iter()
+            .all(|p| is_id(p))
+            .then(|| PreviewHost {
+                branch: branch.to_string(),
+                site: site.to_string(),
+                org: org.to_string(),
+            })
+    }
+}
+
+pub async fn handle(state: &AdminState, host: &PreviewHost, request: Request) -> Response {
+    match serve(state, host, &request) {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
+fn serve(state: &AdminState, host: &PreviewHost, request: &Request) -> Result<Response, ApiError> {
+    let store = state.store.as_ref();
+    let PreviewHost { org, site, .. } = host;
+    let document = load_site(store, org, site)?
+        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+    let access = access_of(&document);
+    let requires_auth = access
+        .as_ref()
+        .and_then(|a| a.admin.as_ref())
+        .and_then(|a| a.require_auth.as_deref())
+        .is_some_and(|mode| mode == "auto" || mode == "true");
+    if requires_auth
+        && !state
+            .caller(request.headers())
+            .is_some_and(|c| c.covers(org, site))
+    {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            format!("{org}/{site} requires authentication: send a token"),
+        ));
+    }
+    match request.uri().path() {
+        "/config.json" => config_json(public_config(store, org, site)?),
+        path => Err(ApiError::not_found(format!(
+            "{path} has not been previewed on {org}/{site}"
+        ))),
+    }
+}
+
+/// `/config.json`: the public configuration, unless a mapping publishes a configuration
+/// page there, which the preview pipeline serves once it has been previewed.
+fn config_json(public: Option<Value>) -> Result<Response, ApiError> {
+    let mapped = public
+        .as_ref()
+        .and_then(|p| p.pointer("/paths/mappings"))
+        .and_then(Value::as_array)
+        .and_then(|mappings| {
+            mappings.iter().filter_map(Value::as_str).find_map(|m| {
+                m.split_once(':')
+                    .filter(|(_, to)| *to == "/config.json")
+                    .map(|(from, _)| from.to_string())
+            })
+        });
+    if let Some(source) = mapped {
+        return Err(ApiError::not_found(format!(
+            "/config.json is mapped to the configuration page {source}, which has not been previewed"
+        )));
+    }
+    Ok(Json(json!({ "public": public.unwrap_or_else(|| json!({})) })).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn host(value: &str) -> Option<PreviewHost> {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_str(value).expect("header"));
+        PreviewHost::of(&headers)
+    }
+
+    #[test]
+    fn preview_host_names() {
+        assert_eq!(
+            host("main--website--acme.localhost:3000"),
+            Some(PreviewHost {
+                branch: "main".into(),
+                site: "website".into(),
+                org: "acme".into()
+            })
+        );
+        assert!(host("Main--Website--Acme.LOCALHOST").is_some());
+        assert_eq!(host("127.0.0.1:3000"), None);
+        assert_eq!(host("localhost"), None);
+        assert_eq!(host("main--website.localhost"), None);
+        assert_eq!(host("a--b--c--d.localhost"), None);
+        assert_eq!(host("main--web_site--acme.localhost"), None);
+    }
+}

@@ -1,0 +1,175 @@
+//! JSON values seen the way JavaScript sees them: which are falsy, which
+//! properties they have (array indices, `length`), and how they turn into
+//! text. This is where mustache.js's behaviour over a JSON view lives.
+
+use serde_json::{Map, Value};
+
+use super::escape::escape_html;
+use super::node::Key;
+use super::number::write_js_number;
+
+/// A value as the renderer handles it: a view of part of the data, or a
+/// number or piece of a string that JavaScript would compute on the fly
+/// (`list.length`, `name.0`). `Copy`, so the context stack is cheap.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Item<'d> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Str(&'d str),
+    Array(&'d [Value]),
+    Object(&'d Map<String, Value>),
+}
+
+/// What JavaScript yields for a string index that falls on half of a
+/// surrogate pair, once that lone half is written out as UTF-8.
+const REPLACEMENT: &str = "\u{FFFD}";
+
+impl<'d> From<&'d Value> for Item<'d> {
+    fn from(value: &'d Value) -> Self {
+        match value {
+            Value::Null => Item::Null,
+            Value::Bool(b) => Item::Bool(*b),
+            // Every JSON number is a double in JavaScript: huge integers
+            // lose precision there too, and print accordingly.
+            Value::Number(n) => Item::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Value::String(s) => Item::Str(s),
+            Value::Array(items) => Item::Array(items),
+            Value::Object(map) => Item::Object(map),
+        }
+    }
+}
+
+impl<'d> Item<'d> {
+    /// JavaScript's truthiness (`!value` is false). Empty arrays and
+    /// objects are truthy here; sections deal with empty arrays themselves.
+    pub fn is_truthy(self) -> bool {
+        match self {
+            Item::Null => false,
+            Item::Bool(b) => b,
+            Item::Number(n) => n != 0.0 && !n.is_nan(),
+            Item::Str(s) => !s.is_empty(),
+            Item::Array(_) | Item::Object(_) => true,
+        }
+    }
+
+    /// What an inverted section tests: falsy, or an empty list.
+    pub fn is_blank(self) -> bool {
+        !self.is_truthy() || matches!(self, Item::Array([]))
+    }
+
+    /// Arrays and objects; the only values whose properties a plain
+    /// (undotted) name can find, as mustache.js's `hasProperty` requires.
+    pub fn is_object(self) -> bool {
+        matches!(self, Item::Array(_) | Item::Object(_))
+    }
+
+    /// The value of own property `key`, or `None` when there is no such
+    /// property (JavaScript's `undefined`). Besides object keys this knows
+    /// array and string indices and their `length`, the properties
+    /// templates rely on; other prototype members are not modelled.
+    // Inlined so the `Option<Item>` stays in registers: returned through
+    // memory, its tag and payload are written separately and read back
+    // together, a store-forwarding stall that once dominated lookups.
+    #[inline(always)]
+    pub fn get(self, key: &Key) -> Option<Item<'d>> {
+        match self {
+            Item::Object(map) => object_get(map, &key.name).map(Item::from),
+            Item::Array(items) => match key.index {
+                Some(i) => items.get(i).map(Item::from),
+                None => is_length(key).then_some(Item::Number(items.len() as f64)),
+            },
+            Item::Str(s) => match key.index {
+                Some(i) => utf16_unit(s, i).map(Item::Str),
+                None => is_length(key).then(|| Item::Number(s.encode_utf16().count() as f64)),
+            },
+            Item::Null | Item::Bool(_) | Item::Number(_) => None,
+        }
+    }
+
+    /// Appends JavaScript's `String(value)`, HTML-escaped if asked. Null
+    /// (and a missing value) print nothing, as mustache.js skips them.
+    pub fn write(self, out: &mut String, escape: bool) {
+        match self {
+            Item::Array(items) => write_joined(items, out, escape),
+            other => other.write_scalar(out, escape),
+        }
+    }
+
+    fn write_scalar(self, out: &mut String, escape: bool) {
+        match self {
+            Item::Null => {}
+            Item::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+            Item::Number(n) => write_js_number(n, out),
+            Item::Str(s) if escape => escape_html(s, out),
+            Item::Str(s) => out.push_str(s),
+            Item::Object(_) => out.push_str("[object Object]"),
+            Item::Array(items) => write_joined(items, out, escape),
+        }
+    }
+}
+
+/// Objects up to this size fit in one B-tree node (capacity 11).
+const SMALL_OBJECT: usize = 11;
+
+/// `map.get(name)`, faster for the small objects that list elements
+/// usually are. A B-tree search compares `name` with the bytes of each key
+/// it probes, and each key's bytes are a separate allocation: on data not
+/// yet in cache, every probe is a cache miss. Scanning the node instead
+/// compares lengths first (kept inline in the node) and reads the bytes of
+/// same-length keys only.
+fn object_get<'d>(map: &'d Map<String, Value>, name: &str) -> Option<&'d Value> {
+    if map.len() <= SMALL_OBJECT {
+        map.iter().find(|(k, _)| same_key(k, name)).map(|(_, v)| v)
+    } else {
+        map.get(name)
+    }
+}
+
+/// Key equality, inlined: keys are short, where a call to `memcmp` costs
+/// more than the comparison.
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+fn is_length(key: &Key) -> bool {
+    &*key.name == "length"
+}
+
+/// `s[i]` in JavaScript: the character at UTF-16 index `i`.
+fn utf16_unit(s: &str, i: usize) -> Option<&str> {
+    let mut unit = 0;
+    for (at, c) in s.char_indices() {
+        let width = c.len_utf16();
+        if i < unit + width {
+            return Some(if width == 1 {
+                s.get(at..at + c.len_utf8()).unwrap_or(REPLACEMENT)
+            } else {
+                REPLACEMENT
+            });
+        }
+        unit += width;
+    }
+    None
+}
+
+/// `Array.prototype.join(',')`, which `String(array)` uses: nested arrays
+/// are joined in place and null elements print empty. Iterative, so deeply
+/// nested data cannot exhaust the stack.
+fn write_joined(items: &[Value], out: &mut String, escape: bool) {
+    let mut stack = vec![(items.iter(), true)];
+    while let Some((iter, first)) = stack.last_mut() {
+        let Some(value) = iter.next() else {
+            stack.pop();
+            continue;
+        };
+        if !std::mem::replace(first, false) {
+            out.push(',');
+        }
+        match value {
+            Value::Array(inner) => stack.push((inner.iter(), true)),
+            other => Item::from(other).write_scalar(out, escape),
+        }
+    }
+}

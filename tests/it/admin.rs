@@ -1,0 +1,616 @@
+//! The bundled administration service over real HTTP: every route and status, the
+//! token/role matrix, persistence across restarts, concurrent writers, repositories.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::harness::{ORG_ADMIN, TestServer, answer};
+
+const SITE: &str = "/admin/config/acme/sites/web.json";
+
+fn site_body() -> Value {
+    json!({
+        "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+        "content": {"source": {"url": "https://content.acme.example/web", "type": "markup", "suffix": ".html"}},
+        "access": {"admin": {"role": {"admin": ["web@acme.example"], "config_admin": ["tech@techacct.example"]}}}
+    })
+}
+
+async fn with_site() -> (TestServer, String) {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+    (server, root)
+}
+
+#[tokio::test]
+async fn site_lifecycle_put_get_post_delete() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+
+    let created = server.put(SITE, &root, &site_body()).await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    assert_eq!(created.body["version"], 1, "the service stamps the version");
+    let first_created = created.body["created"].clone();
+    assert!(first_created.is_string() && created.body["lastModified"].is_string());
+
+    let again = server.put(SITE, &root, &site_body()).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(again.error.as_deref().is_some_and(|e| e.contains("exists")));
+
+    let read = server.get(SITE, &root).await;
+    assert_eq!(read.status, StatusCode::OK);
+    assert_eq!(read.body["code"], site_body()["code"]);
+
+    // POST replaces; server-managed fields sent back are ignored, `created` is kept.
+    let mut replacement = read.body.clone();
+    replacement["content"]["source"]["suffix"] = json!(".htm");
+    replacement["created"] = json!("1999-01-01T00:00:00.000Z");
+    let replaced = server.post(SITE, &root, &replacement).await;
+    assert_eq!(replaced.status, StatusCode::OK, "{:?}", replaced.error);
+    assert_eq!(replaced.body["content"]["source"]["suffix"], ".htm");
+    assert_eq!(replaced.body["created"], first_created);
+
+    assert_eq!(
+        server.delete(SITE, &root).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(server.get(SITE, &root).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        server.delete(SITE, &root).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn post_creates_a_site_too() {
+    let server = TestServer::start().await;
+    let answer = server
+        .post(SITE, &server.token(ORG_ADMIN), &site_body())
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body["version"], 1);
+}
+
+#[tokio::test]
+async fn sub_resources_read_and_write_their_part() {
+    let (server, root) = with_site().await;
+    let base = "/admin/config/acme/sites/web";
+    let bodies = [
+        (
+            "public",
+            json!({"paths": {"mappings": ["/content/web/:/"], "includes": ["/content/web/"]}}),
+        ),
+        (
+            "access",
+            json!({"admin": {"role": {"admin": ["*"]}, "requireAuth": "auto"}}),
+        ),
+        (
+            "code",
+            json!({"owner": "acme", "repo": "web2", "source": {"type": "github", "url": "https://github.com/acme/web2"}}),
+        ),
+        (
+            "content",
+            json!({"source": {"url": "https://content.acme.example/v2", "type": "markup"}, "overlay": {"url": "https://overlay.acme.example", "type": "markup"}}),
+        ),
+    ];
+    for (name, body) in &bodies {
+        let path = format!("{base}/{name}.json");
+        let written = server.post(&path, &root, body).await;
+        assert_eq!(
+            written.status,
+            StatusCode::OK,
+            "{name}: {:?}",
+            written.error
+        );
+        let read = server.get(&path, &root).await;
+        assert_eq!(read.status, StatusCode::OK, "{name}");
+        for (key, value) in body.as_object().expect("object") {
+            assert_eq!(&read.body[key], value, "{name}.{key}");
+        }
+    }
+    // access, code and content are fields of the site document.
+    let site = server.get(SITE, &root).await.body;
+    assert_eq!(site["code"]["repo"], "web2");
+    assert_eq!(site["access"]["admin"]["requireAuth"], "auto");
+
+    for (name, _) in &bodies {
+        let path = format!("{base}/{name}.json");
+        assert_eq!(
+            server.delete(&path, &root).await.status,
+            StatusCode::NO_CONTENT,
+            "{name}"
+        );
+        assert_eq!(
+            server.get(&path, &root).await.status,
+            StatusCode::NOT_FOUND,
+            "{name}"
+        );
+    }
+    assert_eq!(
+        server
+            .get(&format!("{base}/unknown.json"), &root)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn sub_resources_of_a_missing_site_are_404() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    for name in ["public", "access", "code", "content"] {
+        let path = format!("/admin/config/acme/sites/nowhere/{name}.json");
+        let body = json!({"paths": {}});
+        let answer = server.post(&path, &root, &body).await;
+        assert!(
+            answer.status == StatusCode::NOT_FOUND || answer.status == StatusCode::BAD_REQUEST,
+            "{name}: {}",
+            answer.status
+        );
+    }
+    let public = server
+        .post(
+            "/admin/config/acme/sites/nowhere/public.json",
+            &root,
+            &json!({"paths": {}}),
+        )
+        .await;
+    assert_eq!(public.status, StatusCode::NOT_FOUND);
+    let secret = server
+        .post(
+            "/admin/config/acme/sites/nowhere/secrets/s.json",
+            &root,
+            &json!({"value": "v"}),
+        )
+        .await;
+    assert_eq!(secret.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn secret_values_are_write_only() {
+    let (server, root) = with_site().await;
+    let path = "/admin/config/acme/sites/web/secrets/git-sync.json";
+    let written = server
+        .post(path, &root, &json!({"value": "s3cret-value"}))
+        .await;
+    assert_eq!(written.status, StatusCode::OK);
+    assert_eq!(written.body["id"], "git-sync");
+    let read = server.get(path, &root).await;
+    assert_eq!(read.status, StatusCode::OK);
+    assert_eq!(read.body["id"], "git-sync");
+    assert!(read.body["created"].is_string() && read.body["lastModified"].is_string());
+    assert!(!read.body.to_string().contains("s3cret-value"));
+    assert!(read.body.get("value").is_none());
+    assert_eq!(
+        server.delete(path, &root).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(server.get(path, &root).await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_org_lists_its_sites() {
+    let (server, root) = with_site().await;
+    let answer = server.get("/admin/config/acme/sites.json", &root).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body, json!({"sites": [{"name": "web"}]}));
+    let stranger = server
+        .get(
+            "/admin/config/acme/sites.json",
+            &server.token("x@y.example"),
+        )
+        .await;
+    assert_eq!(
+        stranger.body,
+        json!({"sites": []}),
+        "only sites the caller may configure"
+    );
+}
+
+#[tokio::test]
+async fn bad_requests_name_the_problem() {
+    let (server, root) = with_site().await;
+    let cases: Vec<(Method, &str, Vec<u8>, StatusCode, &str)> = vec![
+        (Method::POST, SITE, b"{not json".to_vec(), StatusCode::BAD_REQUEST, "invalid JSON"),
+        (Method::POST, SITE, br#"{"version": 1, "contnet": {}}"#.to_vec(), StatusCode::BAD_REQUEST, "unknown key `contnet`"),
+        (Method::POST, SITE, br#"{"code": {"owner": "a"}}"#.to_vec(), StatusCode::BAD_REQUEST, "/code/repo: missing key `repo` in code"),
+        (
+            Method::POST,
+            "/admin/config/acme/sites/web/content.json",
+            br#"{"source": {"url": "https://x.example", "type": "markup"}, "overlay": {"url": "https://o.example", "type": "json"}}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "/overlay/type: overlay type must be `markup`",
+        ),
+        (
+            Method::POST,
+            "/admin/config/acme/sites/web/public.json",
+            br#"{"paths": {"mappings": ["relative:/"]}}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "/paths/mappings/0",
+        ),
+        (Method::POST, "/admin/config/Acme/sites/web.json", b"{}".to_vec(), StatusCode::BAD_REQUEST, "invalid org name `Acme`"),
+        (Method::POST, "/admin/config/acme/sites/web_site.json", b"{}".to_vec(), StatusCode::BAD_REQUEST, "invalid site name"),
+        (Method::GET, "/admin/config/acme/sites/web/secrets/Bad.json", vec![], StatusCode::BAD_REQUEST, "invalid secret name"),
+        (Method::GET, "/admin/config/acme/sites/..%2F..%2Fkeys.json", vec![], StatusCode::BAD_REQUEST, "invalid site name"),
+        (Method::POST, SITE, vec![b' '; 1024 * 1024 + 1], StatusCode::PAYLOAD_TOO_LARGE, "larger than"),
+        (Method::PATCH, SITE, vec![], StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+        (Method::PATCH, "/admin/config/acme/sites/web/public.json", vec![], StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+    ];
+    for (method, path, body, status, message) in cases {
+        let answer = server
+            .send(method.clone(), path, Some(&root), Some(body))
+            .await;
+        assert_eq!(answer.status, status, "{method} {path}: {:?}", answer.error);
+        let error = answer.error.unwrap_or_default();
+        assert!(
+            error.contains(message),
+            "{method} {path}: x-error {error:?} lacks {message:?}"
+        );
+        assert!(
+            answer
+                .content_type
+                .is_some_and(|t| t.starts_with("text/plain")),
+            "{method} {path}"
+        );
+    }
+    assert_eq!(
+        server.get(SITE, &root).await.body["content"],
+        site_body()["content"],
+        "nothing was changed"
+    );
+}
+
+#[tokio::test]
+async fn the_token_and_role_matrix() {
+    let (server, root) = with_site().await;
+    let admin = server.token("web@acme.example");
+    let tech = server.token("tech@techacct.example");
+    let stranger = server.token("stranger@elsewhere.example");
+    let expired = server.token_with("web@acme.example", "*", 0);
+    let other_site = server.token_with("web@acme.example", "acme/blog", 3600);
+    let forged = format!("{}x", &admin[..admin.len() - 1]);
+
+    let no_token = server.send(Method::GET, SITE, None, None).await;
+    assert_eq!(no_token.status, StatusCode::UNAUTHORIZED);
+    for (name, token, expected) in [
+        ("org admin", &root, StatusCode::OK),
+        ("site admin", &admin, StatusCode::OK),
+        ("technical account", &tech, StatusCode::OK),
+        ("stranger", &stranger, StatusCode::FORBIDDEN),
+        ("token for another site", &other_site, StatusCode::FORBIDDEN),
+        ("expired token", &expired, StatusCode::UNAUTHORIZED),
+        ("forged token", &forged, StatusCode::UNAUTHORIZED),
+        (
+            "garbage token",
+            &"garbage".to_string(),
+            StatusCode::UNAUTHORIZED,
+        ),
+    ] {
+        assert_eq!(
+            server.get(SITE, token).await.status,
+            expected,
+            "read as {name}"
+        );
+        let write = server
+            .post(
+                "/admin/config/acme/sites/web/public.json",
+                token,
+                &json!({"paths": {}}),
+            )
+            .await;
+        assert_eq!(write.status, expected, "write as {name}");
+    }
+    // Creating a site needs an org administrator.
+    let blog = "/admin/config/acme/sites/blog.json";
+    assert_eq!(
+        server.put(blog, &admin, &site_body()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        server.post(blog, &admin, &site_body()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        server.put(blog, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn the_token_is_read_from_cookie_header_or_authorization() {
+    let (server, _) = with_site().await;
+    let admin = server.token("web@acme.example");
+    let url = server.url(SITE);
+    for (header, value) in [
+        ("cookie", format!("theme=dark; auth_token={admin}")),
+        ("x-auth-token", admin.clone()),
+        ("authorization", format!("token {admin}")),
+    ] {
+        let response = server
+            .client
+            .get(&url)
+            .header(header, value)
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(response.status(), StatusCode::OK, "{header}");
+    }
+    let bearer = server
+        .client
+        .get(&url)
+        .header("authorization", format!("Bearer {admin}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(bearer.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn signing_in_sets_a_working_cookie() {
+    let (server, _) = with_site().await;
+    let page = server
+        .client
+        .get(server.url("/admin/login"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.expect("html").contains("name=\"email\""));
+
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let profile = client
+        .get(server.url("/admin/profile?email=web@acme.example"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(profile.status(), StatusCode::OK);
+    let cookie = profile
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .expect("a cookie")
+        .to_string();
+    assert!(
+        cookie.starts_with("auth_token=") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    let pair = cookie.split(';').next().expect("name=value").to_string();
+    let read = client
+        .get(server.url(SITE))
+        .header("cookie", pair)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(read.status(), StatusCode::OK);
+
+    let anonymous = client
+        .get(server.url("/admin/profile"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(
+        anonymous.status(),
+        StatusCode::SEE_OTHER,
+        "no cookie: back to sign-in"
+    );
+}
+
+#[tokio::test]
+async fn the_preview_host_publishes_the_public_configuration() {
+    let (server, root) = with_site().await;
+    let public = json!({"paths": {"mappings": ["/content/web/:/"], "includes": ["/content/web/"]}});
+    server
+        .post("/admin/config/acme/sites/web/public.json", &root, &public)
+        .await;
+    let fetch = |token: Option<String>| {
+        let mut request = server
+            .client
+            .get(server.url("/config.json"))
+            .header("host", "main--web--acme.localhost");
+        if let Some(token) = token {
+            request = request.header("authorization", format!("token {token}"));
+        }
+        async move { answer(request.send().await.expect("answered")).await }
+    };
+    let answer = fetch(None).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body, json!({"public": public}));
+
+    // requireAuth: auto makes the preview host ask for a token.
+    server
+        .post(
+            "/admin/config/acme/sites/web/access.json",
+            &root,
+            &json!({"admin": {"role": {"admin": ["web@acme.example"]}, "requireAuth": "auto"}}),
+        )
+        .await;
+    assert_eq!(fetch(None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        fetch(Some(server.token("web@acme.example"))).await.status,
+        StatusCode::OK
+    );
+
+    // A mapping to /config.json publishes a configuration page instead.
+    let mapped = json!({"paths": {"mappings": ["/content/web/configuration:/config.json"]}});
+    server
+        .post("/admin/config/acme/sites/web/public.json", &root, &mapped)
+        .await;
+    let answer = fetch(Some(root.clone())).await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert!(
+        answer
+            .error
+            .is_some_and(|e| e.contains("/content/web/configuration"))
+    );
+
+    let unknown = server
+        .client
+        .get(server.url("/config.json"))
+        .header("host", "main--nosite--acme.localhost")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn everything_survives_a_restart() {
+    let (server, root) = with_site().await;
+    server
+        .post(
+            "/admin/config/acme/sites/web/secrets/s.json",
+            &root,
+            &json!({"value": "v"}),
+        )
+        .await;
+    server
+        .post(
+            "/admin/config/acme/sites/web/public.json",
+            &root,
+            &json!({"paths": {"includes": ["/x/"]}}),
+        )
+        .await;
+    let data = server.data.clone();
+    // `server` keeps the data directory alive; only its HTTP server stops.
+    server.server.stop().await.expect("stops");
+
+    let restarted = TestServer::start_on(data).await;
+    // A token from before the restart is still valid: the signing key is stored.
+    assert_eq!(
+        restarted.get(SITE, &root).await.body["code"],
+        site_body()["code"]
+    );
+    assert_eq!(
+        restarted
+            .get("/admin/config/acme/sites/web/public.json", &root)
+            .await
+            .body["paths"]["includes"],
+        json!(["/x/"])
+    );
+    assert_eq!(
+        restarted
+            .get("/admin/config/acme/sites/web/secrets/s.json", &root)
+            .await
+            .status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writers_lose_no_update() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &json!({})).await.status,
+        StatusCode::CREATED
+    );
+    let fields = [
+        ("access", json!({"admin": {"role": {"admin": ["*"]}}})),
+        (
+            "code",
+            json!({"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}}),
+        ),
+        (
+            "content",
+            json!({"source": {"url": "https://c.example.com", "type": "markup"}}),
+        ),
+    ];
+    for round in 0..10 {
+        // Start every round from a site without the fields.
+        assert_eq!(
+            server.post(SITE, &root, &json!({})).await.status,
+            StatusCode::OK
+        );
+        let mut writes = tokio::task::JoinSet::new();
+        for (name, body) in &fields {
+            let request = server
+                .client
+                .post(server.url(&format!("/admin/config/acme/sites/web/{name}.json")))
+                .header("x-auth-token", root.clone())
+                .body(body.to_string());
+            writes.spawn(async move { request.send().await.map(|r| r.status()) });
+        }
+        let statuses: Vec<_> = writes
+            .join_all()
+            .await
+            .into_iter()
+            .map(|r| r.expect("answered"))
+            .collect();
+        assert!(
+            statuses.iter().all(|s| *s == StatusCode::OK),
+            "round {round}: {statuses:?}"
+        );
+        let site = server.get(SITE, &root).await.body;
+        for (name, body) in &fields {
+            assert_eq!(
+                &site[*name], body,
+                "round {round}: the {name} update was lost"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_external_repository_is_selectable_once_onboarded() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let code = |secret: Option<&str>| {
+        let mut source = json!({"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": "p1", "repo": "web"});
+        if let Some(secret) = secret {
+            source["secretId"] = json!(secret);
+        }
+        json!({"owner": "acme", "repo": "web", "source": source})
+    };
+    let site = |name: &str| format!("/admin/config/acme/sites/{name}.json");
+    // A later site cannot select a repository nobody onboarded.
+    let early = server
+        .put(&site("blog"), &root, &json!({"code": code(None)}))
+        .await;
+    assert_eq!(early.status, StatusCode::CONFLICT);
+    assert!(early.error.is_some_and(|e| e.contains("not onboarded")));
+    // The first site onboards it; it is ready once its sync secret exists.
+    assert_eq!(
+        server
+            .put(&site("web"), &root, &json!({"code": code(Some("sync"))}))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    let pending = server
+        .put(&site("blog"), &root, &json!({"code": code(None)}))
+        .await;
+    assert_eq!(pending.status, StatusCode::CONFLICT);
+    assert!(pending.error.is_some_and(|e| e.contains("not ready")));
+    server
+        .post(
+            "/admin/config/acme/sites/web/secrets/sync.json",
+            &root,
+            &json!({"value": "v"}),
+        )
+        .await;
+    assert_eq!(
+        server
+            .put(&site("blog"), &root, &json!({"code": code(None)}))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    // A second site may not onboard it again.
+    let again = server
+        .put(&site("shop"), &root, &json!({"code": code(Some("sync"))}))
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(
+        again
+            .error
+            .is_some_and(|e| e.contains("onboarded by acme/web"))
+    );
+}

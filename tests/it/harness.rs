@@ -1,0 +1,140 @@
+//! A bundled administration service on 127.0.0.1:0 for tests, with a scratch data
+//! directory, and an HTTP client that speaks to it.
+
+use std::path::PathBuf;
+
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+use siteops::auth::Claims;
+use siteops::server::{RunningServer, ServerConfig, start};
+
+pub const ORG_ADMIN: &str = "root@acme.example";
+
+pub struct TestServer {
+    pub server: RunningServer,
+    pub data: PathBuf,
+    _temp: Option<tempfile::TempDir>,
+    pub client: reqwest::Client,
+}
+
+/// What a request answered: status, `x-error`, content type, and the body as JSON (or null).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub error: Option<String>,
+    pub content_type: Option<String>,
+    pub body: Value,
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let data = temp.path().to_path_buf();
+        let mut server = TestServer::start_on(data).await;
+        server._temp = Some(temp);
+        server
+    }
+
+    /// A server on an existing data directory (for restarts).
+    pub async fn start_on(data: PathBuf) -> TestServer {
+        let config = ServerConfig {
+            addr: "127.0.0.1:0".parse().expect("address"),
+            data_dir: data.clone(),
+            org_admins: vec![ORG_ADMIN.to_string()],
+        };
+        TestServer {
+            server: start(config).await.expect("server starts"),
+            data,
+            _temp: None,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.server.addr)
+    }
+
+    /// A token for `subject`, good for every site for an hour.
+    pub fn token(&self, subject: &str) -> String {
+        self.token_with(subject, "*", 3600)
+    }
+
+    pub fn token_with(&self, subject: &str, aud: &str, ttl: u64) -> String {
+        let now = siteops::time::now_seconds();
+        self.server.state.key.sign(&Claims {
+            sub: subject.into(),
+            iat: now,
+            exp: now + ttl,
+            aud: aud.into(),
+        })
+    }
+
+    /// Sends a request with `x-auth-token: token` (when given) and a raw body.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Vec<u8>>,
+    ) -> Answer {
+        let mut request = self.client.request(method, self.url(path));
+        if let Some(token) = token {
+            request = request.header("x-auth-token", token);
+        }
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body);
+        }
+        answer(request.send().await.expect("request is answered")).await
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Answer {
+        self.send(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: &Value) -> Answer {
+        self.send(
+            Method::POST,
+            path,
+            Some(token),
+            Some(body.to_string().into_bytes()),
+        )
+        .await
+    }
+
+    pub async fn put(&self, path: &str, token: &str, body: &Value) -> Answer {
+        self.send(
+            Method::PUT,
+            path,
+            Some(token),
+            Some(body.to_string().into_bytes()),
+        )
+        .await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> Answer {
+        self.send(Method::DELETE, path, Some(token), None).await
+    }
+}
+
+pub async fn answer(response: reqwest::Response) -> Answer {
+    let status = response.status();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let error = header("x-error");
+    let content_type = header("content-type");
+    let bytes = response.bytes().await.expect("body");
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Answer {
+        status,
+        error,
+        content_type,
+        body,
+    }
+}
