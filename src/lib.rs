@@ -3,11 +3,13 @@
 
 pub mod admin;
 pub mod auth;
+pub mod codesync;
 pub mod compile;
 pub mod diagnostic;
 pub mod document;
 pub mod endpoint;
 pub mod html;
+pub mod http;
 pub mod jsregex;
 pub mod model;
 pub mod repo;

@@ -168,7 +168,7 @@ fn check_access(
 
 /// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
 /// revealed to callers without a token.
-fn existing_site(
+pub fn existing_site(
     state: &AdminState,
     headers: &HeaderMap,
     org: &str,

@@ -2,6 +2,7 @@
 //! and (through [`crate::server`]) the preview hosts' public configuration.
 
 mod caller;
+mod code;
 pub mod config;
 mod error;
 mod login;
@@ -12,12 +13,13 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{MethodFilter, get, on};
+use axum::routing::{MethodFilter, get, on, post};
 
 pub use caller::token_of;
 pub use error::ApiError;
 
 use crate::auth::{Claims, OrgAdmins, SigningKey};
+use crate::codesync::runner::CodeSync;
 use crate::store::{KeyedLocks, Store};
 
 /// Largest request body accepted (413 beyond).
@@ -31,6 +33,7 @@ pub struct AdminState {
     pub locks: KeyedLocks,
     pub key: SigningKey,
     pub org_admins: OrgAdmins,
+    pub code_sync: Arc<CodeSync>,
 }
 
 impl AdminState {
@@ -71,6 +74,10 @@ pub fn router(state: Arc<AdminState>) -> Router {
             "/config/{org}/sites/{site}/secrets/{file}",
             on(all, config::secret),
         )
+        .route("/code/{org}/{site}/{branch}", post(code::trigger))
+        .route("/webhook/code/{org}/{site}", post(code::webhook))
+        .route("/job/{org}/{site}/{branch}/code", get(code::list))
+        .route("/job/{org}/{site}/{branch}/code/{name}", get(code::one))
         .fallback(|| async { ApiError::not_found("no such administration resource") })
         .with_state(state)
 }

@@ -18,7 +18,8 @@ use tokio::task::JoinHandle;
 
 use crate::admin::{self, AdminState};
 use crate::auth::OrgAdmins;
-use crate::store::{FsStore, KeyedLocks};
+use crate::codesync::runner::CodeSync;
+use crate::store::{FsStore, KeyedLocks, Store};
 
 pub use preview_host::PreviewHost;
 
@@ -63,8 +64,10 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         )
     })?;
     let key = admin::signing_key(&store)?;
+    let store: Arc<dyn Store> = Arc::new(store);
     let state = Arc::new(AdminState {
-        store: Arc::new(store),
+        code_sync: Arc::new(CodeSync::new(store.clone())),
+        store,
         locks: KeyedLocks::default(),
         key,
         org_admins: OrgAdmins::parse(&config.org_admins),

@@ -2,6 +2,7 @@
 
 mod admin;
 mod cli;
+mod codesync;
 mod compile;
 mod crash;
 mod docs;

@@ -1,0 +1,171 @@
+//! Code sync routes:
+//! - `POST /code/<org>/<site>/<branch>`: start a sync of a branch (the console's action);
+//! - `POST /webhook/code/<org>/<site>`: a signed push notification from the git service;
+//! - `GET /job/<org>/<site>/<branch>/code[/<name>]`: the jobs, or one job.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::config::{existing_site, load_site, secret_value};
+use super::error::ApiError;
+use super::{AdminState, read_body, repos};
+use crate::auth::Action;
+use crate::codesync::job::{self, Job, Trigger};
+use crate::codesync::runner::EnqueueError;
+use crate::codesync::signature;
+use crate::model::api::CodeConfig;
+use crate::rules::is_id;
+
+fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
+    match names.iter().find(|(_, name)| !is_id(name)) {
+        Some((what, name)) => Err(ApiError::bad_request(format!(
+            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The site's code block, which must be an external repository to be synced here.
+fn external_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {
+    let code: CodeConfig = site
+        .get("code")
+        .and_then(|c| serde_json::from_value(c.clone()).ok())
+        .ok_or_else(|| ApiError::bad_request(format!("{org}/{name} has no code configuration")))?;
+    if !code.source.is_byogit() {
+        return Err(ApiError::bad_request(format!(
+            "{org}/{name} uses a hosted repository (`{}`); code jobs sync external (`byogit`) repositories",
+            code.source.kind
+        )));
+    }
+    Ok(code)
+}
+
+fn started(job: Job) -> Response {
+    let list = format!("/admin/job/{}/{}/{}/code", job.org, job.site, job.branch);
+    let body = json!({
+        "job": {"topic": job.topic, "name": job.name, "state": job.state},
+        "links": {"self": job.link(), "list": list},
+    });
+    (StatusCode::ACCEPTED, Json(body)).into_response()
+}
+
+fn enqueue(
+    state: &AdminState,
+    org: &str,
+    site: &str,
+    branch: &str,
+    trigger: Trigger,
+) -> Result<Response, ApiError> {
+    match state.code_sync.enqueue(org, site, branch, trigger) {
+        Ok(job) => Ok(started(job)),
+        Err(EnqueueError::TooManyQueued(n)) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{n} code jobs are already queued for {org}/{site} branch {branch}: wait for them to run"
+            ),
+        )),
+        Err(EnqueueError::Store(error)) => Err(error.into()),
+    }
+}
+
+/// `POST /code/<org>/<site>/<branch>`.
+pub async fn trigger(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    external_code(&document, &org, &site)?;
+    enqueue(&state, &org, &site, &branch, Trigger::Manual)
+}
+
+/// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
+pub async fn webhook(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site)])?;
+    let bytes = read_body(body).await?;
+    let store = state.store.as_ref();
+    let document = load_site(store, &org, &site)?
+        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+    let code = external_code(&document, &org, &site)?;
+    let secret = match &code.source.secret_id {
+        Some(id) => secret_value(store, &org, &site, id)?,
+        None => {
+            let owner = code.source.owner.as_deref().unwrap_or_default();
+            let repo = code.source.repo.as_deref().unwrap_or_default();
+            match repos::load(store, owner, repo)? {
+                Some(registered) => {
+                    let (o, s) = registered.site.split_once('/').unwrap_or_default();
+                    secret_value(store, o, s, &registered.secret_id)?
+                }
+                None => None,
+            }
+        }
+    };
+    let unauthorized = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
+    let Some(secret) = secret else {
+        return unauthorized("the repository has no webhook secret: nothing can be verified");
+    };
+    let Some(header) = headers.get(signature::HEADER).and_then(|v| v.to_str().ok()) else {
+        return unauthorized("missing x-hub-signature-256");
+    };
+    if !signature::verify(secret.as_bytes(), &bytes, header) {
+        return unauthorized("invalid x-hub-signature-256");
+    }
+    let payload: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("invalid JSON: {e}")))?;
+    let Some(branch) = payload
+        .get("ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("refs/heads/"))
+    else {
+        return Ok((
+            StatusCode::ACCEPTED,
+            Json(json!({"ignored": "not a branch push"})),
+        )
+            .into_response());
+    };
+    check_names(&[("branch", branch)])?;
+    enqueue(&state, &org, &site, branch, Trigger::Webhook)
+}
+
+/// `GET /job/<org>/<site>/<branch>/code`.
+pub async fn list(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    let jobs = job::list(state.store.as_ref(), &org, &site, &branch)?;
+    Ok(Json(json!({ "jobs": jobs })).into_response())
+}
+
+/// `GET /job/<org>/<site>/<branch>/code/<name>`.
+pub async fn one(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site, branch, name)): Path<(String, String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    let valid = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let found = if valid {
+        job::load(state.store.as_ref(), &org, &site, &branch, &name)?
+    } else {
+        None
+    };
+    let job = found.ok_or_else(|| ApiError::not_found(format!("no job `{name}`")))?;
+    Ok(Json(job).into_response())
+}

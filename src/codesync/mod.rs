@@ -1,0 +1,24 @@
+//! Code sync for external (`byogit`) repositories: jobs that fetch a branch's files
+//! through the repository's `raw_url` into the service's code store.
+//!
+//! - [`job`]: the job record and where it is stored;
+//! - [`files`]: which files a sync fetches;
+//! - [`signature`]: push notification signatures (HMAC-SHA256);
+//! - [`runner`]: runs a job (the network edge).
+//!
+//! The code store is shared by every site with the same `code.owner`/`code.repo`:
+//! `code/<owner>/<repo>/<branch>/<path>`.
+
+pub mod files;
+pub mod job;
+pub mod runner;
+pub mod signature;
+
+/// Store key of a code file.
+pub fn code_key(owner: &str, repo: &str, branch: &str, path: &str) -> String {
+    format!(
+        "code/{}/{}/{branch}/{path}",
+        owner.to_ascii_lowercase(),
+        repo.to_ascii_lowercase()
+    )
+}

@@ -1,0 +1,50 @@
+//! Outgoing HTTP: one client configuration for every request siteops makes (code sync now;
+//! content sources and image hosts with the preview pipeline), and bounded body reads.
+
+use std::sync::Once;
+use std::time::Duration;
+
+/// A client with a total `timeout` per request and at most five redirects.
+pub fn client(timeout: Duration) -> reqwest::Client {
+    static PROVIDER: Once = Once::new();
+    // rustls needs a process-wide crypto provider; ring is the one built in.
+    PROVIDER.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .redirect(reqwest::redirect::Policy::limited(5))
+        .user_agent(concat!("siteops/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .expect("the HTTP client configuration is valid")
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    #[error("the body is larger than {0} bytes")]
+    TooLarge(usize),
+    #[error(transparent)]
+    Http(#[from] reqwest::Error),
+}
+
+/// Reads a response body, stopping (with an error) as soon as it passes `limit` bytes:
+/// an unbounded response is never buffered.
+pub async fn read_limited(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, BodyError> {
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit as u64)
+    {
+        return Err(BodyError::TooLarge(limit));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge(limit));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}

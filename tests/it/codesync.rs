@@ -1,0 +1,305 @@
+//! Code sync over real HTTP: jobs fetch from a wiremock raw host with the sync secret,
+//! store the files, record progress and errors; push notifications must be signed.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use siteops::codesync::signature;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::harness::{ORG_ADMIN, TestServer};
+
+const SECRET: &str = "sync-secret";
+
+/// A server with acme/web onboarding an external repository whose raw host is `raw`,
+/// and acme/blog sharing it.
+async fn setup(raw: &MockServer) -> (TestServer, String) {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let code = |secret: bool| {
+        let mut source = json!({"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": format!("{}/acme/web", raw.uri()), "owner": "p1", "repo": "web"});
+        if secret {
+            source["secretId"] = json!("sync");
+        }
+        json!({"owner": "acme", "repo": "web", "source": source})
+    };
+    let access = json!({"admin": {"role": {"admin": ["web@acme.example"], "config_admin": ["tech@techacct.example"]}}});
+    let web = server
+        .put(
+            "/admin/config/acme/sites/web.json",
+            &root,
+            &json!({"code": code(true), "access": access}),
+        )
+        .await;
+    assert_eq!(web.status, StatusCode::CREATED, "{:?}", web.error);
+    server
+        .post(
+            "/admin/config/acme/sites/web/secrets/sync.json",
+            &root,
+            &json!({"value": SECRET}),
+        )
+        .await;
+    let blog = server
+        .put(
+            "/admin/config/acme/sites/blog.json",
+            &root,
+            &json!({"code": code(false), "access": access}),
+        )
+        .await;
+    assert_eq!(blog.status, StatusCode::CREATED, "{:?}", blog.error);
+    (server, root)
+}
+
+async fn mount_file(raw: &MockServer, file: &str, body: &str) {
+    Mock::given(method("GET"))
+        .and(path(format!("/acme/web/main/{file}")))
+        .and(header("authorization", format!("token {SECRET}").as_str()))
+        .respond_with(ResponseTemplate::new(200).set_body_string(body))
+        .mount(raw)
+        .await;
+}
+
+/// Polls a job until it stops.
+async fn finished(server: &TestServer, token: &str, link: &str) -> Value {
+    for _ in 0..200 {
+        let job = server.get(link, token).await.body;
+        if job["state"] == "stopped" {
+            return job;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the job at {link} did not stop");
+}
+
+#[tokio::test]
+async fn a_sync_job_fetches_the_branch_into_the_shared_code_store() {
+    let raw = MockServer::start().await;
+    mount_file(
+        &raw,
+        "fstab.yaml",
+        "mountpoints:\n  /: https://content.example.com/x\n",
+    )
+    .await;
+    mount_file(&raw, "head.html", "<meta name=\"viewport\">").await;
+    mount_file(
+        &raw,
+        "siteops-files.txt",
+        "# extra\nstyles/site.css\nmissing/file.js\n",
+    )
+    .await;
+    mount_file(&raw, "styles/site.css", "body{}").await;
+    let (server, _) = setup(&raw).await;
+    let admin = server.token("web@acme.example");
+
+    // The second site syncs with the onboarding site's secret.
+    let started = server
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/blog/main",
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
+    assert_eq!(started.body["job"]["topic"], "code");
+    let link = started.body["links"]["self"]
+        .as_str()
+        .expect("a link")
+        .to_string();
+    let job = finished(&server, &admin, &link).await;
+
+    // fstab.yaml, paths.yaml (absent: fine), head.html, the manifest, its two files.
+    assert_eq!(
+        job["progress"],
+        json!({"total": 6, "processed": 6, "failed": 1}),
+        "{job:#}"
+    );
+    assert_eq!(
+        job["errors"],
+        json!([{"path": "missing/file.js", "error": "not found (404)"}])
+    );
+    assert!(job["startTime"].is_string() && job["stopTime"].is_string());
+    let store = server.server.state.store.clone();
+    let stored = |file: &str| {
+        store
+            .get(&format!("code/acme/web/main/{file}"))
+            .expect("store")
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    assert_eq!(stored("styles/site.css").as_deref(), Some("body{}"));
+    assert!(stored("fstab.yaml").is_some_and(|t| t.contains("mountpoints")));
+    assert_eq!(stored("paths.yaml"), None);
+
+    let list = server.get("/admin/job/acme/blog/main/code", &admin).await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert_eq!(list.body["jobs"][0]["name"], job["name"]);
+    assert_eq!(
+        server
+            .get("/admin/job/acme/blog/main/code/job-nope", &admin)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn sync_and_jobs_need_an_administrator() {
+    let raw = MockServer::start().await;
+    let (server, _) = setup(&raw).await;
+    let tech = server.token("tech@techacct.example");
+    let trigger = |token: Option<String>| {
+        let server = &server;
+        async move {
+            server
+                .send(
+                    reqwest::Method::POST,
+                    "/admin/code/acme/web/main",
+                    token.as_deref(),
+                    None,
+                )
+                .await
+                .status
+        }
+    };
+    assert_eq!(trigger(None).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        trigger(Some(tech.clone())).await,
+        StatusCode::FORBIDDEN,
+        "configuration accounts do not operate"
+    );
+    assert_eq!(
+        server
+            .get("/admin/job/acme/web/main/code", &tech)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        trigger(Some(server.token("web@acme.example"))).await,
+        StatusCode::ACCEPTED
+    );
+}
+
+#[tokio::test]
+async fn too_many_queued_jobs_are_refused() {
+    let raw = MockServer::start().await;
+    // A slow raw host keeps the first job running while more are queued.
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(404).set_delay(Duration::from_millis(400)))
+        .mount(&raw)
+        .await;
+    let (server, root) = setup(&raw).await;
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        statuses.push(
+            server
+                .send(
+                    reqwest::Method::POST,
+                    "/admin/code/acme/web/main",
+                    Some(&root),
+                    None,
+                )
+                .await
+                .status,
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        &statuses[..4],
+        [StatusCode::ACCEPTED; 4],
+        "one running and three queued"
+    );
+    assert!(
+        statuses[4..].iter().all(|s| *s == StatusCode::CONFLICT),
+        "{statuses:?}"
+    );
+}
+
+#[tokio::test]
+async fn push_notifications_must_be_signed_with_the_repository_secret() {
+    let raw = MockServer::start().await;
+    let (server, root) = setup(&raw).await;
+    let body = json!({"ref": "refs/heads/main", "after": "abc123"}).to_string();
+    let push = |signature: Option<String>, body: String| {
+        let mut request = server
+            .client
+            .post(server.url("/admin/webhook/code/acme/web"))
+            .body(body);
+        if let Some(signature) = signature {
+            request = request.header("x-hub-signature-256", signature);
+        }
+        async move { request.send().await.expect("answered").status() }
+    };
+    let good = signature::sign(SECRET.as_bytes(), body.as_bytes());
+    let wrong_secret = signature::sign(b"not-the-secret", body.as_bytes());
+    let changed_body = json!({"ref": "refs/heads/main", "after": "evil"}).to_string();
+
+    assert_eq!(
+        push(None, body.clone()).await,
+        StatusCode::UNAUTHORIZED,
+        "missing signature"
+    );
+    assert_eq!(
+        push(Some(wrong_secret), body.clone()).await,
+        StatusCode::UNAUTHORIZED,
+        "bad signature"
+    );
+    assert_eq!(
+        push(Some(good.clone()), changed_body).await,
+        StatusCode::UNAUTHORIZED,
+        "replayed signature, changed body"
+    );
+    assert_eq!(
+        server
+            .get("/admin/job/acme/web/main/code", &root)
+            .await
+            .body["jobs"],
+        json!([]),
+        "nothing was synced"
+    );
+
+    assert_eq!(push(Some(good), body).await, StatusCode::ACCEPTED);
+    let jobs = server
+        .get("/admin/job/acme/web/main/code", &root)
+        .await
+        .body;
+    assert_eq!(jobs["jobs"][0]["trigger"], "webhook");
+    // The second site's notifications are verified with the repository's secret too.
+    let blog_body = json!({"ref": "refs/heads/feature"}).to_string();
+    let signed = signature::sign(SECRET.as_bytes(), blog_body.as_bytes());
+    let response = server
+        .client
+        .post(server.url("/admin/webhook/code/acme/blog"))
+        .header("x-hub-signature-256", signed)
+        .body(blog_body)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+}
+
+#[tokio::test]
+async fn a_hosted_repository_is_not_synced_by_code_jobs() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let site = json!({"code": {"owner": "acme", "repo": "docs", "source": {"type": "github", "url": "https://github.com/acme/docs"}}});
+    server
+        .put("/admin/config/acme/sites/docs.json", &root, &site)
+        .await;
+    let answer = server
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/docs/main",
+            Some(&root),
+            None,
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert!(
+        answer
+            .error
+            .is_some_and(|e| e.contains("hosted repository"))
+    );
+}
