@@ -4,6 +4,7 @@
 mod caller;
 mod code;
 pub mod config;
+pub mod effective;
 mod error;
 mod login;
 pub mod repos;
@@ -78,6 +79,7 @@ pub fn router(state: Arc<AdminState>) -> Router {
         .route("/webhook/code/{org}/{site}", post(code::webhook))
         .route("/job/{org}/{site}/{branch}/code", get(code::list))
         .route("/job/{org}/{site}/{branch}/code/{name}", get(code::one))
+        .route("/status/{org}/{site}/{branch}", get(effective::status))
         .fallback(|| async { ApiError::not_found("no such administration resource") })
         .with_state(state)
 }

@@ -122,6 +122,30 @@ pub struct FstabFile {
     pub folders: Option<BTreeMap<String, String>>,
 }
 
+impl FstabFile {
+    /// The `/` mountpoint as a primary content source, when it has a type.
+    pub fn root_source(&self) -> Option<super::api::ContentSource> {
+        match self.mountpoints.get("/")? {
+            Mountpoint::Url(_) => None,
+            Mountpoint::Full(table) => Some(super::api::ContentSource {
+                url: table.url.clone(),
+                kind: table.kind.clone()?,
+                suffix: table.suffix.clone(),
+            }),
+        }
+    }
+}
+
+/// `paths.yaml`: the legacy path-mapping file of a site's code. Ignored once public path
+/// mappings are configured.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct LegacyPaths {
+    #[serde(default)]
+    pub mappings: Vec<String>,
+    #[serde(default)]
+    pub includes: Vec<String>,
+}
+
 /// A mountpoint is either a bare URL or a table with `url`, `type` and `suffix`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::admin::config::{access_of, load_site, public_config};
+use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError};
 use crate::rules::is_id;
 
@@ -72,27 +73,27 @@ fn serve(state: &AdminState, host: &PreviewHost, request: &Request) -> Result<Re
         ));
     }
     match request.uri().path() {
-        "/config.json" => config_json(public_config(store, org, site)?),
+        "/config.json" => {
+            let mappings = path_mappings(store, org, site, &document, &host.branch)?
+                .map(|m| m.value)
+                .unwrap_or_default();
+            config_json(public_config(store, org, site)?, &mappings)
+        }
         path => Err(ApiError::not_found(format!(
             "{path} has not been previewed on {org}/{site}"
         ))),
     }
 }
 
-/// `/config.json`: the public configuration, unless a mapping publishes a configuration
-/// page there, which the preview pipeline serves once it has been previewed.
-fn config_json(public: Option<Value>) -> Result<Response, ApiError> {
-    let mapped = public
-        .as_ref()
-        .and_then(|p| p.pointer("/paths/mappings"))
-        .and_then(Value::as_array)
-        .and_then(|mappings| {
-            mappings.iter().filter_map(Value::as_str).find_map(|m| {
-                m.split_once(':')
-                    .filter(|(_, to)| *to == "/config.json")
-                    .map(|(from, _)| from.to_string())
-            })
-        });
+/// `/config.json`: the public configuration, unless a path mapping (the public one, or the
+/// legacy `paths.yaml` of the site's code) publishes a configuration page there, which the
+/// preview pipeline serves once it has been previewed.
+fn config_json(public: Option<Value>, mappings: &[String]) -> Result<Response, ApiError> {
+    let mapped = mappings.iter().find_map(|m| {
+        m.split_once(':')
+            .filter(|(_, to)| *to == "/config.json")
+            .map(|(from, _)| from)
+    });
     if let Some(source) = mapped {
         return Err(ApiError::not_found(format!(
             "/config.json is mapped to the configuration page {source}, which has not been previewed"

@@ -303,3 +303,86 @@ async fn a_hosted_repository_is_not_synced_by_code_jobs() {
             .is_some_and(|e| e.contains("hosted repository"))
     );
 }
+
+#[tokio::test]
+async fn a_site_without_content_reads_its_code_and_public_mappings_win_over_paths_yaml() {
+    let raw = MockServer::start().await;
+    mount_file(&raw, "fstab.yaml", "mountpoints:\n  /:\n    url: https://content.example.com/web\n    type: markup\n    suffix: .html\n").await;
+    mount_file(
+        &raw,
+        "paths.yaml",
+        "mappings:\n  - /content/web/configuration:/config.json\n",
+    )
+    .await;
+    let (server, root) = setup(&raw).await;
+    let started = server
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/web/main",
+            Some(&root),
+            None,
+        )
+        .await;
+    finished(
+        &server,
+        &root,
+        started.body["links"]["self"].as_str().expect("link"),
+    )
+    .await;
+
+    let status = server.get("/admin/status/acme/web/main", &root).await;
+    assert_eq!(status.status, StatusCode::OK, "{:?}", status.error);
+    assert_eq!(status.body["content"]["origin"], "fstab.yaml");
+    assert_eq!(
+        status.body["content"]["value"]["source"],
+        json!({"url": "https://content.example.com/web", "type": "markup", "suffix": ".html"})
+    );
+    assert_eq!(
+        status.body["mappings"],
+        json!({"value": ["/content/web/configuration:/config.json"], "origin": "paths.yaml"})
+    );
+    // The legacy mapping publishes a configuration page at /config.json…
+    let config = server
+        .client
+        .get(server.url("/config.json"))
+        .header("host", "main--web--acme.localhost")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(config.status(), StatusCode::NOT_FOUND);
+
+    // …until public mappings are configured: then paths.yaml is ignored.
+    server
+        .post(
+            "/admin/config/acme/sites/web/public.json",
+            &root,
+            &json!({"paths": {"mappings": ["/content/web/:/"]}}),
+        )
+        .await;
+    let status = server.get("/admin/status/acme/web/main", &root).await;
+    assert_eq!(
+        status.body["mappings"],
+        json!({"value": ["/content/web/:/"], "origin": "public.json"})
+    );
+    let config = server
+        .client
+        .get(server.url("/config.json"))
+        .header("host", "main--web--acme.localhost")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(config.status(), StatusCode::OK);
+
+    // A content block in the configuration takes precedence over fstab.yaml.
+    server
+        .post(
+            "/admin/config/acme/sites/web/content.json",
+            &root,
+            &json!({"source": {"url": "https://cms.example.com/web", "type": "markup"}}),
+        )
+        .await;
+    assert_eq!(
+        server.get("/admin/status/acme/web/main", &root).await.body["content"]["origin"],
+        "config"
+    );
+}

@@ -1,0 +1,129 @@
+//! What a site actually uses on a branch, where configuration and code both have a say:
+//! - the content source: the site's `content`, else the `/` mountpoint of `fstab.yaml` in
+//!   its code;
+//! - the path mappings: the public configuration's, else the legacy `paths.yaml` of its
+//!   code (ignored as soon as public mappings are configured).
+//!
+//! `GET /status/<org>/<site>/<branch>` shows both with their origin.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::AdminState;
+use super::config::{existing_site, public_config};
+use super::error::ApiError;
+use crate::auth::Action;
+use crate::codesync::code_key;
+use crate::document::Document;
+use crate::model::api::{CodeConfig, ContentConfig};
+use crate::model::files::{FstabFile, LegacyPaths};
+use crate::source::SourceFile;
+use crate::store::Store;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Effective<T> {
+    pub value: T,
+    /// Where it comes from: `config`, `public.json`, `fstab.yaml` or `paths.yaml`.
+    pub origin: &'static str,
+}
+
+/// A code file of the site's repository on `branch`, parsed as YAML into `T`.
+fn code_yaml<T: serde::de::DeserializeOwned>(
+    store: &dyn Store,
+    code: Option<&CodeConfig>,
+    branch: &str,
+    file: &str,
+) -> Option<T> {
+    let code = code?;
+    let bytes = store
+        .get(&code_key(&code.owner, &code.repo, branch, file))
+        .ok()??;
+    let text = String::from_utf8(bytes).ok()?;
+    let document = Document::parse_yaml(SourceFile::new(file, text)).ok()?;
+    serde_json::from_value(document.value).ok()
+}
+
+fn code_of(site: &Value) -> Option<CodeConfig> {
+    site.get("code")
+        .and_then(|c| serde_json::from_value(c.clone()).ok())
+}
+
+pub fn content_source(
+    store: &dyn Store,
+    site: &Value,
+    branch: &str,
+) -> Option<Effective<ContentConfig>> {
+    if let Some(content) = site
+        .get("content")
+        .and_then(|c| serde_json::from_value(c.clone()).ok())
+    {
+        return Some(Effective {
+            value: content,
+            origin: "config",
+        });
+    }
+    let fstab: FstabFile = code_yaml(store, code_of(site).as_ref(), branch, "fstab.yaml")?;
+    Some(Effective {
+        value: ContentConfig {
+            source: fstab.root_source()?,
+            overlay: None,
+        },
+        origin: "fstab.yaml",
+    })
+}
+
+pub fn path_mappings(
+    store: &dyn Store,
+    org: &str,
+    site_name: &str,
+    site: &Value,
+    branch: &str,
+) -> Result<Option<Effective<Vec<String>>>, ApiError> {
+    let public = public_config(store, org, site_name)?;
+    if let Some(mappings) = public
+        .as_ref()
+        .and_then(|p| p.pointer("/paths/mappings"))
+        .and_then(|m| serde_json::from_value::<Vec<String>>(m.clone()).ok())
+    {
+        return Ok(Some(Effective {
+            value: mappings,
+            origin: "public.json",
+        }));
+    }
+    Ok(
+        code_yaml::<LegacyPaths>(store, code_of(site).as_ref(), branch, "paths.yaml").map(
+            |legacy| Effective {
+                value: legacy.mappings,
+                origin: "paths.yaml",
+            },
+        ),
+    )
+}
+
+/// `GET /status/<org>/<site>/<branch>`.
+pub async fn status(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    for (what, name) in [("org", &org), ("site", &site), ("branch", &branch)] {
+        if !crate::rules::is_id(name) {
+            return Err(ApiError::bad_request(format!(
+                "invalid {what} name `{name}`"
+            )));
+        }
+    }
+    let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    let store = state.store.as_ref();
+    let body = serde_json::json!({
+        "content": content_source(store, &document, &branch),
+        "mappings": path_mappings(store, &org, &site, &document, &branch)?,
+    });
+    Ok(Json(body).into_response())
+}
