@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::config::{existing_site, load_site, secret_value};
+use super::config::{existing_site, load_site};
 use super::error::ApiError;
 use super::{AdminState, read_body, repos};
 use crate::auth::Action;
@@ -99,20 +99,7 @@ pub async fn webhook(
     let document = load_site(store, &org, &site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
     let code = external_code(&document, &org, &site)?;
-    let secret = match &code.source.secret_id {
-        Some(id) => secret_value(store, &org, &site, id)?,
-        None => {
-            let owner = code.source.owner.as_deref().unwrap_or_default();
-            let repo = code.source.repo.as_deref().unwrap_or_default();
-            match repos::load(store, owner, repo)? {
-                Some(registered) => {
-                    let (o, s) = registered.site.split_once('/').unwrap_or_default();
-                    secret_value(store, o, s, &registered.secret_id)?
-                }
-                None => None,
-            }
-        }
-    };
+    let secret = repos::sync_secret(store, &org, &site, &code)?;
     let unauthorized = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
     let Some(secret) = secret else {
         return unauthorized("the repository has no webhook secret: nothing can be verified");

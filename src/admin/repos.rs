@@ -78,6 +78,30 @@ pub fn status(store: &dyn Store, repository: &Repository) -> Result<Status, ApiE
     )
 }
 
+/// The sync secret of the repository a code block names: the site's own secret when it
+/// onboarded the repository, else the onboarding site's. This secret also signs the
+/// repository's push notifications.
+pub fn sync_secret(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    code: &CodeConfig,
+) -> Result<Option<String>, ApiError> {
+    if let Some(id) = &code.source.secret_id {
+        return secret_value(store, org, site, id);
+    }
+    let Some((owner, repo, _)) = external(code) else {
+        return Ok(None);
+    };
+    match load(store, owner, repo)? {
+        Some(registered) => {
+            let (org, site) = registered.site.split_once('/').unwrap_or_default();
+            secret_value(store, org, site, &registered.secret_id)
+        }
+        None => Ok(None),
+    }
+}
+
 impl AdminState {
     /// Whether `org/site` may use this code block: it onboards a new repository (with
     /// `secretId`), or selects a ready one (without).

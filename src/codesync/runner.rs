@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use super::code_key;
 use super::files::{self, Wanted};
 use super::job::{self, FileError, Job, JobState, Progress, Trigger};
-use crate::admin::config::{load_site, secret_value};
+use crate::admin::config::load_site;
 use crate::admin::repos;
 use crate::model::api::CodeConfig;
 use crate::store::{KeyedLocks, Store, StoreError};
@@ -147,21 +147,9 @@ impl CodeSync {
             .raw_url
             .clone()
             .ok_or("the code source has no raw_url")?;
-        let secret = match &code.source.secret_id {
-            Some(id) => secret_value(store, &job.org, &job.site, id).map_err(error)?,
-            None => {
-                let (owner, repo) = (
-                    code.source.owner.as_deref().unwrap_or_default(),
-                    code.source.repo.as_deref().unwrap_or_default(),
-                );
-                let registered = repos::load(store, owner, repo)
-                    .map_err(error)?
-                    .ok_or("the repository is not onboarded")?;
-                let (org, site) = registered.site.split_once('/').unwrap_or_default();
-                secret_value(store, org, site, &registered.secret_id).map_err(error)?
-            }
-        }
-        .ok_or("the repository's sync secret is not stored")?;
+        let secret = repos::sync_secret(store, &job.org, &job.site, &code)
+            .map_err(error)?
+            .ok_or("the repository's sync secret is not stored")?;
         Ok(Source {
             code,
             raw_url,
