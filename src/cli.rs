@@ -31,6 +31,24 @@ pub enum Command {
     Serve(ServeArgs),
     /// Mint a token signed by the local administration service (for scripts and CI).
     Token(TokenArgs),
+    /// Mustache templates, rendered as the transformation worker renders them.
+    #[command(subcommand)]
+    Template(TemplateCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TemplateCommand {
+    /// Render TEMPLATE over the JSON in DATA and print the result exactly (no newline added).
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    pub template: PathBuf,
+    pub data: PathBuf,
+    /// Where `{{> name}}` finds partials: DIR/name, DIR/name.html or DIR/name.mustache.
+    #[arg(long, value_name = "DIR")]
+    pub partials: Option<PathBuf>,
 }
 
 /// Where the sites repository is, and how to read it.

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => commands::schema::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Token(args) => commands::token::run(args),
+        Command::Template(command) => commands::template::run(command),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

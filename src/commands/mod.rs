@@ -4,6 +4,7 @@
 pub mod compile;
 pub mod schema;
 pub mod serve;
+pub mod template;
 pub mod token;
 pub mod validate;
 

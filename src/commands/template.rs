@@ -1,0 +1,79 @@
+//! `siteops template render`: one render, printed exactly as the worker would produce it.
+
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use siteops::template::{NoPartials, PartialSource, Template};
+
+use super::Outcome;
+use crate::cli::{RenderArgs, TemplateCommand};
+
+pub fn run(command: &TemplateCommand) -> Result<Outcome> {
+    match command {
+        TemplateCommand::Render(args) => render(args),
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<Outcome> {
+    let source = read(&args.template)?;
+    let template = Template::compile(&source).map_err(|error| {
+        anyhow::anyhow!(
+            "{}:{}:{}: {}",
+            args.template.display(),
+            error.line,
+            error.column,
+            error.message
+        )
+    })?;
+    let data_text = read(&args.data)?;
+    let data: serde_json::Value = serde_json::from_str(&data_text).map_err(|error| {
+        anyhow::anyhow!(
+            "{}:{}:{}: invalid JSON: {error}",
+            args.data.display(),
+            error.line(),
+            error.column()
+        )
+    })?;
+    let output = match &args.partials {
+        Some(dir) => template.render(&data, &DirPartials(dir.clone())),
+        None => template.render(&data, &NoPartials),
+    };
+    let output = match output {
+        Ok(output) => output,
+        Err(error) => {
+            let file = error
+                .partial
+                .clone()
+                .unwrap_or_else(|| args.template.display().to_string());
+            bail!("{file}:{}:{}: {}", error.line, error.column, error.message);
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(output.as_bytes())?;
+    stdout.flush()?;
+    Ok(Outcome::Success)
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Partials from a directory: `name`, then `name.html`, then `name.mustache`.
+struct DirPartials(PathBuf);
+
+impl PartialSource for DirPartials {
+    fn partial(&self, name: &str) -> Option<Cow<'_, str>> {
+        // A partial name is a file name in the directory, never a path out of it.
+        if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+            return None;
+        }
+        ["", ".html", ".mustache"]
+            .iter()
+            .find_map(|extension| {
+                std::fs::read_to_string(self.0.join(format!("{name}{extension}"))).ok()
+            })
+            .map(Cow::Owned)
+    }
+}
