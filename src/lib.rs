@@ -22,3 +22,4 @@ pub mod store;
 pub mod template;
 pub mod time;
 pub mod validate;
+pub mod worker;
