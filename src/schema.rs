@@ -168,6 +168,12 @@ fn id_pattern_schema() -> Value {
 fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic> {
     let pointer = error.instance_path().as_str().to_string();
     let key = pointer.rsplit('/').next().unwrap_or_default();
+    // What the message calls the value: its key, or the whole document at the root.
+    let subject = if pointer.is_empty() {
+        "the document".to_string()
+    } else {
+        format!("`{key}`")
+    };
     let subschema = schema.pointer(parent_pointer(error.schema_path().as_str()));
     match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
@@ -206,7 +212,7 @@ fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic
             Diagnostic::error(
                 Code::WrongType,
                 format!(
-                    "`{key}` must be {}, found {}",
+                    "{subject} must be {}, found {}",
                     expected_type(kind),
                     json_type(error.instance())
                 ),
@@ -224,7 +230,7 @@ fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic
         ValidationErrorKind::Enum { options } => vec![
             Diagnostic::error(
                 Code::InvalidValue,
-                format!("`{key}` cannot be {}", error.instance()),
+                format!("{subject} cannot be {}", error.instance()),
             )
             .with_help(format!("allowed values: {}", list_values(options)))
             .at_pointer(pointer),
@@ -232,7 +238,7 @@ fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic
         _ => vec![
             Diagnostic::error(
                 Code::InvalidValue,
-                format!("`{key}`: {}", error.to_string().trim_end_matches('.')),
+                format!("{subject}: {}", error.to_string().trim_end_matches('.')),
             )
             .at_pointer(pointer),
         ],

@@ -35,6 +35,8 @@ pub struct AdminState {
     pub key: SigningKey,
     pub org_admins: OrgAdmins,
     pub code_sync: Arc<CodeSync>,
+    /// The client for the service's own outgoing requests (the worker's endpoints).
+    pub http: reqwest::Client,
 }
 
 impl AdminState {

@@ -24,12 +24,13 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     let server = start(config).await?;
     let port = server.addr.port();
     println!("siteops serve: listening on http://127.0.0.1:{port}");
-    println!("  administration API  http://127.0.0.1:{port}/admin");
-    println!("  sign in             http://127.0.0.1:{port}/admin/login");
-    println!("  preview hosts       http://<branch>--<site>--<org>.localhost:{port}/");
-    println!("  data                {}", data_dir.display());
+    println!("  administration API    http://127.0.0.1:{port}/admin");
+    println!("  transformation worker http://127.0.0.1:{port}/transform");
+    println!("  sign in               http://127.0.0.1:{port}/admin/login");
+    println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
+    println!("  data                  {}", data_dir.display());
     if args.org_admins.is_empty() {
-        println!("  org administrators  none: pass --org-admin ADDRESS to allow creating sites");
+        println!("  org administrators    none: pass --org-admin ADDRESS to allow creating sites");
     }
     server.wait().await?;
     Ok(Outcome::Success)

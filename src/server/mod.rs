@@ -67,6 +67,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let store: Arc<dyn Store> = Arc::new(store);
     let state = Arc::new(AdminState {
         code_sync: Arc::new(CodeSync::new(store.clone())),
+        http: crate::http::client(std::time::Duration::from_secs(30)),
         store,
         locks: KeyedLocks::default(),
         key,
@@ -100,6 +101,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 pub fn app(state: Arc<AdminState>) -> Router {
     Router::new()
         .nest("/admin", admin::router(state.clone()))
+        .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state, dispatch_host))
         .layer(middleware::from_fn(log_request))
 }

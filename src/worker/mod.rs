@@ -1,6 +1,30 @@
 //! The transformation worker: JSON from an endpoint, through a Mustache template, to a
 //! markup page. [`html`] holds the pure post-processing the worker applies to a render
 //! (media URL prefixes, `article:tag` metadata, path mappings) and the generic page it
-//! produces when no template can be fetched.
+//! produces when no template can be fetched; [`config`] the per-branch configuration
+//! routes; [`render`] the page route.
 
+pub mod config;
 pub mod html;
+pub mod render;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{MethodFilter, get, on};
+
+use crate::admin::{AdminState, ApiError};
+
+/// The worker, mounted under `/transform` (`{transform_url}`).
+pub fn router(state: Arc<AdminState>) -> Router {
+    let methods = MethodFilter::GET
+        .or(MethodFilter::POST)
+        .or(MethodFilter::PUT)
+        .or(MethodFilter::DELETE)
+        .or(MethodFilter::PATCH);
+    Router::new()
+        .route("/config/{org}/{site}/{branch}", on(methods, config::handle))
+        .route("/{org}/{site}/{branch}/{*path}", get(render::handle))
+        .fallback(|| async { ApiError::not_found("no such worker resource") })
+        .with_state(state)
+}

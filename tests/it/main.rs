@@ -11,3 +11,4 @@ mod mustache_spec;
 mod schemas;
 mod support;
 mod validate_cases;
+mod worker;

@@ -1,0 +1,108 @@
+//! The worker's configuration: per org/site/branch, a non-empty array of entries, stored
+//! at `transform/<org>/<site>/<branch>.json`. A branch without its own uses `main`'s.
+//!
+//! `GET` and `POST /transform/config/<org>/<site>/<branch>`: POST replaces the whole array
+//! (no merge). The token (`Authorization: token …`) must allow configuring the site.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use crate::admin::config::{existing_site, method_not_allowed};
+use crate::admin::{AdminState, ApiError, read_body};
+use crate::auth::Action;
+use crate::diagnostic::Diagnostic;
+use crate::model::api::WorkerEntry;
+use crate::rules::{self, is_id};
+use crate::schema::SchemaKind;
+use crate::store::Store;
+
+pub fn key(org: &str, site: &str, branch: &str) -> String {
+    format!("transform/{org}/{site}/{branch}.json")
+}
+
+/// The entries that serve `branch`: its own, else `main`'s; with the branch they come from.
+pub fn load_effective(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    branch: &str,
+) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
+    for candidate in [branch, "main"] {
+        if let Some(bytes) = store.get(&key(org, site, candidate))? {
+            let entries = serde_json::from_slice(&bytes).map_err(|_| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "a stored worker configuration is damaged",
+                )
+            })?;
+            return Ok(Some((entries, candidate.to_string())));
+        }
+    }
+    Ok(None)
+}
+
+pub fn check_names(org: &str, site: &str, branch: &str) -> Result<(), ApiError> {
+    for (what, name) in [("org", org), ("site", site), ("branch", branch)] {
+        if !is_id(name) {
+            return Err(ApiError::bad_request(format!(
+                "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
+            )));
+        }
+    }
+    Ok(())
+}
+
+pub async fn handle(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&org, &site, &branch)?;
+    let store = state.store.as_ref();
+    match method {
+        Method::GET => {
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let bytes = store.get(&key(&org, &site, &branch))?.ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "{org}/{site} has no worker configuration for branch {branch}"
+                ))
+            })?;
+            let entries: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+            Ok(Json(entries).into_response())
+        }
+        Method::POST => {
+            let bytes = read_body(body).await?;
+            let value: Value = serde_json::from_slice(&bytes)
+                .map_err(|e| ApiError::bad_request(format!("invalid JSON: {e}")))?;
+            let problems = SchemaKind::ApiWorkerConfig.check(&value);
+            if !problems.is_empty() {
+                return Err(ApiError::invalid_body(&problems));
+            }
+            let entries: Vec<WorkerEntry> = serde_json::from_value(value.clone())
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            let errors: Vec<Diagnostic> = rules::worker_entries(&entries)
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect();
+            if !errors.is_empty() {
+                return Err(ApiError::invalid_body(&errors));
+            }
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            store.put(
+                &key(&org, &site, &branch),
+                &serde_json::to_vec_pretty(&value).expect("JSON serializes"),
+            )?;
+            Ok(Json(value).into_response())
+        }
+        _ => Err(method_not_allowed()),
+    }
+}

@@ -1,0 +1,278 @@
+//! `GET /transform/<org>/<site>/<branch>/<page path>`: a page rendered from JSON.
+//!
+//! 1. The first entry whose `path` prefixes the page path handles it (none: 404).
+//! 2. `{{id}}` is the whole match of its `regex`; the endpoint's header placeholders take
+//!    the request's headers listed in `forwardHeaders` (a listed header that is absent: 400).
+//! 3. The endpoint's JSON is fetched with the entry's `headers` and the forwarded ones
+//!    (failure, time-out, oversize or non-JSON: 502 `Failed to fetch endpoint data: …`).
+//! 4. A listing entry picks the record whose `pathKey` equals the page path (none: 404).
+//! 5. The template comes from the site's code store. A site that requires authentication
+//!    gives it only to an entry whose `templateApiKey` is a valid token for the site.
+//!    Without a template, the generic page is produced.
+//! 6. The render is post-processed: media URL prefix, `article:tag` metadata, mappings.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::config::{check_names, load_effective};
+use super::html;
+use crate::admin::config::{access_of, load_site};
+use crate::admin::effective::path_mappings;
+use crate::admin::{AdminState, ApiError};
+use crate::codesync::code_key;
+use crate::endpoint::{EndpointTemplate, ExpandError};
+use crate::jsregex::JsRegex;
+use crate::model::api::{CodeConfig, WorkerEntry};
+use crate::routing;
+use crate::template::{NoPartials, Template};
+
+/// Largest endpoint document accepted.
+pub const DATA_LIMIT: usize = 16 * 1024 * 1024;
+/// Time allowed for an endpoint fetch.
+pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub async fn handle(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site, branch, path)): Path<(String, String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&org, &site, &branch)?;
+    let page_path = format!("/{path}");
+    let store = state.store.as_ref();
+    let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
+        // As the hosted worker: no configuration at all is a server error.
+        return Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no worker configuration for {org}/{site} branch {branch}"),
+        ));
+    };
+    let Some((_, entry)) = routing::select(&entries, &page_path) else {
+        return Err(ApiError::not_found(format!(
+            "no worker entry handles {page_path}"
+        )));
+    };
+    let id = match &entry.regex {
+        None => None,
+        Some(literal) => {
+            let regex = JsRegex::parse(literal)
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+            match regex.find(&page_path) {
+                Ok(Some(found)) => Some(found.to_string()),
+                _ => {
+                    return Err(ApiError::not_found(format!(
+                        "{page_path} does not match {literal}"
+                    )));
+                }
+            }
+        }
+    };
+    let endpoint = endpoint_url(entry, id.as_deref(), &headers)?;
+    let data = fetch_json(&state, entry, &endpoint, &headers).await?;
+    let data = match (&entry.array_key, &entry.path_key) {
+        (Some(array_key), Some(path_key)) => select_record(&data, array_key, path_key, &page_path)
+            .ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no record of {endpoint} has {path_key} = {page_path}"
+                ))
+            })?,
+        _ => data,
+    };
+    let site_document = load_site(store, &org, &site)?;
+    let mut page =
+        match template_source(&state, entry, site_document.as_ref(), &org, &site, &branch) {
+            Some(source) => {
+                let template = Template::compile(&source).map_err(|e| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("template error: {e}"),
+                    )
+                })?;
+                template.render(&data, &NoPartials).map_err(|e| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("template error: {e}"),
+                    )
+                })?
+            }
+            None => html::generic_html(&data),
+        };
+    if let Some(prefix) = &entry.relative_url_prefix {
+        page = html::prefix_media_urls(&page, prefix);
+    }
+    page = html::expand_tags(&page);
+    if entry.use_aem_mapping == Some(true)
+        && let Some(document) = &site_document
+        && let Some(mappings) = path_mappings(store, &org, &site, document, &branch)?
+    {
+        page = html::apply_mappings(&page, &mappings.value);
+    }
+    let mut response = page.into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    Ok(response)
+}
+
+/// The endpoint with `{{id}}` and the forwarded headers filled in.
+fn endpoint_url(
+    entry: &WorkerEntry,
+    id: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<String, ApiError> {
+    let template = EndpointTemplate::parse(&entry.endpoint).map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the entry's endpoint has invalid placeholders",
+        )
+    })?;
+    let forwarded = forwarded_names(entry);
+    template
+        .expand(id, |name| {
+            forwarded
+                .iter()
+                .any(|f| f == name)
+                .then(|| {
+                    headers
+                        .get(name)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string)
+                })
+                .flatten()
+        })
+        .map_err(|error| match error {
+            ExpandError::MissingHeader(name) => {
+                ApiError::bad_request(format!("missing header {name}"))
+            }
+            other => ApiError::bad_request(other.to_string()),
+        })
+}
+
+fn forwarded_names(entry: &WorkerEntry) -> Vec<String> {
+    entry
+        .forward_headers
+        .iter()
+        .flatten()
+        .map(|h| h.to_ascii_lowercase())
+        .collect()
+}
+
+async fn fetch_json(
+    state: &AdminState,
+    entry: &WorkerEntry,
+    url: &str,
+    incoming: &HeaderMap,
+) -> Result<Value, ApiError> {
+    let failed = |what: String| {
+        ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            format!("Failed to fetch endpoint data: {what}"),
+        )
+    };
+    let mut request = state.http.get(url).timeout(FETCH_TIMEOUT);
+    for (name, value) in entry.headers.iter().flatten() {
+        request = request.header(name, value);
+    }
+    for name in forwarded_names(entry) {
+        if let Some(value) = incoming.get(&name) {
+            request = request.header(&name, value.as_bytes());
+        }
+    }
+    let response = request.send().await.map_err(|e| {
+        failed(if e.is_timeout() {
+            "timeout".into()
+        } else {
+            e.to_string()
+        })
+    })?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(failed(status.as_u16().to_string()));
+    }
+    let bytes = crate::http::read_limited(response, DATA_LIMIT)
+        .await
+        .map_err(|e| failed(e.to_string()))?;
+    serde_json::from_slice(&bytes).map_err(|_| failed("the response is not JSON".into()))
+}
+
+/// The record of a listing whose `path_key` field equals the page path. `array_key` is a
+/// dotted path to the array; empty means the document is the array.
+pub fn select_record(
+    data: &Value,
+    array_key: &str,
+    path_key: &str,
+    page_path: &str,
+) -> Option<Value> {
+    let array = array_key
+        .split('.')
+        .filter(|segment| !segment.is_empty())
+        .try_fold(data, |value, segment| match value {
+            Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            other => other.get(segment),
+        })?;
+    array
+        .as_array()?
+        .iter()
+        .find(|record| record.get(path_key).and_then(Value::as_str) == Some(page_path))
+        .cloned()
+}
+
+/// The template text from the site's code store (branch, then main). A site that requires
+/// authentication serves it only to an entry whose `templateApiKey` is a valid token for it.
+fn template_source(
+    state: &AdminState,
+    entry: &WorkerEntry,
+    site: Option<&Value>,
+    org: &str,
+    site_name: &str,
+    branch: &str,
+) -> Option<String> {
+    let path = entry.template.as_deref()?.strip_prefix('/')?;
+    let site = site?;
+    let requires_auth = access_of(site)
+        .and_then(|a| a.admin)
+        .and_then(|a| a.require_auth)
+        .is_some_and(|mode| mode == "auto" || mode == "true");
+    if requires_auth {
+        let key = entry.template_api_key.as_deref()?;
+        let claims = state.key.verify(key, crate::time::now_seconds()).ok()?;
+        if !claims.covers(org, site_name) {
+            return None;
+        }
+    }
+    let code: CodeConfig = serde_json::from_value(site.get("code")?.clone()).ok()?;
+    [branch, "main"].iter().find_map(|candidate| {
+        let bytes = state
+            .store
+            .get(&code_key(&code.owner, &code.repo, candidate, path))
+            .ok()??;
+        String::from_utf8(bytes).ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn listing_records_are_found_by_path() {
+        let data = json!({"data": {"people": [{"path": "/team/a", "name": "A"}, {"path": "/team/b", "name": "B"}]}});
+        assert_eq!(
+            select_record(&data, "data.people", "path", "/team/b"),
+            Some(json!({"path": "/team/b", "name": "B"}))
+        );
+        assert_eq!(select_record(&data, "data.people", "path", "/team/c"), None);
+        let root = json!([{"p": "/x"}]);
+        assert_eq!(
+            select_record(&root, "", "p", "/x"),
+            Some(json!({"p": "/x"}))
+        );
+        assert_eq!(select_record(&data, "missing", "path", "/team/a"), None);
+    }
+}

@@ -1,0 +1,380 @@
+//! The transformation worker over real HTTP, with wiremock JSON endpoints: configuration
+//! routes and every rendering rule.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use siteops::codesync::code_key;
+use wiremock::matchers::{header, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::harness::{ORG_ADMIN, TestServer, answer};
+
+const CONFIG: &str = "/transform/config/acme/web/main";
+
+/// A site acme/web with code acme/web and the given worker entries; `template` files go
+/// into its code store on main.
+async fn setup(entries: Value, templates: &[(&str, &str)]) -> (TestServer, String) {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let site = json!({
+        "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+        "access": {"admin": {"role": {"admin": ["web@acme.example"]}}}
+    });
+    assert_eq!(
+        server
+            .put("/admin/config/acme/sites/web.json", &root, &site)
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    let posted = post_config(&server, &root, CONFIG, &entries).await;
+    assert_eq!(posted.status, StatusCode::OK, "{:?}", posted.error);
+    for (file, text) in templates {
+        server
+            .server
+            .state
+            .store
+            .put(&code_key("acme", "web", "main", file), text.as_bytes())
+            .expect("stored");
+    }
+    (server, root)
+}
+
+async fn post_config(
+    server: &TestServer,
+    token: &str,
+    path: &str,
+    entries: &Value,
+) -> crate::harness::Answer {
+    let request = server
+        .client
+        .post(server.url(path))
+        .header("authorization", format!("token {token}"))
+        .body(entries.to_string());
+    answer(request.send().await.expect("answered")).await
+}
+
+async fn render(
+    server: &TestServer,
+    page: &str,
+    headers: &[(&str, &str)],
+) -> (StatusCode, Option<String>, String) {
+    let mut request = server
+        .client
+        .get(server.url(&format!("/transform/acme/web/main{page}")));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("answered");
+    let status = response.status();
+    let error = response
+        .headers()
+        .get("x-error")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    (status, error, response.text().await.expect("text"))
+}
+
+async fn endpoint(mock: &MockServer, at: &str, body: Value) {
+    Mock::given(method("GET"))
+        .and(path(at))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body))
+        .mount(mock)
+        .await;
+}
+
+#[tokio::test]
+async fn configuration_is_replaced_read_and_checked() {
+    let (server, root) = setup(
+        json!([{"path": "/", "endpoint": "https://api.example.com/x.json"}]),
+        &[],
+    )
+    .await;
+    let got = server.get(CONFIG, &root).await;
+    assert_eq!(
+        got.body,
+        json!([{"path": "/", "endpoint": "https://api.example.com/x.json"}])
+    );
+    // POST replaces the whole array.
+    let replacement =
+        json!([{"path": "/p/", "endpoint": "https://api.example.com/{{id}}", "regex": "/\\d+$/"}]);
+    assert_eq!(
+        post_config(&server, &root, CONFIG, &replacement)
+            .await
+            .status,
+        StatusCode::OK
+    );
+    assert_eq!(server.get(CONFIG, &root).await.body, replacement);
+    assert_eq!(
+        server
+            .get("/transform/config/acme/web/feature", &root)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+
+    let bad = [
+        (json!([]), "the document: [] has less than 1 item"),
+        (
+            json!({"path": "/"}),
+            "the document must be an array, found a table",
+        ),
+        (
+            json!([{"path": "/p/", "endpoint": "https://api.example.com/{{id}}"}]),
+            "/0/endpoint: the endpoint uses {{id}}",
+        ),
+        (
+            json!([{"path": "/p/", "endpoint": "https://x.example/{{headers.tenant}}"}]),
+            "not in `forwardHeaders`",
+        ),
+        (
+            json!([{"path": "/p/", "endpoint": "https://x.example/", "colour": "red"}]),
+            "unknown key `colour`",
+        ),
+    ];
+    for (body, message) in bad {
+        let answer = post_config(&server, &root, CONFIG, &body).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            answer.error.as_deref().is_some_and(|e| e.contains(message)),
+            "{body}: {:?}",
+            answer.error
+        );
+    }
+    // The token is checked with the administration service.
+    let body = json!([{"path": "/", "endpoint": "https://api.example.com/x.json"}]);
+    let anonymous = answer(
+        server
+            .client
+            .post(server.url(CONFIG))
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("answered"),
+    )
+    .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        post_config(&server, "not-a-token", CONFIG, &body)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        post_config(&server, &server.token("stranger@x.example"), CONFIG, &body)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        post_config(&server, &server.token("web@acme.example"), CONFIG, &body)
+            .await
+            .status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_page_is_rendered_from_the_endpoint_json_through_the_template() {
+    let api = MockServer::start().await;
+    endpoint(&api, "/products/1234.json", json!({"name": "Trail <Shoe>", "price": 99.5, "image": "/media/shoe.jpg", "tags": "running, trail"})).await;
+    let entries = json!([{
+        "path": "/products/", "regex": "/\\d+$/", "endpoint": format!("{}/products/{{{{id}}}}.json", api.uri()),
+        "template": "/templates/product.html", "relativeURLPrefix": "https://media.acme.example"
+    }]);
+    let template = "<html><head><title>{{name}}</title><meta name=\"tags\" content=\"{{tags}}\"></head><body><main><div><h1>{{name}}</h1><p>{{price}}</p><img src=\"{{image}}\"></div></main></body></html>";
+    let (server, _) = setup(entries, &[("templates/product.html", template)]).await;
+    let (status, error, html) = render(&server, "/products/1234", &[]).await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
+    assert_eq!(
+        html,
+        "<html><head><title>Trail &lt;Shoe&gt;</title><meta property=\"article:tag\" content=\"running\"><meta property=\"article:tag\" content=\"trail\"></head><body><main><div><h1>Trail &lt;Shoe&gt;</h1><p>99.5</p><img src=\"https://media.acme.example/media/shoe.jpg\"></div></main></body></html>"
+    );
+    assert_eq!(
+        render(&server, "/products/abc", &[]).await.0,
+        StatusCode::NOT_FOUND,
+        "the regex does not match"
+    );
+    assert_eq!(
+        render(&server, "/elsewhere/1", &[]).await.0,
+        StatusCode::NOT_FOUND,
+        "no entry"
+    );
+}
+
+#[tokio::test]
+async fn headers_are_forwarded_only_when_listed_and_static_headers_are_sent() {
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path(
+            "/v1/globex/stores/3f2504e0-4f89-11d3-9a0c-0305e82c3301",
+        ))
+        .and(query_param("market", "de ch"))
+        .and(header("x-api-version", "2"))
+        .and(header("tenant", "globex"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"title": "Store"})))
+        .mount(&api)
+        .await;
+    let entries = json!([{
+        "path": "/stores/", "regex": "/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i",
+        "endpoint": format!("{}/v1/{{{{headers.Tenant}}}}/stores/{{{{id}}}}?market={{{{headers['x-market']}}}}", api.uri()),
+        "headers": {"x-api-version": "2"}, "forwardHeaders": ["tenant", "X-Market"]
+    }]);
+    let (server, _) = setup(entries, &[]).await;
+    let page = "/stores/3f2504e0-4f89-11d3-9a0c-0305e82c3301";
+    let (status, error, html) = render(
+        &server,
+        page,
+        &[
+            ("Tenant", "globex"),
+            ("x-market", "de ch"),
+            ("cookie", "secret"),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
+    assert!(
+        html.contains("<title>Store</title>"),
+        "generic page without a template: {html}"
+    );
+    let (status, error, _) = render(&server, page, &[("tenant", "globex")]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error.as_deref(), Some("missing header x-market"));
+}
+
+#[tokio::test]
+async fn endpoint_failures_are_502() {
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/broken.json"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&api)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/html.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("<html>"))
+        .mount(&api)
+        .await;
+    let entries = json!([
+        {"path": "/broken", "endpoint": format!("{}/broken.json", api.uri())},
+        {"path": "/html", "endpoint": format!("{}/html.json", api.uri())}
+    ]);
+    let (server, _) = setup(entries, &[]).await;
+    let (status, error, _) = render(&server, "/broken", &[]).await;
+    assert_eq!(
+        (status, error.as_deref()),
+        (
+            StatusCode::BAD_GATEWAY,
+            Some("Failed to fetch endpoint data: 500")
+        )
+    );
+    let (status, error, _) = render(&server, "/html", &[]).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY);
+    assert!(error.is_some_and(|e| e.starts_with("Failed to fetch endpoint data:")));
+}
+
+#[tokio::test]
+async fn a_listing_entry_renders_the_record_of_the_page() {
+    let api = MockServer::start().await;
+    endpoint(&api, "/team.json", json!({"data": [{"path": "/team/jane-doe", "name": "Jane"}, {"path": "/team/joe", "name": "Joe"}]})).await;
+    let entries = json!([{"path": "/team/", "endpoint": format!("{}/team.json", api.uri()), "arrayKey": "data", "pathKey": "path", "template": "/templates/member.html"}]);
+    let (server, _) = setup(entries, &[("templates/member.html", "<h1>{{name}}</h1>")]).await;
+    assert_eq!(
+        render(&server, "/team/jane-doe", &[]).await.2,
+        "<h1>Jane</h1>"
+    );
+    assert_eq!(
+        render(&server, "/team/nobody", &[]).await.0,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn a_site_with_authentication_gives_templates_only_with_a_valid_key() {
+    let api = MockServer::start().await;
+    endpoint(
+        &api,
+        "/events/summer-fest.json",
+        json!({"title": "Summer Fest", "description": "Music"}),
+    )
+    .await;
+    let entry = |key: Option<String>| {
+        let mut entry = json!({"path": "/events/", "regex": "/(?<=event-)[a-z0-9-]+$/", "endpoint": format!("{}/events/{{{{id}}}}.json", api.uri()), "template": "/templates/event.html"});
+        if let Some(key) = key {
+            entry["templateApiKey"] = json!(key);
+        }
+        json!([entry])
+    };
+    let (server, root) = setup(
+        entry(None),
+        &[("templates/event.html", "<h1>{{title}}</h1>")],
+    )
+    .await;
+    assert_eq!(
+        render(&server, "/events/event-summer-fest", &[]).await.2,
+        "<h1>Summer Fest</h1>"
+    );
+    server
+        .post(
+            "/admin/config/acme/sites/web/access.json",
+            &root,
+            &json!({"admin": {"role": {"admin": ["web@acme.example"]}, "requireAuth": "auto"}}),
+        )
+        .await;
+    let generic = render(&server, "/events/event-summer-fest", &[]).await.2;
+    assert!(
+        generic.contains("<meta name=\"description\" content=\"Music\">")
+            && generic.contains("application/ld+json"),
+        "{generic}"
+    );
+    let key = server.token_with("worker@acme.example", "acme/web", 3600);
+    post_config(&server, &root, CONFIG, &entry(Some(key))).await;
+    assert_eq!(
+        render(&server, "/events/event-summer-fest", &[]).await.2,
+        "<h1>Summer Fest</h1>"
+    );
+}
+
+#[tokio::test]
+async fn mappings_apply_with_use_aem_mapping_and_branches_fall_back_to_main() {
+    let api = MockServer::start().await;
+    endpoint(
+        &api,
+        "/news.json",
+        json!({"link": "/content/web/products/1"}),
+    )
+    .await;
+    let entries = json!([{"path": "/news/", "endpoint": format!("{}/news.json", api.uri()), "template": "/templates/news.html", "useAEMMapping": true}]);
+    let (server, root) = setup(
+        entries,
+        &[("templates/news.html", "<a href=\"{{link}}\">x</a>")],
+    )
+    .await;
+    server
+        .post(
+            "/admin/config/acme/sites/web/public.json",
+            &root,
+            &json!({"paths": {"mappings": ["/content/web/:/"]}}),
+        )
+        .await;
+    assert_eq!(
+        render(&server, "/news/a", &[]).await.2,
+        "<a href=\"/products/1\">x</a>"
+    );
+    // A branch without its own configuration uses main's.
+    let response = server
+        .client
+        .get(server.url("/transform/acme/web/feature/news/a"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), StatusCode::OK);
+    // No configuration at all: the hosted worker answers 500.
+    let none = server
+        .client
+        .get(server.url("/transform/acme/other/main/x"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(none.status(), StatusCode::INTERNAL_SERVER_ERROR);
+}
