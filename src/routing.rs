@@ -13,6 +13,29 @@ pub fn select<'e>(entries: &'e [WorkerEntry], page_path: &str) -> Option<(usize,
         .find(|(_, entry)| page_path.starts_with(&entry.path))
 }
 
+/// Why an entry's regex gives no `{{id}}` for a page.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    /// The entry's regex is not valid (configuration stored before validation, say).
+    #[error("{0}")]
+    Invalid(JsRegexError),
+    #[error("the regex {0} does not match it")]
+    NoMatch(String),
+}
+
+/// The `{{id}}` of a page: the whole match of the entry's regex, or `None` without one.
+pub fn id(entry: &WorkerEntry, page_path: &str) -> Result<Option<String>, IdError> {
+    let Some(literal) = &entry.regex else {
+        return Ok(None);
+    };
+    let regex = JsRegex::parse(literal).map_err(IdError::Invalid)?;
+    match regex.find(page_path) {
+        Ok(Some(found)) => Ok(Some(found.to_string())),
+        Ok(None) => Err(IdError::NoMatch(literal.clone())),
+        Err(error) => Err(IdError::Invalid(error)),
+    }
+}
+
 /// What an entry makes of one page path: the id (the regex's whole match) and the
 /// endpoint, with header placeholders left in place.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -29,18 +52,7 @@ pub fn resolve(entry: &WorkerEntry, page_path: &str) -> Result<Resolution, Strin
             entry.path
         ));
     }
-    let id = match &entry.regex {
-        None => None,
-        Some(literal) => {
-            let regex = JsRegex::parse(literal).map_err(|e| e.to_string())?;
-            match regex.find(page_path) {
-                Ok(Some(found)) => Some(found.to_string()),
-                Ok(None) => return Err(format!("the regex {literal} does not match it")),
-                Err(JsRegexError::MatchFailed { message }) => return Err(message),
-                Err(other) => return Err(other.to_string()),
-            }
-        }
-    };
+    let id = id(entry, page_path).map_err(|e| e.to_string())?;
     let template = EndpointTemplate::parse(&entry.endpoint)
         .map_err(|_| "the endpoint has invalid placeholders".to_string())?;
     let endpoint = template.explain(id.as_deref()).map_err(|e| e.to_string())?;

@@ -107,29 +107,15 @@ impl SchemaKind {
 
     /// The compiled validator, built once per process.
     pub fn validator(self) -> &'static Validator {
-        static VALIDATORS: LazyLock<Vec<Validator>> = LazyLock::new(|| {
-            SchemaKind::ALL
-                .iter()
-                .map(|kind| {
-                    jsonschema::validator_for(&kind.generate())
-                        .expect("generated schemas are valid JSON schemas")
-                })
-                .collect()
-        });
-        let index = SchemaKind::ALL
-            .iter()
-            .position(|kind| *kind == self)
-            .expect("every kind is in ALL");
-        &VALIDATORS[index]
+        &compiled(self).1
     }
 
     /// Validates `instance`; every problem comes back, each with the pointer of the value.
     pub fn check(self, instance: &Value) -> Vec<Diagnostic> {
-        let validator = self.validator();
+        let (schema, validator) = compiled(self);
         if validator.is_valid(instance) {
             return Vec::new();
         }
-        let schema = validator_schema(self);
         validator
             .iter_errors(instance)
             .flat_map(|error| to_diagnostics(&error, schema))
@@ -137,16 +123,26 @@ impl SchemaKind {
     }
 }
 
-/// The generated schema of a kind, kept for error messages (the validator does not expose
-/// its source).
-fn validator_schema(kind: SchemaKind) -> &'static Value {
-    static SCHEMAS: LazyLock<Vec<Value>> =
-        LazyLock::new(|| SchemaKind::ALL.iter().map(|k| k.generate()).collect());
+/// Each kind's schema with its compiled validator, generated once per process. The schema
+/// is kept beside the validator for error messages (known keys, field descriptions), which
+/// the validator does not expose.
+fn compiled(kind: SchemaKind) -> &'static (Value, Validator) {
+    static COMPILED: LazyLock<Vec<(Value, Validator)>> = LazyLock::new(|| {
+        SchemaKind::ALL
+            .iter()
+            .map(|kind| {
+                let schema = kind.generate();
+                let validator = jsonschema::validator_for(&schema)
+                    .expect("generated schemas are valid JSON schemas");
+                (schema, validator)
+            })
+            .collect()
+    });
     let index = SchemaKind::ALL
         .iter()
         .position(|k| *k == kind)
         .expect("every kind is in ALL");
-    &SCHEMAS[index]
+    &COMPILED[index]
 }
 
 fn schema_for<T: JsonSchema>() -> Schema {

@@ -14,22 +14,12 @@ use serde_json::{Value, json};
 
 use super::config::{existing_site, load_site};
 use super::error::ApiError;
-use super::{AdminState, read_body, repos};
+use super::{AdminState, check_names, read_body, repos};
 use crate::auth::Action;
 use crate::codesync::job::{self, Job, Trigger};
 use crate::codesync::runner::EnqueueError;
 use crate::codesync::signature;
 use crate::model::api::CodeConfig;
-use crate::rules::is_id;
-
-fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
-    match names.iter().find(|(_, name)| !is_id(name)) {
-        Some((what, name)) => Err(ApiError::bad_request(format!(
-            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
-        ))),
-        None => Ok(()),
-    }
-}
 
 /// The site's code block, which must be an external repository to be synced here.
 fn external_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {

@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use super::error::ApiError;
-use super::{AdminState, read_body};
+use super::{AdminState, check_names, read_body};
 use crate::auth::{Action, Decision, authorize};
 use crate::diagnostic::Diagnostic;
 use crate::model::api::AccessConfig;
@@ -73,17 +73,6 @@ fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError
     Ok(store.put(key, &bytes)?)
 }
 
-/// Checks an org, site or secret name from the path.
-fn check_name(what: &str, name: &str) -> Result<(), ApiError> {
-    if rules::is_id(name) {
-        Ok(())
-    } else {
-        Err(ApiError::bad_request(format!(
-            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
-        )))
-    }
-}
-
 fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
     file.strip_suffix(".json").ok_or_else(|| {
         ApiError::not_found(format!("no such {what}: `{file}` (expected <name>.json)"))
@@ -91,7 +80,7 @@ fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
 }
 
 /// Parses and validates a request body against a schema and the document rules.
-fn parse_body(
+pub(crate) fn parse_body(
     bytes: &[u8],
     schema: SchemaKind,
     rules: impl Fn(&Value) -> Vec<Diagnostic>,
@@ -118,7 +107,7 @@ fn parse_body(
 }
 
 /// Applies a rule function to a body already known to fit its schema.
-fn typed<T: serde::de::DeserializeOwned>(
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(
     value: &Value,
     rule: impl Fn(&T) -> Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
@@ -203,7 +192,7 @@ pub async fn list_sites(
     if file != "sites.json" {
         return Err(ApiError::not_found(format!("no such resource `{file}`")));
     }
-    check_name("org", &org)?;
+    check_names(&[("org", &org)])?;
     let Some(caller) = state.caller(&headers) else {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -244,8 +233,7 @@ pub async fn site(
     body: Body,
 ) -> Result<Response, ApiError> {
     let site = strip_json(&file, "site")?;
-    check_name("org", &org)?;
-    check_name("site", site)?;
+    check_names(&[("org", &org), ("site", site)])?;
     let store = state.store.as_ref();
     match method {
         Method::GET => Ok(Json(existing_site(
@@ -321,8 +309,7 @@ pub async fn sub_resource(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_name("org", &org)?;
-    check_name("site", &site)?;
+    check_names(&[("org", &org), ("site", &site)])?;
     let name = strip_json(&file, "sub-resource")?;
     if name == "public" {
         return public(state, &org, &site, method, &headers, body).await;
@@ -444,10 +431,9 @@ pub async fn secret(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_name("org", &org)?;
-    check_name("site", &site)?;
+    check_names(&[("org", &org), ("site", &site)])?;
     let id = strip_json(&file, "secret")?;
-    check_name("secret", id)?;
+    check_names(&[("secret", id)])?;
     let store = state.store.as_ref();
     let key = secret_key(&org, &site, id);
     match method {

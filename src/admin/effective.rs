@@ -112,13 +112,7 @@ pub async fn status(
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    for (what, name) in [("org", &org), ("site", &site), ("branch", &branch)] {
-        if !crate::rules::is_id(name) {
-            return Err(ApiError::bad_request(format!(
-                "invalid {what} name `{name}`"
-            )));
-        }
-    }
+    super::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
     let store = state.store.as_ref();
     let body = serde_json::json!({

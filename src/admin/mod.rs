@@ -86,6 +86,17 @@ pub fn router(state: Arc<AdminState>) -> Router {
         .with_state(state)
 }
 
+/// Checks org, site, branch and secret names from a request path: `[a-z0-9][a-z0-9-]*`
+/// (no path traversal, no surprises), 400 otherwise. Each pair is (what, name).
+pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
+    match names.iter().find(|(_, name)| !crate::rules::is_id(name)) {
+        Some((what, name)) => Err(ApiError::bad_request(format!(
+            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Reads a request body of at most [`BODY_LIMIT`] bytes.
 pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
     axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {

@@ -102,6 +102,10 @@ pub fn sync_secret(
     }
 }
 
+fn parse_code(code: Option<&Value>) -> Option<CodeConfig> {
+    code.and_then(|c| serde_json::from_value(c.clone()).ok())
+}
+
 impl AdminState {
     /// Whether `org/site` may use this code block: it onboards a new repository (with
     /// `secretId`), or selects a ready one (without).
@@ -111,8 +115,7 @@ impl AdminState {
         site: &str,
         code: Option<&Value>,
     ) -> Result<(), ApiError> {
-        let Some(code) = code.and_then(|c| serde_json::from_value::<CodeConfig>(c.clone()).ok())
-        else {
+        let Some(code) = parse_code(code) else {
             return Ok(());
         };
         let Some((owner, repo, secret_id)) = external(&code) else {
@@ -147,8 +150,7 @@ impl AdminState {
         site: &str,
         code: Option<&Value>,
     ) -> Result<(), ApiError> {
-        let Some(code) = code.and_then(|c| serde_json::from_value::<CodeConfig>(c.clone()).ok())
-        else {
+        let Some(code) = parse_code(code) else {
             return Ok(());
         };
         let Some((owner, repo, Some(secret_id))) = external(&code) else {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::load::{Parsed, SiteFiles};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::api::{ContentConfig, ContentSource, WorkerEntry};
+use crate::model::api::{ContentConfig, WorkerEntry};
 use crate::model::files::{FstabFile, Mountpoint, TransformEntryFile};
 use crate::rules;
 
@@ -252,14 +252,14 @@ fn content_from_fstab(
         );
         return None;
     };
-    let (url, kind, suffix) = match mountpoint {
-        Mountpoint::Url(url) => (url, None, None),
-        Mountpoint::Full(table) => (&table.url, table.kind.clone(), table.suffix.clone()),
-    };
-    let Some(kind) = kind else {
+    let Some(source) = fstab.value.root_source() else {
+        let message = match mountpoint {
+            Mountpoint::Url(_) => "mountpoint `/` is a bare URL, without `type`",
+            Mountpoint::Full(_) => "mountpoint `/` has no `type`",
+        };
         out.push(
             fstab.locate(
-                Diagnostic::error(Code::MissingKey, "mountpoint `/` has no `type`")
+                Diagnostic::error(Code::MissingKey, message)
                     .with_help("siteops reads markup mountpoints: add `type: markup`")
                     .at_pointer(root_pointer),
             ),
@@ -267,11 +267,7 @@ fn content_from_fstab(
         return None;
     };
     let content = ContentConfig {
-        source: ContentSource {
-            url: url.clone(),
-            kind,
-            suffix,
-        },
+        source,
         overlay: None,
     };
     let diagnostics = rules::content(&content);

@@ -13,12 +13,11 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use crate::admin::config::{existing_site, method_not_allowed};
-use crate::admin::{AdminState, ApiError, read_body};
+use crate::admin::config::{existing_site, method_not_allowed, parse_body, typed};
+use crate::admin::{AdminState, ApiError, check_names, read_body};
 use crate::auth::Action;
-use crate::diagnostic::Diagnostic;
 use crate::model::api::WorkerEntry;
-use crate::rules::{self, is_id};
+use crate::rules;
 use crate::schema::SchemaKind;
 use crate::store::Store;
 
@@ -47,17 +46,6 @@ pub fn load_effective(
     Ok(None)
 }
 
-pub fn check_names(org: &str, site: &str, branch: &str) -> Result<(), ApiError> {
-    for (what, name) in [("org", org), ("site", site), ("branch", branch)] {
-        if !is_id(name) {
-            return Err(ApiError::bad_request(format!(
-                "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
-            )));
-        }
-    }
-    Ok(())
-}
-
 pub async fn handle(
     State(state): State<Arc<AdminState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
@@ -65,7 +53,7 @@ pub async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_names(&org, &site, &branch)?;
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let store = state.store.as_ref();
     match method {
         Method::GET => {
@@ -80,21 +68,11 @@ pub async fn handle(
         }
         Method::POST => {
             let bytes = read_body(body).await?;
-            let value: Value = serde_json::from_slice(&bytes)
-                .map_err(|e| ApiError::bad_request(format!("invalid JSON: {e}")))?;
-            let problems = SchemaKind::ApiWorkerConfig.check(&value);
-            if !problems.is_empty() {
-                return Err(ApiError::invalid_body(&problems));
-            }
-            let entries: Vec<WorkerEntry> = serde_json::from_value(value.clone())
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
-            let errors: Vec<Diagnostic> = rules::worker_entries(&entries)
-                .into_iter()
-                .filter(Diagnostic::is_error)
-                .collect();
-            if !errors.is_empty() {
-                return Err(ApiError::invalid_body(&errors));
-            }
+            let value = parse_body(&bytes, SchemaKind::ApiWorkerConfig, |v| {
+                typed(v, |entries: &Vec<WorkerEntry>| {
+                    rules::worker_entries(entries)
+                })
+            })?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
             store.put(

@@ -19,16 +19,15 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::config::{check_names, load_effective};
+use super::config::load_effective;
 use super::html;
 use crate::admin::config::{access_of, load_site};
 use crate::admin::effective::path_mappings;
-use crate::admin::{AdminState, ApiError};
+use crate::admin::{AdminState, ApiError, check_names};
 use crate::codesync::code_key;
 use crate::endpoint::{EndpointTemplate, ExpandError};
-use crate::jsregex::JsRegex;
 use crate::model::api::{CodeConfig, WorkerEntry};
-use crate::routing;
+use crate::routing::{self, IdError};
 use crate::template::{NoPartials, Template};
 
 /// Largest endpoint document accepted.
@@ -41,7 +40,7 @@ pub async fn handle(
     Path((org, site, branch, path)): Path<(String, String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    check_names(&org, &site, &branch)?;
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let page_path = format!("/{path}");
     let store = state.store.as_ref();
     let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
@@ -56,19 +55,18 @@ pub async fn handle(
             "no worker entry handles {page_path}"
         )));
     };
-    let id = match &entry.regex {
-        None => None,
-        Some(literal) => {
-            let regex = JsRegex::parse(literal)
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-            match regex.find(&page_path) {
-                Ok(Some(found)) => Some(found.to_string()),
-                _ => {
-                    return Err(ApiError::not_found(format!(
-                        "{page_path} does not match {literal}"
-                    )));
-                }
-            }
+    let id = match routing::id(entry, &page_path) {
+        Ok(id) => id,
+        Err(IdError::NoMatch(literal)) => {
+            return Err(ApiError::not_found(format!(
+                "{page_path} does not match {literal}"
+            )));
+        }
+        Err(error @ IdError::Invalid(_)) => {
+            return Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                error.to_string(),
+            ));
         }
     };
     let endpoint = endpoint_url(entry, id.as_deref(), &headers)?;

@@ -4,7 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::harness::{ORG_ADMIN, TestServer, answer};
+use crate::harness::{ORG_ADMIN, TestServer};
 
 const SITE: &str = "/admin/config/acme/sites/web.json";
 
@@ -406,14 +406,16 @@ async fn the_preview_host_publishes_the_public_configuration() {
         .post("/admin/config/acme/sites/web/public.json", &root, &public)
         .await;
     let fetch = |token: Option<String>| {
-        let mut request = server
-            .client
-            .get(server.url("/config.json"))
-            .header("host", "main--web--acme.localhost");
-        if let Some(token) = token {
-            request = request.header("authorization", format!("token {token}"));
+        let server = &server;
+        async move {
+            server
+                .preview(
+                    "main--web--acme.localhost",
+                    "/config.json",
+                    token.as_deref(),
+                )
+                .await
         }
-        async move { answer(request.send().await.expect("answered")).await }
     };
     let answer = fetch(None).await;
     assert_eq!(answer.status, StatusCode::OK);
@@ -447,13 +449,9 @@ async fn the_preview_host_publishes_the_public_configuration() {
     );
 
     let unknown = server
-        .client
-        .get(server.url("/config.json"))
-        .header("host", "main--nosite--acme.localhost")
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+        .preview("main--nosite--acme.localhost", "/config.json", None)
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]

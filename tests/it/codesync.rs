@@ -343,13 +343,9 @@ async fn a_site_without_content_reads_its_code_and_public_mappings_win_over_path
     );
     // The legacy mapping publishes a configuration page at /config.json…
     let config = server
-        .client
-        .get(server.url("/config.json"))
-        .header("host", "main--web--acme.localhost")
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(config.status(), StatusCode::NOT_FOUND);
+        .preview("main--web--acme.localhost", "/config.json", None)
+        .await;
+    assert_eq!(config.status, StatusCode::NOT_FOUND);
 
     // …until public mappings are configured: then paths.yaml is ignored.
     server
@@ -365,13 +361,9 @@ async fn a_site_without_content_reads_its_code_and_public_mappings_win_over_path
         json!({"value": ["/content/web/:/"], "origin": "public.json"})
     );
     let config = server
-        .client
-        .get(server.url("/config.json"))
-        .header("host", "main--web--acme.localhost")
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(config.status(), StatusCode::OK);
+        .preview("main--web--acme.localhost", "/config.json", None)
+        .await;
+    assert_eq!(config.status, StatusCode::OK);
 
     // A content block in the configuration takes precedence over fstab.yaml.
     server

@@ -113,6 +113,16 @@ impl TestServer {
         .await
     }
 
+    /// GETs `path` from the preview host `host` (such as `main--web--acme.localhost`), with
+    /// `Authorization: token …` when a token is given.
+    pub async fn preview(&self, host: &str, path: &str, token: Option<&str>) -> Answer {
+        let mut request = self.client.get(self.url(path)).header("host", host);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("token {token}"));
+        }
+        answer(request.send().await.expect("request is answered")).await
+    }
+
     pub async fn delete(&self, path: &str, token: &str) -> Answer {
         self.send(Method::DELETE, path, Some(token), None).await
     }
