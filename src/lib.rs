@@ -12,6 +12,7 @@ pub mod html;
 pub mod http;
 pub mod jsregex;
 pub mod model;
+pub mod preview;
 pub mod repo;
 pub mod routing;
 pub mod rules;

@@ -41,7 +41,7 @@ pub fn content(content: &ContentConfig) -> Vec<Diagnostic> {
 }
 
 /// A suffix is appended to the page path, so it must read as an extension: `.html`.
-pub(crate) fn check_suffix(suffix: &str) -> Option<Diagnostic> {
+pub fn check_suffix(suffix: &str) -> Option<Diagnostic> {
     let extension = suffix.strip_prefix('.');
     let valid = extension.is_some_and(|ext| {
         !ext.is_empty()

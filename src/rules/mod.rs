@@ -10,7 +10,7 @@ mod content;
 mod worker;
 
 pub use access::{access, public};
-pub use content::{code, content};
+pub use content::{check_suffix, code, content};
 pub use worker::worker_entries;
 
 use url::Url;

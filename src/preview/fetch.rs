@@ -1,0 +1,223 @@
+//! Fetching a page from its markup sources: the overlay first when there is one, then the
+//! primary source when the overlay answers 404, 401 or 403 (interface, Errors 1 to 3).
+//!
+//! What goes to a source: `Authorization` (the preview request's
+//! `x-content-source-authorization`, unchanged, when it has one) and
+//! `x-content-source-location` (the page's web path), nothing else. A redirect is
+//! followed, and the two headers go only to hops on the source's own host and port.
+//!
+//! How the primary source's answer (or a non-fallback answer of the overlay) becomes the
+//! preview's status ([`map_status`]): 404 -> 404, 401 -> 401, 403 -> 404, 429 -> 503 (the
+//! administration service's rule for rate limits), other 4xx as they are, 5xx and other
+//! statuses -> 502. A network error -> 502, a time-out ([`Limits::page_timeout`], the
+//! whole chain) -> 504, a body over [`Limits::page_size`] -> 409 (reading stops there).
+//!
+//! A response whose content type is JSON (`application/json`, `*/*+json`) is a sheet: it is
+//! kept as JSON and must parse (502 otherwise). Anything else is HTML.
+
+use std::time::Instant;
+
+use http::{HeaderMap, HeaderValue};
+use url::Url;
+
+use super::images::allow::AllowList;
+use super::redirect::{ChainError, follow};
+use super::trace::{FetchAttempt, Trace};
+use super::transport::{Transport, TransportError};
+use super::url::{PagePath, fetch_url};
+use super::{Limits, PreviewError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Overlay,
+    Primary,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Overlay => "overlay",
+            Role::Primary => "primary",
+        }
+    }
+}
+
+/// A markup source as configured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    pub role: Role,
+    pub url: String,
+    pub suffix: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FetchedPage {
+    pub role: Role,
+    /// The fetch URL (relative image URLs resolve against it; `self` is its host).
+    pub url: Url,
+    pub json: bool,
+    pub body: Vec<u8>,
+    /// The source's `x-html2md-img-src`.
+    pub img_src: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+/// The preview status for a source's non-success status, with a reason for `x-error`.
+pub fn map_status(status: u16) -> u16 {
+    match status {
+        404 | 403 => 404,
+        401 => 401,
+        429 => 503,
+        400..=499 => status,
+        _ => 502,
+    }
+}
+
+fn is_fallback(status: u16) -> bool {
+    matches!(status, 401 | 403 | 404)
+}
+
+/// Fetches `page` from `sources` in order (overlay, then primary).
+pub async fn fetch_page(
+    transport: &dyn Transport,
+    sources: &[Source],
+    page: &PagePath,
+    authorization: Option<&HeaderValue>,
+    limits: &Limits,
+    trace: &mut Trace,
+) -> Result<FetchedPage, PreviewError> {
+    let web_path = page.web_path();
+    let mut credentials = HeaderMap::new();
+    if let Some(value) = authorization {
+        credentials.insert(http::header::AUTHORIZATION, value.clone());
+    }
+    if let Ok(location) = HeaderValue::from_str(&web_path) {
+        credentials.insert("x-content-source-location", location);
+    }
+    for (index, source) in sources.iter().enumerate() {
+        let is_last = index + 1 == sources.len();
+        let role = source.role.name();
+        let url = fetch_url(&source.url, source.suffix.as_deref(), page).map_err(|error| {
+            PreviewError::new(500, format!("the {role} source is misconfigured: {error}"))
+        })?;
+        let own = AllowList::parse(None, &url);
+        let permitted = |hop: &Url| own.permits(hop);
+        let started = Instant::now();
+        let mut hops = Vec::new();
+        let outcome = tokio::time::timeout(
+            limits.page_timeout,
+            follow(
+                transport,
+                url.clone(),
+                &credentials,
+                &permitted,
+                limits.page_size,
+                limits.redirects,
+                &mut hops,
+            ),
+        )
+        .await;
+        let mut attempt = FetchAttempt {
+            source: role.to_string(),
+            url: url.to_string(),
+            status: hops.last().and_then(|h| h.status),
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            decision: String::new(),
+            redirects: if hops.len() > 1 { hops } else { Vec::new() },
+        };
+        let failure = match outcome {
+            Err(_) => PreviewError::new(
+                504,
+                format!(
+                    "timeout fetching {web_path} from the {role} source after {} ms",
+                    limits.page_timeout.as_millis()
+                ),
+            ),
+            Ok(Err(ChainError::Transport(TransportError::TooLarge { limit }))) => {
+                PreviewError::new(
+                    409,
+                    format!("{web_path} from the {role} source is larger than {limit} bytes"),
+                )
+            }
+            Ok(Err(error)) => PreviewError::new(
+                502,
+                format!("unable to fetch {web_path} from the {role} source: {error}"),
+            ),
+            Ok(Ok((_, response))) if (200..300).contains(&response.status) => {
+                attempt.decision = "used".into();
+                trace.fetch.push(attempt);
+                return page_of(source.role, url, response, &web_path);
+            }
+            Ok(Ok((_, response))) if !is_last && is_fallback(response.status) => {
+                attempt.decision =
+                    format!("fallback: the {role} source answered {}", response.status);
+                trace.fetch.push(attempt);
+                continue;
+            }
+            Ok(Ok((_, response))) => PreviewError::new(
+                map_status(response.status),
+                format!(
+                    "unable to fetch {web_path} from the {role} source: {}",
+                    response.status
+                ),
+            ),
+        };
+        attempt.decision = failure.message.clone();
+        trace.fetch.push(attempt);
+        return Err(failure);
+    }
+    Err(PreviewError::new(404, "no content source is configured"))
+}
+
+fn page_of(
+    role: Role,
+    url: Url,
+    response: super::IncomingResponse,
+    web_path: &str,
+) -> Result<FetchedPage, PreviewError> {
+    let essence = super::images::media::essence(response.header("content-type").unwrap_or(""));
+    let json = essence == "application/json" || essence.ends_with("+json");
+    if json && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_err() {
+        return Err(PreviewError::new(
+            502,
+            format!(
+                "{web_path} from the {} source is not valid JSON",
+                role.name()
+            ),
+        ));
+    }
+    Ok(FetchedPage {
+        role,
+        url,
+        json,
+        img_src: response.header("x-html2md-img-src").map(str::to_string),
+        last_modified: response.header("last-modified").map(str::to_string),
+        body: response.body,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_map_as_the_reference_does() {
+        let cases = [
+            (404, 404),
+            (401, 401),
+            (403, 404),
+            (400, 400),
+            (410, 410),
+            (451, 451),
+            (429, 503),
+            (500, 502),
+            (503, 502),
+            (304, 502),
+            (302, 502),
+            (100, 502),
+        ];
+        for (source, preview) in cases {
+            assert_eq!(map_status(source), preview, "{source}");
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Images of a previewed page: which hosts may receive credentials ([`allow`]), what a
+//! downloaded file is ([`media`], [`svg`]), and the downloader ([`download`]).
+
+pub mod allow;
+pub mod download;
+pub mod media;
+pub mod svg;
+
+pub use download::{ImageMap, MediaSink, download_images};

@@ -1,0 +1,90 @@
+//! The preview pipeline, as a library: fetch a page from its markup sources (overlay
+//! first), download and store its images, convert it, and hand back everything the
+//! administration service stores and the preview host serves.
+//!
+//! The network is behind [`Transport`], passed to every run, so `serve`, the tests and an
+//! offline harness answering from mock files run the same code. Pure parts: [`url`] (page
+//! paths and fetch URLs), [`images::allow`] (the `x-html2md-img-src` allow list),
+//! [`images::media`] and [`images::svg`] (naming, sizes, SVG validation), and the status
+//! rules in [`fetch`].
+//!
+//! Two invariants hold for every request the pipeline makes:
+//! - the preview's `Authorization` goes only to the page's own source (host and port) and
+//!   to image hosts the allow list names; every redirect hop is judged again;
+//! - no body is read past its limit (page 1 MiB, image 20 MiB).
+
+pub mod convert;
+pub mod fetch;
+pub mod images;
+pub mod pipeline;
+mod redirect;
+pub mod store;
+pub mod trace;
+pub mod transport;
+pub mod url;
+
+use std::time::Duration;
+
+pub use pipeline::{Preview, PreviewBody, run};
+pub use trace::Trace;
+pub use transport::{
+    IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
+};
+pub use url::PagePath;
+
+/// The pipeline's limits; the defaults are the reference's.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Time for a page fetch, redirects and body included (504 beyond).
+    pub page_timeout: Duration,
+    /// Largest page body (409 beyond).
+    pub page_size: usize,
+    /// Time for one attempt at an image (the image becomes `about:error` beyond).
+    pub image_timeout: Duration,
+    /// Largest image (409 for the page beyond).
+    pub image_size: usize,
+    /// Most distinct images on a page (409 beyond).
+    pub image_count: usize,
+    /// Images downloaded at the same time.
+    pub image_concurrency: usize,
+    /// Retries of an image after a network error or a 5xx.
+    pub image_retries: u32,
+    /// Wait before the first retry; doubled for each further one.
+    pub retry_delay: Duration,
+    /// Redirects followed per request.
+    pub redirects: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            page_timeout: Duration::from_secs(10),
+            page_size: 1024 * 1024,
+            image_timeout: Duration::from_secs(5),
+            image_size: 20 * 1024 * 1024,
+            image_count: 200,
+            image_concurrency: 8,
+            image_retries: 3,
+            retry_delay: Duration::from_millis(100),
+            redirects: 5,
+        }
+    }
+}
+
+/// Why a preview failed: the status the administration service answers, and the message
+/// for `x-error`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{status}: {message}")]
+pub struct PreviewError {
+    pub status: u16,
+    pub message: String,
+}
+
+impl PreviewError {
+    pub fn new(status: u16, message: impl Into<String>) -> PreviewError {
+        PreviewError {
+            status,
+            message: message.into(),
+        }
+    }
+}
