@@ -43,6 +43,17 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// The response with an empty body: the message only in `x-error` (the preview API's
+    /// error form).
+    pub fn without_body(self) -> Response {
+        let mut response = self.into_response();
+        *response.body_mut() = axum::body::Body::empty();
+        response.headers_mut().remove(header::CONTENT_TYPE);
+        response
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let header_value = HeaderValue::from_str(&header_safe(&self.message))

@@ -7,6 +7,7 @@ pub mod config;
 pub mod effective;
 mod error;
 mod login;
+mod preview;
 pub mod repos;
 
 use std::sync::Arc;
@@ -37,6 +38,10 @@ pub struct AdminState {
     pub code_sync: Arc<CodeSync>,
     /// The client for the service's own outgoing requests (the worker's endpoints).
     pub http: reqwest::Client,
+    /// Where previews fetch pages and images: the network in `serve`, mock files in the
+    /// golden harness.
+    pub preview_transport: Arc<dyn crate::preview::Transport>,
+    pub preview_limits: crate::preview::Limits,
 }
 
 impl AdminState {
@@ -82,6 +87,12 @@ pub fn router(state: Arc<AdminState>) -> Router {
         .route("/job/{org}/{site}/{branch}/code", get(code::list))
         .route("/job/{org}/{site}/{branch}/code/{name}", get(code::one))
         .route("/status/{org}/{site}/{branch}", get(effective::status))
+        .route("/preview/{org}/{site}/{branch}", on(all, preview::handle))
+        .route("/preview/{org}/{site}/{branch}/", on(all, preview::handle))
+        .route(
+            "/preview/{org}/{site}/{branch}/{*path}",
+            on(all, preview::handle),
+        )
         .fallback(|| async { ApiError::not_found("no such administration resource") })
         .with_state(state)
 }

@@ -20,6 +20,8 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         addr: SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)),
         data_dir: data_dir.clone(),
         org_admins: args.org_admins.clone(),
+        preview_limits: siteops::preview::Limits::default(),
+        preview_transport: None,
     };
     let server = start(config).await?;
     let port = server.addr.port();

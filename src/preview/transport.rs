@@ -54,7 +54,7 @@ pub enum TransportError {
     Network(String),
 }
 
-pub trait Transport: Send + Sync {
+pub trait Transport: Send + Sync + std::fmt::Debug {
     fn get(
         &self,
         request: OutgoingRequest,

@@ -146,6 +146,41 @@ impl PagePath {
     }
 }
 
+/// What a preview host request asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Requested {
+    /// `…/media_<hash>.<ext>`, at any depth.
+    Media(String),
+    Page(PagePath, Variant),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// `<path>`: the rendered page (or a sheet's JSON).
+    Html,
+    /// `<path>.md`
+    Markdown,
+    /// `<path>.plain.html`
+    Plain,
+}
+
+/// Reads a preview host's request path.
+pub fn requested(raw: &str) -> Result<Requested, PathError> {
+    let last = raw.rsplit('/').next().unwrap_or("");
+    if super::images::media::is_media_name(last) {
+        return Ok(Requested::Media(last.to_string()));
+    }
+    if let Some(page) = raw.strip_suffix(".plain.html") {
+        return Ok(Requested::Page(PagePath::parse(page)?, Variant::Plain));
+    }
+    let variant = if raw.ends_with(".md") {
+        Variant::Markdown
+    } else {
+        Variant::Html
+    };
+    Ok(Requested::Page(PagePath::parse(raw)?, variant))
+}
+
 fn encode_segments(segments: &[String]) -> String {
     segments
         .iter()
@@ -386,6 +421,39 @@ mod tests {
             assert_eq!(page.resource_path(false), resource, "{raw}");
             assert_eq!(page.resource_path(true), json, "{raw}");
         }
+    }
+
+    #[test]
+    fn preview_host_requests() {
+        let media = "media_2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c.png";
+        let cases = [
+            ("/", "/", Variant::Html),
+            ("/index", "/", Variant::Html),
+            ("/index.md", "/", Variant::Markdown),
+            ("/index.plain.html", "/", Variant::Plain),
+            ("/a/b", "/a/b", Variant::Html),
+            ("/a/b.md", "/a/b", Variant::Markdown),
+            ("/a/b.plain.html", "/a/b", Variant::Plain),
+            ("/a/", "/a/", Variant::Html),
+            ("/a/index.plain.html", "/a/", Variant::Plain),
+            ("/data.json", "/data.json", Variant::Html),
+        ];
+        for (raw, web, variant) in cases {
+            assert_eq!(
+                requested(raw),
+                Ok(Requested::Page(PagePath::parse(web).expect(web), variant)),
+                "{raw}"
+            );
+        }
+        assert_eq!(
+            requested(&format!("/{media}")),
+            Ok(Requested::Media(media.into()))
+        );
+        assert_eq!(
+            requested(&format!("/a/b/{media}")),
+            Ok(Requested::Media(media.into()))
+        );
+        assert!(requested("/../x.md").is_err());
     }
 
     #[test]

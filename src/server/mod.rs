@@ -30,6 +30,10 @@ pub struct ServerConfig {
     pub data_dir: PathBuf,
     /// `--org-admin` values: `ADDRESS` or `org:ADDRESS`.
     pub org_admins: Vec<String>,
+    /// Time-outs and size limits of the preview pipeline.
+    pub preview_limits: crate::preview::Limits,
+    /// Where previews fetch from; `None`: the network ([`crate::preview::ReqwestTransport`]).
+    pub preview_transport: Option<Arc<dyn crate::preview::Transport>>,
 }
 
 /// A server running in the background of the current tokio runtime.
@@ -72,6 +76,11 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         locks: KeyedLocks::default(),
         key,
         org_admins: OrgAdmins::parse(&config.org_admins),
+        preview_transport: config
+            .preview_transport
+            .clone()
+            .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new())),
+        preview_limits: config.preview_limits.clone(),
     });
     let listener = TcpListener::bind(config.addr)
         .await

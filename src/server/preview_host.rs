@@ -1,15 +1,23 @@
-//! The site preview hosts, `<branch>--<site>--<org>.localhost[:port]`: for now the public
-//! configuration at `/config.json`; pages come with the preview pipeline.
+//! The site preview hosts, `<branch>--<site>--<org>.localhost[:port]`:
+//! - `/config.json`: the public configuration, or the previewed page a mapping points there;
+//! - previewed pages from the store: `<path>` (the rendered page, or a sheet's JSON),
+//!   `<path>.md`, `<path>.plain.html`;
+//! - the branch's images, `…/media_<hash>.<ext>` at any depth.
+//!
+//! A site with `requireAuth` answers 401 without a token for it.
 
 use axum::Json;
 use axum::extract::Request;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::admin::config::{access_of, load_site, public_config};
 use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError};
+use crate::preview::images::media::content_type_of;
+use crate::preview::store::{self, BranchPreviews};
+use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::rules::is_id;
 
 /// The site a preview host name addresses.
@@ -72,32 +80,92 @@ fn serve(state: &AdminState, host: &PreviewHost, request: &Request) -> Result<Re
             format!("{org}/{site} requires authentication: send a token"),
         ));
     }
+    let previews = BranchPreviews::new(store, org, site, &host.branch);
     match request.uri().path() {
         "/config.json" => {
             let mappings = path_mappings(store, org, site, &document, &host.branch)?
                 .map(|m| m.value)
                 .unwrap_or_default();
-            config_json(public_config(store, org, site)?, &mappings)
+            config_json(&previews, public_config(store, org, site)?, &mappings)
         }
-        path => Err(ApiError::not_found(format!(
-            "{path} has not been previewed on {org}/{site}"
-        ))),
+        path => {
+            let not_found = || ApiError::not_found(format!("{path} has not been previewed"));
+            match requested(path).map_err(|e| ApiError::bad_request(e.to_string()))? {
+                Requested::Media(name) => {
+                    let bytes = previews.media(&name)?.ok_or_else(not_found)?;
+                    let extension = name.rsplit('.').next().unwrap_or("");
+                    Ok(typed(
+                        bytes,
+                        content_type_of(extension).unwrap_or("application/octet-stream"),
+                    ))
+                }
+                Requested::Page(page, variant) => {
+                    page_file(&previews, &page, variant)?.ok_or_else(not_found)
+                }
+            }
+        }
     }
 }
 
+/// A stored page in the variant asked for; a sheet only as itself.
+fn page_file(
+    previews: &BranchPreviews<'_>,
+    page: &PagePath,
+    variant: Variant,
+) -> Result<Option<Response>, ApiError> {
+    let web_path = page.web_path();
+    let Some(record) = previews.load(&web_path)? else {
+        return Ok(None);
+    };
+    let (file, content_type) = match (record.is_json(), variant) {
+        (true, Variant::Html) => (store::JSON, "application/json"),
+        (true, _) => return Ok(None),
+        (false, Variant::Html) => (store::PAGE, "text/html; charset=utf-8"),
+        (false, Variant::Markdown) => (store::MARKDOWN, "text/markdown; charset=utf-8"),
+        (false, Variant::Plain) => (store::PLAIN, "text/html; charset=utf-8"),
+    };
+    Ok(previews
+        .file(&web_path, file)?
+        .map(|(_, bytes)| typed(bytes, content_type)))
+}
+
+fn typed(bytes: Vec<u8>, content_type: &'static str) -> Response {
+    let mut response = bytes.into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
 /// `/config.json`: the public configuration, unless a path mapping (the public one, or the
-/// legacy `paths.yaml` of the site's code) publishes a configuration page there, which the
-/// preview pipeline serves once it has been previewed.
-fn config_json(public: Option<Value>, mappings: &[String]) -> Result<Response, ApiError> {
+/// legacy `paths.yaml` of the site's code) publishes a configuration page there, which is
+/// served once it has been previewed.
+fn config_json(
+    previews: &BranchPreviews<'_>,
+    public: Option<Value>,
+    mappings: &[String],
+) -> Result<Response, ApiError> {
     let mapped = mappings.iter().find_map(|m| {
         m.split_once(':')
             .filter(|(_, to)| *to == "/config.json")
             .map(|(from, _)| from)
     });
     if let Some(source) = mapped {
-        return Err(ApiError::not_found(format!(
-            "/config.json is mapped to the configuration page {source}, which has not been previewed"
-        )));
+        // The page as mapped, or the sheet it became (`<source>.json`).
+        let mut served = None;
+        if let Ok(page) = PagePath::parse(source) {
+            served = page_file(previews, &page, Variant::Html)?;
+            if served.is_none()
+                && let Ok(sheet) = PagePath::parse(&page.resource_path(true))
+            {
+                served = page_file(previews, &sheet, Variant::Html)?;
+            }
+        }
+        return served.ok_or_else(|| {
+            ApiError::not_found(format!(
+                "/config.json is mapped to the configuration page {source}, which has not been previewed"
+            ))
+        });
     }
     Ok(Json(json!({ "public": public.unwrap_or_else(|| json!({})) })).into_response())
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use siteops::auth::Claims;
+use siteops::preview::Limits;
 use siteops::server::{RunningServer, ServerConfig, start};
 
 pub const ORG_ADMIN: &str = "root@acme.example";
@@ -28,19 +29,30 @@ pub struct Answer {
 
 impl TestServer {
     pub async fn start() -> TestServer {
+        TestServer::start_with(Limits::default()).await
+    }
+
+    /// A server whose preview pipeline has these limits (short time-outs for tests).
+    pub async fn start_with(limits: Limits) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let data = temp.path().to_path_buf();
-        let mut server = TestServer::start_on(data).await;
+        let mut server = TestServer::start_on_with(data, limits).await;
         server._temp = Some(temp);
         server
     }
 
     /// A server on an existing data directory (for restarts).
     pub async fn start_on(data: PathBuf) -> TestServer {
+        TestServer::start_on_with(data, Limits::default()).await
+    }
+
+    async fn start_on_with(data: PathBuf, limits: Limits) -> TestServer {
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
             data_dir: data.clone(),
             org_admins: vec![ORG_ADMIN.to_string()],
+            preview_limits: limits,
+            preview_transport: None,
         };
         TestServer {
             server: start(config).await.expect("server starts"),

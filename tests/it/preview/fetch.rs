@@ -1,0 +1,664 @@
+//! Fetching pages: URL construction, overlay fallback, credentials, statuses, limits, the
+//! route's authorisation, storage and the preview host.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use siteops::preview::Limits;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use wiremock::matchers::{any, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use super::{CONFIG_BOT, SITE_ADMIN, host_get, preview, redact_ports, site, site_with};
+use crate::harness::TestServer;
+
+const PAGE: &str =
+    "<html><head><title>T</title></head><body><main><div><p>Hello</p></div></main></body></html>";
+
+fn html(body: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
+}
+
+/// The path and query of every request a mock server received, in order.
+async fn received(mock: &MockServer) -> Vec<String> {
+    mock.received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| match r.url.query() {
+            Some(query) => format!("{}?{query}", r.url.path()),
+            None => r.url.path().to_string(),
+        })
+        .collect()
+}
+
+/// Configured path and query, suffix, page, fetched path and query, webPath, resourcePath.
+type UrlCase = (
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+#[tokio::test]
+async fn fetch_urls_follow_the_interface_rule() {
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&source)
+        .await;
+    let (server, root) = site(&source.uri(), None).await;
+    let cases: &[UrlCase] = &[
+        (
+            "/delivery?tenant=acme",
+            Some(".html"),
+            "/a",
+            "/delivery/a.html?tenant=acme",
+            "/a",
+            "/a.md",
+        ),
+        (
+            "/delivery/?tenant=acme&x=1",
+            None,
+            "/a/b",
+            "/delivery/a/b?tenant=acme&x=1",
+            "/a/b",
+            "/a/b.md",
+        ),
+        (
+            "/delivery",
+            Some(".html"),
+            "/",
+            "/delivery/index.html",
+            "/",
+            "/index.md",
+        ),
+        (
+            "/delivery",
+            Some(".html"),
+            "",
+            "/delivery/index.html",
+            "/",
+            "/index.md",
+        ),
+        (
+            "/delivery?t=1",
+            Some(".html"),
+            "/folder/",
+            "/delivery/folder/index.html?t=1",
+            "/folder/",
+            "/folder/index.md",
+        ),
+        (
+            "/delivery",
+            None,
+            "/folder/",
+            "/delivery/folder/index",
+            "/folder/",
+            "/folder/index.md",
+        ),
+        (
+            "/delivery",
+            None,
+            "/folder/index",
+            "/delivery/folder/index",
+            "/folder/",
+            "/folder/index.md",
+        ),
+        (
+            "/delivery",
+            Some(".html"),
+            "/index.md",
+            "/delivery/index.html",
+            "/",
+            "/index.md",
+        ),
+        ("", None, "/a", "/a", "/a", "/a.md"),
+        (
+            "/delivery",
+            Some(".html"),
+            "/a%20b",
+            "/delivery/a%20b.html",
+            "/a%20b",
+            "/a%20b.md",
+        ),
+        (
+            "/delivery",
+            None,
+            "//a//b",
+            "/delivery/a/b",
+            "/a/b",
+            "/a/b.md",
+        ),
+        (
+            "/delivery",
+            None,
+            "/caf%C3%A9",
+            "/delivery/caf%C3%A9",
+            "/caf%C3%A9",
+            "/caf%C3%A9.md",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (configured, suffix, page, fetched, web_path, resource_path) in cases {
+        let mut source_config =
+            json!({"url": format!("{}{configured}", source.uri()), "type": "markup"});
+        if let Some(suffix) = suffix {
+            source_config["suffix"] = json!(suffix);
+        }
+        let updated = server
+            .post(
+                "/admin/config/acme/sites/web/content.json",
+                &root,
+                &json!({ "source": source_config }),
+            )
+            .await;
+        assert_eq!(updated.status, StatusCode::OK, "{:?}", updated.error);
+        source.reset().await;
+        Mock::given(any())
+            .respond_with(html(PAGE))
+            .mount(&source)
+            .await;
+        let (answer, _) = preview(&server, &root, page, &[]).await;
+        let got = (
+            answer.status,
+            received(&source).await,
+            answer.body["webPath"].as_str().unwrap_or("").to_string(),
+            answer.body["resourcePath"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        );
+        let expected = (
+            StatusCode::OK,
+            vec![fetched.to_string()],
+            web_path.to_string(),
+            resource_path.to_string(),
+        );
+        if got != expected {
+            failures.push(format!(
+                "{configured} {suffix:?} {page}: {got:?}, expected {expected:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Sends a request line as is (reqwest would normalise `..` away) and returns the status
+/// and `x-error`.
+async fn raw_post(server: &TestServer, target: &str, token: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(server.server.addr)
+        .await
+        .expect("connects");
+    let request = format!(
+        "POST {target} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: token {token}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    let mut text = String::new();
+    stream.read_to_string(&mut text).await.expect("read");
+    let status = text[9..12].parse().expect("status");
+    let error = text
+        .lines()
+        .find_map(|l| l.strip_prefix("x-error: "))
+        .unwrap_or("")
+        .to_string();
+    (status, error)
+}
+
+#[tokio::test]
+async fn dot_segments_and_encoded_slashes_are_refused() {
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&source)
+        .await;
+    let (server, root) = site(&format!("{}/delivery", source.uri()), None).await;
+    for target in [
+        "/admin/preview/acme/web/main/a/../b",
+        "/admin/preview/acme/web/main/..",
+        "/admin/preview/acme/web/main/%2e%2e/secret",
+        "/admin/preview/acme/web/main/a/%2E/b",
+        "/admin/preview/acme/web/main/a%2Fb",
+    ] {
+        let (status, error) = raw_post(&server, target, &root).await;
+        assert_eq!(status, 400, "{target}");
+        assert!(error.starts_with("invalid page path"), "{target}: {error}");
+    }
+    assert!(received(&source).await.is_empty());
+}
+
+/// A site whose overlay is `overlay` and primary source `primary`.
+async fn overlaid(
+    overlay: &MockServer,
+    primary: &MockServer,
+    limits: Limits,
+) -> (TestServer, String) {
+    site_with(
+        json!({
+            "source": {"url": format!("{}/primary", primary.uri()), "type": "markup", "suffix": ".html"},
+            "overlay": {"url": format!("{}/overlay", overlay.uri()), "type": "markup"},
+        }),
+        Value::Null,
+        limits,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_overlay_falls_back_on_404_401_and_403_only() {
+    for (overlay_status, expected, primary_calls) in [
+        (404, StatusCode::OK, 1),
+        (401, StatusCode::OK, 1),
+        (403, StatusCode::OK, 1),
+        (200, StatusCode::OK, 0),
+        (500, StatusCode::BAD_GATEWAY, 0),
+        (400, StatusCode::BAD_REQUEST, 0),
+    ] {
+        let overlay = MockServer::start().await;
+        let primary = MockServer::start().await;
+        Mock::given(path("/overlay/p"))
+            .respond_with(match overlay_status {
+                200 => html(PAGE),
+                status => ResponseTemplate::new(status),
+            })
+            .expect(1)
+            .mount(&overlay)
+            .await;
+        Mock::given(path("/primary/p.html"))
+            .respond_with(html(PAGE))
+            .expect(primary_calls)
+            .mount(&primary)
+            .await;
+        let (server, root) = overlaid(&overlay, &primary, Limits::default()).await;
+        let (answer, _) = preview(&server, &root, "/p", &[]).await;
+        assert_eq!(
+            answer.status, expected,
+            "overlay {overlay_status}: {:?}",
+            answer.error
+        );
+        if expected == StatusCode::OK {
+            let fetch = &answer.body["trace"]["fetch"];
+            let used = if primary_calls == 1 {
+                "primary"
+            } else {
+                "overlay"
+            };
+            assert_eq!(answer.body["preview"]["source"], used);
+            assert_eq!(
+                fetch.as_array().map(Vec::len),
+                Some(1 + primary_calls as usize)
+            );
+            if primary_calls == 1 {
+                assert_eq!(fetch[0]["status"], overlay_status);
+                assert_eq!(
+                    fetch[0]["decision"],
+                    format!("fallback: the overlay source answered {overlay_status}")
+                );
+                assert_eq!(fetch[1]["decision"], "used");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn only_the_forwarded_authorization_and_the_location_reach_the_sources() {
+    let overlay = MockServer::start().await;
+    let primary = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(401))
+        .mount(&overlay)
+        .await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&primary)
+        .await;
+    let (server, root) = overlaid(&overlay, &primary, Limits::default()).await;
+    let caller = [
+        ("x-content-source-authorization", "Bearer source-secret"),
+        ("x-auth-token", root.as_str()),
+        ("cookie", "session=abc; other=1"),
+        ("x-forwarded-for", "10.0.0.1"),
+    ];
+    let (answer, _) = preview(&server, &root, "/a/b", &caller).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    let (answer, _) = preview(&server, &root, "/c", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    for mock in [&overlay, &primary] {
+        let requests = mock.received_requests().await.unwrap_or_default();
+        assert_eq!(requests.len(), 2);
+        for (request, (authorization, location)) in requests
+            .iter()
+            .zip([(Some("Bearer source-secret"), "/a/b"), (None, "/c")])
+        {
+            let mut names: Vec<&str> = request.headers.keys().map(|n| n.as_str()).collect();
+            names.sort();
+            let expected: Vec<&str> = if authorization.is_some() {
+                vec![
+                    "accept",
+                    "authorization",
+                    "host",
+                    "user-agent",
+                    "x-content-source-location",
+                ]
+            } else {
+                vec!["accept", "host", "user-agent", "x-content-source-location"]
+            };
+            assert_eq!(names, expected, "{}", request.url);
+            let header = |name: &str| request.headers.get(name).and_then(|v| v.to_str().ok());
+            assert_eq!(header("authorization"), authorization);
+            assert_eq!(header("x-content-source-location"), Some(location));
+        }
+    }
+}
+
+#[tokio::test]
+async fn source_statuses_map_to_preview_statuses() {
+    let source = MockServer::start().await;
+    let cases = [
+        (404, 404),
+        (401, 401),
+        (403, 404),
+        (400, 400),
+        (410, 410),
+        (429, 503),
+        (500, 502),
+        (503, 502),
+        (304, 502),
+    ];
+    for (status, _) in cases {
+        Mock::given(path(format!("/s{status}")))
+            .respond_with(ResponseTemplate::new(status))
+            .mount(&source)
+            .await;
+    }
+    let (server, root) = site(&source.uri(), None).await;
+    for (status, expected) in cases {
+        let (answer, body) = preview(&server, &root, &format!("/s{status}"), &[]).await;
+        assert_eq!(answer.status.as_u16(), expected, "source {status}");
+        assert!(
+            body.is_empty(),
+            "source {status}: an error has an empty body"
+        );
+        let error = answer.error.unwrap_or_default();
+        assert_eq!(
+            error,
+            format!("unable to fetch /s{status} from the primary source: {status}")
+        );
+    }
+}
+
+#[tokio::test]
+async fn network_errors_time_outs_and_large_bodies() {
+    let source = MockServer::start().await;
+    Mock::given(path("/slow"))
+        .respond_with(html(PAGE).set_delay(Duration::from_secs(3)))
+        .mount(&source)
+        .await;
+    Mock::given(path("/large"))
+        .respond_with(html(&"x".repeat(2 * 1024 * 1024)))
+        .mount(&source)
+        .await;
+    Mock::given(path("/limit"))
+        .respond_with(html(&"x".repeat(1024 * 1024)))
+        .mount(&source)
+        .await;
+    let limits = Limits {
+        page_timeout: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let content = json!({"source": {"url": source.uri(), "type": "markup"}});
+    let (server, root) = site_with(content, Value::Null, limits).await;
+
+    let (slow, _) = preview(&server, &root, "/slow", &[]).await;
+    assert_eq!(slow.status, StatusCode::GATEWAY_TIMEOUT);
+    assert_eq!(
+        slow.error.as_deref(),
+        Some("timeout fetching /slow from the primary source after 300 ms")
+    );
+
+    let (large, body) = preview(&server, &root, "/large", &[]).await;
+    assert_eq!(large.status, StatusCode::CONFLICT);
+    assert!(body.is_empty());
+    assert_eq!(
+        large.error.as_deref(),
+        Some("/large from the primary source is larger than 1048576 bytes")
+    );
+    let (exact, _) = preview(&server, &root, "/limit", &[]).await;
+    assert_eq!(exact.status, StatusCode::OK, "exactly 1 MiB is accepted");
+
+    // A port nobody listens on: the connection is refused.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = closed.local_addr().expect("addr").port();
+    drop(closed);
+    let updated = server
+        .post(
+            "/admin/config/acme/sites/web/content.json",
+            &root,
+            &json!({"source": {"url": format!("http://127.0.0.1:{port}"), "type": "markup"}}),
+        )
+        .await;
+    assert_eq!(updated.status, StatusCode::OK);
+    let (down, _) = preview(&server, &root, "/x", &[]).await;
+    assert_eq!(down.status, StatusCode::BAD_GATEWAY);
+    assert!(
+        down.error
+            .unwrap_or_default()
+            .starts_with("unable to fetch /x from the primary source: network error"),
+    );
+}
+
+#[tokio::test]
+async fn previews_need_a_token_with_the_right_role() {
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&source)
+        .await;
+    let (server, root) = site(&source.uri(), None).await;
+    let unauthenticated = server
+        .client
+        .post(server.url("/admin/preview/acme/web/main/a"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(unauthenticated.status(), StatusCode::UNAUTHORIZED);
+    let cases = [
+        (server.token(SITE_ADMIN), StatusCode::OK),
+        (server.token(CONFIG_BOT), StatusCode::FORBIDDEN),
+        (server.token("stranger@acme.example"), StatusCode::FORBIDDEN),
+        (
+            server.token_with(SITE_ADMIN, "acme/other", 60),
+            StatusCode::FORBIDDEN,
+        ),
+        (root.clone(), StatusCode::OK),
+    ];
+    for (token, expected) in cases {
+        let (answer, _) = preview(&server, &token, "/a", &[]).await;
+        assert_eq!(answer.status, expected, "{:?}", answer.error);
+    }
+    let other = server
+        .client
+        .post(server.url("/admin/preview/acme/nosuch/main/a"))
+        .header("authorization", format!("token {root}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(other.status(), StatusCode::NOT_FOUND);
+    let put = server
+        .client
+        .put(server.url("/admin/preview/acme/web/main/a"))
+        .header("authorization", format!("token {root}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(put.status(), StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn a_preview_is_stored_and_served_by_the_preview_host() {
+    let source = MockServer::start().await;
+    Mock::given(path("/docs/guide.html"))
+        .respond_with(html(PAGE).insert_header("last-modified", "Tue, 01 Apr 2025 10:00:00 GMT"))
+        .mount(&source)
+        .await;
+    Mock::given(path("/docs/data.json.html"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            br#"{"total":1,"data":[{"a":"b"}]}"#.to_vec(),
+            "application/json",
+        ))
+        .mount(&source)
+        .await;
+    Mock::given(path("/docs/broken.json.html"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(b"{".to_vec(), "application/json"))
+        .mount(&source)
+        .await;
+    // The overlay has nothing (wiremock answers 404), so the primary source serves.
+    let content = json!({
+        "source": {"url": format!("{}/docs?v=2", source.uri()), "type": "markup", "suffix": ".html"},
+        "overlay": {"url": format!("{}/overlay", source.uri()), "type": "markup"},
+    });
+    let (server, root) = site_with(content, Value::Null, Limits::default()).await;
+
+    let status = server
+        .get("/admin/preview/acme/web/main/guide", &root)
+        .await;
+    assert_eq!(status.status, StatusCode::OK);
+    assert_eq!(status.body["preview"]["status"], 404);
+    let (missing, _, _) = host_get(&server, "/guide").await;
+    assert_eq!(missing, StatusCode::NOT_FOUND);
+
+    let (answer, _) = preview(&server, &root, "/guide", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    let mut snapshot = redact_ports(&answer.body);
+    snapshot["preview"]["lastModified"] = json!("[time]");
+    snapshot["preview"]["contentBusId"] = json!("[hash of the source URL]");
+    for attempt in snapshot["trace"]["fetch"].as_array_mut().expect("attempts") {
+        attempt["elapsedMs"] = json!("[ms]");
+    }
+    insta::assert_json_snapshot!("preview-response", snapshot);
+
+    let status = server
+        .get("/admin/preview/acme/web/main/guide", &root)
+        .await;
+    assert_eq!(status.body, answer.body, "GET answers what POST stored");
+
+    let (served, content_type, body) = host_get(&server, "/guide").await;
+    assert_eq!(served, StatusCode::OK);
+    assert_eq!(content_type.as_deref(), Some("text/html; charset=utf-8"));
+    assert_eq!(body, PAGE.as_bytes());
+
+    let (sheet, _) = preview(&server, &root, "/data.json", &[]).await;
+    assert_eq!(sheet.status, StatusCode::OK, "{:?}", sheet.error);
+    assert_eq!(sheet.body["webPath"], "/data.json");
+    assert_eq!(sheet.body["resourcePath"], "/data.json");
+    assert_eq!(sheet.body["preview"]["contentType"], "application/json");
+    let (served, content_type, body) = host_get(&server, "/data.json").await;
+    assert_eq!(served, StatusCode::OK);
+    assert_eq!(content_type.as_deref(), Some("application/json"));
+    assert_eq!(body, br#"{"total":1,"data":[{"a":"b"}]}"#);
+    let (plain, _, _) = host_get(&server, "/data.json.plain.html").await;
+    assert_eq!(plain, StatusCode::NOT_FOUND);
+
+    let (broken, _) = preview(&server, &root, "/broken.json", &[]).await;
+    assert_eq!(broken.status, StatusCode::BAD_GATEWAY);
+    assert_eq!(
+        broken.error.as_deref(),
+        Some("/broken.json from the primary source is not valid JSON")
+    );
+
+    // A failed preview leaves the stored one alone.
+    source.reset().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&source)
+        .await;
+    let (failed, _) = preview(&server, &root, "/guide", &[]).await;
+    assert_eq!(failed.status, StatusCode::BAD_GATEWAY);
+    let (served, _, body) = host_get(&server, "/guide").await;
+    assert_eq!((served, body.as_slice()), (StatusCode::OK, PAGE.as_bytes()));
+}
+
+#[tokio::test]
+async fn the_preview_host_respects_require_auth() {
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&source)
+        .await;
+    let access = json!({"admin": {"role": {"admin": [SITE_ADMIN]}, "requireAuth": "auto"}});
+    let content = json!({"source": {"url": source.uri(), "type": "markup"}});
+    let (server, root) = site_with(content, access, Limits::default()).await;
+    let (answer, _) = preview(&server, &root, "/secret", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    let anonymous = server
+        .preview("main--web--acme.localhost", "/secret", None)
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    let token = server.token(SITE_ADMIN);
+    let allowed = server
+        .client
+        .get(server.url("/secret"))
+        .header("host", "main--web--acme.localhost")
+        .header("authorization", format!("token {token}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(allowed.status(), StatusCode::OK);
+    assert_eq!(allowed.text().await.expect("text"), PAGE);
+}
+
+#[tokio::test]
+async fn a_redirected_page_fetch_keeps_credentials_on_the_source_origin() {
+    let source = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    Mock::given(path("/moved"))
+        .respond_with(ResponseTemplate::new(301).insert_header("location", "/here"))
+        .mount(&source)
+        .await;
+    Mock::given(path("/here"))
+        .respond_with(
+            ResponseTemplate::new(302)
+                .insert_header("location", format!("{}/there", elsewhere.uri()).as_str()),
+        )
+        .mount(&source)
+        .await;
+    Mock::given(path("/there"))
+        .respond_with(html(PAGE))
+        .mount(&elsewhere)
+        .await;
+    let (server, root) = site(&source.uri(), None).await;
+    let (answer, _) = preview(
+        &server,
+        &root,
+        "/moved",
+        &[("x-content-source-authorization", "Bearer t")],
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    for request in source.received_requests().await.unwrap_or_default() {
+        assert_eq!(
+            request.headers.get("authorization").map(|v| v.as_bytes()),
+            Some(&b"Bearer t"[..])
+        );
+        assert!(request.headers.contains_key("x-content-source-location"));
+    }
+    let away = elsewhere.received_requests().await.unwrap_or_default();
+    assert_eq!(away.len(), 1);
+    assert!(!away[0].headers.contains_key("authorization"));
+    assert!(!away[0].headers.contains_key("x-content-source-location"));
+    let hops: Vec<(bool, u64)> = answer.body["trace"]["fetch"][0]["redirects"]
+        .as_array()
+        .expect("hops")
+        .iter()
+        .map(|h| {
+            (
+                h["authorization"] == true,
+                h["status"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(hops, vec![(true, 301), (true, 302), (false, 200)]);
+}

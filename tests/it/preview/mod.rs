@@ -1,0 +1,115 @@
+//! The preview pipeline over real HTTP: wiremock markup sources and image hosts, the
+//! bundled server on 127.0.0.1:0.
+//! - `fetch`: URL construction, overlay fallback, credential forwarding, status rules,
+//!   body limits, the route's authorisation, storage and the preview host;
+//! - `images`: the downloader with the allow list, redirects, limits and SVG validation.
+
+mod fetch;
+mod images;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use siteops::preview::Limits;
+
+use crate::harness::{Answer, ORG_ADMIN, TestServer};
+
+pub const SITE_ADMIN: &str = "web@acme.example";
+pub const CONFIG_BOT: &str = "bot@acme.example";
+
+/// A server with the site acme/web whose `content` block is given (and `access`, when not
+/// null); returns the server and an org administrator's token.
+pub async fn site_with(content: Value, access: Value, limits: Limits) -> (TestServer, String) {
+    let server = TestServer::start_with(limits).await;
+    let root = server.token(ORG_ADMIN);
+    let mut body = json!({
+        "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+        "content": content,
+        "access": {"admin": {"role": {"admin": [SITE_ADMIN], "config_admin": [CONFIG_BOT]}}},
+    });
+    if !access.is_null() {
+        body["access"] = access;
+    }
+    let created = server
+        .put("/admin/config/acme/sites/web.json", &root, &body)
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    (server, root)
+}
+
+/// A site whose primary source is `url` (with `suffix`), without overlay.
+pub async fn site(url: &str, suffix: Option<&str>) -> (TestServer, String) {
+    let mut source = json!({"url": url, "type": "markup"});
+    if let Some(suffix) = suffix {
+        source["suffix"] = json!(suffix);
+    }
+    site_with(json!({"source": source}), Value::Null, Limits::default()).await
+}
+
+/// `POST /admin/preview/acme/web/main<page>` with `authorization: token …` and `headers`.
+pub async fn preview(
+    server: &TestServer,
+    token: &str,
+    page: &str,
+    headers: &[(&str, &str)],
+) -> (Answer, Vec<u8>) {
+    let mut request = server
+        .client
+        .post(server.url(&format!("/admin/preview/acme/web/main{page}")))
+        .header("authorization", format!("token {token}"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    answer_with_body(request.send().await.expect("answered")).await
+}
+
+/// The answer and the raw body (to check that errors have an empty one).
+async fn answer_with_body(response: reqwest::Response) -> (Answer, Vec<u8>) {
+    let status = response.status();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let (error, content_type) = (header("x-error"), header("content-type"));
+    let bytes = response.bytes().await.expect("body").to_vec();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let answer = Answer {
+        status,
+        error,
+        content_type,
+        body,
+    };
+    (answer, bytes)
+}
+
+/// A GET to the preview host of acme/web on main.
+pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
+    let response = server
+        .client
+        .get(server.url(path))
+        .header("host", "main--web--acme.localhost")
+        .send()
+        .await
+        .expect("answered");
+    let status = response.status();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    (
+        status,
+        content_type,
+        response.bytes().await.expect("body").to_vec(),
+    )
+}
+
+/// Replaces every `127.0.0.1:<port>` and `localhost:<port>` with a placeholder, so a JSON
+/// value can be snapshot.
+pub fn redact_ports(value: &Value) -> Value {
+    let text = value.to_string();
+    let port = regex::Regex::new(r"(127\.0\.0\.1|localhost):\d+").expect("regex");
+    serde_json::from_str(&port.replace_all(&text, "$1:[port]")).expect("JSON")
+}
