@@ -242,7 +242,10 @@ mod tests {
         use reqwest::dns::Resolve;
         let resolve = |name: &str| GuardedResolver.resolve(name.parse().expect("name"));
         let refused = resolve("169.254.169.254").await.err().expect("refused");
-        assert!(refused.to_string().starts_with("refused address:"), "{refused}");
+        assert!(
+            refused.to_string().starts_with("refused address:"),
+            "{refused}"
+        );
         let local: Vec<SocketAddr> = resolve("127.0.0.1").await.expect("allowed").collect();
         assert_eq!(local[0].ip().to_string(), "127.0.0.1");
     }

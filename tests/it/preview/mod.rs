@@ -1,17 +1,28 @@
 //! The preview pipeline over real HTTP: wiremock markup sources and image hosts, the
 //! bundled server on 127.0.0.1:0.
 //! - `fetch`: URL construction, overlay fallback, credential forwarding, status rules,
-//!   body limits, the route's authorisation, storage and the preview host;
+//!   time-outs, body limits, redirects;
+//! - `route`: the route's authorisation, storage, the preview host and the response;
 //! - `images`: the downloader with the allow list, redirects, limits and SVG validation.
 
 mod fetch;
 mod images;
+mod route;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use siteops::preview::Limits;
 
+use wiremock::ResponseTemplate;
+
 use crate::harness::{Answer, ORG_ADMIN, TestServer};
+
+pub const PAGE: &str =
+    "<html><head><title>T</title></head><body><main><div><p>Hello</p></div></main></body></html>";
+
+pub fn html(body: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
+}
 
 pub const SITE_ADMIN: &str = "web@acme.example";
 pub const CONFIG_BOT: &str = "bot@acme.example";
