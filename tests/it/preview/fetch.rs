@@ -26,128 +26,40 @@ async fn received(mock: &MockServer) -> Vec<String> {
         .collect()
 }
 
-/// Configured path and query, suffix, page, fetched path and query, webPath, resourcePath.
-type UrlCase = (
-    &'static str,
-    Option<&'static str>,
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static str,
-);
+/// One row per case: configured path and query, suffix (`-`: none), page, the path and
+/// query fetched, webPath, resourcePath.
+const URL_CASES: &str = "
+    /delivery?tenant=acme       .html  /a             /delivery/a.html?tenant=acme    /a          /a.md
+    /delivery/?tenant=acme&x=1  -      /a/b           /delivery/a/b?tenant=acme&x=1   /a/b        /a/b.md
+    /delivery                   .html  /              /delivery/index.html            /           /index.md
+    /delivery?t=1               .html  /folder/       /delivery/folder/index.html?t=1 /folder/    /folder/index.md
+    /delivery                   -      /folder/       /delivery/folder/index          /folder/    /folder/index.md
+    /delivery                   -      /folder/index  /delivery/folder/index          /folder/    /folder/index.md
+    /delivery                   .html  /index.md      /delivery/index.html            /           /index.md
+    /                           -      /a             /a                              /a          /a.md
+    /delivery                   .html  /a%20b         /delivery/a%20b.html            /a%20b      /a%20b.md
+    /delivery                   -      //a//b         /delivery/a/b                   /a/b        /a/b.md
+    /delivery                   -      /caf%C3%A9     /delivery/caf%C3%A9             /caf%C3%A9  /caf%C3%A9.md
+";
 
 #[tokio::test]
 async fn fetch_urls_follow_the_interface_rule() {
     let source = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(html(PAGE))
-        .mount(&source)
-        .await;
     let (server, root) = site(&source.uri(), None).await;
-    let cases: &[UrlCase] = &[
-        (
-            "/delivery?tenant=acme",
-            Some(".html"),
-            "/a",
-            "/delivery/a.html?tenant=acme",
-            "/a",
-            "/a.md",
-        ),
-        (
-            "/delivery/?tenant=acme&x=1",
-            None,
-            "/a/b",
-            "/delivery/a/b?tenant=acme&x=1",
-            "/a/b",
-            "/a/b.md",
-        ),
-        (
-            "/delivery",
-            Some(".html"),
-            "/",
-            "/delivery/index.html",
-            "/",
-            "/index.md",
-        ),
-        (
-            "/delivery",
-            Some(".html"),
-            "",
-            "/delivery/index.html",
-            "/",
-            "/index.md",
-        ),
-        (
-            "/delivery?t=1",
-            Some(".html"),
-            "/folder/",
-            "/delivery/folder/index.html?t=1",
-            "/folder/",
-            "/folder/index.md",
-        ),
-        (
-            "/delivery",
-            None,
-            "/folder/",
-            "/delivery/folder/index",
-            "/folder/",
-            "/folder/index.md",
-        ),
-        (
-            "/delivery",
-            None,
-            "/folder/index",
-            "/delivery/folder/index",
-            "/folder/",
-            "/folder/index.md",
-        ),
-        (
-            "/delivery",
-            Some(".html"),
-            "/index.md",
-            "/delivery/index.html",
-            "/",
-            "/index.md",
-        ),
-        ("", None, "/a", "/a", "/a", "/a.md"),
-        (
-            "/delivery",
-            Some(".html"),
-            "/a%20b",
-            "/delivery/a%20b.html",
-            "/a%20b",
-            "/a%20b.md",
-        ),
-        (
-            "/delivery",
-            None,
-            "//a//b",
-            "/delivery/a/b",
-            "/a/b",
-            "/a/b.md",
-        ),
-        (
-            "/delivery",
-            None,
-            "/caf%C3%A9",
-            "/delivery/caf%C3%A9",
-            "/caf%C3%A9",
-            "/caf%C3%A9.md",
-        ),
-    ];
     let mut failures = Vec::new();
-    for (configured, suffix, page, fetched, web_path, resource_path) in cases {
-        let mut source_config =
-            json!({"url": format!("{}{configured}", source.uri()), "type": "markup"});
-        if let Some(suffix) = suffix {
-            source_config["suffix"] = json!(suffix);
+    for row in URL_CASES.lines().filter(|l| !l.trim().is_empty()) {
+        let [configured, suffix, page, fetched, web_path, resource_path] =
+            row.split_whitespace().collect::<Vec<_>>()[..]
+        else {
+            panic!("bad row {row}");
+        };
+        let mut config = json!({"url": format!("{}{configured}", source.uri()), "type": "markup"});
+        if suffix != "-" {
+            config["suffix"] = json!(suffix);
         }
+        let content = json!({ "source": config });
         let updated = server
-            .post(
-                "/admin/config/acme/sites/web/content.json",
-                &root,
-                &json!({ "source": source_config }),
-            )
+            .post("/admin/config/acme/sites/web/content.json", &root, &content)
             .await;
         assert_eq!(updated.status, StatusCode::OK, "{:?}", updated.error);
         source.reset().await;
@@ -156,25 +68,21 @@ async fn fetch_urls_follow_the_interface_rule() {
             .mount(&source)
             .await;
         let (answer, _) = preview(&server, &root, page, &[]).await;
+        let text = |key: &str| answer.body[key].as_str().unwrap_or("").to_string();
         let got = (
-            answer.status,
+            answer.status.as_u16(),
             received(&source).await,
-            answer.body["webPath"].as_str().unwrap_or("").to_string(),
-            answer.body["resourcePath"]
-                .as_str()
-                .unwrap_or("")
-                .to_string(),
+            text("webPath"),
+            text("resourcePath"),
         );
         let expected = (
-            StatusCode::OK,
+            200,
             vec![fetched.to_string()],
-            web_path.to_string(),
-            resource_path.to_string(),
+            web_path.into(),
+            resource_path.into(),
         );
         if got != expected {
-            failures.push(format!(
-                "{configured} {suffix:?} {page}: {got:?}, expected {expected:?}"
-            ));
+            failures.push(format!("{row}: got {got:?}"));
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");

@@ -3,9 +3,12 @@
 //! - `fetch`: URL construction, overlay fallback, credential forwarding, status rules,
 //!   time-outs, body limits, redirects;
 //! - `route`: the route's authorisation, storage, the preview host and the response;
-//! - `images`: the downloader with the allow list, redirects, limits and SVG validation.
+//! - `images`: the downloader with the allow list, redirects and failing images;
+//! - `image_limits`: count and size limits, SVG validation, concurrency, served media.
 
+mod downloads;
 mod fetch;
+mod image_limits;
 mod images;
 mod route;
 
