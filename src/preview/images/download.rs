@@ -62,6 +62,8 @@ impl StoredMedia {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImageMap {
     replacements: HashMap<String, String>,
+    /// The same, by the absolute URL downloaded.
+    by_url: HashMap<String, String>,
     /// The images stored, in the order of the page.
     pub stored: Vec<StoredMedia>,
 }
@@ -71,6 +73,11 @@ impl ImageMap {
     /// kept one); `None` for a `src` that was not given to the downloader.
     pub fn replacement(&self, src: &str) -> Option<&str> {
         self.replacements.get(src).map(String::as_str)
+    }
+
+    /// The URL that replaces the image downloaded from `url`; `None` when it was not one.
+    pub fn replacement_for(&self, url: &Url) -> Option<&str> {
+        self.by_url.get(url.as_str()).map(String::as_str)
     }
 }
 
@@ -165,6 +172,9 @@ pub async fn download_images(
                 }
             }
         };
+        if let Plan::Fetch(url) = &plans[src] {
+            map.by_url.insert(url.to_string(), replacement.clone());
+        }
         map.replacements.insert(src.clone(), replacement);
         trace.push(entry);
     }

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use siteops::preview::ReqwestTransport;
+use url::Url;
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -98,6 +99,8 @@ async fn authorization_goes_only_to_allowed_hosts_even_through_redirects() {
     let reference = format!("./{}#width=2&height=1", stored[0]);
     for src in &sources {
         assert_eq!(map.replacement(src), Some(reference.as_str()), "{src}");
+        let url = Url::parse(&base).and_then(|b| b.join(src)).expect("url");
+        assert_eq!(map.replacement_for(&url), Some(reference.as_str()), "{src}");
     }
     let redirected = &outcome.trace[4];
     assert!(redirected.allowed);
