@@ -37,6 +37,8 @@ pub struct AdminState {
     pub code_sync: Arc<CodeSync>,
     /// The client for the service's own outgoing requests (the worker's endpoints).
     pub http: reqwest::Client,
+    /// The worker's compiled templates and regexes.
+    pub worker_cache: crate::worker::cache::WorkerCache,
 }
 
 impl AdminState {

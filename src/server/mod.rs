@@ -72,6 +72,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         locks: KeyedLocks::default(),
         key,
         org_admins: OrgAdmins::parse(&config.org_admins),
+        worker_cache: Default::default(),
     });
     let listener = TcpListener::bind(config.addr)
         .await

@@ -12,3 +12,4 @@ mod schemas;
 mod support;
 mod validate_cases;
 mod worker;
+mod worker_golden;
