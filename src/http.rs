@@ -39,7 +39,10 @@ pub async fn read_limited(
     {
         return Err(BodyError::TooLarge(limit));
     }
-    let mut body = Vec::new();
+    // Room for the whole body when its length is announced, and for the padding a JSON
+    // parser appends, so neither growing nor parsing copies it again.
+    let announced = response.content_length().unwrap_or(0) as usize;
+    let mut body = Vec::with_capacity(announced.saturating_add(64));
     while let Some(chunk) = response.chunk().await? {
         if body.len() + chunk.len() > limit {
             return Err(BodyError::TooLarge(limit));

@@ -29,9 +29,14 @@ pub fn id(entry: &WorkerEntry, page_path: &str) -> Result<Option<String>, IdErro
         return Ok(None);
     };
     let regex = JsRegex::parse(literal).map_err(IdError::Invalid)?;
+    find_id(&regex, literal, page_path).map(Some)
+}
+
+/// The whole match of `regex` (parsed from `literal`) in `page_path`.
+pub fn find_id(regex: &JsRegex, literal: &str, page_path: &str) -> Result<String, IdError> {
     match regex.find(page_path) {
-        Ok(Some(found)) => Ok(Some(found.to_string())),
-        Ok(None) => Err(IdError::NoMatch(literal.clone())),
+        Ok(Some(found)) => Ok(found.to_string()),
+        Ok(None) => Err(IdError::NoMatch(literal.to_string())),
         Err(error) => Err(IdError::Invalid(error)),
     }
 }

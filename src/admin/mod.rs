@@ -42,6 +42,8 @@ pub struct AdminState {
     /// golden harness.
     pub preview_transport: Arc<dyn crate::preview::Transport>,
     pub preview_limits: crate::preview::Limits,
+    /// The worker's compiled templates and regexes.
+    pub worker_cache: crate::worker::cache::WorkerCache,
 }
 
 impl AdminState {

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use siteops::json::Json;
 use siteops::template::{NoPartials, PartialSource, Template};
 
 use super::Outcome;
@@ -28,17 +29,19 @@ fn render(args: &RenderArgs) -> Result<Outcome> {
         )
     })?;
     let data_text = read(&args.data)?;
-    let data: serde_json::Value = serde_json::from_str(&data_text).map_err(|error| {
+    let mut buffer = Vec::new();
+    let data = Json::parse(data_text.as_bytes(), &mut buffer).map_err(|error| {
         anyhow::anyhow!(
-            "{}:{}:{}: invalid JSON: {error}",
+            "{}:{}:{}: invalid JSON: {}",
             args.data.display(),
-            error.line(),
-            error.column()
+            error.line,
+            error.column,
+            error.message
         )
     })?;
     let output = match &args.partials {
-        Some(dir) => template.render(&data, &DirPartials(dir.clone())),
-        None => template.render(&data, &NoPartials),
+        Some(dir) => template.render(data.root(), &DirPartials(dir.clone())),
+        None => template.render(data.root(), &NoPartials),
     };
     let output = match output {
         Ok(output) => output,

@@ -123,6 +123,9 @@ codes! {
     InvalidHeader = "invalid-header",
     /// A `template` that does not exist where templates are kept.
     MissingTemplate = "missing-template",
+    /// A worker entry with a template on a site that requires authentication, without the
+    /// `templateApiKey` the worker needs to read it.
+    TemplateNeedsKey = "template-needs-key",
     /// A worker entry that an earlier entry's path prefix always wins over.
     UnreachableEntry = "unreachable-entry",
     /// A worker entry example that the entry does not handle.

@@ -81,6 +81,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
             .clone()
             .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new())),
         preview_limits: config.preview_limits.clone(),
+        worker_cache: Default::default(),
     });
     let listener = TcpListener::bind(config.addr)
         .await

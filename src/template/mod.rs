@@ -7,7 +7,7 @@
 //!
 //! let template = Template::compile("Hello, {{name}}!").unwrap();
 //! let data = serde_json::json!({ "name": "<World>" });
-//! assert_eq!(template.render(&data, &NoPartials).unwrap(), "Hello, &lt;World&gt;!");
+//! assert_eq!(template.render_value(&data, &NoPartials).unwrap(), "Hello, &lt;World&gt;!");
 //! ```
 //!
 //! Where mustache.js and the Mustache specification disagree, this follows
@@ -32,6 +32,8 @@ mod tests;
 
 use serde_json::Value;
 
+use crate::json::{Json, JsonRef};
+
 pub use error::TemplateError;
 pub use escape::escape_html;
 pub use partials::{NoPartials, PartialSource};
@@ -40,6 +42,8 @@ pub use partials::{NoPartials, PartialSource};
 #[derive(Debug, Clone)]
 pub struct Template {
     nodes: Box<[node::Node]>,
+    /// Bytes of literal text, the least a render writes.
+    text_len: usize,
 }
 
 impl Template {
@@ -48,8 +52,16 @@ impl Template {
     /// giving the line and column of the offending tag.
     pub fn compile(source: &str) -> Result<Template, TemplateError> {
         let nodes = parse::parse(source)?;
+        let text_len = nodes
+            .iter()
+            .map(|node| match node {
+                node::Node::Text(text) => text.len(),
+                _ => 0,
+            })
+            .sum();
         Ok(Template {
             nodes: nodes.into_boxed_slice(),
+            text_len,
         })
     }
 
@@ -57,10 +69,13 @@ impl Template {
     /// `partials` when first used and compiled once per call.
     pub fn render(
         &self,
-        data: &Value,
+        data: JsonRef<'_>,
         partials: &dyn PartialSource,
     ) -> Result<String, TemplateError> {
-        let mut out = String::new();
+        // Growing a large output by doubling copies it again and again. Reserve for the
+        // template's text plus a generous allowance per data node: address space that a
+        // render does not use is never touched, so over-reserving costs little.
+        let mut out = String::with_capacity(self.text_len + data.node_count() * 32);
         self.render_to(data, partials, &mut out)?;
         Ok(out)
     }
@@ -69,7 +84,7 @@ impl Template {
     /// appending to what it holds. On error `out` is left as it was.
     pub fn render_to(
         &self,
-        data: &Value,
+        data: JsonRef<'_>,
         partials: &dyn PartialSource,
         out: &mut String,
     ) -> Result<(), TemplateError> {
@@ -79,5 +94,21 @@ impl Template {
             out.truncate(start);
         }
         result
+    }
+
+    /// Renders over a `serde_json::Value`, for callers that hold one (tests, small data):
+    /// the value is encoded and parsed into the document form [`render`](Self::render) reads.
+    pub fn render_value(
+        &self,
+        data: &Value,
+        partials: &dyn PartialSource,
+    ) -> Result<String, TemplateError> {
+        let text = serde_json::to_vec(data).unwrap_or_default();
+        let mut buffer = Vec::new();
+        match Json::parse(&text, &mut buffer) {
+            Ok(json) => self.render(json.root(), partials),
+            // A `Value` always encodes to valid JSON.
+            Err(_) => self.render(Json::null().root(), partials),
+        }
     }
 }

@@ -5,13 +5,12 @@
 
 use std::rc::Rc;
 
-use serde_json::Value;
-
 use super::context::{Context, NullFrame};
 use super::error::{Pos, TemplateError};
 use super::node::Node;
 use super::partials::{Compiled, PartialCache, PartialSource};
 use super::value::Item;
+use crate::json::{Elements, JsonRef};
 
 /// How deeply partials may include partials. mustache.js has no limit of
 /// its own and fails when the JavaScript stack runs out; a recursive
@@ -20,7 +19,7 @@ pub(crate) const MAX_PARTIAL_DEPTH: usize = 100;
 
 pub(crate) fn render(
     nodes: &[Node],
-    data: &Value,
+    data: JsonRef<'_>,
     source: &dyn PartialSource,
     out: &mut String,
 ) -> Result<(), TemplateError> {
@@ -75,7 +74,7 @@ enum Frame<'t, 'd> {
     Section {
         start: usize,
         end: usize,
-        rest: &'d [Value],
+        rest: Elements<'d>,
     },
     /// A partial being rendered, and where to continue after it.
     Partial(Cursor<'t>),
@@ -146,9 +145,8 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
     fn finish_body(&mut self, cur: &mut Cursor<'t>) -> bool {
         match self.frames.last_mut() {
             Some(Frame::Section { start, end, rest }) if cur.pc == *end => {
-                if let Some((next, tail)) = rest.split_first() {
+                if let Some(next) = rest.next() {
                     self.context.replace_top(Item::from(next));
-                    *rest = tail;
                     cur.pc = *start;
                 } else {
                     self.context.pop();
@@ -178,8 +176,11 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
             return end;
         }
         match value {
-            Item::Array([]) => end,
-            Item::Array([first, rest @ ..]) => {
+            Item::Array(items) => {
+                let mut rest = items.elements();
+                let Some(first) = rest.next() else {
+                    return end;
+                };
                 self.context.push(Item::from(first));
                 self.frames.push(Frame::Section {
                     start: body,
@@ -195,7 +196,7 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
                 self.frames.push(Frame::Section {
                     start: body,
                     end,
-                    rest: &[],
+                    rest: Elements::default(),
                 });
                 body
             }

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::render::MAX_PARTIAL_DEPTH;
 use super::*;
+use crate::json::Json;
 
 fn render(template: &str, data: Value) -> String {
     render_with(template, data, &[])
@@ -25,7 +26,7 @@ fn try_render(
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    Template::compile(template)?.render(&data, &partials)
+    Template::compile(template)?.render_value(&data, &partials)
 }
 
 /// (message, line, column, partial) of the error `template` gives.
@@ -340,23 +341,25 @@ fn partial_sources() {
     let data = json!({ "v": 1 });
     let mut btree = BTreeMap::new();
     btree.insert("p".to_owned(), "{{v}}".to_owned());
-    assert_eq!(template.render(&data, &btree), Ok("[1]".to_owned()));
-    assert_eq!(template.render(&data, &NoPartials), Ok("[]".to_owned()));
+    assert_eq!(template.render_value(&data, &btree), Ok("[1]".to_owned()));
+    assert_eq!(
+        template.render_value(&data, &NoPartials),
+        Ok("[]".to_owned())
+    );
 }
 
 #[test]
 fn render_to_appends_and_leaves_the_buffer_alone_on_error() {
     let template = Template::compile("{{#l}}{{n}}{{/l}}").expect("compiles");
     let mut out = String::from("start:");
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    let good = Json::parse(br#"{ "l": [{ "n": 1 }, { "n": 2 }] }"#, &mut good).unwrap();
+    let bad = Json::parse(br#"{ "l": [{ "n": 3 }, null] }"#, &mut bad).unwrap();
     template
-        .render_to(
-            &json!({ "l": [{ "n": 1 }, { "n": 2 }] }),
-            &NoPartials,
-            &mut out,
-        )
+        .render_to(good.root(), &NoPartials, &mut out)
         .expect("renders");
     assert_eq!(out, "start:12");
-    let failed = template.render_to(&json!({ "l": [{ "n": 3 }, null] }), &NoPartials, &mut out);
+    let failed = template.render_to(bad.root(), &NoPartials, &mut out);
     assert!(failed.is_err());
     assert_eq!(out, "start:12");
 }

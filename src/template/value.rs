@@ -2,7 +2,7 @@
 //! properties they have (array indices, `length`), and how they turn into
 //! text. This is where mustache.js's behaviour over a JSON view lives.
 
-use serde_json::{Map, Value};
+use crate::json::{JsonArray, JsonObject, JsonRef, Kind};
 
 use super::escape::escape_html;
 use super::node::Key;
@@ -17,25 +17,26 @@ pub(crate) enum Item<'d> {
     Bool(bool),
     Number(f64),
     Str(&'d str),
-    Array(&'d [Value]),
-    Object(&'d Map<String, Value>),
+    Array(JsonArray<'d>),
+    Object(JsonObject<'d>),
 }
 
 /// What JavaScript yields for a string index that falls on half of a
 /// surrogate pair, once that lone half is written out as UTF-8.
 const REPLACEMENT: &str = "\u{FFFD}";
 
-impl<'d> From<&'d Value> for Item<'d> {
-    fn from(value: &'d Value) -> Self {
-        match value {
-            Value::Null => Item::Null,
-            Value::Bool(b) => Item::Bool(*b),
+impl<'d> From<JsonRef<'d>> for Item<'d> {
+    #[inline]
+    fn from(value: JsonRef<'d>) -> Self {
+        match value.kind() {
+            Kind::Null => Item::Null,
+            Kind::Bool(b) => Item::Bool(b),
             // Every JSON number is a double in JavaScript: huge integers
             // lose precision there too, and print accordingly.
-            Value::Number(n) => Item::Number(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(s) => Item::Str(s),
-            Value::Array(items) => Item::Array(items),
-            Value::Object(map) => Item::Object(map),
+            Kind::Number(n) => Item::Number(n),
+            Kind::Str(s) => Item::Str(s),
+            Kind::Array(items) => Item::Array(items),
+            Kind::Object(map) => Item::Object(map),
         }
     }
 }
@@ -55,7 +56,7 @@ impl<'d> Item<'d> {
 
     /// What an inverted section tests: falsy, or an empty list.
     pub fn is_blank(self) -> bool {
-        !self.is_truthy() || matches!(self, Item::Array([]))
+        !self.is_truthy() || matches!(self, Item::Array(items) if items.is_empty())
     }
 
     /// Arrays and objects; the only values whose properties a plain
@@ -74,10 +75,10 @@ impl<'d> Item<'d> {
     #[inline(always)]
     pub fn get(self, key: &Key) -> Option<Item<'d>> {
         match self {
-            Item::Object(map) => object_get(map, &key.name).map(Item::from),
+            Item::Object(map) => map.get(&key.name).map(Item::from),
             Item::Array(items) => match key.index {
                 Some(i) => items.get(i).map(Item::from),
-                None => is_length(key).then_some(Item::Number(items.len() as f64)),
+                None => is_length(key).then(|| Item::Number(items.len() as f64)),
             },
             Item::Str(s) => match key.index {
                 Some(i) => utf16_unit(s, i).map(Item::Str),
@@ -109,30 +110,6 @@ impl<'d> Item<'d> {
     }
 }
 
-/// Objects up to this size fit in one B-tree node (capacity 11).
-const SMALL_OBJECT: usize = 11;
-
-/// `map.get(name)`, faster for the small objects that list elements
-/// usually are. A B-tree search compares `name` with the bytes of each key
-/// it probes, and each key's bytes are a separate allocation: on data not
-/// yet in cache, every probe is a cache miss. Scanning the node instead
-/// compares lengths first (kept inline in the node) and reads the bytes of
-/// same-length keys only.
-fn object_get<'d>(map: &'d Map<String, Value>, name: &str) -> Option<&'d Value> {
-    if map.len() <= SMALL_OBJECT {
-        map.iter().find(|(k, _)| same_key(k, name)).map(|(_, v)| v)
-    } else {
-        map.get(name)
-    }
-}
-
-/// Key equality, inlined: keys are short, where a call to `memcmp` costs
-/// more than the comparison.
-#[inline]
-fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
-}
-
 fn is_length(key: &Key) -> bool {
     &*key.name == "length"
 }
@@ -157,8 +134,8 @@ fn utf16_unit(s: &str, i: usize) -> Option<&str> {
 /// `Array.prototype.join(',')`, which `String(array)` uses: nested arrays
 /// are joined in place and null elements print empty. Iterative, so deeply
 /// nested data cannot exhaust the stack.
-fn write_joined(items: &[Value], out: &mut String, escape: bool) {
-    let mut stack = vec![(items.iter(), true)];
+fn write_joined(items: JsonArray<'_>, out: &mut String, escape: bool) {
+    let mut stack = vec![(items.elements(), true)];
     while let Some((iter, first)) = stack.last_mut() {
         let Some(value) = iter.next() else {
             stack.pop();
@@ -167,9 +144,9 @@ fn write_joined(items: &[Value], out: &mut String, escape: bool) {
         if !std::mem::replace(first, false) {
             out.push(',');
         }
-        match value {
-            Value::Array(inner) => stack.push((inner.iter(), true)),
-            other => Item::from(other).write_scalar(out, escape),
+        match Item::from(value) {
+            Item::Array(inner) => stack.push((inner.elements(), true)),
+            other => other.write_scalar(out, escape),
         }
     }
 }

@@ -250,7 +250,8 @@ pub fn shared_repositories(
 }
 
 /// A worker entry's template must exist where templates are kept: in the site's
-/// directory, or in the directory of the site it shares code with.
+/// directory, or in the directory of the site it shares code with. On a site that requires
+/// authentication, the worker reads it only with the entry's `templateApiKey`.
 pub fn templates(
     drafts: &[SiteDraft<'_>],
     origins: &[CodeOrigin],
@@ -268,12 +269,33 @@ pub fn templates(
         {
             places.push(dir);
         }
+        let requires_auth = draft
+            .files
+            .access
+            .as_ref()
+            .and_then(|access| access.value.admin.as_ref())
+            .and_then(|admin| admin.require_auth.as_deref())
+            .is_some_and(|mode| mode == "auto" || mode == "true");
         for (branch, transform) in &draft.files.transform {
             for (index, entry) in transform.value.entry.iter().enumerate() {
                 let Some(template) = entry.template.as_deref().filter(|t| t.starts_with('/'))
                 else {
                     continue;
                 };
+                if requires_auth && entry.template_api_key.is_none() {
+                    out.push(
+                        transform.locate(
+                            Diagnostic::warning(
+                                Code::TemplateNeedsKey,
+                                format!(
+                                    "the site requires authentication: the worker cannot read `{template}` without `templateApiKey`"
+                                ),
+                            )
+                            .with_help("without it every page of this entry is the generic page; add `templateApiKey = { env = \"…\" }` holding a token for this site")
+                            .at_pointer(format!("/entry/{index}/template")),
+                        ),
+                    );
+                }
                 if places
                     .iter()
                     .any(|dir| repo.contains(&format!("{dir}{template}")))

@@ -4,6 +4,7 @@
 //! produces when no template can be fetched; [`config`] the per-branch configuration
 //! routes; [`render`] the page route.
 
+pub mod cache;
 pub mod config;
 pub mod html;
 pub mod render;

@@ -26,9 +26,10 @@ use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError, check_names};
 use crate::codesync::code_key;
 use crate::endpoint::{EndpointTemplate, ExpandError};
+use crate::json::{Json, JsonRef};
 use crate::model::api::{CodeConfig, WorkerEntry};
 use crate::routing::{self, IdError};
-use crate::template::{NoPartials, Template};
+use crate::template::NoPartials;
 
 /// Largest endpoint document accepted.
 pub const DATA_LIMIT: usize = 16 * 1024 * 1024;
@@ -55,7 +56,7 @@ pub async fn handle(
             "no worker entry handles {page_path}"
         )));
     };
-    let id = match routing::id(entry, &page_path) {
+    let id = match page_id(&state, entry, &page_path) {
         Ok(id) => id,
         Err(IdError::NoMatch(literal)) => {
             return Err(ApiError::not_found(format!(
@@ -70,34 +71,41 @@ pub async fn handle(
         }
     };
     let endpoint = endpoint_url(entry, id.as_deref(), &headers)?;
-    let data = fetch_json(&state, entry, &endpoint, &headers).await?;
+    let mut body = fetch_json(&state, entry, &endpoint, &headers).await?;
+    let document = Json::parse_in_place(&mut body).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "Failed to fetch endpoint data: the response is not JSON",
+        )
+    })?;
     let data = match (&entry.array_key, &entry.path_key) {
-        (Some(array_key), Some(path_key)) => select_record(&data, array_key, path_key, &page_path)
-            .ok_or_else(|| {
+        (Some(array_key), Some(path_key)) => {
+            select_record(document.root(), array_key, path_key, &page_path).ok_or_else(|| {
                 ApiError::not_found(format!(
                     "no record of {endpoint} has {path_key} = {page_path}"
                 ))
-            })?,
-        _ => data,
+            })?
+        }
+        _ => document.root(),
     };
     let site_document = load_site(store, &org, &site)?;
     let mut page =
         match template_source(&state, entry, site_document.as_ref(), &org, &site, &branch) {
             Some(source) => {
-                let template = Template::compile(&source).map_err(|e| {
+                let template = state.worker_cache.template(&source).map_err(|e| {
                     ApiError::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
                         format!("template error: {e}"),
                     )
                 })?;
-                template.render(&data, &NoPartials).map_err(|e| {
+                template.render(data, &NoPartials).map_err(|e| {
                     ApiError::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
                         format!("template error: {e}"),
                     )
                 })?
             }
-            None => html::generic_html(&data),
+            None => html::generic_html(&data.to_value()),
         };
     if let Some(prefix) = &entry.relative_url_prefix {
         page = html::prefix_media_urls(&page, prefix);
@@ -115,6 +123,22 @@ pub async fn handle(
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
     Ok(response)
+}
+
+/// `routing::id`, with the entry's regex compiled once.
+fn page_id(
+    state: &AdminState,
+    entry: &WorkerEntry,
+    page_path: &str,
+) -> Result<Option<String>, IdError> {
+    let Some(literal) = &entry.regex else {
+        return Ok(None);
+    };
+    let regex = state
+        .worker_cache
+        .regex(literal)
+        .map_err(IdError::Invalid)?;
+    routing::find_id(&regex, literal, page_path).map(Some)
 }
 
 /// The endpoint with `{{id}}` and the forwarded headers filled in.
@@ -160,12 +184,13 @@ fn forwarded_names(entry: &WorkerEntry) -> Vec<String> {
         .collect()
 }
 
+/// The endpoint's response body; parsing it is left to the caller.
 async fn fetch_json(
     state: &AdminState,
     entry: &WorkerEntry,
     url: &str,
     incoming: &HeaderMap,
-) -> Result<Value, ApiError> {
+) -> Result<Vec<u8>, ApiError> {
     let failed = |what: String| {
         ApiError::new(
             StatusCode::BAD_GATEWAY,
@@ -195,29 +220,28 @@ async fn fetch_json(
     let bytes = crate::http::read_limited(response, DATA_LIMIT)
         .await
         .map_err(|e| failed(e.to_string()))?;
-    serde_json::from_slice(&bytes).map_err(|_| failed("the response is not JSON".into()))
+    Ok(bytes)
 }
 
 /// The record of a listing whose `path_key` field equals the page path. `array_key` is a
 /// dotted path to the array; empty means the document is the array.
-pub fn select_record(
-    data: &Value,
+pub fn select_record<'d>(
+    data: JsonRef<'d>,
     array_key: &str,
     path_key: &str,
     page_path: &str,
-) -> Option<Value> {
+) -> Option<JsonRef<'d>> {
     let array = array_key
         .split('.')
         .filter(|segment| !segment.is_empty())
-        .try_fold(data, |value, segment| match value {
-            Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
-            other => other.get(segment),
+        .try_fold(data, |value, segment| match value.as_array() {
+            Some(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            None => value.get(segment),
         })?;
     array
         .as_array()?
-        .iter()
-        .find(|record| record.get(path_key).and_then(Value::as_str) == Some(page_path))
-        .cloned()
+        .elements()
+        .find(|record| record.get(path_key).and_then(JsonRef::as_str) == Some(page_path))
 }
 
 /// The template text from the site's code store (branch, then main). A site that requires
@@ -258,19 +282,28 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn select(data: Value, array_key: &str, path_key: &str, page: &str) -> Option<Value> {
+        let text = data.to_string();
+        let mut buffer = Vec::new();
+        let document = Json::parse(text.as_bytes(), &mut buffer).ok()?;
+        select_record(document.root(), array_key, path_key, page).map(JsonRef::to_value)
+    }
+
     #[test]
     fn listing_records_are_found_by_path() {
         let data = json!({"data": {"people": [{"path": "/team/a", "name": "A"}, {"path": "/team/b", "name": "B"}]}});
         assert_eq!(
-            select_record(&data, "data.people", "path", "/team/b"),
+            select(data.clone(), "data.people", "path", "/team/b"),
             Some(json!({"path": "/team/b", "name": "B"}))
         );
-        assert_eq!(select_record(&data, "data.people", "path", "/team/c"), None);
+        assert_eq!(select(data.clone(), "data.people", "path", "/team/c"), None);
         let root = json!([{"p": "/x"}]);
+        assert_eq!(select(root, "", "p", "/x"), Some(json!({"p": "/x"})));
+        assert_eq!(select(data.clone(), "missing", "path", "/team/a"), None);
+        let nested = json!({"pages": [[], [{"path": "/n"}]]});
         assert_eq!(
-            select_record(&root, "", "p", "/x"),
-            Some(json!({"p": "/x"}))
+            select(nested, "pages.1", "path", "/n"),
+            Some(json!({"path": "/n"}))
         );
-        assert_eq!(select_record(&data, "missing", "path", "/team/a"), None);
     }
 }

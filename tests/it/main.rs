@@ -13,3 +13,4 @@ mod schemas;
 mod support;
 mod validate_cases;
 mod worker;
+mod worker_golden;

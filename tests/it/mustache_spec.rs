@@ -81,7 +81,7 @@ fn render(test: &Value) -> Result<String, siteops::template::TemplateError> {
         })
         .unwrap_or_default();
     let template = Template::compile(test["template"].as_str().unwrap_or_default())?;
-    template.render(&test["data"], &partials)
+    template.render_value(&test["data"], &partials)
 }
 
 #[test]

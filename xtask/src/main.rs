@@ -10,6 +10,9 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   schema   regenerate the JSON schemas in schemas/ from the Rust types
   bench    run the benchmarks (release build)
+  bench-render
+           the render benchmark, then mustache.js on the same template and data
+           (needs node and npm; installs mustache@4.2.0 into target/bench-render)
   ci       what .ci/run does: format check, clippy, tests";
 
 fn main() -> ExitCode {
@@ -17,6 +20,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("schema") => siteops(&["schema"]),
         Some("bench") => cargo(&["bench"]),
+        Some("bench-render") => bench_render(),
         Some("ci") => ci(),
         Some("-h" | "--help") => {
             println!("{USAGE}");
@@ -47,6 +51,33 @@ fn ci() -> Result<(), String> {
         "warnings",
     ])?;
     cargo(&["test", "--locked"])
+}
+
+/// Times our renderer, then mustache.js on the inputs it wrote, and checks both outputs
+/// are identical.
+fn bench_render() -> Result<(), String> {
+    cargo(&["bench", "--bench", "render"])?;
+    let dir = root().join("target/bench-render");
+    if !dir.join("node_modules/mustache").exists() {
+        run(Command::new("npm")
+            .args(["install", "--no-save", "--prefix"])
+            .arg(&dir)
+            .arg("mustache@4.2.0"))?;
+    }
+    run(Command::new("node")
+        .arg(root().join("benches/render/mustache-js.mjs"))
+        .arg(&dir))
+}
+
+fn run(command: &mut Command) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed ({status})"))
+    }
 }
 
 /// Runs the siteops binary of this workspace on the repository root.

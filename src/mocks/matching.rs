@@ -1,0 +1,207 @@
+//! Which stub answers a request, and when none does, which came closest and why not.
+
+use std::fmt;
+
+use url::Url;
+
+use super::{MockSet, RequestPattern, StringMatch, Stub, UrlMatch};
+
+/// A request as the mocks see it.
+#[derive(Debug, Clone)]
+pub struct MockRequest<'a> {
+    pub method: &'a str,
+    pub url: &'a Url,
+    /// Header names in any case.
+    pub headers: Vec<(String, String)>,
+}
+
+/// No stub matches: the request, and the closest stubs with what differed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoMatch {
+    pub method: String,
+    pub url: String,
+    pub closest: Vec<Miss>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Miss {
+    pub name: String,
+    pub file: String,
+    pub differences: Vec<String>,
+}
+
+impl std::error::Error for NoMatch {}
+
+impl fmt::Display for NoMatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no mock matches {} {}", self.method, self.url)?;
+        if self.closest.is_empty() {
+            return write!(f, " (there are no mocks)");
+        }
+        write!(f, "; closest:")?;
+        for miss in &self.closest {
+            write!(
+                f,
+                " `{}` ({}): {};",
+                miss.name,
+                miss.file,
+                miss.differences.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// How many of the closest stubs a [`NoMatch`] names.
+const CLOSEST: usize = 3;
+
+impl MockSet {
+    /// The first stub, in priority then file order, that matches `request`.
+    pub fn find(&self, request: &MockRequest<'_>) -> Result<&Stub, NoMatch> {
+        if let Some(stub) = self
+            .stubs
+            .iter()
+            .find(|stub| differences(&stub.request, request).is_empty())
+        {
+            return Ok(stub);
+        }
+        let mut misses: Vec<(usize, usize, Miss)> = self
+            .stubs
+            .iter()
+            .map(|stub| {
+                let differences = differences(&stub.request, request);
+                let distance = url_distance(&stub.request.url, request.url);
+                (
+                    differences.len(),
+                    distance,
+                    Miss {
+                        name: stub.name.clone(),
+                        file: stub.file.clone(),
+                        differences,
+                    },
+                )
+            })
+            .collect();
+        misses.sort_by_key(|(count, distance, _)| (*count, *distance));
+        Err(NoMatch {
+            method: request.method.to_string(),
+            url: request.url.to_string(),
+            closest: misses
+                .into_iter()
+                .take(CLOSEST)
+                .map(|(_, _, miss)| miss)
+                .collect(),
+        })
+    }
+}
+
+/// What of `pattern` the request does not satisfy, in words; empty when it matches.
+fn differences(pattern: &RequestPattern, request: &MockRequest<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(method) = &pattern.method
+        && !method.eq_ignore_ascii_case(request.method)
+    {
+        out.push(format!("method is {method}"));
+    }
+    let path = request.url.path();
+    let path_and_query = match request.url.query() {
+        Some(query) => format!("{path}?{query}"),
+        None => path.to_string(),
+    };
+    let url_ok = match &pattern.url {
+        UrlMatch::Any => true,
+        UrlMatch::Url(url) => *url == path_and_query,
+        UrlMatch::Path(expected) => expected == path,
+        UrlMatch::UrlPattern(regex) => regex.is_match(&path_and_query),
+        UrlMatch::PathPattern(regex) => regex.is_match(path),
+    };
+    if !url_ok {
+        out.push(match &pattern.url {
+            UrlMatch::Url(url) => format!("url is {url}"),
+            UrlMatch::Path(p) => format!("urlPath is {p}"),
+            UrlMatch::UrlPattern(r) => format!("urlPattern is {}", unanchored(r.as_str())),
+            UrlMatch::PathPattern(r) => format!("urlPathPattern is {}", unanchored(r.as_str())),
+            UrlMatch::Any => String::new(),
+        });
+    }
+    if let Some(host) = &pattern.host {
+        let actual = request.url.host_str();
+        if !host.accepts(actual.into_iter()) {
+            out.push(format!("host {}", host.describe()));
+        }
+    }
+    for (name, matcher) in &pattern.headers {
+        let values = request
+            .headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str());
+        if !matcher.accepts(values) {
+            out.push(format!("header {name} {}", matcher.describe()));
+        }
+    }
+    if !pattern.query.is_empty() {
+        let pairs: Vec<(String, String)> = request.url.query_pairs().into_owned().collect();
+        for (name, matcher) in &pattern.query {
+            let values = pairs
+                .iter()
+                .filter(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str());
+            if !matcher.accepts(values) {
+                out.push(format!("query parameter {name} {}", matcher.describe()));
+            }
+        }
+    }
+    out
+}
+
+impl StringMatch {
+    /// Whether the values a request has for a field (none: the field is absent) pass.
+    fn accepts<'v>(&self, mut values: impl Iterator<Item = &'v str>) -> bool {
+        match self {
+            StringMatch::Absent => values.next().is_none(),
+            StringMatch::EqualTo {
+                value,
+                case_insensitive: true,
+            } => values.any(|v| v.eq_ignore_ascii_case(value)),
+            StringMatch::EqualTo { value, .. } => values.any(|v| v == value),
+            StringMatch::Contains(part) => values.any(|v| v.contains(part.as_str())),
+            StringMatch::Matches(regex) => values.any(|v| regex.is_match(v)),
+            StringMatch::DoesNotMatch(regex) => values.any(|v| !regex.is_match(v)),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            StringMatch::Absent => "must be absent".into(),
+            StringMatch::EqualTo { value, .. } => format!("must equal {value:?}"),
+            StringMatch::Contains(part) => format!("must contain {part:?}"),
+            StringMatch::Matches(r) => format!("must match {}", unanchored(r.as_str())),
+            StringMatch::DoesNotMatch(r) => format!("must not match {}", unanchored(r.as_str())),
+        }
+    }
+}
+
+/// A regex as its stub wrote it, without the anchors added for whole-value matching.
+fn unanchored(pattern: &str) -> &str {
+    pattern
+        .strip_prefix("^(?:")
+        .and_then(|p| p.strip_suffix(")$"))
+        .unwrap_or(pattern)
+}
+
+/// How far the request's URL is from a stub's literal URL: the characters after their
+/// common prefix. Patterns count as far; they are reported by their differences anyway.
+fn url_distance(pattern: &UrlMatch, url: &Url) -> usize {
+    let target = match pattern {
+        UrlMatch::Url(u) | UrlMatch::Path(u) => u.as_str(),
+        _ => return usize::MAX / 2,
+    };
+    let actual = &url[url::Position::BeforePath..];
+    let common = target
+        .bytes()
+        .zip(actual.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (target.len() - common) + (actual.len() - common)
+}

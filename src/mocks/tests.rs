@@ -1,0 +1,221 @@
+use url::Url;
+
+use super::*;
+
+fn file(path: &str, content: &str) -> MockFile {
+    MockFile {
+        path: path.into(),
+        content: content.as_bytes().to_vec(),
+    }
+}
+
+fn set(files: &[MockFile]) -> MockSet {
+    MockSet::from_files("mocks", files).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// The name of the stub answering `method url` with `headers`, or the no-match message.
+fn answer(set: &MockSet, method: &str, url: &str, headers: &[(&str, &str)]) -> String {
+    let url = Url::parse(url).expect("url");
+    let request = MockRequest {
+        method,
+        url: &url,
+        headers: headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
+    };
+    match set.find(&request) {
+        Ok(stub) => stub.name.clone(),
+        Err(miss) => miss.to_string(),
+    }
+}
+
+#[test]
+fn each_request_field_selects_a_stub() {
+    let mocks = set(&[file(
+        "mappings/all.json",
+        r#"{"mappings": [
+            {"name": "exact-url", "request": {"method": "GET", "url": "/a?x=1"}, "response": {"status": 200}},
+            {"name": "path", "request": {"method": "GET", "urlPath": "/b"}, "response": {"status": 200}},
+            {"name": "url-pattern", "request": {"urlPattern": "/c/[0-9]+\\?.*"}, "response": {"status": 200}},
+            {"name": "path-pattern", "request": {"urlPathPattern": "/d/[a-z]+"}, "response": {"status": 200}},
+            {"name": "post", "request": {"method": "POST", "urlPath": "/e"}, "response": {"status": 201}},
+            {"name": "host", "request": {"urlPath": "/f", "host": {"equalTo": "api.example.com"}}, "response": {"status": 200}},
+            {"name": "header", "request": {"urlPath": "/g", "headers": {"Authorization": {"equalTo": "token t"}}}, "response": {"status": 200}},
+            {"name": "no-header", "request": {"urlPath": "/g", "headers": {"Authorization": {"absent": true}}}, "response": {"status": 401}},
+            {"name": "query", "request": {"urlPath": "/h", "queryParameters": {"market": {"matches": "c[hz]"}}}, "response": {"status": 200}},
+            {"name": "contains", "request": {"urlPath": "/i", "headers": {"accept": {"contains": "json"}}}, "response": {"status": 200}},
+            {"name": "case", "request": {"urlPath": "/j", "headers": {"x-tenant": {"equalTo": "ACME", "caseInsensitive": true}}}, "response": {"status": 200}}
+        ]}"#,
+    )]);
+    let cases: &[(&str, &str, &[(&str, &str)], &str)] = &[
+        ("GET", "https://x.test/a?x=1", &[], "exact-url"),
+        ("GET", "https://x.test/b?anything=2", &[], "path"),
+        ("DELETE", "https://x.test/c/42?q", &[], "url-pattern"),
+        ("GET", "https://x.test/d/abc", &[], "path-pattern"),
+        ("POST", "https://x.test/e", &[], "post"),
+        ("GET", "https://api.example.com/f", &[], "host"),
+        ("GET", "https://x.test/g", &[("authorization", "token t")], "header"),
+        ("GET", "https://x.test/g", &[], "no-header"),
+        ("GET", "https://x.test/h?market=cz", &[], "query"),
+        ("GET", "https://x.test/i", &[("Accept", "application/json")], "contains"),
+        ("GET", "https://x.test/j", &[("X-Tenant", "acme")], "case"),
+    ];
+    for (method, url, headers, expected) in cases {
+        assert_eq!(answer(&mocks, method, url, headers), *expected, "{method} {url}");
+    }
+    // And each field refuses what it does not match.
+    let misses: &[(&str, &str, &[(&str, &str)])] = &[
+        ("GET", "https://x.test/a?x=2", &[]),
+        ("GET", "https://x.test/c/x?q", &[]),
+        ("GET", "https://x.test/d/ABC", &[]),
+        ("GET", "https://x.test/e", &[]),
+        ("GET", "https://other.example.com/f", &[]),
+        ("GET", "https://x.test/g", &[("authorization", "token other")]),
+        ("GET", "https://x.test/h?market=de", &[]),
+        ("GET", "https://x.test/i", &[("Accept", "text/html")]),
+    ];
+    for (method, url, headers) in misses {
+        let message = answer(&mocks, method, url, headers);
+        assert!(message.starts_with("no mock matches"), "{url}: {message}");
+    }
+}
+
+#[test]
+fn no_match_names_the_url_and_the_closest_mocks() {
+    let mocks = set(&[
+        file(
+            "mappings/product.json",
+            r#"{"request": {"method": "GET", "url": "/products/1234.json", "host": {"equalTo": "api.acme.example"}}, "response": {"jsonBody": {}}}"#,
+        ),
+        file(
+            "mappings/team.json",
+            r#"{"request": {"method": "GET", "url": "/team.json"}, "response": {"jsonBody": []}}"#,
+        ),
+    ]);
+    assert_eq!(
+        answer(&mocks, "GET", "https://api.acme.example/products/1235.json", &[]),
+        "no mock matches GET https://api.acme.example/products/1235.json; closest: \
+         `product` (mocks/mappings/product.json): url is /products/1234.json; \
+         `team` (mocks/mappings/team.json): url is /team.json;"
+    );
+    assert_eq!(
+        answer(&MockSet::default(), "GET", "https://a.test/", &[]),
+        "no mock matches GET https://a.test/ (there are no mocks)"
+    );
+}
+
+#[test]
+fn responses_take_every_body_form() {
+    let mocks = set(&[
+        file(
+            "mappings/bodies.json",
+            r#"[
+                {"name": "text", "request": {"urlPath": "/t"}, "response": {"status": 404, "body": "gone", "headers": {"x-error": "missing"}}},
+                {"name": "json", "request": {"urlPath": "/j"}, "response": {"jsonBody": {"a": [1]}}},
+                {"name": "base64", "request": {"urlPath": "/b"}, "response": {"base64Body": "aGk="}},
+                {"name": "file", "request": {"urlPath": "/f"}, "response": {"bodyFileName": "pages/index.html", "headers": {"Content-Type": "text/html"}}}
+            ]"#,
+        ),
+        file("__files/pages/index.html", "<main></main>"),
+    ]);
+    let by_name = |name: &str| {
+        mocks
+            .stubs()
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.response.clone())
+            .expect("stub")
+    };
+    assert_eq!(
+        by_name("text"),
+        StubResponse {
+            status: 404,
+            headers: vec![("x-error".into(), "missing".into())],
+            body: b"gone".to_vec()
+        }
+    );
+    let json = by_name("json");
+    assert_eq!(json.body, br#"{"a":[1]}"#);
+    assert_eq!(
+        json.headers,
+        [("Content-Type".to_string(), "application/json".to_string())]
+    );
+    assert_eq!(by_name("base64").body, b"hi");
+    assert_eq!(by_name("file").body, b"<main></main>");
+}
+
+#[test]
+fn priority_then_file_order_decides_and_layers_come_first() {
+    let base = set(&[
+        file("mappings/a.json", r#"{"name": "a", "request": {"urlPath": "/p"}, "response": {}}"#),
+        file("mappings/b.json", r#"{"name": "b", "request": {"urlPath": "/p"}, "response": {}, "priority": 1}"#),
+    ]);
+    assert_eq!(answer(&base, "GET", "https://x.test/p", &[]), "b");
+    let mut layered = set(&[file(
+        "mappings/a.json",
+        r#"{"name": "a", "request": {"urlPath": "/p"}, "response": {}}"#,
+    )]);
+    layered.layer(set(&[file(
+        "mappings/extra.json",
+        r#"{"name": "extra", "request": {"urlPath": "/p"}, "response": {}}"#,
+    )]));
+    assert_eq!(answer(&layered, "GET", "https://x.test/p", &[]), "extra");
+}
+
+#[test]
+fn unsupported_or_broken_stubs_are_errors_naming_file_and_key() {
+    let errors = MockSet::from_files(
+        "sites/acme/web/mocks",
+        &[
+            file(
+                "mappings/bad.json",
+                r#"{"request": {"urlPath": "/a", "url": "/a", "bodyPatterns": []},
+                    "response": {"status": 700, "fixedDelayMilliseconds": 5, "bodyFileName": "nope.html"}}"#,
+            ),
+            file("mappings/broken.json", "{"),
+            file("mappings/regex.json", r#"{"request": {"urlPathPattern": "(["}, "response": {}}"#),
+        ],
+    )
+    .expect_err("invalid stubs");
+    let lines: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}: {}", e.file.rsplit('/').next().unwrap_or_default(), e.pointer))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "bad.json: /request/bodyPatterns",
+            "bad.json: /request",
+            "bad.json: /response/fixedDelayMilliseconds",
+            "bad.json: /response/status",
+            "bad.json: /response/bodyFileName",
+            "broken.json: /",
+            "regex.json: /request/urlPathPattern",
+        ]
+    );
+    assert!(errors[0].to_string().starts_with(
+        "sites/acme/web/mocks/mappings/bad.json: /request/bodyPatterns: `bodyPatterns` is not supported"
+    ));
+}
+
+#[test]
+fn the_example_site_mocks_parse() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sites/acme/website/mocks");
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir.join("mappings")).expect("mappings") {
+        let path = entry.expect("entry").path();
+        files.push(MockFile {
+            path: format!(
+                "mappings/{}",
+                path.file_name().and_then(|n| n.to_str()).expect("name")
+            ),
+            content: std::fs::read(&path).expect("read"),
+        });
+    }
+    let mocks = set(&files);
+    assert_eq!(
+        answer(&mocks, "GET", "https://api.acme.example/team.json", &[]),
+        "team"
+    );
+}
