@@ -22,9 +22,14 @@ use super::config::existing_site;
 use super::effective::content_source;
 use super::error::ApiError;
 use super::{AdminState, check_names};
+use url::Url;
+
 use crate::auth::Action;
+use crate::codesync::code_key;
+use crate::model::api::CodeConfig;
 use crate::preview::store::{BranchPreviews, PreviewRecord};
-use crate::preview::{PagePath, PreviewError};
+use crate::preview::{PagePath, PreviewError, PreviewRequest};
+use crate::store::Store;
 
 pub async fn handle(
     State(state): State<Arc<AdminState>>,
@@ -86,13 +91,19 @@ async fn route(
             "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
         ))
     })?;
-    let authorization = headers.get("x-content-source-authorization");
+    let preview_origin = Url::parse(&links.preview_host)
+        .map_err(|_| ApiError::bad_request("the request's Host header is not usable"))?;
+    let request = PreviewRequest {
+        content: &content.value,
+        page: &page,
+        authorization: headers.get("x-content-source-authorization"),
+        preview_origin: &preview_origin,
+        head_html: head_html(store, &document, branch),
+    };
     let outcome = crate::preview::run(
         state.preview_transport.as_ref(),
         &state.preview_limits,
-        &content.value,
-        &page,
-        authorization,
+        &request,
         &previews,
     )
     .await;
@@ -113,6 +124,17 @@ async fn route(
         .await;
     let record = previews.save(&preview, &content_bus_id, &now)?;
     Ok(Json(answer(&record, &links)).into_response())
+}
+
+/// The site's `head.html` from its code store: the branch's, else main's.
+fn head_html(store: &dyn Store, site: &Value, branch: &str) -> Option<String> {
+    let code: CodeConfig = serde_json::from_value(site.get("code")?.clone()).ok()?;
+    [branch, "main"].iter().find_map(|candidate| {
+        let bytes = store
+            .get(&code_key(&code.owner, &code.repo, candidate, "head.html"))
+            .ok()??;
+        String::from_utf8(bytes).ok()
+    })
 }
 
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites

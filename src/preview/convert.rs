@@ -25,6 +25,16 @@ pub struct Converted {
     pub warnings: Vec<String>,
 }
 
+/// What rendering needs besides the page: where the preview host serves it, and the
+/// site's `head.html` from its code.
+#[derive(Debug, Clone)]
+pub struct RenderContext {
+    /// The page's address on the preview host (the canonical link, and the base of
+    /// relative meta images).
+    pub public_url: Url,
+    pub head_html: Option<String>,
+}
+
 /// A fetched page, parsed.
 #[derive(Debug, Clone)]
 pub struct Parsed {
@@ -45,7 +55,11 @@ impl Parsed {
     }
 
     /// The markdown, page and plain HTML, with each image replaced as `images` says.
-    pub fn render(self, _images: &ImageMap) -> Result<Converted, PreviewError> {
+    pub fn render(
+        self,
+        _images: &ImageMap,
+        _context: &RenderContext,
+    ) -> Result<Converted, PreviewError> {
         Ok(Converted {
             markdown: None,
             html: self.html,

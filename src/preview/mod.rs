@@ -25,7 +25,7 @@ pub mod url;
 
 use std::time::Duration;
 
-pub use pipeline::{Preview, PreviewBody, run};
+pub use pipeline::{Preview, PreviewBody, PreviewRequest, run};
 pub use trace::Trace;
 pub use transport::{
     IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,

@@ -6,7 +6,7 @@
 use http::HeaderValue;
 use url::Url;
 
-use super::convert::{self, Converted};
+use super::convert::{self, Converted, RenderContext};
 use super::fetch::{Role, Source, fetch_page};
 use super::images::allow::AllowList;
 use super::images::download::{Downloader, StoredMedia};
@@ -78,26 +78,28 @@ pub fn sources(content: &ContentConfig) -> Result<Vec<Source>, PreviewError> {
     Ok(sources)
 }
 
+/// What one preview is about: the site's content configuration, the page, the
+/// caller's `x-content-source-authorization`, and where the page will be served.
+#[derive(Debug, Clone)]
+pub struct PreviewRequest<'a> {
+    pub content: &'a ContentConfig,
+    pub page: &'a PagePath,
+    pub authorization: Option<&'a HeaderValue>,
+    /// The preview host's origin (`http://main--site--org.localhost:3000`).
+    pub preview_origin: &'a Url,
+    /// The site's `head.html`, when its code has one.
+    pub head_html: Option<String>,
+}
+
+/// Runs one preview with `transport`; images go to `sink` as they arrive.
 pub async fn run(
     transport: &dyn Transport,
     limits: &Limits,
-    content: &ContentConfig,
-    page: &PagePath,
-    authorization: Option<&HeaderValue>,
+    request: &PreviewRequest<'_>,
     sink: &dyn MediaSink,
 ) -> Result<Preview, Failure> {
     let mut trace = Trace::default();
-    match run_traced(
-        transport,
-        limits,
-        content,
-        page,
-        authorization,
-        sink,
-        &mut trace,
-    )
-    .await
-    {
+    match run_traced(transport, limits, request, sink, &mut trace).await {
         Ok(mut preview) => {
             preview.trace = trace;
             Ok(preview)
@@ -109,12 +111,16 @@ pub async fn run(
 async fn run_traced(
     transport: &dyn Transport,
     limits: &Limits,
-    content: &ContentConfig,
-    page: &PagePath,
-    authorization: Option<&HeaderValue>,
+    request: &PreviewRequest<'_>,
     sink: &dyn MediaSink,
     trace: &mut Trace,
 ) -> Result<Preview, PreviewError> {
+    let PreviewRequest {
+        content,
+        page,
+        authorization,
+        ..
+    } = *request;
     let sources = sources(content)?;
     let fetched = fetch_page(transport, &sources, page, authorization, limits, trace).await?;
     let mut preview = Preview {
@@ -151,7 +157,14 @@ async fn run_traced(
         &mut trace.images,
     )
     .await?;
-    let converted = parsed.render(&images)?;
+    let context = RenderContext {
+        public_url: request
+            .preview_origin
+            .join(&preview.web_path)
+            .unwrap_or_else(|_| request.preview_origin.clone()),
+        head_html: request.head_html.clone(),
+    };
+    let converted = parsed.render(&images, &context)?;
     preview.warnings = converted.warnings.clone();
     preview.media = images.stored;
     preview.body = PreviewBody::Page {
