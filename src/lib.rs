@@ -12,6 +12,7 @@ pub mod html;
 pub mod http;
 pub mod json;
 pub mod jsregex;
+pub mod live;
 pub mod mocks;
 pub mod model;
 pub mod repo;

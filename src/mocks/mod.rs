@@ -71,7 +71,10 @@ pub enum UrlMatch {
 
 #[derive(Debug, Clone)]
 pub enum StringMatch {
-    EqualTo { value: String, case_insensitive: bool },
+    EqualTo {
+        value: String,
+        case_insensitive: bool,
+    },
     Contains(String),
     Matches(Regex),
     DoesNotMatch(Regex),

@@ -36,7 +36,11 @@ pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<Mo
             Err(error) => {
                 parser.error(
                     "",
-                    format!("not JSON: {error} (line {}, column {})", error.line(), error.column()),
+                    format!(
+                        "not JSON: {error} (line {}, column {})",
+                        error.line(),
+                        error.column()
+                    ),
                 );
                 continue;
             }
@@ -95,7 +99,11 @@ impl Parser<'_> {
     fn error(&mut self, pointer: &str, message: String) {
         self.errors.push(MockError {
             file: self.file.to_string(),
-            pointer: if pointer.is_empty() { "/".into() } else { pointer.into() },
+            pointer: if pointer.is_empty() {
+                "/".into()
+            } else {
+                pointer.into()
+            },
             message,
         });
     }
@@ -114,7 +122,10 @@ impl Parser<'_> {
         for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
             self.error(
                 &format!("{pointer}/{key}"),
-                format!("`{key}` is not supported by siteops mocks (supported: {})", known.join(", ")),
+                format!(
+                    "`{key}` is not supported by siteops mocks (supported: {})",
+                    known.join(", ")
+                ),
             );
         }
         Some(map)
@@ -125,7 +136,16 @@ impl Parser<'_> {
         let map = self.object(
             pointer,
             value,
-            &["id", "uuid", "name", "priority", "request", "response", "persistent", "metadata"],
+            &[
+                "id",
+                "uuid",
+                "name",
+                "priority",
+                "request",
+                "response",
+                "persistent",
+                "metadata",
+            ],
         )?;
         let name = map
             .get("name")
@@ -172,7 +192,16 @@ impl Parser<'_> {
         let map = self.object(
             pointer,
             value,
-            &["method", "url", "urlPath", "urlPattern", "urlPathPattern", "host", "headers", "queryParameters"],
+            &[
+                "method",
+                "url",
+                "urlPath",
+                "urlPattern",
+                "urlPathPattern",
+                "host",
+                "headers",
+                "queryParameters",
+            ],
         )?;
         let mut pattern = RequestPattern {
             method: match map.get("method").map(Value::as_str) {
@@ -185,9 +214,20 @@ impl Parser<'_> {
             },
             ..RequestPattern::default()
         };
-        let given: Vec<&str> = URL_KEYS.iter().copied().filter(|k| map.contains_key(*k)).collect();
+        let given: Vec<&str> = URL_KEYS
+            .iter()
+            .copied()
+            .filter(|k| map.contains_key(*k))
+            .collect();
         if given.len() > 1 {
-            self.error(pointer, format!("give one of {}, not {}", URL_KEYS.join(", "), given.join(" and ")));
+            self.error(
+                pointer,
+                format!(
+                    "give one of {}, not {}",
+                    URL_KEYS.join(", "),
+                    given.join(" and ")
+                ),
+            );
         }
         if let Some(&key) = given.first() {
             let at = format!("{pointer}/{key}");
@@ -206,8 +246,13 @@ impl Parser<'_> {
         if let Some(host) = map.get("host") {
             pattern.host = self.string_match(&format!("{pointer}/host"), host);
         }
-        for (field, target) in [("headers", &mut pattern.headers), ("queryParameters", &mut pattern.query)] {
-            let Some(value) = map.get(field) else { continue };
+        for (field, target) in [
+            ("headers", &mut pattern.headers),
+            ("queryParameters", &mut pattern.query),
+        ] {
+            let Some(value) = map.get(field) else {
+                continue;
+            };
             let at = format!("{pointer}/{field}");
             let Value::Object(entries) = value else {
                 self.error(&at, "must be an object of matchers".into());
@@ -226,12 +271,23 @@ impl Parser<'_> {
         let map = self.object(
             pointer,
             value,
-            &["equalTo", "caseInsensitive", "contains", "matches", "doesNotMatch", "absent"],
+            &[
+                "equalTo",
+                "caseInsensitive",
+                "contains",
+                "matches",
+                "doesNotMatch",
+                "absent",
+            ],
         )?;
         let text = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_string);
         let matcher = if let Some(value) = text("equalTo") {
-            let case_insensitive = map.get("caseInsensitive").and_then(Value::as_bool) == Some(true);
-            StringMatch::EqualTo { value, case_insensitive }
+            let case_insensitive =
+                map.get("caseInsensitive").and_then(Value::as_bool) == Some(true);
+            StringMatch::EqualTo {
+                value,
+                case_insensitive,
+            }
         } else if let Some(value) = text("contains") {
             StringMatch::Contains(value)
         } else if let Some(value) = text("matches") {
@@ -241,7 +297,11 @@ impl Parser<'_> {
         } else if map.get("absent").and_then(Value::as_bool) == Some(true) {
             StringMatch::Absent
         } else {
-            self.error(pointer, "needs one of equalTo, contains, matches, doesNotMatch (strings) or absent: true".into());
+            self.error(
+                pointer,
+                "needs one of equalTo, contains, matches, doesNotMatch (strings) or absent: true"
+                    .into(),
+            );
             return None;
         };
         Some(matcher)
@@ -263,14 +323,25 @@ impl Parser<'_> {
         let map = self.object(
             pointer,
             value,
-            &["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName"],
+            &[
+                "status",
+                "statusMessage",
+                "headers",
+                "body",
+                "jsonBody",
+                "base64Body",
+                "bodyFileName",
+            ],
         )?;
         let status = match map.get("status") {
             None => 200,
             Some(s) => match s.as_u64().filter(|s| (100..=599).contains(s)) {
                 Some(s) => s as u16,
                 None => {
-                    self.error(&format!("{pointer}/status"), "must be an HTTP status (100 to 599)".into());
+                    self.error(
+                        &format!("{pointer}/status"),
+                        "must be an HTTP status (100 to 599)".into(),
+                    );
                     200
                 }
             },
@@ -283,23 +354,43 @@ impl Parser<'_> {
                         match value {
                             Value::String(v) => headers.push((name.clone(), v.clone())),
                             Value::Array(values) => headers.extend(
-                                values.iter().filter_map(Value::as_str).map(|v| (name.clone(), v.to_string())),
+                                values
+                                    .iter()
+                                    .filter_map(Value::as_str)
+                                    .map(|v| (name.clone(), v.to_string())),
                             ),
-                            _ => self.error(&format!("{pointer}/headers/{name}"), "must be a string or an array of strings".into()),
+                            _ => self.error(
+                                &format!("{pointer}/headers/{name}"),
+                                "must be a string or an array of strings".into(),
+                            ),
                         }
                     }
                 }
                 _ => self.error(&format!("{pointer}/headers"), "must be an object".into()),
             }
         }
-        let given: Vec<&str> = BODY_KEYS.iter().copied().filter(|k| map.contains_key(*k)).collect();
+        let given: Vec<&str> = BODY_KEYS
+            .iter()
+            .copied()
+            .filter(|k| map.contains_key(*k))
+            .collect();
         if given.len() > 1 {
-            self.error(pointer, format!("give one of {}, not {}", BODY_KEYS.join(", "), given.join(" and ")));
+            self.error(
+                pointer,
+                format!(
+                    "give one of {}, not {}",
+                    BODY_KEYS.join(", "),
+                    given.join(" and ")
+                ),
+            );
         }
         let body = match given.first().copied() {
             None => Vec::new(),
             Some("jsonBody") => {
-                if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+                if !headers
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+                {
                     headers.push(("Content-Type".into(), "application/json".into()));
                 }
                 serde_json::to_vec(&map["jsonBody"]).unwrap_or_default()
@@ -332,6 +423,10 @@ impl Parser<'_> {
                 }
             }
         };
-        Some(StubResponse { status, headers, body })
+        Some(StubResponse {
+            status,
+            headers,
+            body,
+        })
     }
 }

@@ -55,14 +55,28 @@ fn each_request_field_selects_a_stub() {
         ("GET", "https://x.test/d/abc", &[], "path-pattern"),
         ("POST", "https://x.test/e", &[], "post"),
         ("GET", "https://api.example.com/f", &[], "host"),
-        ("GET", "https://x.test/g", &[("authorization", "token t")], "header"),
+        (
+            "GET",
+            "https://x.test/g",
+            &[("authorization", "token t")],
+            "header",
+        ),
         ("GET", "https://x.test/g", &[], "no-header"),
         ("GET", "https://x.test/h?market=cz", &[], "query"),
-        ("GET", "https://x.test/i", &[("Accept", "application/json")], "contains"),
+        (
+            "GET",
+            "https://x.test/i",
+            &[("Accept", "application/json")],
+            "contains",
+        ),
         ("GET", "https://x.test/j", &[("X-Tenant", "acme")], "case"),
     ];
     for (method, url, headers, expected) in cases {
-        assert_eq!(answer(&mocks, method, url, headers), *expected, "{method} {url}");
+        assert_eq!(
+            answer(&mocks, method, url, headers),
+            *expected,
+            "{method} {url}"
+        );
     }
     // And each field refuses what it does not match.
     let misses: &[(&str, &str, &[(&str, &str)])] = &[
@@ -71,7 +85,11 @@ fn each_request_field_selects_a_stub() {
         ("GET", "https://x.test/d/ABC", &[]),
         ("GET", "https://x.test/e", &[]),
         ("GET", "https://other.example.com/f", &[]),
-        ("GET", "https://x.test/g", &[("authorization", "token other")]),
+        (
+            "GET",
+            "https://x.test/g",
+            &[("authorization", "token other")],
+        ),
         ("GET", "https://x.test/h?market=de", &[]),
         ("GET", "https://x.test/i", &[("Accept", "text/html")]),
     ];
@@ -94,7 +112,12 @@ fn no_match_names_the_url_and_the_closest_mocks() {
         ),
     ]);
     assert_eq!(
-        answer(&mocks, "GET", "https://api.acme.example/products/1235.json", &[]),
+        answer(
+            &mocks,
+            "GET",
+            "https://api.acme.example/products/1235.json",
+            &[]
+        ),
         "no mock matches GET https://api.acme.example/products/1235.json; closest: \
          `product` (mocks/mappings/product.json): url is /products/1234.json; \
          `team` (mocks/mappings/team.json): url is /team.json;"
@@ -148,8 +171,14 @@ fn responses_take_every_body_form() {
 #[test]
 fn priority_then_file_order_decides_and_layers_come_first() {
     let base = set(&[
-        file("mappings/a.json", r#"{"name": "a", "request": {"urlPath": "/p"}, "response": {}}"#),
-        file("mappings/b.json", r#"{"name": "b", "request": {"urlPath": "/p"}, "response": {}, "priority": 1}"#),
+        file(
+            "mappings/a.json",
+            r#"{"name": "a", "request": {"urlPath": "/p"}, "response": {}}"#,
+        ),
+        file(
+            "mappings/b.json",
+            r#"{"name": "b", "request": {"urlPath": "/p"}, "response": {}, "priority": 1}"#,
+        ),
     ]);
     assert_eq!(answer(&base, "GET", "https://x.test/p", &[]), "b");
     let mut layered = set(&[file(
@@ -180,7 +209,13 @@ fn unsupported_or_broken_stubs_are_errors_naming_file_and_key() {
     .expect_err("invalid stubs");
     let lines: Vec<String> = errors
         .iter()
-        .map(|e| format!("{}: {}", e.file.rsplit('/').next().unwrap_or_default(), e.pointer))
+        .map(|e| {
+            format!(
+                "{}: {}",
+                e.file.rsplit('/').next().unwrap_or_default(),
+                e.pointer
+            )
+        })
         .collect();
     assert_eq!(
         lines,
