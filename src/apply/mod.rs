@@ -165,7 +165,8 @@ pub async fn run(
                 }
             }
             Err(error) => {
-                let message = scrub(&error.to_string(), &secrets);
+                // Scrubbed before shortened, so that no part of a secret survives.
+                let message = shorten(&scrub(&error.to_string(), &secrets));
                 finish(i, Outcome::Failed(message), &mut outcomes);
                 let mut blocked = vec![i];
                 while let Some(j) = blocked.pop() {
@@ -191,6 +192,16 @@ pub async fn run(
         })
         .collect();
     Ok(ApplyReport { steps })
+}
+
+/// The most of a failure's message a report keeps (a service may echo a whole body).
+const MESSAGE_LIMIT: usize = 500;
+
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(MESSAGE_LIMIT) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
 }
 
 fn step(resource: &Planned, outcome: Outcome) -> Step {
