@@ -113,9 +113,12 @@ async fn one_changed_value_is_exactly_one_update() {
 #[tokio::test]
 async fn prune_deletes_what_the_repository_no_longer_has() {
     let f = Fixture::start().await;
+    let transform = f.root.join("sites/acme/website/transform");
+    std::fs::copy(transform.join("main.toml"), transform.join("dev.toml")).expect("a branch");
     f.siteops("apply", &["--yes"]).await.expect(0);
     std::fs::remove_dir_all(f.root.join("sites/acme/legacy")).expect("remove a site");
     std::fs::remove_file(f.root.join("sites/acme/website-prod/public.toml")).expect("remove");
+    std::fs::remove_file(transform.join("dev.toml")).expect("remove a branch");
 
     let plain = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
     assert_eq!(
@@ -130,14 +133,20 @@ async fn prune_deletes_what_the_repository_no_longer_has() {
         plan.stdout,
         "- delete  acme/sites/legacy.json  (the repository no longer has this site)\n\
          - delete  acme/sites/website-prod/public.json  (the repository no longer has it)\n\
-         \nPlan: 0 to create, 0 to update, 2 to delete.\n"
+         - delete  transform/acme/website/dev.json  (the repository no longer has it)\n\
+         \nPlan: 0 to create, 0 to update, 3 to delete.\n"
     );
     let apply = f.siteops("apply", &["--prune", "--yes"]).await.expect(0);
     assert!(
         apply
             .stdout
-            .ends_with("Apply complete: 0 created, 0 updated, 2 deleted.\n")
+            .ends_with("Apply complete: 0 created, 0 updated, 3 deleted.\n")
     );
+    let website = site_id("acme", "website");
+    let dev = Location::of(&website, &ResourceKind::Worker("dev".into()));
+    assert_eq!(f.live(&dev).await.status, 404);
+    let main = Location::of(&website, &ResourceKind::Worker("main".into()));
+    assert_eq!(f.live(&main).await.status, 200);
     let legacy = Location::of(&site_id("acme", "legacy"), &ResourceKind::Site);
     assert_eq!(f.live(&legacy).await.status, 404);
     let docs = Location::of(&site_id("globex", "docs"), &ResourceKind::Site);
