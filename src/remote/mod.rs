@@ -12,7 +12,9 @@
 //!
 //! [`live`] reads the live state that [`crate::plan::diff`] compares.
 
+mod error;
 pub mod live;
+mod location;
 pub mod rate;
 pub mod retry;
 
@@ -26,8 +28,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
-use crate::compile::ResourceKind;
-use crate::model::SiteId;
+pub use error::ClientError;
+pub use location::{Location, Service};
 pub use rate::RateLimiter;
 pub use retry::RetryPolicy;
 
@@ -76,118 +78,6 @@ impl Default for ClientOptions {
             rate: None,
             retry: RetryPolicy::default(),
             timeout: Duration::from_secs(30),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Service {
-    Admin,
-    Worker,
-}
-
-/// A resource on one of the services, by path relative to its base address.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
-    pub service: Service,
-    pub path: String,
-}
-
-impl Location {
-    fn admin(path: String) -> Location {
-        Location {
-            service: Service::Admin,
-            path,
-        }
-    }
-
-    /// Where a resource lives: `config/<org>/sites/…` on the administration service,
-    /// `config/<org>/<site>/<branch>` on the worker.
-    pub fn of(site: &SiteId, kind: &ResourceKind) -> Location {
-        let SiteId { org, site } = site;
-        match kind {
-            ResourceKind::Site => Location::admin(format!("config/{org}/sites/{site}.json")),
-            ResourceKind::Public => {
-                Location::admin(format!("config/{org}/sites/{site}/public.json"))
-            }
-            ResourceKind::Access => {
-                Location::admin(format!("config/{org}/sites/{site}/access.json"))
-            }
-            ResourceKind::Code => Location::admin(format!("config/{org}/sites/{site}/code.json")),
-            ResourceKind::Secret(id) => {
-                Location::admin(format!("config/{org}/sites/{site}/secrets/{id}.json"))
-            }
-            ResourceKind::Worker(branch) => Location {
-                service: Service::Worker,
-                path: format!("config/{org}/{site}/{branch}"),
-            },
-        }
-    }
-
-    /// The org's sites: `{"sites": [{"name": …}]}`.
-    pub fn sites_of(org: &str) -> Location {
-        Location::admin(format!("config/{org}/sites.json"))
-    }
-
-    /// A site's secrets without values: `{"secrets": [{"id": …}]}`.
-    pub fn secrets_of(site: &SiteId) -> Location {
-        Location::admin(format!(
-            "config/{}/sites/{}/secrets.json",
-            site.org, site.site
-        ))
-    }
-
-    /// The branches with worker entries: `{"branches": […]}`.
-    pub fn branches_of(site: &SiteId) -> Location {
-        Location {
-            service: Service::Worker,
-            path: format!("config/{}/{}", site.org, site.site),
-        }
-    }
-}
-
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum ClientError {
-    /// The service answered with an error status (after any retries).
-    #[error("{method} {url}: {status}{}{}", message.as_ref().map(|m| format!(": {m}")).unwrap_or_default(), attempts_note(*attempts))]
-    Status {
-        method: String,
-        url: String,
-        status: StatusCode,
-        /// The service's `x-error`.
-        message: Option<String>,
-        attempts: u32,
-    },
-    #[error("{method} {url}: {message}{}", attempts_note(*attempts))]
-    Network {
-        method: String,
-        url: String,
-        message: String,
-        attempts: u32,
-    },
-    #[error("{method} {url}: the response is not JSON: {message}")]
-    NotJson {
-        method: String,
-        url: String,
-        message: String,
-    },
-    #[error("no worker address for {0}: pass --transform, or set transform_url in siteops.toml")]
-    NoWorker(String),
-}
-
-fn attempts_note(attempts: u32) -> String {
-    if attempts > 1 {
-        format!(" (after {attempts} attempts)")
-    } else {
-        String::new()
-    }
-}
-
-impl ClientError {
-    pub fn status(&self) -> Option<StatusCode> {
-        match self {
-            ClientError::Status { status, .. } => Some(*status),
-            _ => None,
         }
     }
 }
