@@ -8,6 +8,7 @@ mod crash;
 mod docs;
 mod harness;
 mod mustache_spec;
+mod plan_apply;
 mod schemas;
 mod support;
 mod validate_cases;
