@@ -2,6 +2,9 @@ use url::Url;
 
 use super::*;
 
+/// Method, URL and headers of a request.
+type Request<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
 fn file(path: &str, content: &str) -> MockFile {
     MockFile {
         path: path.into(),
@@ -79,7 +82,7 @@ fn each_request_field_selects_a_stub() {
         );
     }
     // And each field refuses what it does not match.
-    let misses: &[(&str, &str, &[(&str, &str)])] = &[
+    let misses: &[Request<'_>] = &[
         ("GET", "https://x.test/a?x=2", &[]),
         ("GET", "https://x.test/c/x?q", &[]),
         ("GET", "https://x.test/d/ABC", &[]),
