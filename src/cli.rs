@@ -25,6 +25,11 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Compile the sites into the exact JSON bodies of the administration API and worker.
     Compile(CompileArgs),
+    /// Compare the repository with a live administration service and worker: what apply
+    /// would change.
+    Plan(PlanArgs),
+    /// Make the changes a plan shows, in dependency order.
+    Apply(ApplyArgs),
     /// Write the JSON schemas of the file formats and API bodies into <root>/schemas/.
     Schema(SchemaArgs),
     /// Run the local administration service and the site preview hosts.
@@ -100,6 +105,89 @@ pub struct CompileArgs {
     pub redact: bool,
 }
 
+/// The services that plan and apply talk to, and how.
+#[derive(Debug, Args)]
+pub struct RemoteArgs {
+    /// Base address of the administration API ({admin_url}), such as
+    /// http://127.0.0.1:3000/admin.
+    #[arg(long, value_name = "URL", env = "SITEOPS_ADMIN_URL")]
+    pub admin: String,
+    /// Base address of the transformation worker ({transform_url}), where worker
+    /// configurations go [default: the repository's transform_url].
+    #[arg(long, value_name = "URL")]
+    pub transform: Option<String>,
+    /// The environment variable that holds the token.
+    #[arg(long, value_name = "NAME", default_value = "SITEOPS_ADMIN_TOKEN")]
+    pub token_env: String,
+    /// Requests in flight at once.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
+    /// At most N requests per second (the hosted service allows about 10).
+    #[arg(long, value_name = "N", value_parser = parse_rate)]
+    pub rate: Option<f64>,
+}
+
+/// What plan and apply compare.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Only this site, `org/site` (repeatable).
+    #[arg(long = "site", value_name = "ORG/SITE")]
+    pub sites: Vec<String>,
+    /// Also delete what the repository no longer has: sites of the repository's orgs (or
+    /// the --site sites), and secrets, public and worker configurations of its sites.
+    #[arg(long)]
+    pub prune: bool,
+    /// Overwrite this secret although it exists: `ID` (in every site) or `ORG/SITE/ID`
+    /// (repeatable). Existing secrets are otherwise left alone.
+    #[arg(long = "replace-secret", value_name = "ID")]
+    pub replace_secrets: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    /// One line per change, field-level diffs, a summary line.
+    Human,
+    /// A versioned JSON document (what --out saves).
+    Json,
+    /// A pull-request comment (under 65,536 characters).
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub repo: RepoArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[arg(long, value_enum, default_value_t = PlanFormat::Human)]
+    pub format: PlanFormat,
+    /// Exit 2 when there are changes (0: none, 1: error).
+    #[arg(long)]
+    pub detailed_exitcode: bool,
+    /// Also save the plan as JSON, for `siteops apply PLAN.json`.
+    #[arg(long, value_name = "PLAN.json")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pub repo: RepoArgs,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// A plan saved by `siteops plan --out`: applied as it is, and refused when the live
+    /// state or the repository changed since it was made.
+    #[arg(value_name = "PLAN.json", conflicts_with_all = ["sites", "prune", "replace_secrets"])]
+    pub plan: Option<PathBuf>,
+    /// Do not ask for confirmation.
+    #[arg(long)]
+    pub yes: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// Repository root; schemas go to <root>/schemas/.
@@ -157,6 +245,16 @@ pub struct TokenArgs {
     /// The sites the token is good for: `org/site`, `org/*` or `*`.
     #[arg(long, default_value = "*")]
     pub site: String,
+}
+
+/// A positive, finite number of requests per second.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 => Ok(rate),
+        _ => Err(format!(
+            "`{text}` is not a positive number of requests per second"
+        )),
+    }
 }
 
 /// Parses `90`, `90s`, `15m`, `24h`, `7d` into seconds.

@@ -35,6 +35,58 @@ pub enum ResourceKind {
     Worker(String),
 }
 
+impl ResourceKind {
+    /// Whether the value at `pointer` (JSON pointer segments) in a body of this kind is a
+    /// secret value: a secret's `value`, or an entry's `templateApiKey`.
+    pub fn is_secret_at(&self, pointer: &[String]) -> bool {
+        match (self, pointer) {
+            (ResourceKind::Secret(_), [field]) => field == "value",
+            (ResourceKind::Worker(_), [index, field]) => {
+                field == "templateApiKey" && index.parse::<usize>().is_ok()
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `value`, found at `pointer` in a body of `kind`, with every secret value in it replaced
+/// by [`REDACTED`]. What every output that shows bodies (plans, reports) prints.
+pub fn mask_at(kind: &ResourceKind, pointer: &mut Vec<String>, value: &Value) -> Value {
+    if kind.is_secret_at(pointer) {
+        return Value::String(REDACTED.to_string());
+    }
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, item)| {
+                    pointer.push(key.clone());
+                    let masked = mask_at(kind, pointer, item);
+                    pointer.pop();
+                    (key.clone(), masked)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    pointer.push(index.to_string());
+                    let masked = mask_at(kind, pointer, item);
+                    pointer.pop();
+                    masked
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A whole body of `kind` with its secret values masked.
+pub fn masked(kind: &ResourceKind, body: &Value) -> Value {
+    mask_at(kind, &mut Vec::new(), body)
+}
+
 #[derive(Clone, PartialEq)]
 pub struct Resource {
     pub site: SiteId,
@@ -61,6 +113,19 @@ impl Resource {
             ResourceKind::Secret(id) => format!("{org}/sites/{site}/secrets/{id}.json"),
             ResourceKind::Worker(branch) => format!("transform/{org}/{site}/{branch}.json"),
         }
+    }
+
+    /// The secret values the body holds, for masking (`::add-mask::`) and scrubbing.
+    pub fn secret_values(&self) -> Vec<&str> {
+        let values: Vec<&Value> = match (&self.kind, &self.body) {
+            (ResourceKind::Secret(_), body) => body.get("value").into_iter().collect(),
+            (ResourceKind::Worker(_), Value::Array(entries)) => entries
+                .iter()
+                .filter_map(|e| e.get("templateApiKey"))
+                .collect(),
+            _ => Vec::new(),
+        };
+        values.into_iter().filter_map(Value::as_str).collect()
     }
 
     /// Whether the body holds a secret value (a secret, or a worker key).

@@ -2,6 +2,7 @@
 //! platform. See ARCHITECTURE.md for the map of this crate.
 
 pub mod admin;
+pub mod apply;
 pub mod auth;
 pub mod codesync;
 pub mod compile;
@@ -12,9 +13,12 @@ pub mod html;
 pub mod http;
 pub mod json;
 pub mod jsregex;
+pub mod live;
 pub mod mocks;
 pub mod model;
+pub mod plan;
 pub mod preview;
+pub mod remote;
 pub mod repo;
 pub mod routing;
 pub mod rules;

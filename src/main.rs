@@ -41,6 +41,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Validate(args) => commands::validate::run(args),
         Command::Compile(args) => commands::compile::run(args),
+        Command::Plan(args) => commands::plan::run(args),
+        Command::Apply(args) => commands::apply::run(args),
         Command::Schema(args) => commands::schema::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Token(args) => commands::token::run(args),

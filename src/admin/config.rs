@@ -6,7 +6,7 @@
 //!   read and write one field of it, as the hosted service does.
 //! - `config/<org>/sites/<site>/public.json`: the public configuration.
 //! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`; the
-//!   value is never returned.
+//!   value is never returned. `secrets.json` lists them without values.
 //!
 //! Every write of a site runs under that site's lock, so concurrent read-modify-write
 //! requests cannot lose each other's updates.
@@ -314,6 +314,9 @@ pub async fn sub_resource(
     if name == "public" {
         return public(state, &org, &site, method, &headers, body).await;
     }
+    if name == "secrets" {
+        return list_secrets(&state, &org, &site, method, &headers);
+    }
     let (schema, rule): (SchemaKind, fn(&Value) -> Vec<Diagnostic>) = match name {
         "access" => (SchemaKind::ApiAccess, |v| typed(v, rules::access)),
         "code" => (SchemaKind::ApiCode, |v| typed(v, rules::code)),
@@ -461,6 +464,33 @@ pub async fn secret(
         }
         _ => Err(method_not_allowed()),
     }
+}
+
+/// `GET /config/<org>/sites/<site>/secrets.json`: the site's secrets as GET shows each
+/// (id and dates, never a value), sorted by id. `siteops plan` reads it to learn which
+/// secrets exist, and which `--prune` may delete, in one request per site.
+fn list_secrets(
+    state: &AdminState,
+    org: &str,
+    site: &str,
+    method: Method,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    if method != Method::GET {
+        return Err(method_not_allowed());
+    }
+    existing_site(state, headers, org, site, Action::Configure)?;
+    let store = state.store.as_ref();
+    let mut secrets = Vec::new();
+    for name in store.list(&format!("config/{org}/sites/{site}/secrets"))? {
+        let Some(id) = name.strip_suffix(".json") else {
+            continue;
+        };
+        if let Some(stored) = load_json(store, &secret_key(org, site, id))? {
+            secrets.push(secret_view(id, &stored));
+        }
+    }
+    Ok(Json(json!({ "secrets": secrets })).into_response())
 }
 
 /// A secret as GET shows it: its id and dates, never its value.

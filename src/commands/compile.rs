@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use siteops::compile::{Compiled, Secrets, compile, pretty};
 use siteops::diagnostic::render;
 
-use super::{Outcome, load_and_validate, use_color};
+use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
 use crate::cli::CompileArgs;
 
 /// Marks a directory as written by `siteops compile`, so a later run may replace it.
@@ -37,8 +37,8 @@ pub fn run(args: &CompileArgs) -> Result<Outcome> {
             return Ok(Outcome::Failure);
         }
     };
-    if !args.redact && std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
-        mask_secret_values(&compiled);
+    if !args.redact {
+        mask_on_github_actions(&compiled);
     }
     match &args.out {
         Some(dir) => {
@@ -52,22 +52,6 @@ pub fn run(args: &CompileArgs) -> Result<Outcome> {
         None => print!("{}", pretty(&compiled.to_json())),
     }
     Ok(Outcome::Success)
-}
-
-/// On GitHub Actions, values read from the environment are masked before anything prints.
-fn mask_secret_values(compiled: &Compiled) {
-    for resource in compiled.resources.iter().filter(|r| r.is_sensitive()) {
-        let values = match &resource.body {
-            serde_json::Value::Array(entries) => entries
-                .iter()
-                .filter_map(|e| e.get("templateApiKey"))
-                .collect(),
-            body => body.get("value").into_iter().collect::<Vec<_>>(),
-        };
-        for value in values.into_iter().filter_map(|v| v.as_str()) {
-            println!("::add-mask::{value}");
-        }
-    }
 }
 
 /// Writes every body under `dir`, replacing an earlier output as a whole: the new tree is

@@ -1,7 +1,10 @@
 //! One module per subcommand. Each returns an [`Outcome`] (or an error); `main` alone turns
 //! that into an exit code.
 
+pub mod apply;
 pub mod compile;
+pub mod plan;
+mod planning;
 pub mod schema;
 pub mod serve;
 pub mod template;
@@ -24,7 +27,6 @@ pub enum Outcome {
     /// The command did its job and found problems it has already reported.
     Failure,
     /// plan with --detailed-exitcode: the live state differs from the repository.
-    #[allow(dead_code)] // Used by plan, which comes with the plan/apply work.
     ChangesPresent,
 }
 
@@ -51,4 +53,17 @@ fn read_repo(root: &Path) -> Result<RepoFiles> {
 /// Colour only for a terminal, and never with NO_COLOR (https://no-color.org).
 pub fn use_color(stream: &impl IsTerminal) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// On GitHub Actions, secret values read from the environment are masked (`::add-mask::`)
+/// before anything else prints, so that no later line of the log can show one.
+pub fn mask_on_github_actions(compiled: &siteops::compile::Compiled) {
+    if std::env::var_os("GITHUB_ACTIONS").is_none_or(|v| v != "true") {
+        return;
+    }
+    for resource in &compiled.resources {
+        for value in resource.secret_values() {
+            println!("::add-mask::{value}");
+        }
+    }
 }

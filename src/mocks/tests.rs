@@ -2,6 +2,9 @@ use url::Url;
 
 use super::*;
 
+/// Method, URL and headers of a request.
+type Request<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
 fn file(path: &str, content: &str) -> MockFile {
     MockFile {
         path: path.into(),
@@ -48,30 +51,26 @@ fn each_request_field_selects_a_stub() {
             {"name": "case", "request": {"urlPath": "/j", "headers": {"x-tenant": {"equalTo": "ACME", "caseInsensitive": true}}}, "response": {"status": 200}}
         ]}"#,
     )]);
-    let cases: &[(&str, &str, &[(&str, &str)], &str)] = &[
-        ("GET", "https://x.test/a?x=1", &[], "exact-url"),
-        ("GET", "https://x.test/b?anything=2", &[], "path"),
-        ("DELETE", "https://x.test/c/42?q", &[], "url-pattern"),
-        ("GET", "https://x.test/d/abc", &[], "path-pattern"),
-        ("POST", "https://x.test/e", &[], "post"),
-        ("GET", "https://api.example.com/f", &[], "host"),
+    let cases: &[(Request<'_>, &str)] = &[
+        (("GET", "https://x.test/a?x=1", &[]), "exact-url"),
+        (("GET", "https://x.test/b?anything=2", &[]), "path"),
+        (("DELETE", "https://x.test/c/42?q", &[]), "url-pattern"),
+        (("GET", "https://x.test/d/abc", &[]), "path-pattern"),
+        (("POST", "https://x.test/e", &[]), "post"),
+        (("GET", "https://api.example.com/f", &[]), "host"),
         (
-            "GET",
-            "https://x.test/g",
-            &[("authorization", "token t")],
+            ("GET", "https://x.test/g", &[("authorization", "token t")]),
             "header",
         ),
-        ("GET", "https://x.test/g", &[], "no-header"),
-        ("GET", "https://x.test/h?market=cz", &[], "query"),
+        (("GET", "https://x.test/g", &[]), "no-header"),
+        (("GET", "https://x.test/h?market=cz", &[]), "query"),
         (
-            "GET",
-            "https://x.test/i",
-            &[("Accept", "application/json")],
+            ("GET", "https://x.test/i", &[("Accept", "application/json")]),
             "contains",
         ),
-        ("GET", "https://x.test/j", &[("X-Tenant", "acme")], "case"),
+        (("GET", "https://x.test/j", &[("X-Tenant", "acme")]), "case"),
     ];
-    for (method, url, headers, expected) in cases {
+    for ((method, url, headers), expected) in cases {
         assert_eq!(
             answer(&mocks, method, url, headers),
             *expected,
@@ -79,7 +78,7 @@ fn each_request_field_selects_a_stub() {
         );
     }
     // And each field refuses what it does not match.
-    let misses: &[(&str, &str, &[(&str, &str)])] = &[
+    let misses: &[Request<'_>] = &[
         ("GET", "https://x.test/a?x=2", &[]),
         ("GET", "https://x.test/c/x?q", &[]),
         ("GET", "https://x.test/d/ABC", &[]),

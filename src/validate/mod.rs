@@ -40,6 +40,9 @@ pub struct Validation {
     pub diagnostics: Vec<Diagnostic>,
     /// Worker entry examples, resolved.
     pub explanations: Vec<Explanation>,
+    /// The worker address `{transform_url}` stood for (the option, else siteops.toml's),
+    /// without a trailing `/`. `plan` and `apply` send worker configurations there.
+    pub transform_url: Option<String>,
     sources: BTreeMap<String, Arc<SourceFile>>,
 }
 
@@ -86,6 +89,7 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
         fleet: Fleet { sites },
         diagnostics,
         explanations,
+        transform_url,
         sources: loaded.sources,
     }
 }

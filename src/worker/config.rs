@@ -2,7 +2,10 @@
 //! at `transform/<org>/<site>/<branch>.json`. A branch without its own uses `main`'s.
 //!
 //! `GET` and `POST /transform/config/<org>/<site>/<branch>`: POST replaces the whole array
-//! (no merge). The token (`Authorization: token …`) must allow configuring the site.
+//! (no merge); `DELETE` removes the branch's own entries (204, also when it had none).
+//! `GET /transform/config/<org>/<site>` lists the branches that have entries, so that
+//! `siteops apply --prune` can find a branch the repository no longer configures. The
+//! token (`Authorization: token …`) must allow configuring the site.
 
 use std::sync::Arc;
 
@@ -81,6 +84,33 @@ pub async fn handle(
             )?;
             Ok(Json(value).into_response())
         }
+        Method::DELETE => {
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            store.delete(&key(&org, &site, &branch))?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
         _ => Err(method_not_allowed()),
     }
+}
+
+/// `GET /transform/config/<org>/<site>`: `{"branches": [...]}`, sorted.
+pub async fn branches(
+    State(state): State<Arc<AdminState>>,
+    Path((org, site)): Path<(String, String)>,
+    method: Method,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site)])?;
+    if method != Method::GET {
+        return Err(method_not_allowed());
+    }
+    existing_site(&state, &headers, &org, &site, Action::Configure)?;
+    let branches: Vec<String> = state
+        .store
+        .list(&format!("transform/{org}/{site}"))?
+        .into_iter()
+        .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
+        .collect();
+    Ok(Json(serde_json::json!({ "branches": branches })).into_response())
 }

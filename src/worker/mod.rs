@@ -24,6 +24,7 @@ pub fn router(state: Arc<AdminState>) -> Router {
         .or(MethodFilter::DELETE)
         .or(MethodFilter::PATCH);
     Router::new()
+        .route("/config/{org}/{site}", on(methods, config::branches))
         .route("/config/{org}/{site}/{branch}", on(methods, config::handle))
         .route("/{org}/{site}/{branch}/{*path}", get(render::handle))
         .fallback(|| async { ApiError::not_found("no such worker resource") })

@@ -181,11 +181,29 @@ async fn secret_values_are_write_only() {
     assert!(read.body["created"].is_string() && read.body["lastModified"].is_string());
     assert!(!read.body.to_string().contains("s3cret-value"));
     assert!(read.body.get("value").is_none());
+    // The listing shows each secret as GET does: no values.
+    let list = "/admin/config/acme/sites/web/secrets.json";
+    let listed = server.get(list, &root).await;
+    assert_eq!(listed.status, StatusCode::OK);
+    assert_eq!(listed.body, json!({"secrets": [read.body]}));
+    assert_eq!(
+        server
+            .post(list, &root, &json!({"value": "x"}))
+            .await
+            .status,
+        StatusCode::METHOD_NOT_ALLOWED
+    );
     assert_eq!(
         server.delete(path, &root).await.status,
         StatusCode::NO_CONTENT
     );
     assert_eq!(server.get(path, &root).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(server.get(list, &root).await.body, json!({"secrets": []}));
+    let stranger = server.token("x@y.example");
+    assert_eq!(
+        server.get(list, &stranger).await.status,
+        StatusCode::FORBIDDEN
+    );
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ mod crash;
 mod docs;
 mod harness;
 mod mustache_spec;
+mod plan_apply;
 mod preview;
 mod schemas;
 mod support;

@@ -1,0 +1,223 @@
+//! The apply engine: carries out a [`Plan`]'s changes against the services, in dependency
+//! order ([`order`]), several at a time, and reports each one ([`ApplyReport`]).
+//!
+//! A library function, not a command: `siteops apply` calls it, and so can anything that
+//! applies the repository's sites to a service in-process. It never prints; progress goes
+//! to the caller's [`Progress`]. A change that fails leaves the changes that depend on it
+//! unattempted and the others going; since every write is a create-or-replace or a
+//! delete, running the same plan again converges.
+
+pub mod order;
+pub mod report;
+
+use std::collections::VecDeque;
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use serde::Serialize;
+
+use crate::plan::{Action, Body, Plan, Planned, scrub};
+use crate::remote::{Client, ClientError, Location};
+
+/// Told about each change as it ends. Implementations draw a progress bar or print lines.
+pub trait Progress: Send + Sync {
+    /// Before the first change: how many there are.
+    fn begin(&self, _changes: usize) {}
+    fn finished(&self, _step: &Step) {}
+    /// After the last.
+    fn end(&self) {}
+}
+
+/// Reports nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+pub struct ApplyOptions<'a> {
+    /// Changes in flight at once (the client bounds requests as well).
+    pub concurrency: usize,
+    pub progress: &'a dyn Progress,
+}
+
+impl Default for ApplyOptions<'_> {
+    fn default() -> Self {
+        ApplyOptions {
+            concurrency: 8,
+            progress: &NoProgress,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "result", content = "detail")]
+pub enum Outcome {
+    Done,
+    /// The service's answer or the network error, with secret values scrubbed.
+    Failed(String),
+    /// Not attempted: a change it depends on did not succeed.
+    Skipped(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    pub address: String,
+    pub action: Action,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// Every change of the plan, in plan order, with what became of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ApplyReport {
+    pub steps: Vec<Step>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub created: usize,
+    pub updated: usize,
+    pub deleted: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl ApplyReport {
+    /// Whether every change was made.
+    pub fn succeeded(&self) -> bool {
+        self.steps.iter().all(|s| s.outcome == Outcome::Done)
+    }
+
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::default();
+        for step in &self.steps {
+            match (&step.outcome, step.action) {
+                (Outcome::Done, Action::Create) => counts.created += 1,
+                (Outcome::Done, Action::Update) => counts.updated += 1,
+                (Outcome::Done, Action::Delete) => counts.deleted += 1,
+                (Outcome::Done, Action::NoOp) => {}
+                (Outcome::Failed(_), _) => counts.failed += 1,
+                (Outcome::Skipped(_), _) => counts.skipped += 1,
+            }
+        }
+        counts
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    #[error(
+        "{0}: the plan has no body to send (a plan read from a file has none: make it again against the repository)"
+    )]
+    NoBody(String),
+}
+
+/// Makes the plan's changes. Errors only when the plan cannot be carried out at all;
+/// failures of single changes are in the report.
+pub async fn run(
+    client: &Client,
+    plan: &Plan,
+    options: &ApplyOptions<'_>,
+) -> Result<ApplyReport, ApplyError> {
+    let resources = &plan.resources;
+    if let Some(missing) = plan
+        .changes()
+        .find(|r| r.action != Action::Delete && r.body.is_none())
+    {
+        return Err(ApplyError::NoBody(missing.address.clone()));
+    }
+    let deps = order::dependencies(resources);
+    let secrets = plan.secret_values();
+    let mut dependents = vec![Vec::new(); resources.len()];
+    for (i, waits_for) in deps.iter().enumerate() {
+        for &j in waits_for {
+            dependents[j].push(i);
+        }
+    }
+    let mut waiting: Vec<usize> = deps.iter().map(Vec::len).collect();
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; resources.len()];
+    let is_change = |i: usize| resources[i].action != Action::NoOp;
+    let mut ready: VecDeque<usize> = (0..resources.len())
+        .filter(|&i| is_change(i) && waiting[i] == 0)
+        .collect();
+    let progress = options.progress;
+    progress.begin(plan.summary.changes());
+    let finish = |i: usize, outcome: Outcome, outcomes: &mut Vec<Option<Outcome>>| {
+        progress.finished(&step(&resources[i], outcome.clone()));
+        outcomes[i] = Some(outcome);
+    };
+    let mut running = FuturesUnordered::new();
+    loop {
+        while running.len() < options.concurrency.max(1) {
+            let Some(i) = ready.pop_front() else { break };
+            running.push(async move { (i, perform(client, &resources[i]).await) });
+        }
+        let Some((i, result)) = running.next().await else {
+            break;
+        };
+        match result {
+            Ok(()) => {
+                finish(i, Outcome::Done, &mut outcomes);
+                for &d in &dependents[i] {
+                    waiting[d] -= 1;
+                    if waiting[d] == 0 && outcomes[d].is_none() {
+                        ready.push_back(d);
+                    }
+                }
+            }
+            Err(error) => {
+                // Scrubbed before shortened, so that no part of a secret survives.
+                let message = shorten(&scrub(&error.to_string(), &secrets));
+                finish(i, Outcome::Failed(message), &mut outcomes);
+                let mut blocked = vec![i];
+                while let Some(j) = blocked.pop() {
+                    for &d in &dependents[j] {
+                        if outcomes[d].is_none() {
+                            let why = format!("needs {}", resources[j].address);
+                            finish(d, Outcome::Skipped(why), &mut outcomes);
+                            blocked.push(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    progress.end();
+    let steps = (0..resources.len())
+        .filter(|&i| is_change(i))
+        .map(|i| {
+            let outcome = outcomes[i]
+                .clone()
+                .unwrap_or_else(|| Outcome::Skipped("its dependencies never completed".into()));
+            step(&resources[i], outcome)
+        })
+        .collect();
+    Ok(ApplyReport { steps })
+}
+
+/// The most of a failure's message a report keeps (a service may echo a whole body).
+const MESSAGE_LIMIT: usize = 500;
+
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(MESSAGE_LIMIT) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+fn step(resource: &Planned, outcome: Outcome) -> Step {
+    Step {
+        address: resource.address.clone(),
+        action: resource.action,
+        outcome,
+    }
+}
+
+/// One change: POST the body (create or replace), or DELETE.
+async fn perform(client: &Client, resource: &Planned) -> Result<(), ClientError> {
+    let location = Location::of(&resource.site_id(), &resource.resource_kind());
+    match (&resource.action, &resource.body) {
+        (Action::Delete, _) => client.delete(&location).await,
+        (Action::Create | Action::Update, Some(Body(body))) => client.post(&location, body).await,
+        _ => Ok(()),
+    }
+}

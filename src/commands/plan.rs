@@ -1,0 +1,53 @@
+//! `siteops plan`: what apply would change, as text, JSON or a pull-request comment.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use siteops::plan::markdown::{COMMENT_LIMIT, markdown};
+use siteops::plan::{Plan, render};
+
+use super::planning::{prepare, settings};
+use super::{Outcome, use_color};
+use crate::cli::{PlanArgs, PlanFormat};
+
+pub fn run(args: &PlanArgs) -> Result<Outcome> {
+    let prepared = match prepare(&args.repo, &args.remote, settings(&args.select))? {
+        Ok(prepared) => prepared,
+        Err(outcome) => return Ok(outcome),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let plan = runtime.block_on(prepared.plan())?;
+    match args.format {
+        PlanFormat::Human => print!("{}", render::human(&plan, use_color(&std::io::stdout()))),
+        PlanFormat::Json => print!("{}", render::json(&plan)),
+        PlanFormat::Markdown => print!("{}", markdown(&plan, COMMENT_LIMIT)),
+    }
+    if let Some(path) = &args.out {
+        save(path, &plan)?;
+        eprintln!(
+            "Saved the plan to {}; `siteops apply {}` makes exactly these changes.",
+            path.display(),
+            path.display()
+        );
+    }
+    Ok(if args.detailed_exitcode && plan.has_changes() {
+        Outcome::ChangesPresent
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Writes the plan beside `path` and renames it into place: never half a plan.
+fn save(path: &Path, plan: &Plan) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plan.json".into());
+    let staging = path.with_file_name(format!(".{name}.tmp"));
+    fs::write(&staging, render::json(plan))
+        .with_context(|| format!("cannot write {}", staging.display()))?;
+    fs::rename(&staging, path).with_context(|| format!("cannot write {}", path.display()))
+}

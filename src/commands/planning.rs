@@ -1,0 +1,172 @@
+//! What `plan` and `apply` share: the desired state from the repository, a client for the
+//! services, and the plan made from both.
+
+use std::collections::BTreeSet;
+
+use anyhow::{Context, Result, anyhow, bail};
+use siteops::compile::{Compiled, Secrets, compile};
+use siteops::diagnostic::render;
+use siteops::model::SiteId;
+use siteops::plan::{Plan, PlanSettings, diff, scrub};
+use siteops::remote::live::{self, PruneScope};
+use siteops::remote::{Client, ClientOptions, Endpoints, Token};
+
+use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
+use crate::cli::{RemoteArgs, RepoArgs, SelectArgs};
+
+/// The repository's desired state, a client, and what to compare.
+pub struct Prepared {
+    pub compiled: Compiled,
+    pub client: Client,
+    pub settings: PlanSettings,
+    prune: Option<PruneScope>,
+    sites_at_once: usize,
+    /// Every secret value of the desired state, scrubbed from messages.
+    secrets: Vec<String>,
+}
+
+impl Prepared {
+    /// Reads the live state and compares.
+    pub async fn plan(&self) -> Result<Plan> {
+        let live = live::read(
+            &self.client,
+            &self.compiled,
+            self.prune.as_ref(),
+            self.sites_at_once,
+        )
+        .await
+        .map_err(|e| anyhow!(self.scrub(&e.to_string())))
+        .context("cannot read the live state")?;
+        Ok(diff(&self.compiled, &live, &self.settings)?)
+    }
+
+    pub fn scrub(&self, text: &str) -> String {
+        scrub(text, &self.secrets)
+    }
+}
+
+pub fn settings(select: &SelectArgs) -> PlanSettings {
+    PlanSettings {
+        prune: select.prune,
+        sites: select.sites.clone(),
+        replace_secrets: select.replace_secrets.clone(),
+    }
+}
+
+/// Validates and compiles the repository (reporting problems as `validate` does: then
+/// `Err(Outcome::Failure)`), and sets up the client.
+pub fn prepare(
+    repo: &RepoArgs,
+    remote: &RemoteArgs,
+    settings: PlanSettings,
+) -> Result<Result<Prepared, Outcome>> {
+    let validation = load_and_validate(repo)?;
+    let styled = use_color(&std::io::stderr());
+    if validation.has_errors() {
+        eprint!(
+            "{}",
+            render::human(&validation.diagnostics, &validation, styled)
+        );
+        eprintln!("{}", render::human_summary(validation.summary()));
+        return Ok(Err(Outcome::Failure));
+    }
+    let lookup = |name: &str| std::env::var(name).ok();
+    let mut compiled = match compile(&validation.fleet, &Secrets::Lookup(&lookup)) {
+        Ok(compiled) => compiled,
+        Err(problems) => {
+            eprint!("{}", render::human(&problems, &validation, styled));
+            return Ok(Err(Outcome::Failure));
+        }
+    };
+    mask_on_github_actions(&compiled);
+    let secrets: Vec<String> = compiled
+        .resources
+        .iter()
+        .flat_map(|r| r.secret_values())
+        .map(str::to_string)
+        .collect();
+
+    let named = parse_sites(&settings.sites)?;
+    if !named.is_empty() {
+        compiled.resources.retain(|r| named.contains(&r.site));
+        let present: BTreeSet<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
+        if !settings.prune
+            && let Some(missing) = named.iter().find(|s| !present.contains(s))
+        {
+            bail!(
+                "--site {missing}: the repository has no such site (add --prune to delete it from the service)"
+            );
+        }
+    }
+    let prune = settings.prune.then(|| {
+        if named.is_empty() {
+            PruneScope::Orgs(
+                compiled
+                    .resources
+                    .iter()
+                    .map(|r| r.site.org.clone())
+                    .collect(),
+            )
+        } else {
+            PruneScope::Sites(named.clone())
+        }
+    });
+
+    let token = std::env::var(&remote.token_env)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| {
+            anyhow!(
+                "no token: set {} to a token of the administration service (or name another variable with --token-env)",
+                remote.token_env
+            )
+        })?;
+    let endpoints = Endpoints {
+        admin: check_url("--admin", &remote.admin)?,
+        worker: remote
+            .transform
+            .clone()
+            .or(validation.transform_url.clone())
+            .map(|url| check_url("--transform", &url))
+            .transpose()?,
+    };
+    let options = ClientOptions {
+        concurrency: usize::from(remote.concurrency),
+        rate: remote.rate,
+        ..ClientOptions::default()
+    };
+    let client = Client::new(endpoints, &Token::new(token), &options)
+        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?;
+    Ok(Ok(Prepared {
+        compiled,
+        client,
+        settings,
+        prune,
+        sites_at_once: usize::from(remote.concurrency),
+        secrets,
+    }))
+}
+
+fn parse_sites(sites: &[String]) -> Result<BTreeSet<SiteId>> {
+    sites
+        .iter()
+        .map(|text| match text.split_once('/') {
+            Some((org, site)) if siteops::rules::is_id(org) && siteops::rules::is_id(site) => {
+                Ok(SiteId {
+                    org: org.to_string(),
+                    site: site.to_string(),
+                })
+            }
+            _ => bail!("--site {text}: expected org/site, names [a-z0-9][a-z0-9-]*"),
+        })
+        .collect()
+}
+
+fn check_url(flag: &str, text: &str) -> Result<String> {
+    match url::Url::parse(text) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => {
+            Ok(text.trim_end_matches('/').to_string())
+        }
+        _ => bail!("{flag} {text}: not an http(s) URL"),
+    }
+}

@@ -1,0 +1,305 @@
+use serde_json::json;
+
+use super::*;
+use crate::plan::Kind;
+
+fn id(site: &str) -> SiteId {
+    SiteId {
+        org: "acme".into(),
+        site: site.into(),
+    }
+}
+
+fn resource(site: &str, kind: ResourceKind, body: Value) -> Resource {
+    Resource {
+        site: id(site),
+        kind,
+        body,
+    }
+}
+
+fn site_body(url: &str) -> Value {
+    json!({"version": 1, "content": {"source": {"type": "markup", "url": url}}})
+}
+
+fn worker_body(key: &str) -> Value {
+    json!([{"path": "/a/", "endpoint": "https://e/{{id}}", "templateApiKey": key}])
+}
+
+/// web: site, public, secret `sync` and worker `main`.
+fn desired() -> Compiled {
+    Compiled {
+        resources: vec![
+            resource("web", ResourceKind::Site, site_body("https://c/web")),
+            resource(
+                "web",
+                ResourceKind::Public,
+                json!({"paths": {"includes": ["/a/"]}}),
+            ),
+            resource(
+                "web",
+                ResourceKind::Secret("sync".into()),
+                json!({"value": "s3cr3t-value"}),
+            ),
+            resource(
+                "web",
+                ResourceKind::Worker("main".into()),
+                worker_body("k3y-value"),
+            ),
+            // Fields of the site document: never planned on their own.
+            resource("web", ResourceKind::Access, json!({})),
+        ],
+    }
+}
+
+/// The live state after `desired()` was applied, as the service returns it.
+fn applied() -> LiveState {
+    let mut document = site_body("https://c/web");
+    document["created"] = json!("2026-01-01T00:00:00Z");
+    document["lastModified"] = json!("2026-01-02T00:00:00Z");
+    let site = LiveSite {
+        document: Some(document),
+        public: Some(json!({"paths": {"includes": ["/a/"]}, "created": "x", "lastModified": "y"})),
+        secrets: [("sync".to_string(), json!({"id": "sync", "created": "x"}))].into(),
+        secrets_listed: true,
+        workers: [("main".to_string(), Body(worker_body("k3y-value")))].into(),
+        branches_listed: true,
+    };
+    LiveState {
+        sites: [(id("web"), site)].into(),
+    }
+}
+
+fn actions(plan: &Plan) -> Vec<(String, Action)> {
+    plan.resources
+        .iter()
+        .map(|r| (r.address.clone(), r.action))
+        .collect()
+}
+
+fn settings(prune: bool) -> PlanSettings {
+    PlanSettings {
+        prune,
+        ..PlanSettings::default()
+    }
+}
+
+#[test]
+fn everything_is_created_in_an_empty_service() {
+    let plan = diff(&desired(), &LiveState::default(), &settings(false)).unwrap();
+    assert_eq!(
+        actions(&plan),
+        [
+            ("acme/sites/web.json".into(), Action::Create),
+            ("acme/sites/web/public.json".into(), Action::Create),
+            ("acme/sites/web/secrets/sync.json".into(), Action::Create),
+            ("transform/acme/web/main.json".into(), Action::Create),
+        ]
+    );
+    assert_eq!(plan.summary.create, 4);
+    assert!(plan.resources.iter().all(|r| r.body.is_some()));
+    let secret = &plan.resources[2];
+    assert_eq!(secret.kind, Kind::Secret);
+    assert_eq!(secret.name.as_deref(), Some("sync"));
+    assert!(secret.sensitive);
+}
+
+#[test]
+fn what_the_service_manages_is_ignored() {
+    let plan = diff(&desired(), &applied(), &settings(false)).unwrap();
+    assert!(!plan.has_changes(), "{:#?}", plan.resources);
+    assert_eq!(plan.summary.unchanged, 4);
+    // A version the service stamped is ignored when the repository sends none.
+    let mut compiled = desired();
+    compiled.resources[0]
+        .body
+        .as_object_mut()
+        .unwrap()
+        .remove("version");
+    let plan = diff(&compiled, &applied(), &settings(false)).unwrap();
+    assert!(!plan.has_changes());
+}
+
+#[test]
+fn an_update_lists_the_fields_that_differ() {
+    let mut compiled = desired();
+    compiled.resources[0].body = json!({
+        "version": 1,
+        "content": {"source": {"type": "markup", "url": "https://c/new"}},
+        "access": {"admin": {"role": {"admin": ["a@b.example"]}}},
+    });
+    let plan = diff(&compiled, &applied(), &settings(false)).unwrap();
+    let site = &plan.resources[0];
+    assert_eq!(site.action, Action::Update);
+    assert_eq!(
+        site.changes,
+        [
+            Change {
+                path: "/access".into(),
+                before: None,
+                after: Some(json!({"admin": {"role": {"admin": ["a@b.example"]}}})),
+            },
+            Change {
+                path: "/content/source/url".into(),
+                before: Some(json!("https://c/web")),
+                after: Some(json!("https://c/new")),
+            },
+        ]
+    );
+    assert_eq!(site.before.as_ref().unwrap().get("created"), None);
+    assert_eq!(plan.summary.update, 1);
+}
+
+#[test]
+fn worker_keys_are_compared_but_never_shown() {
+    let mut compiled = desired();
+    compiled.resources[3].body = worker_body("n3w-k3y");
+    let plan = diff(&compiled, &applied(), &settings(false)).unwrap();
+    let worker = &plan.resources[3];
+    assert_eq!(worker.action, Action::Update);
+    assert_eq!(
+        worker.changes,
+        [Change {
+            path: "/0/templateApiKey".into(),
+            before: Some(json!(REDACTED)),
+            after: Some(json!(REDACTED)),
+        }]
+    );
+    let shown = serde_json::to_string(&plan).unwrap();
+    for secret in ["k3y-value", "n3w-k3y", "s3cr3t-value"] {
+        assert!(!shown.contains(secret), "{secret} in {shown}");
+    }
+    assert!(format!("{plan:?}").find("n3w-k3y").is_none());
+}
+
+#[test]
+fn an_existing_secret_is_replaced_only_on_request() {
+    for selector in ["sync", "acme/web/sync"] {
+        let settings = PlanSettings {
+            replace_secrets: vec![selector.into()],
+            ..PlanSettings::default()
+        };
+        let plan = diff(&desired(), &applied(), &settings).unwrap();
+        let secret = &plan.resources[2];
+        assert_eq!(secret.action, Action::Update, "{selector}");
+        assert_eq!(secret.after, Some(json!({"value": REDACTED})));
+        assert!(secret.body.is_some());
+    }
+    for unknown in ["other", "acme/blog/sync", "globex/web/sync"] {
+        let settings = PlanSettings {
+            replace_secrets: vec![unknown.into()],
+            ..PlanSettings::default()
+        };
+        assert_eq!(
+            diff(&desired(), &applied(), &settings).unwrap_err(),
+            PlanError::UnknownSecret(unknown.into())
+        );
+    }
+}
+
+#[test]
+fn nothing_is_deleted_without_prune() {
+    let mut live = applied();
+    live.sites
+        .insert(id("old"), applied().sites[&id("web")].clone());
+    let mut compiled = desired();
+    compiled.resources.remove(1); // public
+    let plan = diff(&compiled, &live, &settings(false)).unwrap();
+    assert_eq!(plan.summary.delete, 0);
+    assert!(!plan.has_changes());
+}
+
+#[test]
+fn prune_deletes_a_removed_site_and_removed_sub_resources() {
+    let mut live = applied();
+    let mut extra = applied().sites[&id("web")].clone();
+    extra.secrets.insert("other".into(), json!({"id": "other"}));
+    live.sites.insert(id("old"), extra);
+    let web = live.sites.get_mut(&id("web")).unwrap();
+    web.secrets.insert("stale".into(), json!({"id": "stale"}));
+    web.workers.insert("dev".into(), Body(worker_body("k")));
+    let mut compiled = desired();
+    compiled.resources.remove(1); // web's public configuration
+    let plan = diff(&compiled, &live, &settings(true)).unwrap();
+    let deleted: Vec<&str> = plan
+        .changes()
+        .map(|r| {
+            assert_eq!(r.action, Action::Delete);
+            r.address.as_str()
+        })
+        .collect();
+    assert_eq!(
+        deleted,
+        [
+            "acme/sites/old.json",
+            "acme/sites/old/public.json",
+            "acme/sites/old/secrets/other.json",
+            "acme/sites/old/secrets/sync.json",
+            "acme/sites/web/public.json",
+            "acme/sites/web/secrets/stale.json",
+            "transform/acme/old/main.json",
+            "transform/acme/web/dev.json",
+        ]
+    );
+    let worker = plan.changes().last().unwrap();
+    assert_eq!(
+        worker.before.as_ref().unwrap()[0]["templateApiKey"],
+        json!(REDACTED)
+    );
+    assert!(plan.notes.is_empty());
+}
+
+#[test]
+fn prune_says_what_it_could_not_list() {
+    let mut live = applied();
+    let web = live.sites.get_mut(&id("web")).unwrap();
+    web.secrets_listed = false;
+    web.branches_listed = false;
+    let plan = diff(&desired(), &live, &settings(true)).unwrap();
+    assert_eq!(plan.notes.len(), 2, "{:?}", plan.notes);
+    assert!(plan.notes[0].starts_with("acme/web: the service does not list secrets"));
+}
+
+#[test]
+fn prune_refuses_to_delete_everything() {
+    let error = diff(&Compiled::default(), &applied(), &settings(true)).unwrap_err();
+    assert_eq!(error, PlanError::PruneEverything(4));
+    // With nothing live, an empty repository is simply no changes.
+    let plan = diff(&Compiled::default(), &LiveState::default(), &settings(true)).unwrap();
+    assert!(!plan.has_changes());
+}
+
+#[test]
+fn the_fingerprint_follows_the_live_state_but_not_worker_keys() {
+    let base = applied().fingerprint();
+    assert!(base.starts_with("sha256:") && base.len() == 7 + 64);
+    assert_eq!(applied().fingerprint(), base);
+    let mut touched = applied();
+    touched
+        .sites
+        .get_mut(&id("web"))
+        .unwrap()
+        .document
+        .as_mut()
+        .unwrap()["lastModified"] = json!("later");
+    assert_ne!(touched.fingerprint(), base);
+    let mut rekeyed = applied();
+    rekeyed.sites.get_mut(&id("web")).unwrap().workers =
+        [("main".to_string(), Body(worker_body("another")))].into();
+    assert_eq!(rekeyed.fingerprint(), base);
+}
+
+#[test]
+fn field_changes_inside_arrays() {
+    let kind = ResourceKind::Site;
+    let before = json!({"list": ["a", "b"], "entries": [{"x": 1}, {"x": 2}]});
+    let after = json!({"list": ["a", "c"], "entries": [{"x": 1}, {"x": 3}, {"x": 4}]});
+    let paths: Vec<String> = changes(&kind, &before, &after)
+        .into_iter()
+        .map(|c| c.path)
+        .collect();
+    assert_eq!(paths, ["/entries/1/x", "/entries/2", "/list"]);
+    let odd = changes(&kind, &json!({"a/b": 1, "c~d": 1}), &json!({}));
+    assert_eq!(odd[0].path, "/a~1b");
+    assert_eq!(odd[1].path, "/c~0d");
+}

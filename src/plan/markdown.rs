@@ -1,0 +1,126 @@
+//! A plan as a pull-request comment: the summary, then the changes as a `diff` block
+//! (GitHub colours `+` and `-` lines), kept under the comment size limit by summarising
+//! the changes that do not fit. Pure; bodies in the plan are already masked.
+
+use super::render::{change_line, field_name, summary_line};
+use super::{Action, Plan, Planned};
+
+/// GitHub's limit on the body of a comment, in characters.
+pub const COMMENT_LIMIT: usize = 65_536;
+
+/// The first line, for a workflow that updates its earlier comment instead of adding one.
+pub const MARKER: &str = "<!-- siteops-plan -->";
+
+/// Room kept for the closing fence, the "not shown" line and the notes' tail.
+const RESERVE: usize = 600;
+
+/// At most this many notes are listed.
+const MAX_NOTES: usize = 20;
+
+/// The comment, at most `limit` characters (use [`COMMENT_LIMIT`]).
+pub fn markdown(plan: &Plan, limit: usize) -> String {
+    let mut head = format!(
+        "{MARKER}\n### siteops plan\n\n**{}**\n",
+        summary_line(&plan.summary)
+    );
+    if !plan.notes.is_empty() {
+        head.push('\n');
+        for note in plan.notes.iter().take(MAX_NOTES) {
+            head.push_str(&format!("> {}\n", escape_inline(note)));
+        }
+        if plan.notes.len() > MAX_NOTES {
+            head.push_str(&format!(
+                "> … and {} more notes\n",
+                plan.notes.len() - MAX_NOTES
+            ));
+        }
+    }
+    if !plan.has_changes() {
+        return head;
+    }
+    let budget = limit.saturating_sub(RESERVE);
+    let mut used = head.chars().count();
+    let mut blocks = Vec::new();
+    let changes: Vec<&Planned> = plan.changes().collect();
+    for resource in &changes {
+        let block = block(resource);
+        let size = block.chars().count();
+        if used + size > budget {
+            break;
+        }
+        used += size;
+        blocks.push(block);
+    }
+    let body: String = blocks.concat();
+    let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
+    let mut out = head;
+    out.push_str(&format!("\n{fence}diff\n{body}{fence}\n"));
+    let omitted = changes.len() - blocks.len();
+    if omitted > 0 {
+        out.push_str(&format!(
+            "\n_… and {omitted} more changes not shown, to stay within the comment size limit: run `siteops plan` for the full plan._\n"
+        ));
+    }
+    out
+}
+
+/// One change: its line, and for an update the old and new value of each field.
+fn block(resource: &Planned) -> String {
+    let sign = match resource.action {
+        Action::Create => '+',
+        Action::Update => '!',
+        Action::Delete => '-',
+        Action::NoOp => ' ',
+    };
+    let word = match resource.action {
+        Action::Create => "create",
+        Action::Update => "update",
+        Action::Delete => "delete",
+        Action::NoOp => "no-op",
+    };
+    let mut out = format!("{sign} {word:<7} {}", resource.address);
+    if let Some(reason) = &resource.reason {
+        out.push_str(&format!("  ({reason})"));
+    }
+    out.push('\n');
+    if resource.action == Action::Update {
+        for change in &resource.changes {
+            match (&change.before, &change.after) {
+                (Some(before), Some(after)) if before != after => {
+                    let field = field_name(&change.path);
+                    out.push_str(&format!("-     {field}: {before}\n"));
+                    out.push_str(&format!("+     {field}: {after}\n"));
+                }
+                _ => {
+                    // `+ field: value`, `- field: value`, `~ field: … (value changed)`.
+                    let line = change_line(change);
+                    let (sign, rest) = line.split_at(1);
+                    let sign = if sign == "~" { "!" } else { sign };
+                    out.push_str(&format!("{sign}     {}\n", rest.trim_start()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+/// Text for a Markdown line: characters that would start markup are escaped.
+fn escape_inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '<' | '>' | '[' | ']' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,232 @@
+//! Plans: what it takes to bring a service's live state to the repository's desired state.
+//!
+//! Pure: [`diff`] compares the compiled resources ([`Compiled`]) with the live state that
+//! the caller read ([`LiveState`], see `remote::live`) and returns a [`Plan`], a value
+//! that renderers print ([`render`], [`markdown`]) and `apply` carries out.
+//!
+//! A plan shows bodies only with secret values masked ([`REDACTED`]): a plan can be
+//! printed, logged, saved and posted anywhere. The bodies to send, secret values included,
+//! ride along in [`Planned::body`], which is never serialized and never printed.
+//!
+//! What the plan manages, per site: the site document (which holds `code`, `content` and
+//! `access`, so the compiled `code.json` and `access.json` are not planned separately),
+//! `public.json`, each secret, and each branch's worker configuration.
+
+mod diff;
+mod live;
+pub mod markdown;
+pub mod render;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use diff::{PlanError, diff};
+pub use live::{LiveSite, LiveState};
+
+use crate::compile::{REDACTED, ResourceKind};
+use crate::model::SiteId;
+
+/// The version of the JSON plan document; bumped on any incompatible change.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Create,
+    Update,
+    Delete,
+    NoOp,
+}
+
+/// The kinds of resource a plan manages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Site,
+    Public,
+    Secret,
+    /// The worker configuration of one branch.
+    Worker,
+}
+
+/// A body that may hold secret values: compared and sent, never printed.
+#[derive(Clone, PartialEq)]
+pub struct Body(pub Value);
+
+impl fmt::Debug for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Body(..)")
+    }
+}
+
+/// One field that differs, addressed by JSON pointer. Values are masked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Value>,
+}
+
+/// One resource of the plan and what happens to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Planned {
+    /// The resource's path, as `siteops compile --out` writes it.
+    pub address: String,
+    pub org: String,
+    pub site: String,
+    pub kind: Kind,
+    /// The secret id or the branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub action: Action,
+    /// Whether the body holds secret values (shown masked).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sensitive: bool,
+    /// Why, where the action needs explaining (a replaced secret, a pruned resource).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The live body, masked, without the fields the service manages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Value>,
+    /// The desired body, masked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Value>,
+    /// For an update: the fields that differ.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Change>,
+    /// The body to send for a create or update, secret values included. Only a plan made
+    /// in this process has it; a plan read from a file does not.
+    #[serde(skip)]
+    pub body: Option<Body>,
+}
+
+impl Planned {
+    pub fn site_id(&self) -> SiteId {
+        SiteId {
+            org: self.org.clone(),
+            site: self.site.clone(),
+        }
+    }
+
+    pub fn resource_kind(&self) -> ResourceKind {
+        let name = || self.name.clone().unwrap_or_default();
+        match self.kind {
+            Kind::Site => ResourceKind::Site,
+            Kind::Public => ResourceKind::Public,
+            Kind::Secret => ResourceKind::Secret(name()),
+            Kind::Worker => ResourceKind::Worker(name()),
+        }
+    }
+
+    /// The secret values of the body to send, for scrubbing messages.
+    pub fn secret_values(&self) -> Vec<String> {
+        let Some(Body(body)) = &self.body else {
+            return Vec::new();
+        };
+        let resource = crate::compile::Resource {
+            site: self.site_id(),
+            kind: self.resource_kind(),
+            body: body.clone(),
+        };
+        resource
+            .secret_values()
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// What the plan was made with; a saved plan is re-checked with the same settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanSettings {
+    /// Delete what the repository no longer has, within its orgs (or `sites`).
+    #[serde(default)]
+    pub prune: bool,
+    /// Only these sites (`org/site`); empty means every site of the repository.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
+    /// Secrets to overwrite although they exist: `id` (in every site) or `org/site/id`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replace_secrets: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub create: usize,
+    pub update: usize,
+    pub delete: usize,
+    pub unchanged: usize,
+}
+
+impl Summary {
+    pub fn changes(&self) -> usize {
+        self.create + self.update + self.delete
+    }
+}
+
+/// The plan document: `siteops plan --format json` prints it, `--out` saves it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub version: u32,
+    pub settings: PlanSettings,
+    /// Of the live state the plan was made against ([`LiveState::fingerprint`]).
+    pub fingerprint: String,
+    pub summary: Summary,
+    /// Things the reader should know, such as what could not be read for pruning.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub resources: Vec<Planned>,
+}
+
+impl Plan {
+    pub fn has_changes(&self) -> bool {
+        self.summary.changes() > 0
+    }
+
+    /// The resources that change, in plan order.
+    pub fn changes(&self) -> impl Iterator<Item = &Planned> {
+        self.resources.iter().filter(|r| r.action != Action::NoOp)
+    }
+
+    /// Reads a saved plan, checking its format version.
+    pub fn from_json(text: &str) -> Result<Plan, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        match value.get("version").and_then(Value::as_u64) {
+            Some(v) if v == u64::from(FORMAT_VERSION) => {}
+            Some(v) => {
+                return Err(format!(
+                    "plan format version {v}; this siteops reads {FORMAT_VERSION}"
+                ));
+            }
+            None => return Err("not a siteops plan: no `version`".into()),
+        }
+        serde_json::from_value(value).map_err(|e| format!("not a siteops plan: {e}"))
+    }
+
+    /// Every secret value of the bodies to send, for scrubbing messages.
+    pub fn secret_values(&self) -> Vec<String> {
+        self.resources
+            .iter()
+            .flat_map(Planned::secret_values)
+            .filter(|v| !v.is_empty())
+            .collect()
+    }
+}
+
+/// Replaces every occurrence of a secret value in `text` by [`REDACTED`]: messages that
+/// come back from a service (which may echo a request) pass through this before printing.
+pub fn scrub(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_string();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), REDACTED);
+        }
+    }
+    text
+}

@@ -1,0 +1,135 @@
+//! Plans as text: the human form (one line per change, field-level diffs, a summary
+//! line) and the versioned JSON document. Pure functions of the [`Plan`]; bodies in it
+//! are already masked.
+
+use serde_json::Value;
+
+use super::{Action, Change, Plan, Planned, Summary};
+use crate::compile::REDACTED;
+
+const GREEN: &str = "\x1b[32m";
+const YELLOW: &str = "\x1b[33m";
+const RED: &str = "\x1b[31m";
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
+/// `Plan: 2 to create, 1 to update, 0 to delete.`, or `No changes.`
+pub fn summary_line(summary: &Summary) -> String {
+    if summary.changes() == 0 {
+        return "No changes.".to_string();
+    }
+    format!(
+        "Plan: {} to create, {} to update, {} to delete.",
+        summary.create, summary.update, summary.delete
+    )
+}
+
+/// The human form: each change, its field-level diff for an update, notes, the summary.
+/// `styled` adds ANSI colours (for a terminal without NO_COLOR).
+pub fn human(plan: &Plan, styled: bool) -> String {
+    let paint = |colour: &str, text: &str| {
+        if styled {
+            format!("{colour}{text}{RESET}")
+        } else {
+            text.to_string()
+        }
+    };
+    let mut out = String::new();
+    for resource in plan.changes() {
+        let (sign, word, colour) = action_style(resource.action);
+        out.push_str(&paint(colour, &format!("{sign} {word:<7}")));
+        out.push(' ');
+        out.push_str(&resource.address);
+        if let Some(reason) = &resource.reason {
+            out.push_str(&format!("  ({reason})"));
+        }
+        out.push('\n');
+        if resource.action == Action::Update {
+            for change in &resource.changes {
+                let line = change_line(change);
+                let colour = match (&change.before, &change.after) {
+                    (None, _) => GREEN,
+                    (_, None) => RED,
+                    _ => YELLOW,
+                };
+                out.push_str("      ");
+                out.push_str(&paint(colour, &line));
+                out.push('\n');
+            }
+        }
+    }
+    if plan.has_changes() {
+        out.push('\n');
+    }
+    for note in &plan.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out.push_str(&paint(BOLD, &summary_line(&plan.summary)));
+    out.push('\n');
+    out
+}
+
+/// The sign, word and colour of an action.
+pub fn action_style(action: Action) -> (char, &'static str, &'static str) {
+    match action {
+        Action::Create => ('+', "create", GREEN),
+        Action::Update => ('~', "update", YELLOW),
+        Action::Delete => ('-', "delete", RED),
+        Action::NoOp => (' ', "no-op", ""),
+    }
+}
+
+/// `~ content.source.url: "a" → "b"`, `+ field: value`, `- field: value`.
+pub fn change_line(change: &Change) -> String {
+    let field = field_name(&change.path);
+    match (&change.before, &change.after) {
+        (Some(before), Some(after)) if before == after => {
+            format!("~ {field}: {} (value changed)", show(after))
+        }
+        (Some(before), Some(after)) => format!("~ {field}: {} → {}", show(before), show(after)),
+        (None, Some(after)) => format!("+ {field}: {}", show(after)),
+        (Some(before), None) => format!("- {field}: {}", show(before)),
+        (None, None) => format!("~ {field}"),
+    }
+}
+
+/// A JSON pointer as a reader writes a field: `content.source.url`, `[3].templateApiKey`.
+pub fn field_name(pointer: &str) -> String {
+    let mut out = String::new();
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        if segment.parse::<usize>().is_ok() {
+            out.push_str(&format!("[{segment}]"));
+        } else if segment.is_empty() || segment.contains(['.', ' ', '[', ']', '"']) {
+            out.push_str(&format!("[{}]", Value::String(segment)));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&segment);
+        }
+    }
+    if out.is_empty() { "(body)".into() } else { out }
+}
+
+/// A value as compact JSON; a masked value as `(sensitive)`, unquoted.
+fn show(value: &Value) -> String {
+    match value {
+        Value::String(s) if s == REDACTED => REDACTED.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The versioned JSON document (what `--out` saves), pretty, with a final newline.
+pub fn json(plan: &Plan) -> String {
+    // Straight from the struct, so `version` comes first; bodies' keys are sorted.
+    let mut text = serde_json::to_string_pretty(plan).expect("plans serialize");
+    text.push('\n');
+    text
+}
+
+/// A resource's one-line form, as the human output and the apply report print it.
+pub fn resource_line(resource: &Planned) -> String {
+    let (sign, word, _) = action_style(resource.action);
+    format!("{sign} {word:<7} {}", resource.address)
+}

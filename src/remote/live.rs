@@ -1,0 +1,219 @@
+//! Reads the live state that a plan compares: for each site in scope its document, and
+//! when it exists its public configuration, secrets (ids and dates only) and worker
+//! configurations. A site that does not exist costs one request.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use futures_util::StreamExt;
+use serde_json::Value;
+
+use super::{Client, ClientError, Location};
+use crate::compile::{Compiled, ResourceKind};
+use crate::model::SiteId;
+use crate::plan::{Body, LiveSite, LiveState};
+
+/// With `--prune`, which live sites besides the repository's are read (and may go).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PruneScope {
+    /// Every site of these orgs that the service lists.
+    Orgs(BTreeSet<String>),
+    /// Only these sites.
+    Sites(BTreeSet<SiteId>),
+}
+
+/// What the repository wants of one site, so that only those are asked for when the
+/// service cannot list them.
+#[derive(Debug, Clone, Default)]
+struct Wanted {
+    secrets: BTreeSet<String>,
+    branches: BTreeSet<String>,
+}
+
+/// Reads the live state of `desired`'s sites, and with `prune` of the other sites in its
+/// scope, `sites_at_once` sites at a time (the client bounds requests in flight).
+pub async fn read(
+    client: &Client,
+    desired: &Compiled,
+    prune: Option<&PruneScope>,
+    sites_at_once: usize,
+) -> Result<LiveState, ClientError> {
+    let mut wanted: BTreeMap<SiteId, Wanted> = BTreeMap::new();
+    for resource in &desired.resources {
+        let entry = wanted.entry(resource.site.clone()).or_default();
+        match &resource.kind {
+            ResourceKind::Secret(id) => {
+                entry.secrets.insert(id.clone());
+            }
+            ResourceKind::Worker(branch) => {
+                entry.branches.insert(branch.clone());
+            }
+            _ => {}
+        }
+    }
+    match prune {
+        None => {}
+        Some(PruneScope::Sites(sites)) => {
+            for site in sites {
+                wanted.entry(site.clone()).or_default();
+            }
+        }
+        Some(PruneScope::Orgs(orgs)) => {
+            for org in orgs {
+                for site in list_sites(client, org).await? {
+                    wanted.entry(site).or_default();
+                }
+            }
+        }
+    }
+    let pruning = prune.is_some();
+    let mut reads = futures_util::stream::iter(wanted)
+        .map(|(id, wanted)| async move {
+            let site = read_site(client, &id, &wanted, pruning).await?;
+            Ok::<_, ClientError>((id, site))
+        })
+        .buffer_unordered(sites_at_once.max(1));
+    let mut live = LiveState::default();
+    while let Some(result) = reads.next().await {
+        let (id, site) = result?;
+        live.sites.insert(id, site);
+    }
+    Ok(live)
+}
+
+async fn list_sites(client: &Client, org: &str) -> Result<Vec<SiteId>, ClientError> {
+    let location = Location::sites_of(org);
+    let Some(listing) = client.get(&location).await? else {
+        return Ok(Vec::new());
+    };
+    let names = listed(client, &location, &listing, "sites", "name")?;
+    Ok(names
+        .into_iter()
+        .map(|(site, _)| SiteId {
+            org: org.to_string(),
+            site,
+        })
+        .collect())
+}
+
+async fn read_site(
+    client: &Client,
+    id: &SiteId,
+    wanted: &Wanted,
+    pruning: bool,
+) -> Result<LiveSite, ClientError> {
+    let Some(document) = client.get(&Location::of(id, &ResourceKind::Site)).await? else {
+        return Ok(LiveSite::default());
+    };
+    let public_location = Location::of(id, &ResourceKind::Public);
+    let public = client.get(&public_location);
+    let (public, (secrets, secrets_listed), (workers, branches_listed)) = tokio::try_join!(
+        public,
+        read_secrets(client, id, wanted),
+        read_workers(client, id, wanted, pruning)
+    )?;
+    Ok(LiveSite {
+        document: Some(document),
+        public,
+        secrets,
+        secrets_listed,
+        workers,
+        branches_listed,
+    })
+}
+
+/// The site's secrets from its listing; from one GET per wanted secret when the service
+/// has no listing (then `false`: other secrets are unknown).
+async fn read_secrets(
+    client: &Client,
+    id: &SiteId,
+    wanted: &Wanted,
+) -> Result<(BTreeMap<String, Value>, bool), ClientError> {
+    let location = Location::secrets_of(id);
+    if let Some(listing) = client.get_listing(&location).await? {
+        let secrets = listed(client, &location, &listing, "secrets", "id")?;
+        return Ok((secrets.into_iter().collect(), true));
+    }
+    let mut secrets = BTreeMap::new();
+    for secret in &wanted.secrets {
+        let location = Location::of(id, &ResourceKind::Secret(secret.clone()));
+        if let Some(metadata) = client.get(&location).await? {
+            // Only what GET shows of a secret is kept, whatever the service sends.
+            let metadata = match metadata {
+                Value::Object(mut map) => {
+                    map.remove("value");
+                    Value::Object(map)
+                }
+                other => other,
+            };
+            secrets.insert(secret.clone(), metadata);
+        }
+    }
+    Ok((secrets, false))
+}
+
+/// The worker configurations of the wanted branches, and with `pruning` of every branch
+/// the worker lists.
+async fn read_workers(
+    client: &Client,
+    id: &SiteId,
+    wanted: &Wanted,
+    pruning: bool,
+) -> Result<(BTreeMap<String, Body>, bool), ClientError> {
+    if client.endpoints().worker.is_none() && wanted.branches.is_empty() {
+        // No worker to manage: there is nothing to read or prune there.
+        return Ok((BTreeMap::new(), true));
+    }
+    let mut branches = wanted.branches.clone();
+    let mut all_listed = false;
+    if pruning {
+        let location = Location::branches_of(id);
+        if let Some(listing) = client.get_listing(&location).await? {
+            let Some(names) = listing.get("branches").and_then(Value::as_array) else {
+                return Err(unexpected(client, &location, "no `branches` array"));
+            };
+            branches.extend(names.iter().filter_map(Value::as_str).map(str::to_string));
+            all_listed = true;
+        }
+    }
+    let reads = branches.into_iter().map(|branch| async move {
+        let location = Location::of(id, &ResourceKind::Worker(branch.clone()));
+        let entries = client.get(&location).await?;
+        Ok::<_, ClientError>(entries.map(|e| (branch, Body(e))))
+    });
+    let workers = futures_util::future::try_join_all(reads).await?;
+    Ok((workers.into_iter().flatten().collect(), all_listed))
+}
+
+/// The items of `{"<array>": [{"<key>": name, …}, …]}` by name.
+fn listed(
+    client: &Client,
+    location: &Location,
+    listing: &Value,
+    array: &str,
+    key: &str,
+) -> Result<Vec<(String, Value)>, ClientError> {
+    let Some(items) = listing.get(array).and_then(Value::as_array) else {
+        return Err(unexpected(client, location, &format!("no `{array}` array")));
+    };
+    Ok(items
+        .iter()
+        .filter_map(|item| {
+            let name = item.get(key)?.as_str()?.to_string();
+            let mut item = item.clone();
+            if let Value::Object(map) = &mut item {
+                map.remove("value");
+            }
+            Some((name, item))
+        })
+        .collect())
+}
+
+fn unexpected(client: &Client, location: &Location, what: &str) -> ClientError {
+    ClientError::NotJson {
+        method: "GET".into(),
+        url: client
+            .url(location)
+            .unwrap_or_else(|_| location.path.clone()),
+        message: format!("unexpected listing: {what}"),
+    }
+}

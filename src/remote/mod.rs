@@ -1,0 +1,354 @@
+//! The client of a remote administration service and transformation worker, for `plan`
+//! and `apply`: the edge where the pure plan meets the network.
+//!
+//! Every request goes through [`Client`], which owns the policies:
+//! - at most `concurrency` requests in flight;
+//! - at most `rate` request starts per second, when set ([`rate`]);
+//! - 429 waits for `retry-after`; 5xx and network errors are retried with exponential
+//!   backoff up to a cap ([`retry`]). Writes are POST (create or replace) and DELETE, so
+//!   a retried write is harmless;
+//! - the token goes to the administration API as `x-auth-token` and to the worker as
+//!   `Authorization: token …`, marked sensitive, and is never logged or printed.
+//!
+//! [`live`] reads the live state that [`crate::plan::diff`] compares.
+
+mod error;
+pub mod live;
+mod location;
+pub mod rate;
+pub mod retry;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::{HeaderValue, RETRY_AFTER};
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+pub use error::ClientError;
+pub use location::{Location, Service};
+pub use rate::RateLimiter;
+pub use retry::RetryPolicy;
+
+/// The largest response body read (a site document, a worker configuration, a listing).
+const RESPONSE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// A token for the services. Its `Debug` never shows it.
+#[derive(Clone)]
+pub struct Token(String);
+
+impl Token {
+    pub fn new(token: impl Into<String>) -> Token {
+        Token(token.into().trim().to_string())
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(..)")
+    }
+}
+
+/// Where the services are: `{admin_url}` (such as `http://127.0.0.1:3000/admin`) and
+/// `{transform_url}` (the worker, such as `http://127.0.0.1:3000/transform`).
+#[derive(Debug, Clone)]
+pub struct Endpoints {
+    pub admin: String,
+    pub worker: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// Requests in flight at once (at least 1).
+    pub concurrency: usize,
+    /// Request starts per second, when limited.
+    pub rate: Option<f64>,
+    pub retry: RetryPolicy,
+    /// Per request.
+    pub timeout: Duration,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        ClientOptions {
+            concurrency: 8,
+            rate: None,
+            retry: RetryPolicy::default(),
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What one exchange gave: a status and the body (read up to [`RESPONSE_LIMIT`]).
+struct Exchange {
+    status: StatusCode,
+    retry_after: Option<String>,
+    error: Option<String>,
+    body: Vec<u8>,
+    /// How many tries it took.
+    attempts: u32,
+}
+
+pub struct Client {
+    http: reqwest::Client,
+    endpoints: Endpoints,
+    admin_header: HeaderValue,
+    worker_header: HeaderValue,
+    permits: Arc<Semaphore>,
+    rate: Option<RateLimiter>,
+    retry: RetryPolicy,
+    sent: AtomicU64,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("endpoints", &self.endpoints)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A token that cannot go in a header (a line break, say).
+#[derive(Debug, thiserror::Error)]
+#[error("the token is not a valid header value")]
+pub struct InvalidToken;
+
+impl Client {
+    pub fn new(
+        endpoints: Endpoints,
+        token: &Token,
+        options: &ClientOptions,
+    ) -> Result<Client, InvalidToken> {
+        let header = |value: String| {
+            let mut value = HeaderValue::from_str(&value).map_err(|_| InvalidToken)?;
+            value.set_sensitive(true);
+            Ok::<_, InvalidToken>(value)
+        };
+        Ok(Client {
+            http: crate::http::client(options.timeout),
+            endpoints: Endpoints {
+                admin: endpoints.admin.trim_end_matches('/').to_string(),
+                worker: endpoints
+                    .worker
+                    .map(|w| w.trim_end_matches('/').to_string()),
+            },
+            admin_header: header(token.0.clone())?,
+            worker_header: header(format!("token {}", token.0))?,
+            permits: Arc::new(Semaphore::new(options.concurrency.max(1))),
+            rate: options.rate.map(RateLimiter::per_second),
+            retry: options.retry,
+            sent: AtomicU64::new(0),
+        })
+    }
+
+    pub fn endpoints(&self) -> &Endpoints {
+        &self.endpoints
+    }
+
+    /// Requests sent so far, retries included.
+    pub fn requests_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    pub fn url(&self, location: &Location) -> Result<String, ClientError> {
+        let base = match location.service {
+            Service::Admin => &self.endpoints.admin,
+            Service::Worker => self
+                .endpoints
+                .worker
+                .as_ref()
+                .ok_or_else(|| ClientError::NoWorker(location.path.clone()))?,
+        };
+        Ok(format!("{base}/{}", location.path))
+    }
+
+    /// GETs a JSON document; `None` when the service answers 404.
+    pub async fn get(&self, location: &Location) -> Result<Option<Value>, ClientError> {
+        self.get_unless(location, &[StatusCode::NOT_FOUND]).await
+    }
+
+    /// GETs a listing; `None` when the service answers 404 or 405, which is how a service
+    /// without the listing answers.
+    pub async fn get_listing(&self, location: &Location) -> Result<Option<Value>, ClientError> {
+        self.get_unless(
+            location,
+            &[StatusCode::NOT_FOUND, StatusCode::METHOD_NOT_ALLOWED],
+        )
+        .await
+    }
+
+    async fn get_unless(
+        &self,
+        location: &Location,
+        absent: &[StatusCode],
+    ) -> Result<Option<Value>, ClientError> {
+        let url = self.url(location)?;
+        let exchange = self
+            .request(Method::GET, location.service, &url, None)
+            .await?;
+        if absent.contains(&exchange.status) {
+            return Ok(None);
+        }
+        check(&Method::GET, &url, &exchange)?;
+        serde_json::from_slice(&exchange.body)
+            .map(Some)
+            .map_err(|e| ClientError::NotJson {
+                method: "GET".into(),
+                url,
+                message: e.to_string(),
+            })
+    }
+
+    /// POSTs a body (create or replace).
+    pub async fn post(&self, location: &Location, body: &Value) -> Result<(), ClientError> {
+        let url = self.url(location)?;
+        let bytes = serde_json::to_vec(body).expect("JSON serializes");
+        let exchange = self
+            .request(Method::POST, location.service, &url, Some(bytes))
+            .await?;
+        check(&Method::POST, &url, &exchange)
+    }
+
+    /// DELETEs a resource; one that is already gone (404) counts as deleted.
+    pub async fn delete(&self, location: &Location) -> Result<(), ClientError> {
+        let url = self.url(location)?;
+        let exchange = self
+            .request(Method::DELETE, location.service, &url, None)
+            .await?;
+        if exchange.status == StatusCode::NOT_FOUND {
+            return Ok(());
+        }
+        check(&Method::DELETE, &url, &exchange)
+    }
+
+    /// One request with the retry policy: the final answer, or the last network error.
+    /// Error statuses are returned as answers; the caller decides what they mean.
+    async fn request(
+        &self,
+        method: Method,
+        service: Service,
+        url: &str,
+        body: Option<Vec<u8>>,
+    ) -> Result<Exchange, ClientError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let outcome = self.once(&method, service, url, body.as_deref()).await;
+            let wait = match &outcome {
+                Ok(e) if e.status == StatusCode::TOO_MANY_REQUESTS => Some(self.retry.after_429(
+                    attempt,
+                    e.retry_after.as_deref(),
+                    SystemTime::now(),
+                )),
+                Ok(e) if e.status.is_server_error() => Some(self.retry.backoff(attempt)),
+                Ok(_) => None,
+                Err(_) => Some(self.retry.backoff(attempt)),
+            };
+            match wait {
+                Some(wait) if attempt < self.retry.attempts => {
+                    let why = match &outcome {
+                        Ok(e) => e.status.to_string(),
+                        Err(message) => message.clone(),
+                    };
+                    tracing::debug!(%method, %url, %why, attempt, ?wait, "retrying");
+                    tokio::time::sleep(wait).await;
+                }
+                _ => {
+                    return match outcome {
+                        Ok(exchange) => Ok(Exchange {
+                            attempts: attempt,
+                            ..exchange
+                        }),
+                        Err(message) => Err(ClientError::Network {
+                            method: method.to_string(),
+                            url: url.to_string(),
+                            message,
+                            attempts: attempt,
+                        }),
+                    };
+                }
+            }
+        }
+    }
+
+    /// One attempt, within the concurrency bound and the rate limit.
+    async fn once(
+        &self,
+        method: &Method,
+        service: Service,
+        url: &str,
+        body: Option<&[u8]>,
+    ) -> Result<Exchange, String> {
+        if let Some(rate) = &self.rate {
+            rate.acquire().await;
+        }
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
+        self.sent.fetch_add(1, Ordering::Relaxed);
+        let mut request = self.http.request(method.clone(), url);
+        request = match service {
+            Service::Admin => request.header("x-auth-token", self.admin_header.clone()),
+            Service::Worker => request.header("authorization", self.worker_header.clone()),
+        };
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_vec());
+        }
+        let response = request.send().await.map_err(|e| describe(&e))?;
+        let status = response.status();
+        let header = |name| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v: &HeaderValue| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let retry_after = header(RETRY_AFTER);
+        let error = header(reqwest::header::HeaderName::from_static("x-error"));
+        let body = crate::http::read_limited(response, RESPONSE_LIMIT)
+            .await
+            .map_err(|e| e.to_string())?;
+        tracing::debug!(%method, %url, %status, "answered");
+        Ok(Exchange {
+            status,
+            retry_after,
+            error,
+            body,
+            attempts: 1,
+        })
+    }
+}
+
+/// An error status as a [`ClientError`]; success as `Ok`.
+fn check(method: &Method, url: &str, exchange: &Exchange) -> Result<(), ClientError> {
+    if exchange.status.is_success() {
+        return Ok(());
+    }
+    Err(ClientError::Status {
+        method: method.to_string(),
+        url: url.to_string(),
+        status: exchange.status,
+        message: exchange.error.clone().filter(|m| !m.is_empty()),
+        attempts: exchange.attempts,
+    })
+}
+
+/// A network error with its causes (reqwest's own message is often just "error sending
+/// request"). URLs carry no credentials, so the text is safe to print.
+fn describe(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

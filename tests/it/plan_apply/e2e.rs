@@ -1,0 +1,340 @@
+//! The binary against the bundled service on 127.0.0.1:0, on a copy of the example sites.
+
+use serde_json::{Value, json};
+use siteops::compile::ResourceKind;
+use siteops::remote::{Location, Service};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use super::{Fixture, SYNC_SECRET, TEMPLATE_KEY};
+
+impl Fixture {
+    /// GETs a resource from the service, as the plan reads it.
+    async fn live(&self, location: &Location) -> crate::harness::Answer {
+        let base = match location.service {
+            Service::Admin => "/admin",
+            Service::Worker => "/transform",
+        };
+        let path = format!("{base}/{}", location.path);
+        self.server.get(&path, &self.token).await
+    }
+}
+
+fn without_dates(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.remove("created");
+        map.remove("lastModified");
+    }
+    value
+}
+
+#[tokio::test]
+async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
+    let f = Fixture::start().await;
+    let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
+    assert!(
+        plan.stdout
+            .ends_with("\nPlan: 9 to create, 0 to update, 0 to delete.\n"),
+        "{}",
+        plan.stdout
+    );
+    let apply = f.siteops("apply", &["--yes"]).await.expect(0);
+    assert!(
+        apply
+            .stdout
+            .ends_with("\nApply complete: 9 created, 0 updated, 0 deleted.\n"),
+        "{}",
+        apply.stdout
+    );
+    assert_eq!(apply.stderr.lines().count(), 9, "one line per change in CI");
+
+    // The service holds exactly the compiled bodies; secrets exist, without values.
+    for resource in f.compiled(&f.worker_url()).resources {
+        let answer = f.live(&Location::of(&resource.site, &resource.kind)).await;
+        assert_eq!(answer.status, 200, "{}", resource.path());
+        match resource.kind {
+            ResourceKind::Secret(id) => assert_eq!(
+                answer
+                    .body
+                    .as_object()
+                    .map(|o| o.keys().cloned().collect::<Vec<_>>()),
+                Some(vec!["created".into(), "id".into(), "lastModified".into()]),
+                "{id}"
+            ),
+            _ => assert_eq!(
+                without_dates(answer.body),
+                resource.body,
+                "{}",
+                resource.path()
+            ),
+        }
+    }
+
+    let again = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+    assert_eq!(again.stdout, "No changes.\n");
+    let site = Location::of(&site_id("acme", "website"), &ResourceKind::Site);
+    let stamped = f.live(&site).await.body["lastModified"].clone();
+    let second = f.siteops("apply", &["--yes"]).await.expect(0);
+    assert_eq!(second.stdout, "No changes.\n");
+    assert_eq!(
+        f.live(&site).await.body["lastModified"],
+        stamped,
+        "nothing was written"
+    );
+}
+
+#[tokio::test]
+async fn one_changed_value_is_exactly_one_update() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    f.edit(
+        "sites/acme/blog/site.toml",
+        "delivery/blog\"",
+        "delivery/blog-v2\"",
+    );
+    let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
+    assert_eq!(
+        plan.stdout,
+        "~ update  acme/sites/blog.json\n      \
+         ~ content.source.url: \"https://cms.acme.example/delivery/blog\" → \"https://cms.acme.example/delivery/blog-v2\"\n\
+         \nPlan: 0 to create, 1 to update, 0 to delete.\n"
+    );
+    // Without --detailed-exitcode, changes are a success.
+    f.siteops("plan", &[]).await.expect(0);
+    let apply = f.siteops("apply", &["--yes"]).await.expect(0);
+    assert!(
+        apply
+            .stdout
+            .ends_with("Apply complete: 0 created, 1 updated, 0 deleted.\n")
+    );
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+}
+
+#[tokio::test]
+async fn prune_deletes_what_the_repository_no_longer_has() {
+    let f = Fixture::start().await;
+    let transform = f.root.join("sites/acme/website/transform");
+    std::fs::copy(transform.join("main.toml"), transform.join("dev.toml")).expect("a branch");
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    std::fs::remove_dir_all(f.root.join("sites/acme/legacy")).expect("remove a site");
+    std::fs::remove_file(f.root.join("sites/acme/website-prod/public.toml")).expect("remove");
+    std::fs::remove_file(transform.join("dev.toml")).expect("remove a branch");
+
+    let plain = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+    assert_eq!(
+        plain.stdout, "No changes.\n",
+        "nothing is deleted without --prune"
+    );
+    let plan = f
+        .siteops("plan", &["--prune", "--detailed-exitcode"])
+        .await
+        .expect(2);
+    assert_eq!(
+        plan.stdout,
+        "- delete  acme/sites/legacy.json  (the repository no longer has this site)\n\
+         - delete  acme/sites/website-prod/public.json  (the repository no longer has it)\n\
+         - delete  transform/acme/website/dev.json  (the repository no longer has it)\n\
+         \nPlan: 0 to create, 0 to update, 3 to delete.\n"
+    );
+    let apply = f.siteops("apply", &["--prune", "--yes"]).await.expect(0);
+    assert!(
+        apply
+            .stdout
+            .ends_with("Apply complete: 0 created, 0 updated, 3 deleted.\n")
+    );
+    let website = site_id("acme", "website");
+    let dev = Location::of(&website, &ResourceKind::Worker("dev".into()));
+    assert_eq!(f.live(&dev).await.status, 404);
+    let main = Location::of(&website, &ResourceKind::Worker("main".into()));
+    assert_eq!(f.live(&main).await.status, 200);
+    let legacy = Location::of(&site_id("acme", "legacy"), &ResourceKind::Site);
+    assert_eq!(f.live(&legacy).await.status, 404);
+    let docs = Location::of(&site_id("globex", "docs"), &ResourceKind::Site);
+    assert_eq!(f.live(&docs).await.status, 200);
+    f.siteops("plan", &["--prune", "--detailed-exitcode"])
+        .await
+        .expect(0);
+}
+
+#[tokio::test]
+async fn prune_refuses_to_delete_everything() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    std::fs::remove_dir_all(f.root.join("sites")).expect("remove");
+    std::fs::create_dir(f.root.join("sites")).expect("create");
+    let refused = f
+        .siteops("plan", &["--prune", "--site", "acme/website"])
+        .await
+        .expect(1);
+    assert!(
+        refused.stderr.contains("refusing to prune"),
+        "{}",
+        refused.stderr
+    );
+    // Without --site, an empty repository has no orgs, so nothing is in scope.
+    let plan = f
+        .siteops("plan", &["--prune", "--detailed-exitcode"])
+        .await
+        .expect(0);
+    assert_eq!(plan.stdout, "No changes.\n");
+}
+
+#[tokio::test]
+async fn a_saved_plan_applies_as_made_and_is_refused_once_stale() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    f.edit(
+        "sites/acme/blog/site.toml",
+        "delivery/blog\"",
+        "delivery/blog-v2\"",
+    );
+    let saved = f.root.join("plan.json");
+    let saved_arg = saved.display().to_string();
+    f.siteops("plan", &["--out", &saved_arg]).await.expect(0);
+
+    // Someone changes the live state in between.
+    let answer = f
+        .server
+        .post(
+            "/admin/config/globex/sites/docs/public.json",
+            &f.token,
+            &json!({"paths": {"includes": ["/x/"]}}),
+        )
+        .await;
+    assert_eq!(answer.status, 200);
+    let stale = f.siteops("apply", &[&saved_arg]).await.expect(1);
+    assert!(
+        stale
+            .stderr
+            .contains("the live state changed since the plan was made"),
+        "{}",
+        stale.stderr
+    );
+    assert!(!stale.stdout.contains("Apply complete"));
+
+    // A fresh plan applies without a prompt.
+    f.siteops("plan", &["--out", &saved_arg]).await.expect(0);
+    let applied = f.siteops("apply", &[&saved_arg]).await.expect(0);
+    assert!(
+        applied
+            .stdout
+            .ends_with("Apply complete: 0 created, 1 updated, 0 deleted.\n")
+    );
+
+    // So is a plan made before the repository changed.
+    f.siteops("plan", &["--out", &saved_arg]).await.expect(0);
+    f.edit("sites/acme/blog/site.toml", "blog-v2", "blog-v3");
+    let changed = f.siteops("apply", &[&saved_arg]).await.expect(1);
+    assert!(
+        changed
+            .stderr
+            .contains("the repository changed since the plan was made")
+    );
+}
+
+#[tokio::test]
+async fn apply_needs_a_token_and_a_confirmation() {
+    let f = Fixture::start().await;
+    let unconfirmed = f.siteops("apply", &[]).await.expect(1);
+    assert!(
+        unconfirmed.stderr.contains("pass --yes"),
+        "{}",
+        unconfirmed.stderr
+    );
+    let no_token = f
+        .siteops("plan", &["--token-env", "SITEOPS_NO_SUCH_TOKEN"])
+        .await
+        .expect(1);
+    assert!(
+        no_token
+            .stderr
+            .contains("no token: set SITEOPS_NO_SUCH_TOKEN")
+    );
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
+}
+
+/// Answers 400 with the entries of the request body that hold a key in `x-error`, as a
+/// careless service might.
+struct EchoBody;
+
+impl Respond for EchoBody {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+        let keyed: Vec<&Value> = body
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e.get("templateApiKey").is_some())
+            .collect();
+        let echo = serde_json::to_string(&keyed).expect("JSON");
+        ResponseTemplate::new(400).insert_header("x-error", format!("bad body {echo}").as_str())
+    }
+}
+
+#[tokio::test]
+async fn a_failure_part_way_is_reported_and_a_rerun_converges() {
+    let f = Fixture::start().await;
+    let worker = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(404))
+        .mount(&worker)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(EchoBody)
+        .mount(&worker)
+        .await;
+    let failing = format!("{}/transform", worker.uri());
+    let first = f
+        .siteops("apply", &["--yes", "--transform", &failing])
+        .await
+        .expect(1);
+    let table = first.stdout.split_once("RESULT").expect("a result table").1;
+    let row = |address: &str| {
+        table
+            .lines()
+            .find(|l| l.split_whitespace().nth(2) == Some(address))
+            .unwrap_or_else(|| panic!("no row for {address}:\n{table}"))
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(row("acme/sites/website.json"), "done create");
+    assert_eq!(row("transform/acme/website/main.json"), "FAILED create");
+    let row = table
+        .lines()
+        .find(|l| l.contains("transform/acme/website/main.json"))
+        .expect("a row for the worker configuration");
+    assert!(row.contains("400 Bad Request: bad body"), "{row}");
+    assert!(
+        row.contains("\"templateApiKey\":\"(sensitive)\""),
+        "the echo is scrubbed: {row}"
+    );
+    assert!(!first.stdout.contains(TEMPLATE_KEY) && !first.stderr.contains(TEMPLATE_KEY));
+    assert!(!first.stdout.contains(SYNC_SECRET) && !first.stderr.contains(SYNC_SECRET));
+    assert!(first.stdout.ends_with(
+        "Apply failed: 8 of 9 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
+    ), "{}", first.stdout);
+
+    let rerun = f.siteops("apply", &["--yes"]).await.expect(0);
+    assert!(
+        rerun
+            .stdout
+            .starts_with("+ create  transform/acme/website/main.json\n"),
+        "{}",
+        rerun.stdout
+    );
+    assert!(
+        rerun
+            .stdout
+            .ends_with("Apply complete: 1 created, 0 updated, 0 deleted.\n")
+    );
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+}
+
+fn site_id(org: &str, site: &str) -> siteops::model::SiteId {
+    siteops::model::SiteId {
+        org: org.into(),
+        site: site.into(),
+    }
+}

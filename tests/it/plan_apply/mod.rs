@@ -1,0 +1,166 @@
+//! `siteops plan` and `siteops apply`: end to end against the bundled service (`e2e`),
+//! their outputs (`outputs`), and the client's retries and failure handling against
+//! wiremock (`resilience`).
+
+mod e2e;
+mod outputs;
+mod resilience;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use siteops::compile::{Compiled, Secrets, compile};
+use siteops::repo::RepoFiles;
+use siteops::validate::{Options, validate};
+
+use crate::harness::{ORG_ADMIN, TestServer};
+use crate::support::repo_root;
+
+/// Distinctive values for the example sites' secrets, so that a test can search every
+/// output for them.
+pub const SYNC_SECRET: &str = "sync-secret-4f1b9e27";
+pub const TEMPLATE_KEY: &str = "template-key-8c2d7a51";
+
+/// The bundled service, and a copy of the example repository to edit.
+pub struct Fixture {
+    pub server: TestServer,
+    pub token: String,
+    pub root: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    pub async fn start() -> Fixture {
+        let server = TestServer::start().await;
+        let token = server.token(ORG_ADMIN);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("repo");
+        copy_dir(&repo_root().join("sites"), &root.join("sites"));
+        std::fs::copy(repo_root().join("siteops.toml"), root.join("siteops.toml"))
+            .expect("copy siteops.toml");
+        Fixture {
+            server,
+            token,
+            root,
+            _dir: dir,
+        }
+    }
+
+    pub fn admin_url(&self) -> String {
+        self.server.url("/admin")
+    }
+
+    pub fn worker_url(&self) -> String {
+        self.server.url("/transform")
+    }
+
+    /// Runs `siteops <command> <args>` on the copy, against the service, off the runtime's
+    /// threads (the service runs on them).
+    pub async fn siteops(&self, command: &str, args: &[&str]) -> Run {
+        let mut full: Vec<String> = vec![
+            command.into(),
+            "--root".into(),
+            self.root.display().to_string(),
+            "--admin".into(),
+            self.admin_url(),
+            "--transform-url".into(),
+            self.worker_url(),
+        ];
+        full.extend(args.iter().map(|a| a.to_string()));
+        run_siteops(full, &[("SITEOPS_ADMIN_TOKEN", &self.token)]).await
+    }
+
+    /// Replaces `from` by `to` in a file of the copy (which must contain it).
+    pub fn edit(&self, file: &str, from: &str, to: &str) {
+        let path = self.root.join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} has no `{from}`");
+        std::fs::write(&path, text.replace(from, to)).expect("write");
+    }
+
+    /// The copy's sites, compiled with the distinctive secret values, for the worker at
+    /// `transform_url`.
+    pub fn compiled(&self, transform_url: &str) -> Compiled {
+        compiled(&self.root, transform_url)
+    }
+}
+
+pub fn compiled(root: &Path, transform_url: &str) -> Compiled {
+    let repo = RepoFiles::load(root).expect("repository");
+    let options = Options {
+        transform_url: Some(transform_url.to_string()),
+    };
+    let validation = validate(&repo, &options);
+    assert!(!validation.has_errors(), "{:?}", validation.diagnostics);
+    let lookup = |name: &str| secret_value(name).map(str::to_string);
+    compile(&validation.fleet, &Secrets::Lookup(&lookup)).expect("compiles")
+}
+
+fn secret_value(name: &str) -> Option<&'static str> {
+    match name {
+        "ACME_GIT_SYNC_SECRET" => Some(SYNC_SECRET),
+        "ACME_TEMPLATE_API_KEY" => Some(TEMPLATE_KEY),
+        _ => None,
+    }
+}
+
+/// What a run of the binary gave.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn expect(self, code: i32) -> Run {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+}
+
+pub async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let output: Output = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_siteops"))
+            .args(&args)
+            .env_remove("SITEOPS_TRANSFORM_URL")
+            .env_remove("SITEOPS_ADMIN_URL")
+            .env_remove("GITHUB_ACTIONS")
+            .env("NO_COLOR", "1")
+            .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
+            .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)
+            .envs(env)
+            .output()
+            .expect("siteops runs")
+    })
+    .await
+    .expect("the run finishes");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
