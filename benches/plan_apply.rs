@@ -43,6 +43,8 @@ async fn run() {
         addr: "127.0.0.1:0".parse().expect("address"),
         data_dir: data.path().to_path_buf(),
         org_admins: vec![ADMIN.to_string()],
+        preview_limits: Default::default(),
+        preview_transport: None,
     })
     .await
     .expect("the service starts");

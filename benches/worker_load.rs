@@ -47,6 +47,8 @@ async fn run(connections: usize, requests: usize) {
         addr: "127.0.0.1:0".parse().expect("address"),
         data_dir: data_dir.path().to_path_buf(),
         org_admins: vec!["root@acme.example".into()],
+        preview_limits: Default::default(),
+        preview_transport: None,
     })
     .await
     .expect("server starts");
