@@ -9,7 +9,7 @@ pub mod session;
 pub mod watch;
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use tokio::sync::broadcast;
 
@@ -26,6 +26,8 @@ pub struct Live {
     pub snapshot: RwLock<Snapshot>,
     pub events: broadcast::Sender<LiveEvent>,
     mocks: RwLock<Arc<MockSet>>,
+    /// The session's token for its own service, minted on the first reload.
+    token: OnceLock<String>,
 }
 
 /// The outcome of the last reload, for the dashboard.
@@ -59,15 +61,13 @@ impl Live {
             snapshot: RwLock::default(),
             events: broadcast::channel(64).0,
             mocks: RwLock::default(),
+            token: OnceLock::new(),
         }
     }
 
     /// The current mocks (a cheap handle; a reload swaps them whole).
     pub fn mocks(&self) -> Arc<MockSet> {
-        self.mocks
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.mocks.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     fn set_mocks(&self, mocks: MockSet) {

@@ -34,6 +34,9 @@ pub struct Target<'a> {
 /// The subject of the tokens serve mints for itself.
 pub const SERVE_SUBJECT: &str = "serve@localhost";
 
+/// How long the session's own token lasts (a year: it lives as long as the process).
+const TOKEN_LIFETIME: u64 = 365 * 24 * 3600;
+
 /// Reads, validates, compiles and applies the repository at `live.root`; publishes the
 /// outcome in `live` (snapshot and event). Never fails: problems become the snapshot.
 pub async fn reload(live: &Live, target: &Target<'_>) {
@@ -110,22 +113,29 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
     };
     if validation.has_errors() {
         return Err(Failure {
-            message: "the repository does not validate; the last good state stays applied"
-                .into(),
+            message: "the repository does not validate; the last good state stays applied".into(),
             diagnostics,
         });
     }
-    let token = target.key.sign(&Claims {
-        sub: SERVE_SUBJECT.into(),
-        iat: crate::time::now_seconds(),
-        exp: crate::time::now_seconds() + 24 * 3600,
-        aud: "*".into(),
-    });
+    // One token for the whole session: it is also the default of secret values, and a
+    // new one on every reload would change the worker keys on every reload.
+    let token = live
+        .token
+        .get_or_init(|| {
+            let now = crate::time::now_seconds();
+            target.key.sign(&Claims {
+                sub: SERVE_SUBJECT.into(),
+                iat: now,
+                exp: now + TOKEN_LIFETIME,
+                aud: "*".into(),
+            })
+        })
+        .clone();
     // Secrets come from the environment as for `apply`; a value that is not set gets a
     // token of this server, valid for every site, so worker keys work out of the box.
     let lookup = |name: &str| std::env::var(name).ok().or_else(|| Some(token.clone()));
-    let compiled = compile(&validation.fleet, &Secrets::Lookup(&lookup))
-        .map_err(|problems| Failure {
+    let compiled =
+        compile(&validation.fleet, &Secrets::Lookup(&lookup)).map_err(|problems| Failure {
             message: format!("{} secret values cannot be read", problems.len()),
             diagnostics: render::human(&problems, &validation, false),
         })?;
@@ -233,7 +243,11 @@ async fn apply_to_self(
         &ClientOptions::default(),
     )
     .map_err(|e| Failure::new(e.to_string()))?;
-    let orgs: BTreeSet<String> = compiled.resources.iter().map(|r| r.site.org.clone()).collect();
+    let orgs: BTreeSet<String> = compiled
+        .resources
+        .iter()
+        .map(|r| r.site.org.clone())
+        .collect();
     let scope = PruneScope::Orgs(orgs);
     let state = live::read(&client, compiled, Some(&scope), 8)
         .await

@@ -37,10 +37,24 @@ impl TestServer {
 
     /// A server on an existing data directory (for restarts).
     pub async fn start_on(data: PathBuf) -> TestServer {
+        TestServer::start_with(data, &[ORG_ADMIN]).await
+    }
+
+    /// A server as `siteops serve` runs it: its own live session is an org administrator.
+    pub async fn start_serving() -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let data = temp.path().to_path_buf();
+        let mut server =
+            TestServer::start_with(data, &[ORG_ADMIN, siteops::live::SERVE_SUBJECT]).await;
+        server._temp = Some(temp);
+        server
+    }
+
+    async fn start_with(data: PathBuf, org_admins: &[&str]) -> TestServer {
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
             data_dir: data.clone(),
-            org_admins: vec![ORG_ADMIN.to_string()],
+            org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
         };
         TestServer {
             server: start(config).await.expect("server starts"),
