@@ -113,10 +113,11 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
         "\"https://cms.acme.example/delivery/journal\"",
     );
     reload_once(&live, &server).await;
-    let snapshot = live.snapshot.read().expect("snapshot");
-    assert_eq!(snapshot.error, None);
-    assert_eq!(snapshot.changes.len(), 1, "{:?}", snapshot.changes);
-    drop(snapshot);
+    {
+        let snapshot = live.snapshot.read().expect("snapshot");
+        assert_eq!(snapshot.error, None);
+        assert_eq!(snapshot.changes.len(), 1, "{:?}", snapshot.changes);
+    }
     let changed = server
         .get("/admin/config/acme/sites/blog.json", &root)
         .await;
