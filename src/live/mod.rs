@@ -5,9 +5,13 @@
 //! [`Live`] is what the server and the session share: the last reload's [`Snapshot`] for
 //! the dashboard, the event channel, and the mocks that answer outgoing requests offline.
 
+pub mod dashboard;
+pub mod events;
+pub mod pages;
 pub mod session;
 pub mod watch;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -15,6 +19,7 @@ use tokio::sync::broadcast;
 
 use crate::compile::Compiled;
 use crate::mocks::MockSet;
+use crate::model::SiteId;
 
 pub use session::{SERVE_SUBJECT, Target, reload};
 
@@ -39,6 +44,8 @@ pub struct Snapshot {
     pub reload_ms: u64,
     /// The last compiled state that was applied.
     pub compiled: Option<Compiled>,
+    /// The pages known for each site (worker entry examples, mocked source pages).
+    pub pages: BTreeMap<SiteId, Vec<String>>,
     /// The last reload's diagnostics (human text, without colour); empty when clean.
     pub diagnostics: String,
     /// What the last successful reload changed on the bundled service.

@@ -3,7 +3,7 @@
 //! same plan and apply code as `siteops apply`. A repository that does not validate leaves
 //! the last good state in place and shows its diagnostics.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -16,6 +16,7 @@ use crate::codesync::code_key;
 use crate::compile::{Compiled, ResourceKind, Secrets, compile};
 use crate::diagnostic::render;
 use crate::mocks::{MockFile, MockSet};
+use crate::model::SiteId;
 use crate::plan::{PlanSettings, diff};
 use crate::remote::live::{self, PruneScope};
 use crate::remote::{Client, ClientOptions, Endpoints, Token};
@@ -51,6 +52,7 @@ pub async fn reload(live: &Live, target: &Target<'_>) {
         Ok(applied) => {
             snapshot.diagnostics = applied.diagnostics;
             snapshot.compiled = Some(applied.compiled);
+            snapshot.pages = applied.pages;
             snapshot.changes = applied.changes;
             snapshot.error = None;
             LiveEvent::Reloaded {
@@ -74,6 +76,7 @@ pub async fn reload(live: &Live, target: &Target<'_>) {
 
 struct Applied {
     compiled: Compiled,
+    pages: BTreeMap<SiteId, Vec<String>>,
     diagnostics: String,
     changes: Vec<String>,
 }
@@ -139,11 +142,14 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
             message: format!("{} secret values cannot be read", problems.len()),
             diagnostics: render::human(&problems, &validation, false),
         })?;
-    live.set_mocks(load_mocks(&live.root, &repo)?);
+    let mocks = load_mocks(&live.root, &repo)?;
+    let pages = super::pages::known_pages(&validation.fleet, &mocks, &worker);
+    live.set_mocks(mocks);
     put_templates(&live.root, &repo, &compiled, target.store)?;
     let changes = apply_to_self(&compiled, target.base, &worker, &token).await?;
     Ok(Applied {
         compiled,
+        pages,
         diagnostics,
         changes,
     })

@@ -48,6 +48,15 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
         assert_eq!(snapshot.error, None);
         assert_eq!(snapshot.changes.len(), 9, "{:?}", snapshot.changes);
         assert!(snapshot.diagnostics.is_empty(), "{}", snapshot.diagnostics);
+        let website = siteops::model::SiteId {
+            org: "acme".into(),
+            site: "website".into(),
+        };
+        assert!(
+            snapshot.pages[&website].contains(&"/products/1234".to_string()),
+            "{:?}",
+            snapshot.pages
+        );
     }
     let site = server
         .get("/admin/config/acme/sites/blog.json", &root)
