@@ -1,4 +1,87 @@
-//! The live session of `siteops serve`: it applies the repository to the bundled service,
-//! watches the repository, and tells open preview pages to reload.
+//! The live session of `siteops serve`: it applies the repository to the bundled service
+//! (`session`), watches the repository (`watch`) and re-applies on every change, and tells
+//! open preview pages to reload (`LiveEvent`s, sent to pages as server-sent events).
+//!
+//! [`Live`] is what the server and the session share: the last reload's [`Snapshot`] for
+//! the dashboard, the event channel, and the mocks that answer outgoing requests offline.
 
+pub mod dashboard;
+pub mod events;
+pub mod pages;
+pub mod session;
 pub mod watch;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use tokio::sync::broadcast;
+
+use crate::compile::Compiled;
+use crate::mocks::MockSet;
+use crate::model::SiteId;
+
+pub use session::{SERVE_SUBJECT, Target, reload};
+
+pub struct Live {
+    /// The repository served.
+    pub root: PathBuf,
+    /// Whether outgoing requests are answered from the mocks only.
+    pub offline: bool,
+    pub snapshot: RwLock<Snapshot>,
+    pub events: broadcast::Sender<LiveEvent>,
+    mocks: RwLock<Arc<MockSet>>,
+    /// The session's token for its own service, minted on the first reload.
+    token: OnceLock<String>,
+}
+
+/// The outcome of the last reload, for the dashboard.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    /// Counts reloads; pages compare it to know they are current.
+    pub generation: u64,
+    pub reloaded_at: u64,
+    pub reload_ms: u64,
+    /// The last compiled state that was applied.
+    pub compiled: Option<Compiled>,
+    /// The pages known for each site (worker entry examples, mocked source pages).
+    pub pages: BTreeMap<SiteId, Vec<String>>,
+    /// The last reload's diagnostics (human text, without colour); empty when clean.
+    pub diagnostics: String,
+    /// What the last successful reload changed on the bundled service.
+    pub changes: Vec<String>,
+    /// Why the last reload did not apply, when it did not.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LiveEvent {
+    Reloaded { generation: u64 },
+    Failed { generation: u64, message: String },
+}
+
+impl Live {
+    pub fn new(root: PathBuf, offline: bool) -> Live {
+        Live {
+            root,
+            offline,
+            snapshot: RwLock::default(),
+            events: broadcast::channel(64).0,
+            mocks: RwLock::default(),
+            token: OnceLock::new(),
+        }
+    }
+
+    /// The current mocks (a cheap handle; a reload swaps them whole).
+    pub fn mocks(&self) -> Arc<MockSet> {
+        self.mocks.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn set_mocks(&self, mocks: MockSet) {
+        *self.mocks.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(mocks);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
+        self.events.subscribe()
+    }
+}

@@ -156,6 +156,11 @@ fn differences(pattern: &RequestPattern, request: &MockRequest<'_>) -> Vec<Strin
 }
 
 impl StringMatch {
+    /// Whether one value (`None`: absent) passes.
+    pub fn accepts_value(&self, value: Option<&str>) -> bool {
+        self.accepts(value.into_iter())
+    }
+
     /// Whether the values a request has for a field (none: the field is absent) pass.
     fn accepts<'v>(&self, mut values: impl Iterator<Item = &'v str>) -> bool {
         match self {

@@ -36,21 +36,31 @@ impl TestServer {
     pub async fn start_with(limits: Limits) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let data = temp.path().to_path_buf();
-        let mut server = TestServer::start_on_with(data, limits).await;
+        let mut server = TestServer::start_on_with(data, &[ORG_ADMIN], limits).await;
         server._temp = Some(temp);
         server
     }
 
     /// A server on an existing data directory (for restarts).
     pub async fn start_on(data: PathBuf) -> TestServer {
-        TestServer::start_on_with(data, Limits::default()).await
+        TestServer::start_on_with(data, &[ORG_ADMIN], Limits::default()).await
     }
 
-    async fn start_on_with(data: PathBuf, limits: Limits) -> TestServer {
+    /// A server as `siteops serve` runs it: its own live session is an org administrator.
+    pub async fn start_serving() -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let data = temp.path().to_path_buf();
+        let admins = [ORG_ADMIN, siteops::live::SERVE_SUBJECT];
+        let mut server = TestServer::start_on_with(data, &admins, Limits::default()).await;
+        server._temp = Some(temp);
+        server
+    }
+
+    async fn start_on_with(data: PathBuf, org_admins: &[&str], limits: Limits) -> TestServer {
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
             data_dir: data.clone(),
-            org_admins: vec![ORG_ADMIN.to_string()],
+            org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
         };

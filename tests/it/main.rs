@@ -7,6 +7,7 @@ mod compile;
 mod crash;
 mod docs;
 mod harness;
+mod live;
 mod mustache_spec;
 mod plan_apply;
 mod preview;

@@ -65,3 +65,29 @@ pub fn check(files: &[(&str, &[u8])], expected: &[String]) -> Option<String> {
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
+
+/// Copies the directory `from` to `to`, recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// A scratch copy of the example repository (`siteops.toml` and `sites/`).
+pub fn example_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        repo_root().join("siteops.toml"),
+        dir.path().join("siteops.toml"),
+    )
+    .expect("copy siteops.toml");
+    copy_dir(&repo_root().join("sites"), &dir.path().join("sites"));
+    dir
+}

@@ -14,7 +14,7 @@ use siteops::repo::RepoFiles;
 use siteops::validate::{Options, validate};
 
 use crate::harness::{ORG_ADMIN, TestServer};
-use crate::support::repo_root;
+use crate::support::{copy_dir, repo_root};
 
 /// Distinctive values for the example sites' secrets, so that a test can search every
 /// output for them.
@@ -149,18 +149,5 @@ pub async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
     }
 }
