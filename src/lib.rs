@@ -10,6 +10,7 @@ pub mod document;
 pub mod endpoint;
 pub mod html;
 pub mod http;
+pub mod ingest;
 pub mod jsregex;
 pub mod model;
 pub mod repo;

@@ -2,6 +2,7 @@
 //! that into an exit code.
 
 pub mod compile;
+pub mod ingest;
 pub mod schema;
 pub mod serve;
 pub mod template;

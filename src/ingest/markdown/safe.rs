@@ -1,0 +1,451 @@
+//! Markdown escaping: the "unsafe" patterns of `mdast-util-to-markdown` and its GFM and
+//! grid-table extensions, and `safe()`, which escapes a value where one of them would start
+//! a construct. Each pattern is matched as its JavaScript regular expression is with the `g`
+//! flag (leftmost, non-overlapping, the `after` character consumed), on bytes: every
+//! character the patterns name is ASCII.
+
+/// The constructs the serializer enters (its stack).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum C {
+    Phrasing,
+    Paragraph,
+    HeadingAtx,
+    HeadingSetext,
+    Label,
+    Reference,
+    DestinationLiteral,
+    DestinationRaw,
+    TitleQuote,
+    Autolink,
+    Link,
+    Image,
+    ImageReference,
+    Emphasis,
+    Strong,
+    Strikethrough,
+    List,
+    ListItem,
+    Blockquote,
+    CodeFenced,
+    CodeFencedLangGraveAccent,
+    Definition,
+    Html,
+    GtCell,
+}
+
+#[derive(Clone, Copy)]
+enum Before {
+    None,
+    LineEnding,
+    Digits,
+    CloseBracket,
+    AutolinkEmail,
+    W,
+    PorS,
+}
+
+#[derive(Clone, Copy)]
+enum After {
+    None,
+    LineEnding,
+    LineEndingOrEnd,
+    OpenBracket,
+    EntityStart,
+    SpaceOrStar,
+    Space,
+    SpaceOrDash,
+    SpaceOrEnd,
+    TagStart,
+    DomainChar,
+    Slash,
+    TableDelimiter,
+    Dash,
+    ColonPipeDash,
+}
+
+struct Pattern {
+    character: u8,
+    at_break: bool,
+    before: Before,
+    after: After,
+    in_construct: &'static [C],
+    not_in_construct: &'static [C],
+}
+
+const FULL_PHRASING_SPANS: &[C] = &[
+    C::Autolink,
+    C::DestinationLiteral,
+    C::DestinationRaw,
+    C::Reference,
+    C::TitleQuote,
+];
+const AUTOLINK_EXCLUDED: &[C] = &[C::Autolink, C::Link, C::Image, C::Label];
+const PHRASING: &[C] = &[C::Phrasing];
+const FENCE_LANG: &[C] = &[C::CodeFencedLangGraveAccent];
+const LINE_ENDING_SENSITIVE: &[C] = &[C::CodeFencedLangGraveAccent, C::DestinationLiteral, C::HeadingAtx];
+const LABEL_OR_REFERENCE: &[C] = &[C::Label, C::Reference];
+
+const fn p(character: u8, in_construct: &'static [C]) -> Pattern {
+    Pattern {
+        character,
+        at_break: false,
+        before: Before::None,
+        after: After::None,
+        in_construct,
+        not_in_construct: &[],
+    }
+}
+
+const fn brk(character: u8, after: After) -> Pattern {
+    Pattern {
+        character,
+        at_break: true,
+        before: Before::None,
+        after,
+        in_construct: &[],
+        not_in_construct: &[],
+    }
+}
+
+const fn phr(character: u8, before: Before, after: After, not_in_construct: &'static [C]) -> Pattern {
+    Pattern {
+        character,
+        at_break: false,
+        before,
+        after,
+        in_construct: PHRASING,
+        not_in_construct,
+    }
+}
+
+static PATTERNS: &[Pattern] = &[
+    // mdast-util-to-markdown
+    phr(b'\t', Before::None, After::LineEnding, &[]),
+    phr(b'\t', Before::LineEnding, After::None, &[]),
+    p(b'\t', FENCE_LANG),
+    p(b'\r', LINE_ENDING_SENSITIVE),
+    p(b'\n', LINE_ENDING_SENSITIVE),
+    phr(b' ', Before::None, After::LineEnding, &[]),
+    phr(b' ', Before::LineEnding, After::None, &[]),
+    p(b' ', FENCE_LANG),
+    phr(b'!', Before::None, After::OpenBracket, FULL_PHRASING_SPANS),
+    p(b'"', &[C::TitleQuote]),
+    brk(b'#', After::None),
+    Pattern {
+        character: b'#',
+        at_break: false,
+        before: Before::None,
+        after: After::LineEndingOrEnd,
+        in_construct: &[C::HeadingAtx],
+        not_in_construct: &[],
+    },
+    phr(b'&', Before::None, After::EntityStart, &[]),
+    p(b'(', &[C::DestinationRaw]),
+    phr(b'(', Before::CloseBracket, After::None, FULL_PHRASING_SPANS),
+    Pattern {
+        character: b')',
+        at_break: true,
+        before: Before::Digits,
+        after: After::None,
+        in_construct: &[],
+        not_in_construct: &[],
+    },
+    p(b')', &[C::DestinationRaw]),
+    brk(b'*', After::SpaceOrStar),
+    phr(b'*', Before::None, After::None, FULL_PHRASING_SPANS),
+    brk(b'+', After::Space),
+    brk(b'-', After::SpaceOrDash),
+    Pattern {
+        character: b'.',
+        at_break: true,
+        before: Before::Digits,
+        after: After::SpaceOrEnd,
+        in_construct: &[],
+        not_in_construct: &[],
+    },
+    brk(b'<', After::TagStart),
+    phr(b'<', Before::None, After::TagStart, FULL_PHRASING_SPANS),
+    p(b'<', &[C::DestinationLiteral]),
+    brk(b'=', After::None),
+    brk(b'>', After::None),
+    p(b'>', &[C::DestinationLiteral]),
+    brk(b'[', After::None),
+    phr(b'[', Before::None, After::None, FULL_PHRASING_SPANS),
+    p(b'[', LABEL_OR_REFERENCE),
+    phr(b'\\', Before::None, After::LineEnding, &[]),
+    p(b']', LABEL_OR_REFERENCE),
+    brk(b'_', After::None),
+    phr(b'_', Before::None, After::None, FULL_PHRASING_SPANS),
+    brk(b'`', After::None),
+    p(b'`', FENCE_LANG),
+    phr(b'`', Before::None, After::None, FULL_PHRASING_SPANS),
+    brk(b'~', After::None),
+    // GFM autolink literals
+    phr(b'@', Before::AutolinkEmail, After::DomainChar, AUTOLINK_EXCLUDED),
+    phr(b'.', Before::W, After::DomainChar, AUTOLINK_EXCLUDED),
+    phr(b':', Before::PorS, After::Slash, AUTOLINK_EXCLUDED),
+    // GFM footnotes
+    p(b'[', &[C::Label, C::Phrasing, C::Reference]),
+    // GFM strikethrough
+    phr(b'~', Before::None, After::None, FULL_PHRASING_SPANS),
+    // GFM tables (cell constructs are never entered: tables are grid tables here)
+    brk(b'|', After::TableDelimiter),
+    brk(b':', After::Dash),
+    brk(b'-', After::ColonPipeDash),
+    // Grid tables
+    p(b'|', &[C::GtCell]),
+    p(b'+', &[C::GtCell]),
+];
+
+fn in_scope(stack: &[C], pattern: &Pattern) -> bool {
+    let inside = pattern.in_construct.is_empty() || pattern.in_construct.iter().any(|c| stack.contains(c));
+    inside && !pattern.not_in_construct.iter().any(|c| stack.contains(c))
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Length of the `after` match at `at` (0 for `$` or none), or None when it fails.
+fn after_len(after: After, bytes: &[u8], at: usize) -> Option<usize> {
+    let next = bytes.get(at).copied();
+    let one = |ok: bool| ok.then_some(1);
+    match after {
+        After::None => Some(0),
+        After::LineEnding => one(matches!(next, Some(b'\r' | b'\n'))),
+        After::LineEndingOrEnd => match next {
+            None => Some(0),
+            Some(b'\r' | b'\n') => Some(1),
+            _ => None,
+        },
+        After::OpenBracket => one(next == Some(b'[')),
+        After::EntityStart => one(next.is_some_and(|b| b == b'#' || b.is_ascii_alphabetic())),
+        After::SpaceOrStar => one(matches!(next, Some(b' ' | b'\t' | b'\r' | b'\n' | b'*'))),
+        After::Space => one(matches!(next, Some(b' ' | b'\t' | b'\r' | b'\n'))),
+        After::SpaceOrDash => one(matches!(next, Some(b' ' | b'\t' | b'\r' | b'\n' | b'-'))),
+        After::SpaceOrEnd => match next {
+            None => Some(0),
+            Some(b' ' | b'\t' | b'\r' | b'\n') => Some(1),
+            _ => None,
+        },
+        After::TagStart => one(next.is_some_and(|b| matches!(b, b'!' | b'/' | b'?') || b.is_ascii_alphabetic())),
+        After::DomainChar => one(next.is_some_and(|b| b == b'-' || b == b'.' || is_word(b))),
+        After::Slash => one(next == Some(b'/')),
+        After::TableDelimiter => one(matches!(next, Some(b'\t' | b' ' | b':' | b'-'))),
+        After::Dash => one(next == Some(b'-')),
+        After::ColonPipeDash => one(matches!(next, Some(b':' | b'|' | b'-'))),
+    }
+}
+
+/// Start of the match whose character is at `at`, or None when the `before` part fails.
+fn match_start(pattern: &Pattern, bytes: &[u8], at: usize) -> Option<usize> {
+    let mut start = at;
+    match pattern.before {
+        Before::None => {}
+        Before::Digits => {
+            while start > 0 && bytes[start - 1].is_ascii_digit() {
+                start -= 1;
+            }
+            if start == at {
+                return None;
+            }
+        }
+        single => {
+            let b = *bytes.get(at.checked_sub(1)?)?;
+            let ok = match single {
+                Before::LineEnding => b == b'\r' || b == b'\n',
+                Before::CloseBracket => b == b']',
+                Before::AutolinkEmail => b == b'+' || b == b'-' || b == b'.' || is_word(b),
+                Before::W => b == b'W' || b == b'w',
+                Before::PorS => b == b'p' || b == b's',
+                Before::None | Before::Digits => unreachable!(),
+            };
+            if !ok {
+                return None;
+            }
+            start -= 1;
+        }
+    }
+    if pattern.at_break {
+        while start > 0 && matches!(bytes[start - 1], b' ' | b'\t') {
+            start -= 1;
+        }
+        if start == 0 || !matches!(bytes[start - 1], b'\r' | b'\n') {
+            return None;
+        }
+        start -= 1;
+    }
+    Some(start)
+}
+
+#[derive(Clone, Copy)]
+struct Info {
+    before: bool,
+    after: bool,
+}
+
+/// Options of one `safe` call.
+pub(crate) struct SafeConfig<'a> {
+    pub before: &'a str,
+    pub after: &'a str,
+    /// Characters to encode as references instead of escaping with a backslash.
+    pub encode: &'a [u8],
+}
+
+/// `state.safe(input, config)`.
+pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String {
+    let mut value = String::with_capacity(config.before.len() + input.len() + config.after.len());
+    value.push_str(config.before);
+    value.push_str(input);
+    value.push_str(config.after);
+    let bytes = value.as_bytes();
+
+    let mut found: Vec<(usize, Info)> = Vec::new();
+    for pattern in PATTERNS {
+        if !in_scope(stack, pattern) {
+            continue;
+        }
+        let has_before = pattern.at_break || !matches!(pattern.before, Before::None);
+        let has_after = !matches!(pattern.after, After::None);
+        let mut last_index = 0;
+        let mut search = 0;
+        while let Some(offset) = memchr(pattern.character, &bytes[search..]) {
+            let at = search + offset;
+            search = at + 1;
+            let Some(start) = match_start(pattern, bytes, at) else { continue };
+            if start < last_index {
+                continue;
+            }
+            let Some(consumed) = after_len(pattern.after, bytes, at + 1) else {
+                continue;
+            };
+            last_index = at + 1 + consumed;
+            search = search.max(last_index);
+            match found.iter_mut().find(|(p, _)| *p == at) {
+                Some((_, info)) => {
+                    info.before &= has_before;
+                    info.after &= has_after;
+                }
+                None => found.push((
+                    at,
+                    Info {
+                        before: has_before,
+                        after: has_after,
+                    },
+                )),
+            }
+        }
+    }
+    if found.is_empty() {
+        return escape_backslashes(input, config.after);
+    }
+    found.sort_by_key(|(p, _)| *p);
+
+    let mut result = String::with_capacity(value.len() + found.len());
+    let mut start = config.before.len();
+    let end = value.len() - config.after.len();
+    for (index, &(position, info)) in found.iter().enumerate() {
+        if position < start || position >= end {
+            continue;
+        }
+        let next = found.get(index + 1);
+        let previous = index.checked_sub(1).map(|i| found[i]);
+        if (position + 1 < end
+            && next.is_some_and(|(p, i)| *p == position + 1 && info.after && !i.before && !i.after))
+            || (previous.is_some_and(|(p, i)| p + 1 == position && info.before && !i.before && !i.after))
+        {
+            continue;
+        }
+        if start != position {
+            result.push_str(&escape_backslashes(&value[start..position], "\\"));
+        }
+        start = position;
+        let b = bytes[position];
+        if b.is_ascii_punctuation() && !config.encode.contains(&b) {
+            result.push('\\');
+        } else {
+            result.push_str(&format!("&#x{:X};", b));
+            start += 1;
+        }
+    }
+    result.push_str(&escape_backslashes(&value[start..end], config.after));
+    result
+}
+
+fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().position(|b| *b == needle)
+}
+
+/// Doubles backslashes that would escape the following punctuation.
+fn escape_backslashes(value: &str, after: &str) -> String {
+    if !value.contains('\\') {
+        return value.to_owned();
+    }
+    let bytes = value.as_bytes();
+    let mut out = String::with_capacity(value.len() + 4);
+    let mut start = 0;
+    for (i, b) in bytes.iter().enumerate() {
+        if *b != b'\\' {
+            continue;
+        }
+        let next = bytes.get(i + 1).or_else(|| after.as_bytes().first());
+        if next.is_some_and(u8::is_ascii_punctuation) {
+            out.push_str(&value[start..i]);
+            out.push('\\');
+            start = i;
+        }
+    }
+    out.push_str(&value[start..]);
+    out
+}
+
+/// Patterns that apply at a line start, for inline code (`atBreak` patterns, all of them).
+pub(crate) fn at_break_match(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    for pattern in PATTERNS.iter().filter(|p| p.at_break) {
+        let mut search = from;
+        while let Some(offset) = memchr(pattern.character, &bytes[search..]) {
+            let at = search + offset;
+            search = at + 1;
+            let Some(start) = match_start(pattern, bytes, at) else { continue };
+            if start < from || after_len(pattern.after, bytes, at + 1).is_none() {
+                continue;
+            }
+            if best.is_none_or(|(s, _)| start < s) {
+                best = Some((start, at));
+            }
+            break;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(stack: &[C], input: &str, before: &str, after: &str) -> String {
+        safe(
+            stack,
+            input,
+            &SafeConfig {
+                before,
+                after,
+                encode: &[],
+            },
+        )
+    }
+
+    #[test]
+    fn escapes_like_mdast_util_to_markdown() {
+        let phrasing = [C::Paragraph, C::Phrasing];
+        assert_eq!(s(&phrasing, "media_1d6e.mp4", "\n", "\n"), "media\\_1d6e.mp4");
+        assert_eq!(s(&phrasing, "https://www.hlx.live/x", "\n", "\n"), "https\\://www\\.hlx.live/x");
+        assert_eq!(s(&phrasing, "1. item", "\n", "\n"), "1\\. item");
+        assert_eq!(s(&phrasing, " x", "\n", "\n"), "&#x20;x");
+        assert_eq!(s(&phrasing, "a*b", "\n", "\n"), "a\\*b");
+        assert_eq!(s(&phrasing, "a\\*", "\n", "\n"), "a\\\\\\*");
+        assert_eq!(s(&phrasing, "# x", "\n", "\n"), "\\# x");
+        assert_eq!(s(&[C::Paragraph, C::Phrasing, C::GtCell], "a|b+c", "\n", "\n"), "a\\|b\\+c");
+    }
+}

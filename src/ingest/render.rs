@@ -1,0 +1,1 @@
+//! Rendering of the content model as the preview host serves it.
