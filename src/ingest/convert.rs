@@ -143,7 +143,7 @@ const IGNORED: &[&str] = &[
     "applet", "area", "basefont", "bgsound", "caption", "col", "colgroup", "command", "content", "datalist",
     "dialog", "element", "embed", "frame", "frameset", "isindex", "keygen", "link", "math", "menu",
     "menuitem", "meta", "nextid", "noembed", "noframes", "optgroup", "option", "param", "script", "shadow",
-    "source", "spacer", "style", "svg", "template", "title", "track", "input", "select",
+    "source", "spacer", "style", "svg", "template", "title", "track",
 ];
 const FLOW: &[&str] = &[
     "address", "article", "aside", "body", "center", "div", "fieldset", "figcaption", "figure", "form",
@@ -253,7 +253,27 @@ fn one(node: &HNode, out: &mut Vec<Node>) {
         }
         "table" => table(e),
         "block" => block(e),
-        "textarea" => Node::text(to_text(e)),
+        "textarea" => {
+            out.extend(textarea(e));
+            return;
+        }
+        "select" => {
+            let values: Vec<String> = selected_options(e, e.attr("multiple").is_some(), e.attr("size"))
+                .into_iter()
+                .map(|(value, label)| match label {
+                    Some(label) => format!("{label} ({value})"),
+                    None => value,
+                })
+                .collect();
+            if values.is_empty() {
+                return;
+            }
+            Node::text(values.join(", "))
+        }
+        "input" => {
+            out.extend(input(e));
+            return;
+        }
         "wbr" => Node::text("\u{200B}"),
         "audio" | "video" => {
             out.extend(media(e));
@@ -470,8 +490,8 @@ fn dl(e: &HElement) -> Option<Node> {
     }
     let mut content = Vec::new();
     for (titles, definitions) in groups {
-        let mut result = to_flow(all_of(&titles));
-        result.extend(to_flow(all_of(&definitions)));
+        let mut result = dl_group(&titles);
+        result.extend(dl_group(&definitions));
         if !result.is_empty() {
             content.push(Node::with(
                 Kind::ListItem {
@@ -494,6 +514,114 @@ fn dl(e: &HElement) -> Option<Node> {
         },
         content,
     ))
+}
+
+/// A text area: its lines, joined by breaks (a blank line as two).
+fn textarea(e: &HElement) -> Vec<Node> {
+    let value = to_text(e);
+    let mut results = Vec::new();
+    let mut blank = false;
+    let normalised = value.replace("\r\n", "\n").replace('\r', "\n");
+    for line in normalised.split('\n') {
+        let line = collapse_trim(Some(line));
+        if line.is_empty() {
+            blank = true;
+            continue;
+        }
+        if !results.is_empty() {
+            results.push(Node::new(Kind::Break));
+            if blank {
+                results.push(Node::new(Kind::Break));
+            }
+        }
+        results.push(Node::text(line));
+        blank = false;
+    }
+    results
+}
+
+/// The selected options of a `select` (or `datalist`): (value, label when it differs).
+fn selected_options(e: &HElement, multiple: bool, size: Option<&str>) -> Vec<(String, Option<String>)> {
+    fn options<'a>(e: &'a HElement, out: &mut Vec<&'a HElement>) {
+        for child in e.children.iter().filter_map(HNode::element) {
+            options(child, out);
+            if child.is("option") && child.attr("disabled").is_none() {
+                out.push(child);
+            }
+        }
+    }
+    let mut all_options = Vec::new();
+    options(e, &mut all_options);
+    let mut list: Vec<&HElement> = all_options.iter().copied().filter(|o| o.attr("selected").is_some()).collect();
+    if !multiple {
+        list = list.split_off(list.len().saturating_sub(1));
+        if list.is_empty() && !size.and_then(parse_int).is_some_and(|s| s > 1) {
+            list = all_options.into_iter().take(1).collect();
+        }
+    }
+    list.into_iter()
+        .map(|option| {
+            let content = collapse_trim(Some(&to_text(option)));
+            let label = if content.is_empty() { collapse_trim(option.attr("label")) } else { content.clone() };
+            let value = non_empty(collapse_trim(option.attr("value"))).unwrap_or(content);
+            let label = (label != value).then_some(label);
+            (value, label)
+        })
+        .collect()
+}
+
+/// Form inputs as text: check boxes as `[x]`/`[ ]`, values or placeholders, image buttons.
+fn input(e: &HElement) -> Vec<Node> {
+    let kind = e.attr("type").unwrap_or("");
+    if e.attr("disabled").is_some() || kind == "hidden" || kind == "file" {
+        return Vec::new();
+    }
+    if kind == "checkbox" || kind == "radio" {
+        return vec![Node::text(if e.attr("checked").is_some() { "[x]" } else { "[ ]" })];
+    }
+    let value = collapse_trim(e.attr("value").filter(|v| !v.is_empty()).or(e.attr("placeholder")));
+    if kind == "image" {
+        let alt = non_empty(collapse_trim(e.attr("alt"))).unwrap_or_else(|| value.clone());
+        if alt.is_empty() {
+            return Vec::new();
+        }
+        return vec![Node::new(Kind::Image {
+            url: e.attr("src").unwrap_or("").to_owned(),
+            title: non_empty(collapse_trim(e.attr("title"))),
+            alt,
+        })];
+    }
+    if value.is_empty() {
+        return Vec::new();
+    }
+    match kind {
+        "password" => vec![Node::text("•".repeat(value.encode_utf16().count()))],
+        "email" | "url" => {
+            let url = if kind == "email" { format!("mailto:{value}") } else { value.clone() };
+            vec![Node::with(Kind::Link { url, title: None }, vec![Node::text(value)])]
+        }
+        _ => vec![Node::text(value)],
+    }
+}
+
+/// The terms or the definitions of one `dl` group: their items' content, or a list of them.
+fn dl_group(children: &[HNode]) -> Vec<Node> {
+    let mut items = to_list_items(all_of(children));
+    match items.len() {
+        0 => Vec::new(),
+        1 => items.pop().expect("one item").children,
+        _ => {
+            let spread = items_spread(&items);
+            vec![Node::with(
+                Kind::List {
+                    ordered: false,
+                    start: None,
+                    spread,
+                },
+                items,
+            )]
+        }
+    }
 }
 
 fn media(e: &HElement) -> Vec<Node> {

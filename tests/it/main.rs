@@ -7,6 +7,7 @@ mod compile;
 mod crash;
 mod docs;
 mod harness;
+mod html2md_conformance;
 mod mustache_spec;
 mod schemas;
 mod support;
