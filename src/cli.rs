@@ -54,6 +54,29 @@ pub struct IngestArgs {
     /// Largest title, meta value or JSON-LD script accepted, in UTF-16 code units.
     #[arg(long, value_name = "N", default_value_t = siteops::ingest::DEFAULT_MAX_METADATA_SIZE)]
     pub max_metadata_size: usize,
+    /// What to write: the stored markdown, the rendered page, or its `.plain.html` body.
+    #[arg(long, value_enum, default_value_t = IngestFormat::Md)]
+    pub format: IngestFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IngestFormat {
+    /// NAME.md: the markdown a preview stores.
+    Md,
+    /// NAME.html: the page as the preview host serves it.
+    Html,
+    /// NAME.plain.html: the main content alone.
+    Plain,
+}
+
+impl IngestFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            IngestFormat::Md => "md",
+            IngestFormat::Html => "html",
+            IngestFormat::Plain => "plain.html",
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -5,10 +5,12 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use siteops::ingest::render::{PageOptions, page_html, plain_html};
 use siteops::ingest::{IngestOptions, ingest};
+use url::Url;
 
 use super::Outcome;
-use crate::cli::IngestArgs;
+use crate::cli::{IngestArgs, IngestFormat};
 
 pub fn run(args: &IngestArgs) -> Result<Outcome> {
     if args.out.is_none() && args.files.len() > 1 {
@@ -26,7 +28,7 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
         match convert(file, args, &options) {
             Ok(markdown) => match &args.out {
                 Some(dir) => {
-                    let target = dir.join(markdown_name(file));
+                    let target = dir.join(output_name(file, args.format));
                     std::fs::write(&target, markdown)
                         .with_context(|| format!("cannot write {}", target.display()))?;
                 }
@@ -51,13 +53,24 @@ fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<St
     if let Some(page) = &args.url {
         doc.map_images(page, |url| url.to_string());
     }
-    Ok(doc.to_markdown())
+    Ok(match args.format {
+        IngestFormat::Md => doc.to_markdown(),
+        IngestFormat::Plain => plain_html(&doc) + "\n",
+        IngestFormat::Html => {
+            let url = match &args.url {
+                Some(url) => url.clone(),
+                None => Url::parse("http://localhost/").expect("a valid URL"),
+            };
+            let options = PageOptions { url, head_html: None };
+            page_html(&doc, &options)
+        }
+    })
 }
 
-/// `page.html` -> `page.md`.
-fn markdown_name(file: &Path) -> String {
+/// `page.html` -> `page.md` (or `page.html`, `page.plain.html`).
+fn output_name(file: &Path, format: IngestFormat) -> String {
     let stem = file
         .file_stem()
         .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned());
-    format!("{stem}.md")
+    format!("{stem}.{}", format.extension())
 }

@@ -17,6 +17,8 @@ struct State {
     before: bool,
     after: bool,
     ws: Ws,
+    /// Runs of white space with a line ending collapse to that line ending.
+    newlines: bool,
 }
 
 struct Outcome {
@@ -95,12 +97,45 @@ pub(crate) fn collapse(value: &str) -> String {
 
 /// Minifies the white space of `element` and its subtree in place (`newlines: false`).
 pub(crate) fn minify_whitespace(element: &mut HElement) {
+    minify_children(element, false);
+}
+
+/// The same with `newlines: true` (as `rehype-format` runs it), over `element`'s children.
+pub(crate) fn minify_children(element: &mut HElement, newlines: bool) {
     let state = State {
         before: true,
         after: true,
         ws: infer_ws(element, Ws::Normal),
+        newlines,
     };
     all(&mut element.children, state);
+}
+
+/// Collapses runs of white space to their first line ending, or a space.
+fn collapse_newlines(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.is_empty() {
+            return;
+        }
+        match run.find(['\r', '\n']) {
+            Some(i) if run[i..].starts_with("\r\n") => out.push_str("\r\n"),
+            Some(i) => out.push_str(&run[i..i + 1]),
+            None => out.push(' '),
+        }
+        run.clear();
+    };
+    for c in value.chars() {
+        if matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' ') {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 fn minify(node: &mut HNode, state: State) -> Outcome {
@@ -119,7 +154,7 @@ fn minify(node: &mut HNode, state: State) -> Outcome {
                 return minify_text(value, state);
             }
             if state.ws == Ws::Nowrap {
-                *value = collapse(value);
+                *value = if state.newlines { collapse_newlines(value) } else { collapse(value) };
             }
             Outcome {
                 ignore: false,
@@ -136,7 +171,7 @@ fn minify(node: &mut HNode, state: State) -> Outcome {
 }
 
 fn minify_text(value: &mut String, state: State) -> Outcome {
-    let collapsed = collapse(value);
+    let collapsed = if state.newlines { collapse_newlines(value) } else { collapse(value) };
     let mut outcome = Outcome {
         ignore: false,
         strip_at_start: false,
@@ -145,10 +180,11 @@ fn minify_text(value: &mut String, state: State) -> Outcome {
     let bytes = collapsed.as_bytes();
     let mut start = 0;
     let mut end = bytes.len();
-    if state.before && bytes.first() == Some(&b' ') {
+    let removable = |b: u8| b == b' ' || b == b'\n';
+    if state.before && bytes.first().is_some_and(|b| removable(*b)) {
         start += 1;
     }
-    if start != end && bytes[end - 1] == b' ' {
+    if start != end && removable(bytes[end - 1]) {
         if state.after {
             end -= 1;
         } else {
@@ -175,6 +211,7 @@ fn all(children: &mut Vec<HNode>, state: State) -> Outcome {
                 before,
                 after: child_after,
                 ws: state.ws,
+                newlines: state.newlines,
             },
         );
         if outcome.remove {

@@ -8,6 +8,7 @@ mod crash;
 mod docs;
 mod harness;
 mod html2md_conformance;
+mod html2md_roundtrip;
 mod mustache_spec;
 mod schemas;
 mod support;

@@ -48,16 +48,7 @@ pub fn to_markdown(doc: &Document) -> String {
     if !doc.has_main {
         return String::new();
     }
-    let mut root: Vec<Node> = Vec::new();
-    for (i, section) in doc.sections.iter().enumerate() {
-        if i > 0 {
-            root.push(Node::new(Kind::ThematicBreak));
-        }
-        root.extend(section.children.iter().cloned());
-    }
-    if let Some(table) = metadata_block(doc) {
-        root.push(table);
-    }
+    let root = document_root(doc);
     let refs = ImageRefs::collect(&root);
     let mut state = State {
         stack: Vec::new(),
@@ -80,6 +71,25 @@ pub fn to_markdown(doc: &Document) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The children of the markdown root: the sections separated by thematic breaks, then the
+/// head metadata as a `Metadata` block.
+pub(crate) fn document_root(doc: &Document) -> Vec<Node> {
+    let mut root: Vec<Node> = Vec::new();
+    if !doc.has_main {
+        return root;
+    }
+    for (i, section) in doc.sections.iter().enumerate() {
+        if i > 0 {
+            root.push(Node::new(Kind::ThematicBreak));
+        }
+        root.extend(section.children.iter().cloned());
+    }
+    if let Some(table) = metadata_block(doc) {
+        root.push(table);
+    }
+    root
 }
 
 /// The head metadata as the `Metadata` block the reference appends.
@@ -571,8 +581,17 @@ impl State<'_> {
         self.enter(C::ListItem);
         let inner = self.container_flow(node, &tracker.info("", ""));
         self.exit();
+        // GFM task list items: the check box follows the bullet.
+        let checkbox = match node.kind {
+            Kind::ListItem {
+                checked: Some(checked), ..
+            } if node.children.first().is_some_and(|c| c.kind == Kind::Paragraph) => {
+                Some(if checked { "[x] " } else { "[ ] " })
+            }
+            _ => None,
+        };
         let pad = " ".repeat(size);
-        indent_lines(&inner, |line, index, blank| {
+        let value = indent_lines(&inner, |line, index, blank| {
             if index > 0 {
                 if blank { String::new() } else { format!("{pad}{line}") }
             } else if blank {
@@ -580,7 +599,11 @@ impl State<'_> {
             } else {
                 format!("{bullet} {line}")
             }
-        })
+        });
+        match checkbox {
+            Some(check) => insert_checkbox(&value, check),
+            None => value,
+        }
     }
 
     fn code(&mut self, lang: Option<&str>, raw: &str) -> String {
@@ -1009,6 +1032,30 @@ fn indent_lines(value: &str, map: impl Fn(&str, usize, bool) -> String) -> Strin
     let text = &value[start..];
     out.push_str(&map(text, line, text.is_empty()));
     out
+}
+
+/// `value.replace(/^(?:[*+-]|\d+\.)([\r\n]| {1,3})/, '$&' + check)`.
+fn insert_checkbox(value: &str, check: &str) -> String {
+    let bytes = value.as_bytes();
+    let marker_end = match bytes.first() {
+        Some(b'*' | b'+' | b'-') => 1,
+        Some(b) if b.is_ascii_digit() => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            if bytes.get(digits) != Some(&b'.') {
+                return value.to_owned();
+            }
+            digits + 1
+        }
+        _ => return value.to_owned(),
+    };
+    let rest = &bytes[marker_end..];
+    let gap = match rest.first() {
+        Some(b'\r' | b'\n') => 1,
+        Some(b' ') => rest.iter().take(3).take_while(|b| **b == b' ').count(),
+        _ => return value.to_owned(),
+    };
+    let at = marker_end + gap;
+    format!("{}{check}{}", &value[..at], &value[at..])
 }
 
 fn longest_streak(value: &str, c: char) -> usize {

@@ -1,1 +1,0 @@
-//! Rendering of the content model as the preview host serves it.
