@@ -59,6 +59,8 @@ impl Parser<'_> {
             Some(b'{') => {
                 self.pos += 1;
                 let mut members: Vec<(String, Json)> = Vec::new();
+                // Key positions, for the duplicate check of large objects.
+                let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
                 self.skip_ws();
                 if self.bytes.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
@@ -78,8 +80,18 @@ impl Parser<'_> {
                     self.skip_ws();
                     let value = self.value(depth + 1)?;
                     // A repeated key keeps its first position and its last value.
-                    match members.iter_mut().find(|(k, _)| *k == key) {
-                        Some(member) => member.1 = value,
+                    let existing = if members.len() < 16 {
+                        members.iter().position(|(k, _)| *k == key)
+                    } else {
+                        if index.len() < members.len() {
+                            for (i, (k, _)) in members.iter().enumerate().skip(index.len()) {
+                                index.entry(k.clone()).or_insert(i);
+                            }
+                        }
+                        index.get(&key).copied()
+                    };
+                    match existing {
+                        Some(i) => members[i].1 = value,
                         None => members.push((key, value)),
                     }
                     self.skip_ws();

@@ -105,6 +105,16 @@ fn find_main(e: &dom::HElement) -> Option<&dom::HElement> {
     None
 }
 
+/// For the benchmark: parses `html` with the ingestion's parser and returns the number of
+/// elements, so that parsing alone can be timed against the whole ingestion.
+#[doc(hidden)]
+pub fn parse_only(html: &str) -> usize {
+    fn count(e: &dom::HElement) -> usize {
+        1 + e.children.iter().filter_map(dom::HNode::element).map(count).sum::<usize>()
+    }
+    count(&dom::parse(html))
+}
+
 impl Document {
     /// The markdown the reference converter produces for this page.
     pub fn to_markdown(&self) -> String {

@@ -377,7 +377,16 @@ impl State<'_> {
             Kind::Html { .. } => "<".into(),
             Kind::Emphasis | Kind::Strong => "*".into(),
             Kind::Delete => "~".into(),
-            Kind::Text { value } => first_char(&self.safe(value, "", "")),
+            Kind::Text { value } => {
+                // Only the start matters: every pattern looks at most one character ahead,
+                // and the escaping rule one position further.
+                let mut cut = value.char_indices().nth(4).map_or(value.len(), |(i, _)| i);
+                let after = value[cut..].chars().next().map(String::from).unwrap_or_default();
+                if cut == value.len() {
+                    cut = value.len();
+                }
+                first_char(&self.safe(&value[..cut], "", &after))
+            }
             _ => first_char(&self.handle(node, Some(parent), info)),
         }
     }

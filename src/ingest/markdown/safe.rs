@@ -300,9 +300,15 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
     value.push_str(config.after);
     let bytes = value.as_bytes();
 
+    let mut present = [false; 128];
+    for b in bytes {
+        if *b < 128 {
+            present[*b as usize] = true;
+        }
+    }
     let mut found: Vec<(usize, Info)> = Vec::new();
     for pattern in PATTERNS {
-        if !in_scope(stack, pattern) {
+        if !present[pattern.character as usize] || !in_scope(stack, pattern) {
             continue;
         }
         let has_before = pattern.at_break || !matches!(pattern.before, Before::None);
@@ -321,25 +327,29 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
             };
             last_index = at + 1 + consumed;
             search = search.max(last_index);
-            match found.iter_mut().find(|(p, _)| *p == at) {
-                Some((_, info)) => {
-                    info.before &= has_before;
-                    info.after &= has_after;
-                }
-                None => found.push((
-                    at,
-                    Info {
-                        before: has_before,
-                        after: has_after,
-                    },
-                )),
-            }
+            found.push((
+                at,
+                Info {
+                    before: has_before,
+                    after: has_after,
+                },
+            ));
         }
     }
     if found.is_empty() {
         return escape_backslashes(input, config.after);
     }
+    // One entry per position: a flag stays only if every pattern there has it.
     found.sort_by_key(|(p, _)| *p);
+    found.dedup_by(|next, kept| {
+        if next.0 == kept.0 {
+            kept.1.before &= next.1.before;
+            kept.1.after &= next.1.after;
+            true
+        } else {
+            false
+        }
+    });
 
     let mut result = String::with_capacity(value.len() + found.len());
     let mut start = config.before.len();
