@@ -68,8 +68,14 @@ pub enum IngestError {
 /// Parses `html` (any input: the HTML5 algorithm accepts everything) into the content
 /// model. Only `main` is content; a page without `main` is empty (no metadata either).
 pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestError> {
-    let root = dom::parse(html);
-    let Some(main) = find_main(&root) else {
+    let mut root = dom::parse(html);
+    // Metadata first: `link hreflang` counts anywhere in the document, `main` included.
+    let head_metadata = if has_main(&root) {
+        head::metadata(&root, options.max_metadata_size)?
+    } else {
+        Vec::new()
+    };
+    let Some(main) = take_main(&mut root) else {
         return Ok(Document {
             has_main: false,
             sections: Vec::new(),
@@ -77,8 +83,6 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
             warnings: Vec::new(),
         });
     };
-    let main = main.clone();
-    let head_metadata = head::metadata(&root, options.max_metadata_size)?;
     let (mut sections, warnings) = convert::convert_main(main);
     for section in &mut sections {
         sanitize::sanitize_heading(&mut section.children);
@@ -92,14 +96,32 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
     })
 }
 
-/// The first `main` element in document order.
-fn find_main(e: &dom::HElement) -> Option<&dom::HElement> {
-    for child in e.children.iter().filter_map(dom::HNode::element) {
-        if child.is("main") {
-            return Some(child);
-        }
-        if let Some(found) = find_main(child) {
-            return Some(found);
+fn has_main(e: &dom::HElement) -> bool {
+    e.children
+        .iter()
+        .filter_map(dom::HNode::element)
+        .any(|c| c.is("main") || has_main(c))
+}
+
+/// Takes the first `main` element (document order) out of the tree, without copying it.
+fn take_main(e: &mut dom::HElement) -> Option<dom::HElement> {
+    for i in 0..e.children.len() {
+        if let dom::HNode::Element(child) = &mut e.children[i] {
+            if child.is("main") {
+                let main = std::mem::replace(
+                    child,
+                    dom::HElement {
+                        name: child.name.clone(),
+                        foreign: false,
+                        attrs: Vec::new(),
+                        children: Vec::new(),
+                    },
+                );
+                return Some(main);
+            }
+            if let Some(found) = take_main(child) {
+                return Some(found);
+            }
         }
     }
     None

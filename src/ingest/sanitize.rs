@@ -114,11 +114,22 @@ pub(crate) fn sanitize_text_and_formats(root: &mut Vec<Node>) {
     sort(root);
 }
 
+/// Counts what a pass changed.
+#[derive(Default)]
+struct Changes(bool);
+
 /// The grid-table cell clean-up (`mdast-clean-breaks`): the texts and breaks of
 /// [`sanitize_text_and_formats`]' clean-up, without joining texts, then empty formats pruned.
-pub(crate) fn sanitize_breaks(root: &mut Vec<Node>) {
-    cleanup(root, false);
+/// Returns whether anything changed.
+pub(crate) fn sanitize_breaks(root: &mut Vec<Node>) -> bool {
+    let changed = cleanup(root, false);
+    let before = count(root);
     prune_all(root);
+    changed || count(root) != before
+}
+
+fn count(nodes: &[Node]) -> usize {
+    nodes.iter().map(|n| 1 + count(&n.children)).sum()
 }
 
 fn collapse(root: &mut Vec<Node>) {
@@ -289,11 +300,13 @@ fn whitespace(root: &mut Vec<Node>) {
     });
 }
 
-fn cleanup(root: &mut Vec<Node>, join_texts: bool) {
+fn cleanup(root: &mut Vec<Node>, join_texts: bool) -> bool {
+    let mut changes = Changes::default();
     visit(root, None, &mut |siblings, index, parent| {
         match siblings[index].kind {
             Kind::Text { .. } => {
                 while join_texts && siblings.get(index + 1).and_then(text_of).is_some() {
+                    changes.0 = true;
                     let next = siblings.remove(index + 1);
                     if let (Some(v), Some(n)) = (text_mut(&mut siblings[index]), text_of(&next)) {
                         v.push_str(n);
@@ -305,27 +318,32 @@ fn cleanup(root: &mut Vec<Node>, join_texts: bool) {
                 let v = text_mut(&mut siblings[index]).expect("a text");
                 if last || before_break {
                     let len = js_trim_end(v).len();
+                    changes.0 |= len != v.len();
                     v.truncate(len);
                 }
                 if index == 0 && para {
                     let trimmed = js_trim_start(v);
                     if trimmed.len() != v.len() {
+                        changes.0 = true;
                         *v = trimmed.to_owned();
                     }
                 }
                 if v.is_empty() {
+                    changes.0 = true;
                     siblings.remove(index);
                     return (Step::Goto(index as isize - 1), None);
                 }
                 (Step::Continue, None)
             }
             Kind::Break if index == siblings.len() - 1 => {
+                changes.0 = true;
                 siblings.remove(index);
                 (Step::Goto(index as isize - 1), None)
             }
             _ => (Step::Continue, Some(index)),
         }
     });
+    changes.0
 }
 
 #[cfg(test)]

@@ -86,6 +86,26 @@ fn fixtures_match_the_reference() {
     assert_eq!(exact, EXPECTED_EXACT, "exact matches changed");
 }
 
+/// Further pairs made with the reference converter for inputs the shared fixtures do not
+/// cover (`tests/fixtures/html2md-extra/README.md`): all must match exactly.
+#[test]
+fn extra_pairs_match_the_reference_exactly() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/html2md-extra");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6);
+    for html_path in names {
+        let html = std::fs::read_to_string(&html_path).unwrap();
+        let expected = std::fs::read_to_string(html_path.with_extension("md")).unwrap();
+        let actual = ingest(&html, &IngestOptions::default()).unwrap().to_markdown();
+        assert_eq!(actual, expected, "{}", html_path.display());
+    }
+}
+
 #[test]
 fn metadata_limits_and_invalid_json_ld_fail_as_the_reference() {
     let large = std::fs::read_to_string(fixture("json-ld-too-large.html")).unwrap();

@@ -129,11 +129,19 @@ impl Table {
             .sum()
     }
 
-    fn render_cell(&mut self, cell: usize, state: &mut State<'_>, max_width: i64) {
+    /// Renders a cell at `max_width`; returns whether any text reached the wrapping width.
+    /// `first`: the first rendering, which cleans the cell up; the reference cleans it again
+    /// before the second, which this does right after the first, so that a cell whose
+    /// second rendering cannot differ is rendered once.
+    fn render_cell(&mut self, cell: usize, state: &mut State<'_>, max_width: i64, first: bool) -> bool {
         let old = state.line_width;
+        let old_wrapped = std::mem::replace(&mut state.wrapped, false);
         state.line_width = Some(max_width - 3);
-        let lines = state.render_cell_content(&mut self.cells[cell].tree);
+        let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
+        let cleaned_again = first && crate::ingest::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
         state.line_width = old;
+        let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped) || cleaned_again;
+        state.wrapped |= wrapped;
         let mut width = 0;
         let lines: Vec<String> = lines
             .split('\n')
@@ -148,6 +156,7 @@ impl Table {
         c.lines = lines;
         c.next_line = 0;
         c.width = width + 3;
+        wrapped
     }
 
     pub fn to_markdown(mut self, state: &mut State<'_>) -> String {
@@ -225,12 +234,13 @@ impl Table {
             .map(|max_width| Col { width: 3, max_width })
             .collect();
 
+        let mut wrapped = vec![false; self.cells.len()];
         for r in 0..self.rows.len() {
             for x in 0..self.rows[r].slots.len() {
                 let Slot::Cell(c) = self.rows[r].slots[x] else { continue };
                 let span = self.cells[c].col_span;
                 let max_width: i64 = (0..span).map(|i| cols[x + i].max_width).sum();
-                self.render_cell(c, state, max_width);
+                wrapped[c] = self.render_cell(c, state, max_width, true);
                 for (idx, avg) in distribute(self.cells[c].width as f64, span).into_iter().enumerate() {
                     cols[x + idx].width = cols[x + idx].width.max(avg);
                 }
@@ -245,7 +255,11 @@ impl Table {
                 let Slot::Cell(c) = self.rows[r].slots[x] else { continue };
                 let width = self.span_width(&cols, x, c);
                 if width >= self.cells[c].width as i64 {
-                    self.render_cell(c, state, width);
+                    // Without wrapping, a second rendering at a width that holds every
+                    // line gives the same lines: skip it.
+                    if wrapped[c] {
+                        self.render_cell(c, state, width, false);
+                    }
                     if self.cells[c].width as i64 > width {
                         let span = self.cells[c].col_span;
                         for (idx, avg) in distribute(self.cells[c].width as f64, span).into_iter().enumerate() {

@@ -48,7 +48,16 @@ pub fn to_markdown(doc: &Document) -> String {
     if !doc.has_main {
         return String::new();
     }
-    let root = document_root(doc);
+    let metadata = metadata_block(doc);
+    let rule = Node::new(Kind::ThematicBreak);
+    let mut root: Vec<&Node> = Vec::new();
+    for (i, section) in doc.sections.iter().enumerate() {
+        if i > 0 {
+            root.push(&rule);
+        }
+        root.extend(section.children.iter());
+    }
+    root.extend(metadata.iter());
     let refs = ImageRefs::collect(&root);
     let mut state = State {
         stack: Vec::new(),
@@ -56,13 +65,11 @@ pub fn to_markdown(doc: &Document) -> String {
         bullet_current: None,
         bullet_last_used: None,
         line_width: None,
+        wrapped: false,
         attention: None,
         refs: &refs,
     };
-    // The root is a container without `spread`: its children are joined by blank lines. A
-    // blockquote node stands in for it; only `container_flow` ever sees it.
-    let root = Node::with(Kind::Blockquote, root);
-    let mut out = state.container_flow(&root, &Info::start());
+    let mut out = state.root_flow(&root);
     for (index, (url, title)) in refs.order.iter().enumerate() {
         out.push_str("\n\n");
         out.push_str(&state.definition(index, url, title.as_deref()));
@@ -139,7 +146,7 @@ struct ImageRefs {
 }
 
 impl ImageRefs {
-    fn collect(root: &[Node]) -> Self {
+    fn collect(root: &[&Node]) -> Self {
         let mut refs = ImageRefs {
             ids: HashMap::new(),
             order: Vec::new(),
@@ -189,11 +196,63 @@ fn collapse_spaces(s: &str) -> String {
     out
 }
 
+/// A short piece of surrounding text, kept inline: the escaping patterns look only a few
+/// characters around a value, so a longer context keeps its last (or first) 32 bytes.
+#[derive(Clone, Copy)]
+struct Around {
+    buf: [u8; 32],
+    len: u8,
+}
+
+impl Around {
+    fn tail(s: &str) -> Self {
+        let mut start = s.len().saturating_sub(32);
+        while !s.is_char_boundary(start) {
+            start += 1;
+        }
+        Self::copy(&s[start..])
+    }
+
+    fn copy(s: &str) -> Self {
+        let mut buf = [0u8; 32];
+        buf[..s.len()].copy_from_slice(s.as_bytes());
+        Around {
+            buf,
+            len: s.len() as u8,
+        }
+    }
+}
+
+impl std::ops::Deref for Around {
+    type Target = str;
+    fn deref(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len as usize]).expect("built from whole characters")
+    }
+}
+
+impl From<&str> for Around {
+    fn from(s: &str) -> Self {
+        Around::tail(s)
+    }
+}
+
+impl From<String> for Around {
+    fn from(s: String) -> Self {
+        Around::tail(&s)
+    }
+}
+
+impl From<&String> for Around {
+    fn from(s: &String) -> Self {
+        Around::tail(s)
+    }
+}
+
 /// What a handler knows about where its output goes.
 #[derive(Clone)]
 pub(crate) struct Info {
-    before: String,
-    after: String,
+    before: Around,
+    after: Around,
     line: usize,
     column: usize,
     line_shift: usize,
@@ -262,7 +321,7 @@ impl Tracker {
         }
     }
 
-    fn info(&self, before: impl Into<String>, after: impl Into<String>) -> Info {
+    fn info(&self, before: impl Into<Around>, after: impl Into<Around>) -> Info {
         Info {
             before: before.into(),
             after: after.into(),
@@ -280,6 +339,9 @@ pub(crate) struct State<'r> {
     bullet_last_used: Option<String>,
     /// Set inside grid-table cells: texts wrap to it.
     pub(crate) line_width: Option<i64>,
+    /// Set when a text or code block was long enough to wrap at `line_width`: a cell
+    /// rendered without it renders the same at any width at least as wide as its lines.
+    pub(crate) wrapped: bool,
     /// `attentionEncodeSurroundingInfo`: (before, after).
     attention: Option<(bool, bool)>,
     refs: &'r ImageRefs,
@@ -394,7 +456,7 @@ impl State<'_> {
     fn container_phrasing(&mut self, parent: &Node, info: &Info) -> String {
         let children = &parent.children;
         let mut results: Vec<String> = Vec::with_capacity(children.len());
-        let mut before = info.before.clone();
+        let mut before: Around = info.before;
         let mut encode_after: Option<String> = None;
         self.index_stack.push(-1);
         let mut tracker = Tracker::new(info);
@@ -405,9 +467,9 @@ impl State<'_> {
                     let peek_info = tracker.info("", "");
                     self.peek(next, parent, &peek_info)
                 }
-                None => info.after.clone(),
+                None => info.after.to_string(),
             };
-            if !results.is_empty() && (before == "\r" || before == "\n") && matches!(child.kind, Kind::Html { .. }) {
+            if !results.is_empty() && (&*before == "\r" || &*before == "\n") && matches!(child.kind, Kind::Html { .. }) {
                 let last = results.last_mut().expect("non-empty");
                 if last.ends_with("\r\n") {
                     last.truncate(last.len() - 2);
@@ -435,7 +497,7 @@ impl State<'_> {
                 if enc_before
                     && let Some(last) = results.last_mut()
                     && !before.is_empty()
-                    && last.ends_with(before.as_str())
+                    && last.ends_with(&*before)
                 {
                     let c = before.chars().next().expect("non-empty");
                     last.truncate(last.len() - c.len_utf8());
@@ -446,11 +508,35 @@ impl State<'_> {
                 }
             }
             tracker.move_by(&value);
-            before = last_char(&value);
+            before = Around::copy(&last_char(&value));
             results.push(value);
         }
         self.index_stack.pop();
         results.concat()
+    }
+
+    /// The root: flow children joined by blank lines (it has no `spread`).
+    fn root_flow(&mut self, children: &[&Node]) -> String {
+        // The root as the parent the handlers see (it has no `spread`).
+        let root = Node::new(Kind::Blockquote);
+        let mut tracker = Tracker::new(&Info::start());
+        let mut out = String::new();
+        self.index_stack.push(-1);
+        for (index, child) in children.iter().enumerate() {
+            *self.index_stack.last_mut().expect("pushed") = index as isize;
+            let value = self.handle(child, Some(&root), &tracker.info("\n", "\n"));
+            tracker.move_by(&value);
+            out.push_str(&value);
+            if !matches!(child.kind, Kind::List { .. }) {
+                self.bullet_last_used = None;
+            }
+            if index + 1 < children.len() {
+                tracker.move_by("\n\n");
+                out.push_str("\n\n");
+            }
+        }
+        self.index_stack.pop();
+        out
     }
 
     fn container_flow(&mut self, parent: &Node, info: &Info) -> String {
@@ -645,6 +731,7 @@ impl State<'_> {
             value = escape_table_chars(&value);
             let width = self.line_width.unwrap_or(0).clamp(150, 256) as usize;
             if js_len(&value) > width {
+                self.wrapped = true;
                 value = hard_wrap(&value, width);
             }
         }
@@ -699,13 +786,18 @@ impl State<'_> {
     }
 
     fn text(&mut self, value: &str, info: &Info) -> String {
-        let spaced: String = value
-            .chars()
-            .map(|c| if matches!(c, ' ' | '\t' | '\x0b' | '\r' | '\n') { ' ' } else { c })
-            .collect();
-        let out = self.safe(&spaced, &info.before, &info.after);
+        let out = if value.contains(['\t', '\x0b', '\r', '\n']) {
+            let spaced: String = value
+                .chars()
+                .map(|c| if matches!(c, '\t' | '\x0b' | '\r' | '\n') { ' ' } else { c })
+                .collect();
+            self.safe(&spaced, &info.before, &info.after)
+        } else {
+            self.safe(value, &info.before, &info.after)
+        };
         match self.line_width {
             Some(width) if width != 0 && js_len(&out) as i64 > width && !self.stack.contains(&C::HeadingAtx) => {
+                self.wrapped = true;
                 wrap_words(&out, width, info.column as i64 - 1)
             }
             _ => out,
@@ -921,12 +1013,14 @@ impl State<'_> {
         table.to_markdown(self)
     }
 
-    /// Renders one grid-table cell (`renderCell`): breaks cleaned up, phrasing wrapped in a
-    /// paragraph, then the content as flow.
-    pub(crate) fn render_cell_content(&mut self, tree: &mut Vec<Node>) -> String {
+    /// Renders one grid-table cell (`renderCell`): breaks cleaned up (unless `clean` is
+    /// false: the caller did it), phrasing wrapped in a paragraph, then the content as flow.
+    pub(crate) fn render_cell_content(&mut self, tree: &mut Vec<Node>, clean: bool) -> String {
         self.enter(C::GtCell);
         self.enter(C::Phrasing);
-        sanitize::sanitize_breaks(tree);
+        if clean {
+            sanitize::sanitize_breaks(tree);
+        }
         if tree.iter().all(|n| n.is_phrasing()) {
             let children = std::mem::take(tree);
             tree.push(Node::with(Kind::Paragraph, children));

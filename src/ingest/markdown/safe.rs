@@ -197,9 +197,20 @@ static PATTERNS: &[Pattern] = &[
     p(b'+', &[C::GtCell]),
 ];
 
-fn in_scope(stack: &[C], pattern: &Pattern) -> bool {
-    let inside = pattern.in_construct.is_empty() || pattern.in_construct.iter().any(|c| stack.contains(c));
-    inside && !pattern.not_in_construct.iter().any(|c| stack.contains(c))
+fn mask(list: &[C]) -> u32 {
+    list.iter().fold(0, |m, c| m | (1 << *c as u32))
+}
+
+/// Each pattern's constructs as bit masks: (in, not in).
+static MASKS: std::sync::LazyLock<Vec<(u32, u32)>> = std::sync::LazyLock::new(|| {
+    PATTERNS
+        .iter()
+        .map(|p| (mask(p.in_construct), mask(p.not_in_construct)))
+        .collect()
+});
+
+fn in_scope(stack_mask: u32, masks: (u32, u32)) -> bool {
+    (masks.0 == 0 || stack_mask & masks.0 != 0) && stack_mask & masks.1 == 0
 }
 
 fn is_word(b: u8) -> bool {
@@ -306,18 +317,61 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
             present[*b as usize] = true;
         }
     }
+    let stack_mask = mask(stack);
+    let line_endings: Vec<usize> = memchr::memchr2_iter(b'\r', b'\n', bytes).collect();
     let mut found: Vec<(usize, Info)> = Vec::new();
-    for pattern in PATTERNS {
-        if !present[pattern.character as usize] || !in_scope(stack, pattern) {
+    let mut candidates: Vec<usize> = Vec::new();
+    for (pattern, masks) in PATTERNS.iter().zip(MASKS.iter()) {
+        if !present[pattern.character as usize] || !in_scope(stack_mask, *masks) {
             continue;
         }
         let has_before = pattern.at_break || !matches!(pattern.before, Before::None);
         let has_after = !matches!(pattern.after, After::None);
+        // Where the character can be: next to a line ending for the patterns that need
+        // one (usually only the context has line endings), anywhere for the others.
+        candidates.clear();
+        if pattern.at_break {
+            for &le in &line_endings {
+                let mut j = le + 1;
+                while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+                    j += 1;
+                }
+                if matches!(pattern.before, Before::Digits) {
+                    while j < bytes.len() && bytes[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                }
+                if bytes.get(j) == Some(&pattern.character) {
+                    candidates.push(j);
+                }
+            }
+        } else if matches!(pattern.before, Before::LineEnding) {
+            candidates.extend(
+                line_endings
+                    .iter()
+                    .map(|le| le + 1)
+                    .filter(|j| bytes.get(*j) == Some(&pattern.character)),
+            );
+        } else if matches!(pattern.after, After::LineEnding | After::LineEndingOrEnd) {
+            candidates.extend(
+                line_endings
+                    .iter()
+                    .filter(|le| **le > 0 && bytes[**le - 1] == pattern.character)
+                    .map(|le| le - 1),
+            );
+            if matches!(pattern.after, After::LineEndingOrEnd) && bytes.last() == Some(&pattern.character) {
+                candidates.push(bytes.len() - 1);
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+        } else {
+            candidates.extend(memchr::memchr_iter(pattern.character, bytes));
+        }
         let mut last_index = 0;
-        let mut search = 0;
-        while let Some(offset) = memchr(pattern.character, &bytes[search..]) {
-            let at = search + offset;
-            search = at + 1;
+        for &at in &candidates {
+            if at < last_index {
+                continue;
+            }
             let Some(start) = match_start(pattern, bytes, at) else { continue };
             if start < last_index {
                 continue;
@@ -326,7 +380,6 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
                 continue;
             };
             last_index = at + 1 + consumed;
-            search = search.max(last_index);
             found.push((
                 at,
                 Info {
@@ -383,7 +436,7 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
 }
 
 fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|b| *b == needle)
+    memchr::memchr(needle, haystack)
 }
 
 /// Doubles backslashes that would escape the following punctuation.
