@@ -25,7 +25,10 @@ const RUNS: usize = 3;
 fn main() {
     let mut groups: Vec<(String, Vec<String>)> = vec![("fixtures".into(), fixtures())];
     for size in [16 << 10, 128 << 10, 1 << 20] {
-        groups.push((format!("generated-{}k", size >> 10), vec![generated_page(size)]));
+        groups.push((
+            format!("generated-{}k", size >> 10),
+            vec![generated_page(size)],
+        ));
     }
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/ingest-bench");
     let options = IngestOptions {
@@ -103,7 +106,10 @@ fn fixtures() -> Vec<String> {
             let path = entry.expect("readable").path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let skip = ["image-large", "images-large", "unspread", "json-ld-invalid"];
-            if name.ends_with(".html") && !name.ends_with(".output.html") && !skip.iter().any(|s| name.starts_with(s)) {
+            if name.ends_with(".html")
+                && !name.ends_with(".output.html")
+                && !skip.iter().any(|s| name.starts_with(s))
+            {
                 paths.push(path);
             }
         }
@@ -135,7 +141,9 @@ fn generated_page(size: usize) -> String {
     while html.len() < size {
         n += 1;
         html.push_str("<div>\n");
-        html.push_str(&format!("<h2 id=\"s{n}\">Section {n}: about the <em>things</em> we do</h2>\n"));
+        html.push_str(&format!(
+            "<h2 id=\"s{n}\">Section {n}: about the <em>things</em> we do</h2>\n"
+        ));
         for p in 0..4 {
             html.push_str(&format!(
                 "<p>Paragraph {p} of section {n} has <strong>strong</strong> and <em>emphasised</em> words, \
@@ -145,7 +153,9 @@ fn generated_page(size: usize) -> String {
         }
         html.push_str("<ul>\n");
         for i in 0..5 {
-            html.push_str(&format!("<li>Item {i} with <a href=\"/path/{n}/{i}\">a link</a></li>\n"));
+            html.push_str(&format!(
+                "<li>Item {i} with <a href=\"/path/{n}/{i}\">a link</a></li>\n"
+            ));
         }
         html.push_str("</ul>\n");
         html.push_str(&format!(

@@ -61,7 +61,10 @@ fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<St
                 Some(url) => url.clone(),
                 None => Url::parse("http://localhost/").expect("a valid URL"),
             };
-            let options = PageOptions { url, head_html: None };
+            let options = PageOptions {
+                url,
+                head_html: None,
+            };
             page_html(&doc, &options)
         }
     })

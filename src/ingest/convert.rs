@@ -54,7 +54,9 @@ fn process_icons(children: &mut [HNode]) {
 /// `block` elements whose children are `tr`s of `td`s (as the reference rewrites them).
 fn create_blocks(section: &mut HElement, number: usize, warnings: &mut Vec<Warning>) {
     for child in &mut section.children {
-        let HNode::Element(block) = child else { continue };
+        let HNode::Element(block) = child else {
+            continue;
+        };
         if !block.is("div") {
             continue;
         }
@@ -66,7 +68,11 @@ fn create_blocks(section: &mut HElement, number: usize, warnings: &mut Vec<Warni
             || (block.children.len() == 1
                 && matches!(&block.children[0], HNode::Text(t) if t.trim().is_empty()));
         let is_cell = |n: &HNode| n.is_element("div");
-        let row_count = block.children.iter().filter(|n| n.is_element("div")).count();
+        let row_count = block
+            .children
+            .iter()
+            .filter(|n| n.is_element("div"))
+            .count();
         let max_cols = block
             .children
             .iter()
@@ -114,7 +120,11 @@ fn create_blocks(section: &mut HElement, number: usize, warnings: &mut Vec<Warni
     }
 }
 
-fn element(name: &str, attrs: Vec<(html5ever::LocalName, String)>, children: Vec<HNode>) -> HElement {
+fn element(
+    name: &str,
+    attrs: Vec<(html5ever::LocalName, String)>,
+    children: Vec<HNode>,
+) -> HElement {
     HElement {
         name: name.into(),
         foreign: false,
@@ -140,14 +150,32 @@ fn all_of(children: &[HNode]) -> Vec<Node> {
 }
 
 const IGNORED: &[&str] = &[
-    "applet", "area", "basefont", "bgsound", "caption", "col", "colgroup", "command", "content", "datalist",
-    "dialog", "element", "embed", "frame", "frameset", "isindex", "keygen", "link", "math", "menu",
-    "menuitem", "meta", "nextid", "noembed", "noframes", "optgroup", "option", "param", "script", "shadow",
-    "source", "spacer", "style", "svg", "template", "title", "track",
+    "applet", "area", "basefont", "bgsound", "caption", "col", "colgroup", "command", "content",
+    "datalist", "dialog", "element", "embed", "frame", "frameset", "isindex", "keygen", "link",
+    "math", "menu", "menuitem", "meta", "nextid", "noembed", "noframes", "optgroup", "option",
+    "param", "script", "shadow", "source", "spacer", "style", "svg", "template", "title", "track",
 ];
 const FLOW: &[&str] = &[
-    "address", "article", "aside", "body", "center", "div", "fieldset", "figcaption", "figure", "form",
-    "footer", "header", "hgroup", "html", "legend", "main", "multicol", "nav", "picture", "section",
+    "address",
+    "article",
+    "aside",
+    "body",
+    "center",
+    "div",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "form",
+    "footer",
+    "header",
+    "hgroup",
+    "html",
+    "legend",
+    "main",
+    "multicol",
+    "nav",
+    "picture",
+    "section",
 ];
 
 fn one(node: &HNode, out: &mut Vec<Node>) {
@@ -208,7 +236,10 @@ fn one(node: &HNode, out: &mut Vec<Node>) {
         ),
         "hr" => Node::new(Kind::ThematicBreak),
         "iframe" => {
-            let (Some(src), Some(title)) = (e.attr("src").filter(|s| !s.is_empty()), non_empty(collapse_trim(e.attr("title")))) else {
+            let (Some(src), Some(title)) = (
+                e.attr("src").filter(|s| !s.is_empty()),
+                non_empty(collapse_trim(e.attr("title"))),
+            ) else {
                 return;
             };
             Node::with(
@@ -258,13 +289,14 @@ fn one(node: &HNode, out: &mut Vec<Node>) {
             return;
         }
         "select" => {
-            let values: Vec<String> = selected_options(e, e.attr("multiple").is_some(), e.attr("size"))
-                .into_iter()
-                .map(|(value, label)| match label {
-                    Some(label) => format!("{label} ({value})"),
-                    None => value,
-                })
-                .collect();
+            let values: Vec<String> =
+                selected_options(e, e.attr("multiple").is_some(), e.attr("size"))
+                    .into_iter()
+                    .map(|(value, label)| match label {
+                        Some(label) => format!("{label} ({value})"),
+                        None => value,
+                    })
+                    .collect();
             if values.is_empty() {
                 return;
             }
@@ -294,7 +326,9 @@ fn non_empty(s: String) -> Option<String> {
 /// `collapse-white-space` with the HTML style, trimmed.
 fn collapse_trim(value: Option<&str>) -> String {
     let collapsed = collapse(value.unwrap_or(""));
-    collapsed.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r')).to_owned()
+    collapsed
+        .trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r'))
+        .to_owned()
 }
 
 /// A paragraph inside a paragraph (from `p > picture`) serialises as its children.
@@ -348,11 +382,7 @@ fn code(e: &HElement) -> Node {
 fn list(e: &HElement) -> Node {
     let ordered = e.is("ol");
     let children = to_list_items(all(e));
-    let start = ordered.then(|| {
-        e.attr("start")
-            .and_then(|s| parse_int(s))
-            .unwrap_or(1)
-    });
+    let start = ordered.then(|| e.attr("start").and_then(parse_int).unwrap_or(1));
     let spread = items_spread(&children);
     Node::with(
         Kind::List {
@@ -404,7 +434,11 @@ fn to_list_items(nodes: Vec<Node>) -> Vec<Node> {
                 checked: None,
             }));
         }
-        results.last_mut().expect("one item").children.append(&mut queue);
+        results
+            .last_mut()
+            .expect("one item")
+            .children
+            .append(&mut queue);
     }
     results
 }
@@ -412,16 +446,16 @@ fn to_list_items(nodes: Vec<Node>) -> Vec<Node> {
 fn li(e: &HElement) -> Node {
     let (checked, rest) = leading_checkbox(e);
     let spread = spreadout(&rest);
-    Node::with(
-        Kind::ListItem { spread, checked },
-        to_flow(all_of(&rest)),
-    )
+    Node::with(Kind::ListItem { spread, checked }, to_flow(all_of(&rest)))
 }
 
 fn leading_checkbox(e: &HElement) -> (Option<bool>, Vec<HNode>) {
     if let Some(HNode::Element(head)) = e.children.first() {
         if head.is("input") && matches!(head.attr("type"), Some("checkbox" | "radio")) {
-            return (Some(head.attr("checked").is_some()), e.children[1..].to_vec());
+            return (
+                Some(head.attr("checked").is_some()),
+                e.children[1..].to_vec(),
+            );
         }
         if head.is("p")
             && let (Some(checked), rest_head) = leading_checkbox(head)
@@ -455,10 +489,10 @@ fn spreadout(children: &[HNode]) -> bool {
 /// `hast-util-phrasing`.
 fn hast_phrasing(e: &HElement) -> bool {
     const BASIC: &[&str] = &[
-        "a", "abbr", "area", "b", "bdi", "bdo", "br", "button", "cite", "code", "data", "datalist", "del",
-        "dfn", "em", "i", "input", "ins", "kbd", "keygen", "label", "map", "mark", "meter", "noscript",
-        "output", "progress", "q", "ruby", "s", "samp", "script", "select", "small", "span", "strong",
-        "sub", "sup", "template", "textarea", "time", "u", "var", "wbr",
+        "a", "abbr", "area", "b", "bdi", "bdo", "br", "button", "cite", "code", "data", "datalist",
+        "del", "dfn", "em", "i", "input", "ins", "kbd", "keygen", "label", "map", "mark", "meter",
+        "noscript", "output", "progress", "q", "ruby", "s", "samp", "script", "select", "small",
+        "span", "strong", "sub", "sup", "template", "textarea", "time", "u", "var", "wbr",
     ];
     const EMBEDDED: &[&str] = &[
         "audio", "canvas", "embed", "iframe", "img", "math", "object", "picture", "svg", "video",
@@ -541,7 +575,11 @@ fn textarea(e: &HElement) -> Vec<Node> {
 }
 
 /// The selected options of a `select` (or `datalist`): (value, label when it differs).
-fn selected_options(e: &HElement, multiple: bool, size: Option<&str>) -> Vec<(String, Option<String>)> {
+fn selected_options(
+    e: &HElement,
+    multiple: bool,
+    size: Option<&str>,
+) -> Vec<(String, Option<String>)> {
     fn options<'a>(e: &'a HElement, out: &mut Vec<&'a HElement>) {
         for child in e.children.iter().filter_map(HNode::element) {
             options(child, out);
@@ -552,17 +590,25 @@ fn selected_options(e: &HElement, multiple: bool, size: Option<&str>) -> Vec<(St
     }
     let mut all_options = Vec::new();
     options(e, &mut all_options);
-    let mut list: Vec<&HElement> = all_options.iter().copied().filter(|o| o.attr("selected").is_some()).collect();
+    let mut list: Vec<&HElement> = all_options
+        .iter()
+        .copied()
+        .filter(|o| o.attr("selected").is_some())
+        .collect();
     if !multiple {
         list = list.split_off(list.len().saturating_sub(1));
-        if list.is_empty() && !size.and_then(parse_int).is_some_and(|s| s > 1) {
+        if list.is_empty() && size.and_then(parse_int).is_none_or(|s| s <= 1) {
             list = all_options.into_iter().take(1).collect();
         }
     }
     list.into_iter()
         .map(|option| {
             let content = collapse_trim(Some(&to_text(option)));
-            let label = if content.is_empty() { collapse_trim(option.attr("label")) } else { content.clone() };
+            let label = if content.is_empty() {
+                collapse_trim(option.attr("label"))
+            } else {
+                content.clone()
+            };
             let value = non_empty(collapse_trim(option.attr("value"))).unwrap_or(content);
             let label = (label != value).then_some(label);
             (value, label)
@@ -577,9 +623,17 @@ fn input(e: &HElement) -> Vec<Node> {
         return Vec::new();
     }
     if kind == "checkbox" || kind == "radio" {
-        return vec![Node::text(if e.attr("checked").is_some() { "[x]" } else { "[ ]" })];
+        return vec![Node::text(if e.attr("checked").is_some() {
+            "[x]"
+        } else {
+            "[ ]"
+        })];
     }
-    let value = collapse_trim(e.attr("value").filter(|v| !v.is_empty()).or(e.attr("placeholder")));
+    let value = collapse_trim(
+        e.attr("value")
+            .filter(|v| !v.is_empty())
+            .or(e.attr("placeholder")),
+    );
     if kind == "image" {
         let alt = non_empty(collapse_trim(e.attr("alt"))).unwrap_or_else(|| value.clone());
         if alt.is_empty() {
@@ -597,8 +651,15 @@ fn input(e: &HElement) -> Vec<Node> {
     match kind {
         "password" => vec![Node::text("•".repeat(value.encode_utf16().count()))],
         "email" | "url" => {
-            let url = if kind == "email" { format!("mailto:{value}") } else { value.clone() };
-            vec![Node::with(Kind::Link { url, title: None }, vec![Node::text(value)])]
+            let url = if kind == "email" {
+                format!("mailto:{value}")
+            } else {
+                value.clone()
+            };
+            vec![Node::with(
+                Kind::Link { url, title: None },
+                vec![Node::text(value)],
+            )]
         }
         _ => vec![Node::text(value)],
     }
@@ -668,7 +729,9 @@ fn media(e: &HElement) -> Vec<Node> {
 fn table(e: &HElement) -> Node {
     let mut parts = Vec::new();
     for child in &e.children {
-        let HNode::Element(part) = child else { continue };
+        let HNode::Element(part) = child else {
+            continue;
+        };
         let which = match &*part.name {
             "thead" => TablePart::Head,
             "tbody" => TablePart::Body,
@@ -766,16 +829,20 @@ fn wrap_needed(nodes: &[Node]) -> bool {
 /// `toFlow` (hast-util-to-mdast's `wrap`): runs of phrasing become paragraphs, unless they
 /// are only white space.
 pub(crate) fn to_flow(nodes: Vec<Node>) -> Vec<Node> {
-    runs(flatten(nodes), |queue| {
-        if queue
-            .iter()
-            .all(|n| matches!(&n.kind, Kind::Text { value } if is_whitespace(value)))
-        {
-            Vec::new()
-        } else {
-            vec![Node::with(Kind::Paragraph, drop_surrounding_breaks(queue))]
-        }
-    }, |n| n)
+    runs(
+        flatten(nodes),
+        |queue| {
+            if queue
+                .iter()
+                .all(|n| matches!(&n.kind, Kind::Text { value } if is_whitespace(value)))
+            {
+                Vec::new()
+            } else {
+                vec![Node::with(Kind::Paragraph, drop_surrounding_breaks(queue))]
+            }
+        },
+        |n| n,
+    )
 }
 
 fn runs(

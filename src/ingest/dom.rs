@@ -389,8 +389,9 @@ impl TreeSink for Sink {
     }
 
     fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
-        if let Data::Element { attrs: existing, .. } =
-            &mut self.arena.borrow_mut()[*target as usize].data
+        if let Data::Element {
+            attrs: existing, ..
+        } = &mut self.arena.borrow_mut()[*target as usize].data
         {
             for attr in attrs {
                 if !existing.iter().any(|e| e.name == attr.name) {

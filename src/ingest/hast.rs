@@ -28,20 +28,70 @@ struct Outcome {
 }
 
 const BLOCKS: &[&str] = &[
-    "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "col", "colgroup",
-    "dd", "dialog", "dir", "div", "dl", "dt", "figcaption", "figure", "footer", "form", "h1", "h2",
-    "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "legend", "li", "listing",
-    "main", "menu", "nav", "ol", "optgroup", "option", "p", "plaintext", "pre", "section", "summary",
-    "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "wbr", "xmp",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "br",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "legend",
+    "li",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "plaintext",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "wbr",
+    "xmp",
 ];
 const CONTENT: &[&str] = &[
     // Embedded content, then form controls.
-    "audio", "canvas", "embed", "iframe", "img", "math", "object", "picture", "svg", "video", "button",
-    "input", "select", "textarea",
+    "audio", "canvas", "embed", "iframe", "img", "math", "object", "picture", "svg", "video",
+    "button", "input", "select", "textarea",
 ];
 const SKIPPABLE: &[&str] = &[
-    "area", "base", "basefont", "dialog", "datalist", "head", "link", "meta", "noembed", "noframes",
-    "param", "rp", "script", "source", "style", "template", "track", "title",
+    "area", "base", "basefont", "dialog", "datalist", "head", "link", "meta", "noembed",
+    "noframes", "param", "rp", "script", "source", "style", "template", "track", "title",
 ];
 
 fn blocklike(e: &HElement) -> bool {
@@ -62,7 +112,8 @@ fn skippable(node: &HNode) -> bool {
 
 /// HTML white space (`hast-util-whitespace`): only space, tab, line feed, form feed, CR.
 pub(crate) fn is_whitespace(s: &str) -> bool {
-    s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r'))
+    s.bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r'))
 }
 
 fn infer_ws(e: &HElement, current: Ws) -> Ws {
@@ -154,7 +205,11 @@ fn minify(node: &mut HNode, state: State) -> Outcome {
                 return minify_text(value, state);
             }
             if state.ws == Ws::Nowrap {
-                *value = if state.newlines { collapse_newlines(value) } else { collapse(value) };
+                *value = if state.newlines {
+                    collapse_newlines(value)
+                } else {
+                    collapse(value)
+                };
             }
             Outcome {
                 ignore: false,
@@ -171,7 +226,11 @@ fn minify(node: &mut HNode, state: State) -> Outcome {
 }
 
 fn minify_text(value: &mut String, state: State) -> Outcome {
-    let collapsed = if state.newlines { collapse_newlines(value) } else { collapse(value) };
+    let collapsed = if state.newlines {
+        collapse_newlines(value)
+    } else {
+        collapse(value)
+    };
     let mut outcome = Outcome {
         ignore: false,
         strip_at_start: false,
@@ -272,13 +331,50 @@ fn infer_boundary(node: &HNode) -> Option<bool> {
 // ---- hast-util-to-text ----------------------------------------------------------------
 
 const NOT_RENDERED: &[&str] = &[
-    "datalist", "head", "noembed", "noframes", "noscript", "rp", "script", "style", "template", "title",
+    "datalist", "head", "noembed", "noframes", "noscript", "rp", "script", "style", "template",
+    "title",
 ];
 const BLOCK_OR_CAPTION: &[&str] = &[
-    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "dialog", "dir",
-    "dl", "dt", "div", "figure", "figcaption", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu", "nav", "ol", "p",
-    "plaintext", "pre", "section", "ul", "xmp",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "dd",
+    "dialog",
+    "dir",
+    "dl",
+    "dt",
+    "div",
+    "figure",
+    "figcaption",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "legend",
+    "li",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "plaintext",
+    "pre",
+    "section",
+    "ul",
+    "xmp",
 ];
 
 enum Piece {
@@ -417,7 +513,9 @@ fn trim_and_collapse(value: &str, break_before: bool, break_after: bool) -> Stri
     let mut start = 0;
     let mut end = 0;
     while start < bytes.len() {
-        let run = bytes[start..].iter().position(|b| *b == b' ' || *b == b'\t');
+        let run = bytes[start..]
+            .iter()
+            .position(|b| *b == b' ' || *b == b'\t');
         end = run.map_or(bytes.len(), |p| start + p);
         if start == 0 && end == 0 && run.is_some() && !break_before {
             result.push("");
@@ -427,7 +525,10 @@ fn trim_and_collapse(value: &str, break_before: bool, break_after: bool) -> Stri
         }
         start = match run {
             Some(_) => {
-                let len = bytes[end..].iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+                let len = bytes[end..]
+                    .iter()
+                    .take_while(|b| **b == b' ' || **b == b'\t')
+                    .count();
                 end + len
             }
             None => end,
@@ -446,9 +547,18 @@ mod tests {
 
     fn main_of(html: &str) -> HElement {
         let root = parse(html);
-        let body = root.children.into_iter().find(|n| n.is_element("body")).unwrap();
+        let body = root
+            .children
+            .into_iter()
+            .find(|n| n.is_element("body"))
+            .unwrap();
         match body {
-            HNode::Element(b) => match b.children.into_iter().find(|n| n.is_element("main")).unwrap() {
+            HNode::Element(b) => match b
+                .children
+                .into_iter()
+                .find(|n| n.is_element("main"))
+                .unwrap()
+            {
                 HNode::Element(m) => m,
                 _ => unreachable!(),
             },
@@ -458,7 +568,8 @@ mod tests {
 
     #[test]
     fn minifies_like_the_reference() {
-        let mut main = main_of("<main>\n  <p>  a  <b> b </b>  c </p>\n  <p>x<img src=i> y</p></main>");
+        let mut main =
+            main_of("<main>\n  <p>  a  <b> b </b>  c </p>\n  <p>x<img src=i> y</p></main>");
         minify_whitespace(&mut main);
         let p = main.children[0].element().unwrap();
         assert!(matches!(&p.children[0], HNode::Text(t) if t == "a "));
@@ -471,8 +582,12 @@ mod tests {
 
     #[test]
     fn code_text_keeps_inner_spaces() {
-        let main = main_of("<main><code>404 not  found </code><pre><code>a\n  b\n</code></pre></main>");
-        assert_eq!(to_text(main.children[0].element().unwrap()), "404 not found ");
+        let main =
+            main_of("<main><code>404 not  found </code><pre><code>a\n  b\n</code></pre></main>");
+        assert_eq!(
+            to_text(main.children[0].element().unwrap()),
+            "404 not found "
+        );
         assert_eq!(to_text(main.children[1].element().unwrap()), "a\n  b\n");
     }
 }

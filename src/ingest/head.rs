@@ -19,7 +19,10 @@ pub(crate) fn metadata(html: &HElement, limit: usize) -> Result<Vec<MetaEntry>, 
         .iter()
         .filter_map(HNode::element)
         .find(|e| e.is("head"));
-    for child in head.into_iter().flat_map(|h| h.children.iter().filter_map(HNode::element)) {
+    for child in head
+        .into_iter()
+        .flat_map(|h| h.children.iter().filter_map(HNode::element))
+    {
         if child.is("title") {
             let title = text_content(child);
             check_size("title", &title, limit)?;
@@ -49,7 +52,8 @@ pub(crate) fn metadata(html: &HElement, limit: usize) -> Result<Vec<MetaEntry>, 
             let raw = raw.trim();
             if !raw.is_empty() {
                 check_size("json-ld", raw, limit)?;
-                let pretty = json::pretty(raw).map_err(|reason| IngestError::InvalidJsonLd { reason })?;
+                let pretty =
+                    json::pretty(raw).map_err(|reason| IngestError::InvalidJsonLd { reason })?;
                 entries.push(entry("json-ld", MetaValue::Text(pretty)));
             }
         }

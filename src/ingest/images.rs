@@ -119,7 +119,11 @@ mod tests {
             <img src="./media_1.png"><img src="a.png"></p></div></main></body></html>"#;
         let page = Url::parse("https://source.example/docs/page.html").unwrap();
         let mut doc = ingest(html, &IngestOptions::default()).unwrap();
-        let urls: Vec<String> = doc.image_urls(&page).iter().map(|i| i.url.to_string()).collect();
+        let urls: Vec<String> = doc
+            .image_urls(&page)
+            .iter()
+            .map(|i| i.url.to_string())
+            .collect();
         assert_eq!(
             urls,
             vec![

@@ -60,7 +60,8 @@ impl Parser<'_> {
                 self.pos += 1;
                 let mut members: Vec<(String, Json)> = Vec::new();
                 // Key positions, for the duplicate check of large objects.
-                let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+                let mut index: std::collections::HashMap<String, usize> =
+                    std::collections::HashMap::new();
                 self.skip_ws();
                 if self.bytes.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
@@ -323,7 +324,10 @@ mod tests {
             pretty(r#"{"b": [1.0, 2e2, {}], "a": "x\u00e9\n", "b": []}"#).unwrap(),
             "{\n  \"b\": [],\n  \"a\": \"xé\\n\"\n}"
         );
-        assert_eq!(pretty("[1, {\"a\": null}]").unwrap(), "[\n  1,\n  {\n    \"a\": null\n  }\n]");
+        assert_eq!(
+            pretty("[1, {\"a\": null}]").unwrap(),
+            "[\n  1,\n  {\n    \"a\": null\n  }\n]"
+        );
         assert!(pretty("{\"a\": 1,}").is_err());
         assert!(pretty("{a: 1}").is_err());
         assert!(pretty(&"[".repeat(10_000)).is_err());

@@ -132,7 +132,12 @@ fn take_main(e: &mut dom::HElement) -> Option<dom::HElement> {
 #[doc(hidden)]
 pub fn parse_only(html: &str) -> usize {
     fn count(e: &dom::HElement) -> usize {
-        1 + e.children.iter().filter_map(dom::HNode::element).map(count).sum::<usize>()
+        1 + e
+            .children
+            .iter()
+            .filter_map(dom::HNode::element)
+            .map(count)
+            .sum::<usize>()
     }
     count(&dom::parse(html))
 }

@@ -173,7 +173,9 @@ impl BlockInfo {
             .map(capitalise)
             .collect::<Vec<_>>()
             .join(" ");
-        let options: Vec<String> = classes.map(|c| c.split('-').collect::<Vec<_>>().join(" ")).collect();
+        let options: Vec<String> = classes
+            .map(|c| c.split('-').collect::<Vec<_>>().join(" "))
+            .collect();
         if !options.is_empty() {
             name.push_str(&format!(" ({})", options.join(", ")));
         }
@@ -195,7 +197,10 @@ impl BlockInfo {
 fn capitalise(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }
@@ -203,7 +208,10 @@ fn capitalise(word: &str) -> String {
 /// Whether a block class follows the interface: alphanumeric words joined by single dashes,
 /// not starting with a digit.
 pub fn valid_block_class(class: &str) -> bool {
-    let starts_well = class.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+    let starts_well = class
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic());
     starts_well
         && class
             .split('-')
@@ -228,10 +236,12 @@ impl<'a> Block<'a> {
 
     /// Rows, each a list of cells; a cell is a list of nodes.
     pub fn rows(&self) -> impl Iterator<Item = Vec<&'a [Node]>> + 'a {
-        self.node
-            .children
-            .iter()
-            .map(|row| row.children.iter().map(|cell| cell.children.as_slice()).collect())
+        self.node.children.iter().map(|row| {
+            row.children
+                .iter()
+                .map(|cell| cell.children.as_slice())
+                .collect()
+        })
     }
 }
 
@@ -280,9 +290,10 @@ impl Node {
 
     fn push_text(&self, out: &mut String) {
         match &self.kind {
-            Kind::Text { value } | Kind::InlineCode { value } | Kind::Code { value, .. } | Kind::Html { value } => {
-                out.push_str(value)
-            }
+            Kind::Text { value }
+            | Kind::InlineCode { value }
+            | Kind::Code { value, .. }
+            | Kind::Html { value } => out.push_str(value),
             Kind::Image { alt, .. } => out.push_str(alt),
             _ => self.children.iter().for_each(|c| c.push_text(out)),
         }
@@ -322,7 +333,10 @@ impl Document {
             .iter()
             .map(|e| (e.name.clone(), e.value.as_str().to_owned()))
             .collect();
-        for block in self.blocks().filter(|b| b.info.name().eq_ignore_ascii_case("metadata")) {
+        for block in self
+            .blocks()
+            .filter(|b| b.info.name().eq_ignore_ascii_case("metadata"))
+        {
             for row in block.rows() {
                 if let [name, value, ..] = row.as_slice() {
                     let name: String = name.iter().map(Node::to_plain_text).collect();
@@ -358,7 +372,10 @@ mod tests {
         };
         assert_eq!(info(&["columns"]).display_name(), "Columns");
         assert_eq!(info(&["hero-big"]).display_name(), "Hero Big");
-        assert_eq!(info(&["columns", "bleed", "dark-green"]).display_name(), "Columns (bleed, dark green)");
+        assert_eq!(
+            info(&["columns", "bleed", "dark-green"]).display_name(),
+            "Columns (bleed, dark green)"
+        );
         assert_eq!(info(&["FOO-bar"]).display_name(), "Foo Bar");
     }
 

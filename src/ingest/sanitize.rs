@@ -27,7 +27,10 @@ where
         if let Some(at) = descend
             && let Some(node) = children.get_mut(at)
         {
-            let Node { kind, children: grandchildren } = node;
+            let Node {
+                kind,
+                children: grandchildren,
+            } = node;
             visit(grandchildren, Some(kind), f);
         }
         offset = match step {
@@ -40,7 +43,12 @@ where
 fn is_format(kind: &Kind) -> bool {
     matches!(
         kind,
-        Kind::Strong | Kind::Emphasis | Kind::Delete | Kind::Superscript | Kind::Subscript | Kind::Underline
+        Kind::Strong
+            | Kind::Emphasis
+            | Kind::Delete
+            | Kind::Superscript
+            | Kind::Subscript
+            | Kind::Underline
     )
 }
 
@@ -62,8 +70,14 @@ fn text_mut(node: &mut Node) -> Option<&mut String> {
 pub(crate) fn js_space(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
-            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+        '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -82,7 +96,10 @@ pub(crate) fn sanitize_heading(root: &mut Vec<Node>) {
             return (Step::Continue, Some(index));
         }
         let children = &mut siblings[index].children;
-        let start = children.iter().take_while(|c| c.kind == Kind::Break).count();
+        let start = children
+            .iter()
+            .take_while(|c| c.kind == Kind::Break)
+            .count();
         children.drain(..start);
         while children.last().is_some_and(|c| c.kind == Kind::Break) {
             children.pop();
@@ -186,8 +203,7 @@ fn sort(children: &mut [Node]) {
         // The chain of single-child sortable nodes starting here.
         let mut kinds = Vec::new();
         let mut cursor: &Node = child;
-        loop {
-            let Some(key) = sort_key(&cursor.kind) else { break };
+        while let Some(key) = sort_key(&cursor.kind) {
             kinds.push((key, cursor.kind.clone()));
             match cursor.children.as_slice() {
                 [only] if sort_key(&only.kind).is_some() => cursor = only,
@@ -237,10 +253,15 @@ fn whitespace(root: &mut Vec<Node>) {
         let mut index = index;
         let snug = is_snug(&siblings[index].kind);
         // Trailing white space moves after the format.
-        let trailing = siblings[index].children.last().and_then(text_of).and_then(|value| {
-            let trimmed = js_trim_end(value);
-            (trimmed.len() != value.len()).then(|| (trimmed.to_owned(), value[trimmed.len()..].to_owned()))
-        });
+        let trailing = siblings[index]
+            .children
+            .last()
+            .and_then(text_of)
+            .and_then(|value| {
+                let trimmed = js_trim_end(value);
+                (trimmed.len() != value.len())
+                    .then(|| (trimmed.to_owned(), value[trimmed.len()..].to_owned()))
+            });
         if let Some(last) = siblings[index].children.last()
             && text_of(last).is_some_and(|v| js_trim_end(v).is_empty())
         {
@@ -259,11 +280,19 @@ fn whitespace(root: &mut Vec<Node>) {
             siblings.insert(index + 1, Node::text(rest));
         }
         // Leading white space moves before it (unless the parent is a format too).
-        let leading = siblings[index].children.first().and_then(text_of).and_then(|value| {
-            let trimmed = js_trim_start(value);
-            (trimmed.len() != value.len())
-                .then(|| (trimmed.to_owned(), value[..value.len() - trimmed.len()].to_owned()))
-        });
+        let leading = siblings[index]
+            .children
+            .first()
+            .and_then(text_of)
+            .and_then(|value| {
+                let trimmed = js_trim_start(value);
+                (trimmed.len() != value.len()).then(|| {
+                    (
+                        trimmed.to_owned(),
+                        value[..value.len() - trimmed.len()].to_owned(),
+                    )
+                })
+            });
         if let Some((trimmed, lead)) = leading {
             let empty = trimmed.is_empty();
             if let Some(v) = siblings[index].children.first_mut().and_then(text_mut) {
@@ -302,8 +331,10 @@ fn whitespace(root: &mut Vec<Node>) {
 
 fn cleanup(root: &mut Vec<Node>, join_texts: bool) -> bool {
     let mut changes = Changes::default();
-    visit(root, None, &mut |siblings, index, parent| {
-        match siblings[index].kind {
+    visit(
+        root,
+        None,
+        &mut |siblings, index, parent| match siblings[index].kind {
             Kind::Text { .. } => {
                 while join_texts && siblings.get(index + 1).and_then(text_of).is_some() {
                     changes.0 = true;
@@ -313,7 +344,9 @@ fn cleanup(root: &mut Vec<Node>, join_texts: bool) -> bool {
                     }
                 }
                 let last = index == siblings.len() - 1;
-                let before_break = siblings.get(index + 1).is_some_and(|n| n.kind == Kind::Break);
+                let before_break = siblings
+                    .get(index + 1)
+                    .is_some_and(|n| n.kind == Kind::Break);
                 let para = parent == Some(&Kind::Paragraph);
                 let v = text_mut(&mut siblings[index]).expect("a text");
                 if last || before_break {
@@ -341,8 +374,8 @@ fn cleanup(root: &mut Vec<Node>, join_texts: bool) -> bool {
                 (Step::Goto(index as isize - 1), None)
             }
             _ => (Step::Continue, Some(index)),
-        }
-    });
+        },
+    );
     changes.0
 }
 
@@ -372,7 +405,10 @@ mod tests {
     fn sorts_nested_formats() {
         let mut root = vec![Node::with(
             Kind::Paragraph,
-            vec![Node::with(Kind::Strong, vec![Node::with(Kind::Emphasis, vec![t("x")])])],
+            vec![Node::with(
+                Kind::Strong,
+                vec![Node::with(Kind::Emphasis, vec![t("x")])],
+            )],
         )];
         sanitize_text_and_formats(&mut root);
         assert_eq!(

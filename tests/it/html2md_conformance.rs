@@ -101,7 +101,9 @@ fn extra_pairs_match_the_reference_exactly() {
     for html_path in names {
         let html = std::fs::read_to_string(&html_path).unwrap();
         let expected = std::fs::read_to_string(html_path.with_extension("md")).unwrap();
-        let actual = ingest(&html, &IngestOptions::default()).unwrap().to_markdown();
+        let actual = ingest(&html, &IngestOptions::default())
+            .unwrap()
+            .to_markdown();
         assert_eq!(actual, expected, "{}", html_path.display());
     }
 }
@@ -111,7 +113,9 @@ fn metadata_limits_and_invalid_json_ld_fail_as_the_reference() {
     let large = std::fs::read_to_string(fixture("json-ld-too-large.html")).unwrap();
     let error = ingest(&large, &IngestOptions::default()).unwrap_err();
     assert_eq!(error.to_string(), "metadata size limit exceeded");
-    assert!(matches!(error, IngestError::MetadataTooLarge { ref field, limit: 128_000, .. } if field == "json-ld"));
+    assert!(
+        matches!(error, IngestError::MetadataTooLarge { ref field, limit: 128_000, .. } if field == "json-ld")
+    );
 
     let invalid = std::fs::read_to_string(fixture("json-ld-invalid.html")).unwrap();
     let error = ingest(&invalid, &IngestOptions::default()).unwrap_err();
@@ -121,9 +125,18 @@ fn metadata_limits_and_invalid_json_ld_fail_as_the_reference() {
 #[test]
 fn the_structure_check_can_fail() {
     let a = "# A\n\n+---+\n| X |\n+---+\n| 1 |\n+---+\n";
-    assert_ne!(structure(a), structure("# A\n\n+---+\n| X |\n+---+\n| 2 |\n+---+\n"));
-    assert_ne!(structure(a), structure("# A\n\n---\n\n+---+\n| X |\n+---+\n| 1 |\n+---+\n"));
-    assert_eq!(structure(a), structure("# A\n\n+-----+\n| X   |\n+-----+\n| 1   |\n+-----+\n"));
+    assert_ne!(
+        structure(a),
+        structure("# A\n\n+---+\n| X |\n+---+\n| 2 |\n+---+\n")
+    );
+    assert_ne!(
+        structure(a),
+        structure("# A\n\n---\n\n+---+\n| X |\n+---+\n| 1 |\n+---+\n")
+    );
+    assert_eq!(
+        structure(a),
+        structure("# A\n\n+-----+\n| X   |\n+-----+\n| 1   |\n+-----+\n")
+    );
 }
 
 /// A layout-free dump of a markdown document: sections, tables (rows of cells), other
@@ -196,10 +209,19 @@ fn table_rows(lines: &[&str]) -> Vec<Vec<String>> {
             if !cells.is_empty() {
                 rows.push(std::mem::take(&mut cells));
             }
-            bounds = chars.iter().enumerate().filter(|(_, c)| **c == '+').map(|(i, _)| i).collect();
+            bounds = chars
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c == '+')
+                .map(|(i, _)| i)
+                .collect();
             continue;
         }
-        let cuts: Vec<usize> = bounds.iter().copied().filter(|b| chars.get(*b) == Some(&'|')).collect();
+        let cuts: Vec<usize> = bounds
+            .iter()
+            .copied()
+            .filter(|b| chars.get(*b) == Some(&'|'))
+            .collect();
         let parts: Vec<String> = cuts
             .windows(2)
             .map(|w| chars[w[0] + 1..w[1]].iter().collect::<String>())
@@ -227,7 +249,11 @@ fn normalise(text: &str) -> String {
             out.push(chars.next().unwrap());
         } else if c == '&' && chars.peek() == Some(&'#') {
             let rest: String = chars.clone().take_while(|c| *c != ';').collect();
-            match rest.strip_prefix("#x").and_then(|h| u32::from_str_radix(h, 16).ok()).and_then(char::from_u32) {
+            match rest
+                .strip_prefix("#x")
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .and_then(char::from_u32)
+            {
                 Some(decoded) => {
                     out.push(decoded);
                     for _ in 0..=rest.len() {

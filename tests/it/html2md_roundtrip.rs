@@ -37,14 +37,25 @@ fn pages_render_as_the_reference() {
     assert!(names.len() >= 9, "{names:?}");
     let mut failures = Vec::new();
     for name in &names {
-        let input = std::fs::read_to_string(Path::new(ROUNDTRIP).join(format!("{name}.input.html"))).unwrap();
+        let input =
+            std::fs::read_to_string(Path::new(ROUNDTRIP).join(format!("{name}.input.html")))
+                .unwrap();
         let expected =
-            std::fs::read_to_string(Path::new(ROUNDTRIP).join(format!("{name}.output.html"))).unwrap();
+            std::fs::read_to_string(Path::new(ROUNDTRIP).join(format!("{name}.output.html")))
+                .unwrap();
         let actual = render(&input);
         if actual.trim() != expected.trim() {
-            failures.push(format!("{name}:\n--- expected\n{}\n--- actual\n{}", expected.trim(), actual.trim()));
+            failures.push(format!(
+                "{name}:\n--- expected\n{}\n--- actual\n{}",
+                expected.trim(),
+                actual.trim()
+            ));
         }
     }
-    println!("html2md roundtrip: {} of {} pages render exactly", names.len() - failures.len(), names.len());
+    println!(
+        "html2md roundtrip: {} of {} pages render exactly",
+        names.len() - failures.len(),
+        names.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -9,6 +9,7 @@ mod docs;
 mod harness;
 mod html2md_conformance;
 mod html2md_roundtrip;
+mod ingest;
 mod mustache_spec;
 mod schemas;
 mod support;

@@ -133,12 +133,19 @@ impl Table {
     /// `first`: the first rendering, which cleans the cell up; the reference cleans it again
     /// before the second, which this does right after the first, so that a cell whose
     /// second rendering cannot differ is rendered once.
-    fn render_cell(&mut self, cell: usize, state: &mut State<'_>, max_width: i64, first: bool) -> bool {
+    fn render_cell(
+        &mut self,
+        cell: usize,
+        state: &mut State<'_>,
+        max_width: i64,
+        first: bool,
+    ) -> bool {
         let old = state.line_width;
         let old_wrapped = std::mem::replace(&mut state.wrapped, false);
         state.line_width = Some(max_width - 3);
         let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
-        let cleaned_again = first && crate::ingest::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
+        let cleaned_again =
+            first && crate::ingest::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
         state.line_width = old;
         let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped) || cleaned_again;
         state.wrapped |= wrapped;
@@ -159,7 +166,7 @@ impl Table {
         wrapped
     }
 
-    pub fn to_markdown(mut self, state: &mut State<'_>) -> String {
+    pub fn into_markdown(mut self, state: &mut State<'_>) -> String {
         let max_cols = self.rows.iter().map(|r| r.slots.len()).max().unwrap_or(0);
         let mut real_num_cols = 0;
         let row_count = self.rows.len();
@@ -231,17 +238,25 @@ impl Table {
         }
         let mut cols: Vec<Col> = distribute(TABLE_WIDTH, num_cols)
             .into_iter()
-            .map(|max_width| Col { width: 3, max_width })
+            .map(|max_width| Col {
+                width: 3,
+                max_width,
+            })
             .collect();
 
         let mut wrapped = vec![false; self.cells.len()];
         for r in 0..self.rows.len() {
             for x in 0..self.rows[r].slots.len() {
-                let Slot::Cell(c) = self.rows[r].slots[x] else { continue };
+                let Slot::Cell(c) = self.rows[r].slots[x] else {
+                    continue;
+                };
                 let span = self.cells[c].col_span;
                 let max_width: i64 = (0..span).map(|i| cols[x + i].max_width).sum();
                 wrapped[c] = self.render_cell(c, state, max_width, true);
-                for (idx, avg) in distribute(self.cells[c].width as f64, span).into_iter().enumerate() {
+                for (idx, avg) in distribute(self.cells[c].width as f64, span)
+                    .into_iter()
+                    .enumerate()
+                {
                     cols[x + idx].width = cols[x + idx].width.max(avg);
                 }
                 if self.cells[c].valign.is_some() {
@@ -252,7 +267,9 @@ impl Table {
         for r in 0..self.rows.len() {
             self.rows[r].height = 0;
             for x in 0..self.rows[r].slots.len() {
-                let Slot::Cell(c) = self.rows[r].slots[x] else { continue };
+                let Slot::Cell(c) = self.rows[r].slots[x] else {
+                    continue;
+                };
                 let width = self.span_width(&cols, x, c);
                 if width >= self.cells[c].width as i64 {
                     // Without wrapping, a second rendering at a width that holds every
@@ -262,7 +279,10 @@ impl Table {
                     }
                     if self.cells[c].width as i64 > width {
                         let span = self.cells[c].col_span;
-                        for (idx, avg) in distribute(self.cells[c].width as f64, span).into_iter().enumerate() {
+                        for (idx, avg) in distribute(self.cells[c].width as f64, span)
+                            .into_iter()
+                            .enumerate()
+                        {
                             cols[x + idx].width = cols[x + idx].width.max(avg);
                         }
                     } else {
@@ -276,11 +296,16 @@ impl Table {
         }
         for y in 0..self.rows.len() {
             for x in 0..self.rows[y].slots.len() {
-                let Slot::Cell(c) = self.rows[y].slots[x] else { continue };
+                let Slot::Cell(c) = self.rows[y].slots[x] else {
+                    continue;
+                };
                 let (row_span, height) = (self.cells[c].row_span, self.cells[c].height);
                 if row_span > 1 {
                     let dist_height = row_span.max((height + 1).saturating_sub(row_span));
-                    for (idx, d) in distribute(dist_height as f64, row_span).into_iter().enumerate() {
+                    for (idx, d) in distribute(dist_height as f64, row_span)
+                        .into_iter()
+                        .enumerate()
+                    {
                         let row = &mut self.rows[y + idx];
                         row.height = row.height.max(d.max(0) as usize);
                     }
@@ -311,7 +336,10 @@ impl Table {
             let mut pending_align: Option<(&str, &str, i64)> = None;
             let mut pending_valign: Option<char> = None;
             let mut last_slot: Option<Slot> = None;
-            let commit = |grid: &mut String, pending: &mut i64, align: Option<(&str, &str, i64)>, valign: Option<char>| {
+            let commit = |grid: &mut String,
+                          pending: &mut i64,
+                          align: Option<(&str, &str, i64)>,
+                          valign: Option<char>| {
                 if *pending == 0 {
                     return;
                 }
@@ -365,8 +393,8 @@ impl Table {
                             match &self.rows[y].slots[xx] {
                                 Slot::Cell(bc) => {
                                     let bc = &self.cells[*bc];
-                                    in_aligned_span =
-                                        bc.col_span > x - xx && (bc.align.is_some() || bc.valign.is_some());
+                                    in_aligned_span = bc.col_span > x - xx
+                                        && (bc.align.is_some() || bc.valign.is_some());
                                     break;
                                 }
                                 Slot::Linked(_) => break,
@@ -413,7 +441,9 @@ impl Table {
                     let cell = &self.cells[ci];
                     let show = match cell.valign.as_deref() {
                         None | Some("top") => true,
-                        Some("middle") => yy as f64 >= ((height as f64 - cell.height as f64).floor()) / 2.0,
+                        Some("middle") => {
+                            yy as f64 >= ((height as f64 - cell.height as f64).floor()) / 2.0
+                        }
                         Some("bottom") => yy as i64 >= height as i64 - cell.height as i64,
                         Some(_) => false,
                     };

@@ -126,7 +126,10 @@ pub(crate) fn metadata_block(doc: &Document) -> Option<Node> {
                     vec![child],
                 )
             };
-            Node::with(Kind::BlockRow, vec![cell(Node::text(entry.name.clone())), cell(value)])
+            Node::with(
+                Kind::BlockRow,
+                vec![cell(Node::text(entry.name.clone())), cell(value)],
+            )
         })
         .collect();
     let mut block = vec![Node::with(
@@ -399,7 +402,11 @@ impl State<'_> {
             Kind::Html { value } => value.clone(),
             Kind::Block(info_) => self.block(node, info_),
             Kind::Table => self.table(node),
-            Kind::BlockRow | Kind::BlockCell { .. } | Kind::TablePart { .. } | Kind::TableRow | Kind::TableCell { .. } => {
+            Kind::BlockRow
+            | Kind::BlockCell { .. }
+            | Kind::TablePart { .. }
+            | Kind::TableRow
+            | Kind::TableCell { .. } => {
                 // Only reachable through their table; serialise the content.
                 self.container_flow(node, info)
             }
@@ -443,7 +450,11 @@ impl State<'_> {
                 // Only the start matters: every pattern looks at most one character ahead,
                 // and the escaping rule one position further.
                 let mut cut = value.char_indices().nth(4).map_or(value.len(), |(i, _)| i);
-                let after = value[cut..].chars().next().map(String::from).unwrap_or_default();
+                let after = value[cut..]
+                    .chars()
+                    .next()
+                    .map(String::from)
+                    .unwrap_or_default();
                 if cut == value.len() {
                     cut = value.len();
                 }
@@ -469,7 +480,10 @@ impl State<'_> {
                 }
                 None => info.after.to_string(),
             };
-            if !results.is_empty() && (&*before == "\r" || &*before == "\n") && matches!(child.kind, Kind::Html { .. }) {
+            if !results.is_empty()
+                && (&*before == "\r" || &*before == "\n")
+                && matches!(child.kind, Kind::Html { .. })
+            {
                 let last = results.last_mut().expect("non-empty");
                 if last.ends_with("\r\n") {
                     last.truncate(last.len() - 2);
@@ -482,7 +496,7 @@ impl State<'_> {
                 tracker = Tracker::new(info);
                 tracker.move_by(&results.concat());
             }
-            let child_info = tracker.info(before.clone(), after.clone());
+            let child_info = tracker.info(before, after.clone());
             let mut value = self.handle(child, Some(parent), &child_info);
             if let Some(enc) = &encode_after
                 && !enc.is_empty()
@@ -618,9 +632,16 @@ impl State<'_> {
         let saved = self.bullet_current.take();
         let mut bullet = if ordered { "." } else { "-" };
         let other = if ordered { ")" } else { "*" };
-        let mut different = parent.is_some() && self.bullet_last_used.as_deref().is_some_and(|b| b == bullet);
+        let mut different = parent.is_some()
+            && self
+                .bullet_last_used
+                .as_deref()
+                .is_some_and(|b| b == bullet);
         if !ordered {
-            let first_empty = node.children.first().is_some_and(|item| item.children.is_empty());
+            let first_empty = node
+                .children
+                .first()
+                .is_some_and(|item| item.children.is_empty());
             let n = self.stack.len();
             let m = self.index_stack.len();
             if first_empty
@@ -637,10 +658,11 @@ impl State<'_> {
                 different = true;
             }
             if !node.children.is_empty()
-                && node
-                    .children
-                    .iter()
-                    .any(|item| item.children.first().is_some_and(|c| c.kind == Kind::ThematicBreak))
+                && node.children.iter().any(|item| {
+                    item.children
+                        .first()
+                        .is_some_and(|c| c.kind == Kind::ThematicBreak)
+                })
             {
                 different = true;
             }
@@ -659,14 +681,20 @@ impl State<'_> {
     fn list_item(&mut self, node: &Node, parent: Option<&Node>, info: &Info) -> String {
         let mut bullet = self.bullet_current.clone().unwrap_or_else(|| "-".into());
         if let Some(Node {
-            kind: Kind::List {
-                ordered: true, start, ..
-            },
+            kind:
+                Kind::List {
+                    ordered: true,
+                    start,
+                    ..
+                },
             children,
         }) = parent
         {
             let start = start.filter(|s| *s > -1).unwrap_or(1);
-            let index = children.iter().position(|c| std::ptr::eq(c, node)).unwrap_or(0) as i64;
+            let index = children
+                .iter()
+                .position(|c| std::ptr::eq(c, node))
+                .unwrap_or(0) as i64;
             bullet = format!("{}{bullet}", start + index);
         }
         let size = js_len(&bullet) + 1;
@@ -679,8 +707,13 @@ impl State<'_> {
         // GFM task list items: the check box follows the bullet.
         let checkbox = match node.kind {
             Kind::ListItem {
-                checked: Some(checked), ..
-            } if node.children.first().is_some_and(|c| c.kind == Kind::Paragraph) => {
+                checked: Some(checked),
+                ..
+            } if node
+                .children
+                .first()
+                .is_some_and(|c| c.kind == Kind::Paragraph) =>
+            {
                 Some(if checked { "[x] " } else { "[ ] " })
             }
             _ => None,
@@ -688,7 +721,11 @@ impl State<'_> {
         let pad = " ".repeat(size);
         let value = indent_lines(&inner, |line, index, blank| {
             if index > 0 {
-                if blank { String::new() } else { format!("{pad}{line}") }
+                if blank {
+                    String::new()
+                } else {
+                    format!("{pad}{line}")
+                }
             } else if blank {
                 bullet.clone()
             } else {
@@ -756,7 +793,10 @@ impl State<'_> {
         let mut from = 0;
         while let Some((start, _)) = safe::at_break_match(value.as_bytes(), from) {
             let mut position = start;
-            if value.as_bytes()[position] == b'\n' && position > 0 && value.as_bytes()[position - 1] == b'\r' {
+            if value.as_bytes()[position] == b'\n'
+                && position > 0
+                && value.as_bytes()[position - 1] == b'\r'
+            {
                 position -= 1;
             }
             value.replace_range(position..start + 1, " ");
@@ -770,10 +810,12 @@ impl State<'_> {
     }
 
     fn hard_break(&self, info: &Info) -> String {
-        let line_ending_unsafe = self
-            .stack
-            .iter()
-            .any(|c| matches!(c, C::CodeFencedLangGraveAccent | C::DestinationLiteral | C::HeadingAtx));
+        let line_ending_unsafe = self.stack.iter().any(|c| {
+            matches!(
+                c,
+                C::CodeFencedLangGraveAccent | C::DestinationLiteral | C::HeadingAtx
+            )
+        });
         if line_ending_unsafe {
             if info.before.contains([' ', '\t']) {
                 String::new()
@@ -789,14 +831,24 @@ impl State<'_> {
         let out = if value.contains(['\t', '\x0b', '\r', '\n']) {
             let spaced: String = value
                 .chars()
-                .map(|c| if matches!(c, '\t' | '\x0b' | '\r' | '\n') { ' ' } else { c })
+                .map(|c| {
+                    if matches!(c, '\t' | '\x0b' | '\r' | '\n') {
+                        ' '
+                    } else {
+                        c
+                    }
+                })
                 .collect();
             self.safe(&spaced, &info.before, &info.after)
         } else {
             self.safe(value, &info.before, &info.after)
         };
         match self.line_width {
-            Some(width) if width != 0 && js_len(&out) as i64 > width && !self.stack.contains(&C::HeadingAtx) => {
+            Some(width)
+                if width != 0
+                    && js_len(&out) as i64 > width
+                    && !self.stack.contains(&C::HeadingAtx) =>
+            {
                 self.wrapped = true;
                 wrap_words(&out, width, info.column as i64 - 1)
             }
@@ -865,7 +917,13 @@ impl State<'_> {
         value
     }
 
-    fn destination_and_title(&mut self, value: &mut String, url: &str, title: Option<&str>, end: &str) {
+    fn destination_and_title(
+        &mut self,
+        value: &mut String,
+        url: &str,
+        title: Option<&str>,
+        end: &str,
+    ) {
         if (url.is_empty() && title.is_some()) || url.chars().any(|c| c <= ' ' || c == '\u{7f}') {
             self.enter(C::DestinationLiteral);
             value.push('<');
@@ -889,7 +947,13 @@ impl State<'_> {
         }
     }
 
-    fn image_reference(&mut self, url: &str, title: &Option<String>, alt: &str, _info: &Info) -> String {
+    fn image_reference(
+        &mut self,
+        url: &str,
+        title: &Option<String>,
+        alt: &str,
+        _info: &Info,
+    ) -> String {
         let alt = collapse_spaces(alt).trim().to_owned();
         self.enter(C::ImageReference);
         self.enter(C::Label);
@@ -969,7 +1033,11 @@ impl State<'_> {
                     };
                     CellSpec {
                         children: cell.children.clone(),
-                        col_span: if idx == count - 1 && count < num_cols { num_cols - idx } else { 1 },
+                        col_span: if idx == count - 1 && count < num_cols {
+                            num_cols - idx
+                        } else {
+                            1
+                        },
                         row_span: 1,
                         align,
                         valign,
@@ -978,20 +1046,24 @@ impl State<'_> {
                 .collect();
             table.add_body_row(cells);
         }
-        table.to_markdown(self)
+        table.into_markdown(self)
     }
 
     fn table(&mut self, node: &Node) -> String {
         let mut table = Table::default();
         for part in &node.children {
-            let Kind::TablePart { part: which } = part.kind else { continue };
+            let Kind::TablePart { part: which } = part.kind else {
+                continue;
+            };
             for row in &part.children {
                 let cells = row
                     .children
                     .iter()
                     .map(|cell| {
                         let (col_span, row_span) = match cell.kind {
-                            Kind::TableCell { col_span, row_span } => (col_span as usize, row_span as usize),
+                            Kind::TableCell { col_span, row_span } => {
+                                (col_span as usize, row_span as usize)
+                            }
                             _ => (1, 1),
                         };
                         CellSpec {
@@ -1010,7 +1082,7 @@ impl State<'_> {
                 }
             }
         }
-        table.to_markdown(self)
+        table.into_markdown(self)
     }
 
     /// Renders one grid-table cell (`renderCell`): breaks cleaned up (unless `clean` is
@@ -1057,7 +1129,9 @@ fn setext(node: &Node, depth: u8) -> bool {
     let mut literal_with_break = false;
     node.walk(&mut |n| match &n.kind {
         Kind::Break => literal_with_break = true,
-        Kind::Text { value } | Kind::InlineCode { value } | Kind::Html { value } if value.contains(['\r', '\n']) => {
+        Kind::Text { value } | Kind::InlineCode { value } | Kind::Html { value }
+            if value.contains(['\r', '\n']) =>
+        {
             literal_with_break = true
         }
         _ => {}
@@ -1087,7 +1161,9 @@ fn autolink(node: &Node, url: &str, title: Option<&str>) -> bool {
     };
     (raw == url || format!("mailto:{raw}") == url)
         && scheme_ok
-        && !url.chars().any(|c| c <= ' ' || c == '<' || c == '>' || c == '\u{7f}')
+        && !url
+            .chars()
+            .any(|c| c <= ' ' || c == '<' || c == '>' || c == '\u{7f}')
 }
 
 /// micromark's `classifyCharacter` then `encodeInfo` for `*`: (inside, outside).

@@ -82,7 +82,11 @@ const FULL_PHRASING_SPANS: &[C] = &[
 const AUTOLINK_EXCLUDED: &[C] = &[C::Autolink, C::Link, C::Image, C::Label];
 const PHRASING: &[C] = &[C::Phrasing];
 const FENCE_LANG: &[C] = &[C::CodeFencedLangGraveAccent];
-const LINE_ENDING_SENSITIVE: &[C] = &[C::CodeFencedLangGraveAccent, C::DestinationLiteral, C::HeadingAtx];
+const LINE_ENDING_SENSITIVE: &[C] = &[
+    C::CodeFencedLangGraveAccent,
+    C::DestinationLiteral,
+    C::HeadingAtx,
+];
 const LABEL_OR_REFERENCE: &[C] = &[C::Label, C::Reference];
 
 const fn p(character: u8, in_construct: &'static [C]) -> Pattern {
@@ -107,7 +111,12 @@ const fn brk(character: u8, after: After) -> Pattern {
     }
 }
 
-const fn phr(character: u8, before: Before, after: After, not_in_construct: &'static [C]) -> Pattern {
+const fn phr(
+    character: u8,
+    before: Before,
+    after: After,
+    not_in_construct: &'static [C],
+) -> Pattern {
     Pattern {
         character,
         at_break: false,
@@ -181,7 +190,12 @@ static PATTERNS: &[Pattern] = &[
     phr(b'`', Before::None, After::None, FULL_PHRASING_SPANS),
     brk(b'~', After::None),
     // GFM autolink literals
-    phr(b'@', Before::AutolinkEmail, After::DomainChar, AUTOLINK_EXCLUDED),
+    phr(
+        b'@',
+        Before::AutolinkEmail,
+        After::DomainChar,
+        AUTOLINK_EXCLUDED,
+    ),
     phr(b'.', Before::W, After::DomainChar, AUTOLINK_EXCLUDED),
     phr(b':', Before::PorS, After::Slash, AUTOLINK_EXCLUDED),
     // GFM footnotes
@@ -239,7 +253,9 @@ fn after_len(after: After, bytes: &[u8], at: usize) -> Option<usize> {
             Some(b' ' | b'\t' | b'\r' | b'\n') => Some(1),
             _ => None,
         },
-        After::TagStart => one(next.is_some_and(|b| matches!(b, b'!' | b'/' | b'?') || b.is_ascii_alphabetic())),
+        After::TagStart => {
+            one(next.is_some_and(|b| matches!(b, b'!' | b'/' | b'?') || b.is_ascii_alphabetic()))
+        }
         After::DomainChar => one(next.is_some_and(|b| b == b'-' || b == b'.' || is_word(b))),
         After::Slash => one(next == Some(b'/')),
         After::TableDelimiter => one(matches!(next, Some(b'\t' | b' ' | b':' | b'-'))),
@@ -359,7 +375,9 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
                     .filter(|le| **le > 0 && bytes[**le - 1] == pattern.character)
                     .map(|le| le - 1),
             );
-            if matches!(pattern.after, After::LineEndingOrEnd) && bytes.last() == Some(&pattern.character) {
+            if matches!(pattern.after, After::LineEndingOrEnd)
+                && bytes.last() == Some(&pattern.character)
+            {
                 candidates.push(bytes.len() - 1);
             }
             candidates.sort_unstable();
@@ -372,7 +390,9 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
             if at < last_index {
                 continue;
             }
-            let Some(start) = match_start(pattern, bytes, at) else { continue };
+            let Some(start) = match_start(pattern, bytes, at) else {
+                continue;
+            };
             if start < last_index {
                 continue;
             }
@@ -415,7 +435,8 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
         let previous = index.checked_sub(1).map(|i| found[i]);
         if (position + 1 < end
             && next.is_some_and(|(p, i)| *p == position + 1 && info.after && !i.before && !i.after))
-            || (previous.is_some_and(|(p, i)| p + 1 == position && info.before && !i.before && !i.after))
+            || (previous
+                .is_some_and(|(p, i)| p + 1 == position && info.before && !i.before && !i.after))
         {
             continue;
         }
@@ -470,7 +491,9 @@ pub(crate) fn at_break_match(bytes: &[u8], from: usize) -> Option<(usize, usize)
         while let Some(offset) = memchr(pattern.character, &bytes[search..]) {
             let at = search + offset;
             search = at + 1;
-            let Some(start) = match_start(pattern, bytes, at) else { continue };
+            let Some(start) = match_start(pattern, bytes, at) else {
+                continue;
+            };
             if start < from || after_len(pattern.after, bytes, at + 1).is_none() {
                 continue;
             }
@@ -502,13 +525,22 @@ mod tests {
     #[test]
     fn escapes_like_mdast_util_to_markdown() {
         let phrasing = [C::Paragraph, C::Phrasing];
-        assert_eq!(s(&phrasing, "media_1d6e.mp4", "\n", "\n"), "media\\_1d6e.mp4");
-        assert_eq!(s(&phrasing, "https://www.hlx.live/x", "\n", "\n"), "https\\://www\\.hlx.live/x");
+        assert_eq!(
+            s(&phrasing, "media_1d6e.mp4", "\n", "\n"),
+            "media\\_1d6e.mp4"
+        );
+        assert_eq!(
+            s(&phrasing, "https://www.hlx.live/x", "\n", "\n"),
+            "https\\://www\\.hlx.live/x"
+        );
         assert_eq!(s(&phrasing, "1. item", "\n", "\n"), "1\\. item");
         assert_eq!(s(&phrasing, " x", "\n", "\n"), "&#x20;x");
         assert_eq!(s(&phrasing, "a*b", "\n", "\n"), "a\\*b");
         assert_eq!(s(&phrasing, "a\\*", "\n", "\n"), "a\\\\\\*");
         assert_eq!(s(&phrasing, "# x", "\n", "\n"), "\\# x");
-        assert_eq!(s(&[C::Paragraph, C::Phrasing, C::GtCell], "a|b+c", "\n", "\n"), "a\\|b\\+c");
+        assert_eq!(
+            s(&[C::Paragraph, C::Phrasing, C::GtCell], "a|b+c", "\n", "\n"),
+            "a\\|b\\+c"
+        );
     }
 }

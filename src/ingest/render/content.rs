@@ -47,7 +47,11 @@ fn split_sections(root: &[Node]) -> Vec<&[Node]> {
         .zip(ends)
         .filter(|(s, e)| s != e)
         .map(|(s, e)| {
-            let start = if root[s].kind == Kind::ThematicBreak { s + 1 } else { s };
+            let start = if root[s].kind == Kind::ThematicBreak {
+                s + 1
+            } else {
+                s
+            };
             &root[start..e]
         })
         .collect();
@@ -89,27 +93,52 @@ impl Ctx {
                 Kind::Paragraph => out.push(el("p", Vec::new(), self.phrasing(&node.children))),
                 Kind::Heading { depth } => {
                     let id = self.slug(&node.to_plain_text());
-                    let attrs = if id.is_empty() { Vec::new() } else { vec![("id", id)] };
-                    out.push(el(&format!("h{depth}"), attrs, self.phrasing(&node.children)));
+                    let attrs = if id.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![("id", id)]
+                    };
+                    out.push(el(
+                        &format!("h{depth}"),
+                        attrs,
+                        self.phrasing(&node.children),
+                    ));
                 }
                 Kind::ThematicBreak => out.push(el("hr", Vec::new(), Vec::new())),
-                Kind::Blockquote => out.push(el("blockquote", Vec::new(), self.flow(&node.children))),
+                Kind::Blockquote => {
+                    out.push(el("blockquote", Vec::new(), self.flow(&node.children)))
+                }
                 Kind::List { .. } => out.push(self.list(node)),
                 Kind::Code { lang, value } => {
                     let attrs = lang
                         .iter()
-                        .map(|l| ("class", format!("language-{}", l.split_whitespace().next().unwrap_or(""))))
+                        .map(|l| {
+                            (
+                                "class",
+                                format!("language-{}", l.split_whitespace().next().unwrap_or("")),
+                            )
+                        })
                         .collect();
-                    let body = if value.is_empty() { String::new() } else { format!("{value}\n") };
-                    out.push(el("pre", Vec::new(), vec![el("code", attrs, vec![text(body)])]));
+                    let body = if value.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{value}\n")
+                    };
+                    out.push(el(
+                        "pre",
+                        Vec::new(),
+                        vec![el("code", attrs, vec![text(body)])],
+                    ));
                 }
                 Kind::Html { value } => out.extend(raw_html(value)),
                 Kind::Block(_) => out.push(self.block_table(node)),
                 Kind::Table if table_has_columns(node) => out.push(self.html_table(node)),
                 Kind::Table => {}
-                _ if node.is_phrasing() => {
-                    out.push(el("p", Vec::new(), self.phrasing(std::slice::from_ref(node))))
-                }
+                _ if node.is_phrasing() => out.push(el(
+                    "p",
+                    Vec::new(),
+                    self.phrasing(std::slice::from_ref(node)),
+                )),
                 _ => out.extend(self.flow(&node.children)),
             }
         }
@@ -119,7 +148,8 @@ impl Ctx {
     fn phrasing(&mut self, nodes: &[Node]) -> Vec<HNode> {
         let mut out = Vec::new();
         for node in nodes {
-            let inline = |name: &str, ctx: &mut Ctx| el(name, Vec::new(), ctx.phrasing(&node.children));
+            let inline =
+                |name: &str, ctx: &mut Ctx| el(name, Vec::new(), ctx.phrasing(&node.children));
             match &node.kind {
                 Kind::Text { value } => push_text_with_icons(value, &mut out),
                 Kind::Emphasis | Kind::Strong => {
@@ -128,14 +158,20 @@ impl Ctx {
                         out.push(picture);
                         continue;
                     }
-                    let name = if node.kind == Kind::Emphasis { "em" } else { "strong" };
+                    let name = if node.kind == Kind::Emphasis {
+                        "em"
+                    } else {
+                        "strong"
+                    };
                     out.push(inline(name, self));
                 }
                 Kind::Delete => out.push(inline("del", self)),
                 Kind::Subscript => out.push(inline("sub", self)),
                 Kind::Superscript => out.push(inline("sup", self)),
                 Kind::Underline => out.push(inline("u", self)),
-                Kind::InlineCode { value } => out.push(el("code", Vec::new(), vec![text(value.clone())])),
+                Kind::InlineCode { value } => {
+                    out.push(el("code", Vec::new(), vec![text(value.clone())]))
+                }
                 Kind::Break => out.push(el("br", Vec::new(), Vec::new())),
                 Kind::Link { url, title } => {
                     let mut attrs = vec![("href", normalize_uri(url))];
@@ -144,14 +180,16 @@ impl Ctx {
                     }
                     out.push(el("a", attrs, self.phrasing(&node.children)));
                 }
-                Kind::Image { url, title, alt } => out.push(media_picture(node).unwrap_or_else(|| {
-                    let mut attrs = vec![("src", normalize_uri(url)), ("alt", alt.clone())];
-                    if let Some(t) = title {
-                        attrs.push(("title", t.clone()));
-                    }
-                    attrs.push(("loading", "lazy".into()));
-                    el("img", attrs, Vec::new())
-                })),
+                Kind::Image { url, title, alt } => {
+                    out.push(media_picture(node).unwrap_or_else(|| {
+                        let mut attrs = vec![("src", normalize_uri(url)), ("alt", alt.clone())];
+                        if let Some(t) = title {
+                            attrs.push(("title", t.clone()));
+                        }
+                        attrs.push(("loading", "lazy".into()));
+                        el("img", attrs, Vec::new())
+                    }))
+                }
                 Kind::Html { value } => out.extend(raw_html(value)),
                 _ => out.extend(self.flow(std::slice::from_ref(node))),
             }
@@ -263,7 +301,14 @@ impl Ctx {
         let mut rows: Vec<&Node> = node
             .children
             .iter()
-            .filter(|p| matches!(p.kind, Kind::TablePart { part: TablePart::Head | TablePart::Body }))
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    Kind::TablePart {
+                        part: TablePart::Head | TablePart::Body
+                    }
+                )
+            })
             .flat_map(|p| p.children.iter())
             .collect();
         if !table_has_columns(node) {
@@ -273,7 +318,11 @@ impl Ctx {
             return Some(el("div", Vec::new(), Vec::new()));
         }
         let header = rows.remove(0);
-        let name = header.children.first().map(|c| c.to_plain_text()).unwrap_or_default();
+        let name = header
+            .children
+            .first()
+            .map(|c| c.to_plain_text())
+            .unwrap_or_default();
         let rows = rows
             .into_iter()
             .map(|row| {
@@ -293,12 +342,22 @@ impl Ctx {
         let Kind::Block(info) = &node.kind else {
             unreachable!("a block")
         };
-        let num_cols = node.children.iter().map(|r| r.children.len()).max().unwrap_or(0).max(1);
+        let num_cols = node
+            .children
+            .iter()
+            .map(|r| r.children.len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
         let mut header_attrs = Vec::new();
         if num_cols > 1 {
             header_attrs.push(("colspan", num_cols.to_string()));
         }
-        let mut rows = vec![el("tr", Vec::new(), vec![el("td", header_attrs, vec![text(info.display_name())])])];
+        let mut rows = vec![el(
+            "tr",
+            Vec::new(),
+            vec![el("td", header_attrs, vec![text(info.display_name())])],
+        )];
         for row in &node.children {
             let count = row.children.len();
             let cells = row
@@ -329,7 +388,9 @@ impl Ctx {
     fn html_table(&mut self, node: &Node) -> HNode {
         let mut parts = Vec::new();
         for part in &node.children {
-            let Kind::TablePart { part: which } = part.kind else { continue };
+            let Kind::TablePart { part: which } = part.kind else {
+                continue;
+            };
             let (section, cell_name) = match which {
                 TablePart::Head => ("thead", "th"),
                 TablePart::Body => ("tbody", "td"),
@@ -396,7 +457,9 @@ impl Ctx {
 }
 
 fn table_has_columns(node: &Node) -> bool {
-    node.children.iter().any(|p| p.children.iter().any(|r| !r.children.is_empty()))
+    node.children
+        .iter()
+        .any(|p| p.children.iter().any(|r| !r.children.is_empty()))
 }
 
 fn block_div(classes: Vec<String>, rows: Vec<HNode>) -> HNode {
@@ -411,7 +474,9 @@ fn block_div(classes: Vec<String>, rows: Vec<HNode>) -> HNode {
 /// Whether a list is loose once its markdown is parsed again: blank lines between items,
 /// or between two children of an item.
 fn list_loose(list: &Node) -> bool {
-    let Kind::List { spread, .. } = list.kind else { return false };
+    let Kind::List { spread, .. } = list.kind else {
+        return false;
+    };
     (spread && list.children.len() > 1)
         || list.children.iter().any(|item| {
             let item_spread = matches!(item.kind, Kind::ListItem { spread: true, .. });
@@ -456,7 +521,10 @@ pub(crate) fn css_class_names(text: &str) -> Vec<String> {
 
 /// Raw HTML of the markdown: comments, `<br>`; anything else as text.
 fn raw_html(value: &str) -> Vec<HNode> {
-    if let Some(inner) = value.strip_prefix("<!--").and_then(|v| v.strip_suffix("-->")) {
+    if let Some(inner) = value
+        .strip_prefix("<!--")
+        .and_then(|v| v.strip_suffix("-->"))
+    {
         return vec![HNode::Comment(inner.to_owned())];
     }
     if value == "<br>" {
@@ -474,7 +542,10 @@ fn media_picture(node: &Node) -> Option<HNode> {
     if !src.starts_with("./media_") {
         return None;
     }
-    let parsed = url::Url::parse("https://localhost/").ok()?.join(&src).ok()?;
+    let parsed = url::Url::parse("https://localhost/")
+        .ok()?
+        .join(&src)
+        .ok()?;
     let path = parsed.path().to_owned();
     let mut width = None;
     let mut height = None;
@@ -490,7 +561,9 @@ fn media_picture(node: &Node) -> Option<HNode> {
     }
     let ext = path.rsplit('.').next().unwrap_or("").to_owned();
     let mime = mime_type(&ext);
-    let variant = |width: &str, format: &str| format!(".{path}?width={width}&format={format}&optimize=medium");
+    let variant = |width: &str, format: &str| {
+        format!(".{path}?width={width}&format={format}&optimize=medium")
+    };
     let source = |mime: Option<&str>, srcset: String, media: Option<&str>| {
         let mut attrs = Vec::new();
         if let Some(m) = mime {
@@ -503,7 +576,7 @@ fn media_picture(node: &Node) -> Option<HNode> {
         el("source", attrs, Vec::new())
     };
     let mut img = vec![("loading", "lazy".to_owned()), ("alt", alt.clone())];
-    if let Some(t) = title
+    if let Some(t) = title.as_ref().filter(|t| !t.is_empty())
         && t != alt
     {
         img.push(("data-title", t.clone()));
@@ -519,7 +592,11 @@ fn media_picture(node: &Node) -> Option<HNode> {
         "picture",
         Vec::new(),
         vec![
-            source(Some("image/webp"), variant("2000", "webply"), Some("(min-width: 600px)")),
+            source(
+                Some("image/webp"),
+                variant("2000", "webply"),
+                Some("(min-width: 600px)"),
+            ),
             source(Some("image/webp"), variant("750", "webply"), None),
             source(mime, variant("2000", &ext), Some("(min-width: 600px)")),
             el("img", img, Vec::new()),
@@ -572,7 +649,13 @@ pub(crate) fn normalize_uri(value: &str) -> String {
 fn push_text_with_icons(value: &str, out: &mut Vec<HNode>) {
     let value: String = value
         .chars()
-        .map(|c| if matches!(c, '\t' | '\x0b' | '\r' | '\n') { ' ' } else { c })
+        .map(|c| {
+            if matches!(c, '\t' | '\x0b' | '\r' | '\n') {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     let bytes = value.as_bytes();
     let mut last = 0;
@@ -589,7 +672,11 @@ fn push_text_with_icons(value: &str, out: &mut Vec<HNode>) {
             if let Some(stripped) = name.strip_prefix('#') {
                 name = stripped.to_owned();
             }
-            out.push(el("span", vec![("class", format!("icon icon-{name}"))], Vec::new()));
+            out.push(el(
+                "span",
+                vec![("class", format!("icon icon-{name}"))],
+                Vec::new(),
+            ));
             last = end + 1;
             i = end + 1;
             continue;
@@ -615,12 +702,19 @@ fn icon_end(bytes: &[u8], start: usize) -> Option<usize> {
         return None;
     }
     i += letters;
-    i += bytes[i..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+    i += bytes[i..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
     (bytes.get(i) == Some(&b':')).then_some(i)
 }
 
 fn after_url_prefix(before: &str) -> bool {
-    let word = before.rsplit(char::is_whitespace).next().unwrap_or("").to_ascii_lowercase();
+    let word = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     word.contains("http") || word.contains("urn")
 }
 
@@ -634,7 +728,10 @@ pub(crate) fn text_content(node: &HNode) -> String {
 }
 
 /// Finds the first element (document order) for which `pred` holds.
-pub(crate) fn find<'a>(nodes: &'a [HNode], pred: &impl Fn(&HElement) -> bool) -> Option<&'a HElement> {
+pub(crate) fn find<'a>(
+    nodes: &'a [HNode],
+    pred: &impl Fn(&HElement) -> bool,
+) -> Option<&'a HElement> {
     for node in nodes {
         if let HNode::Element(e) = node {
             if pred(e) {

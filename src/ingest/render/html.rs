@@ -9,8 +9,8 @@ use crate::ingest::hast::{is_whitespace, minify_children};
 
 const INDENT: &str = "  ";
 const VOID: &[&str] = &[
-    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img", "input",
-    "keygen", "link", "meta", "param", "source", "track", "wbr",
+    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
+    "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
 ];
 const RAW_TEXT: &[&str] = &["script", "style"];
 const WHITESPACE_SENSITIVE: &[&str] = &["pre", "script", "style", "textarea"];
@@ -19,7 +19,10 @@ pub(crate) fn el(name: &str, attrs: Vec<(&str, String)>, children: Vec<HNode>) -
     HNode::Element(HElement {
         name: LocalName::from(name),
         foreign: false,
-        attrs: attrs.into_iter().map(|(k, v)| (LocalName::from(k), v)).collect(),
+        attrs: attrs
+            .into_iter()
+            .map(|(k, v)| (LocalName::from(k), v))
+            .collect(),
         children,
     })
 }
@@ -52,16 +55,25 @@ pub(crate) fn format_and_serialise(children: Vec<HNode>, doctype: bool) -> Strin
 fn embedded(e: &HElement) -> bool {
     matches!(
         &*e.name,
-        "audio" | "canvas" | "embed" | "iframe" | "img" | "math" | "object" | "picture" | "svg" | "video"
+        "audio"
+            | "canvas"
+            | "embed"
+            | "iframe"
+            | "img"
+            | "math"
+            | "object"
+            | "picture"
+            | "svg"
+            | "video"
     )
 }
 
 fn phrasing(e: &HElement) -> bool {
     const BASIC: &[&str] = &[
-        "a", "abbr", "area", "b", "bdi", "bdo", "br", "button", "cite", "code", "data", "datalist", "del",
-        "dfn", "em", "i", "input", "ins", "kbd", "keygen", "label", "map", "mark", "meter", "noscript",
-        "output", "progress", "q", "ruby", "s", "samp", "script", "select", "small", "span", "strong",
-        "sub", "sup", "template", "textarea", "time", "u", "var", "wbr",
+        "a", "abbr", "area", "b", "bdi", "bdo", "br", "button", "cite", "code", "data", "datalist",
+        "del", "dfn", "em", "i", "input", "ins", "kbd", "keygen", "label", "map", "mark", "meter",
+        "noscript", "output", "progress", "q", "ruby", "s", "samp", "script", "select", "small",
+        "span", "strong", "sub", "sup", "template", "textarea", "time", "u", "var", "wbr",
     ];
     BASIC.contains(&&*e.name)
         || embedded(e)
@@ -93,12 +105,16 @@ fn format_node(e: &mut HElement, level: usize, is_root: bool, in_head: &mut bool
     if !is_root && WHITESPACE_SENSITIVE.contains(&&*e.name) {
         return;
     }
-    let this_padding = padding(&HNode::Element(HElement {
-        name: e.name.clone(),
-        foreign: e.foreign,
-        attrs: Vec::new(),
-        children: Vec::new(),
-    }), *in_head, is_root);
+    let this_padding = padding(
+        &HNode::Element(HElement {
+            name: e.name.clone(),
+            foreign: e.foreign,
+            attrs: Vec::new(),
+            children: Vec::new(),
+        }),
+        *in_head,
+        is_root,
+    );
     if !e.children.is_empty() && this_padding {
         let indent = INDENT.repeat(level);
         let mut eol = false;

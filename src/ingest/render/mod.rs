@@ -31,7 +31,9 @@ pub struct PageOptions {
 /// `head` tags in the full page).
 pub fn plain_html(doc: &Document) -> String {
     let (sections, _) = body(doc);
-    format_and_serialise(sections, false).trim_start().to_owned()
+    format_and_serialise(sections, false)
+        .trim_start()
+        .to_owned()
 }
 
 /// The full page: `head` with the title, canonical link and meta tags, `body` with an
@@ -40,10 +42,17 @@ pub fn page_html(doc: &Document, options: &PageOptions) -> String {
     let (sections, config) = body(doc);
     let meta = PageMeta::build(doc, &sections, config, &options.url);
     let mut head = Vec::new();
-    head.push(el("title", Vec::new(), vec![html::text(meta.title.clone())]));
+    head.push(el(
+        "title",
+        Vec::new(),
+        vec![html::text(meta.title.clone())],
+    ));
     head.push(el(
         "link",
-        vec![("rel", "canonical".into()), ("href", meta.canonical.clone())],
+        vec![
+            ("rel", "canonical".into()),
+            ("href", meta.canonical.clone()),
+        ],
         Vec::new(),
     ));
     let mut lang = None;
@@ -64,7 +73,11 @@ pub fn page_html(doc: &Document, options: &PageOptions) -> String {
             if !code.is_empty() {
                 head.push(el(
                     "link",
-                    vec![("rel", "alternate".into()), ("hreflang", code.to_owned()), ("href", value.clone())],
+                    vec![
+                        ("rel", "alternate".into()),
+                        ("hreflang", code.to_owned()),
+                        ("href", value.clone()),
+                    ],
                     Vec::new(),
                 ));
             }
@@ -75,7 +88,11 @@ pub fn page_html(doc: &Document, options: &PageOptions) -> String {
         } else {
             "name"
         };
-        head.push(el("meta", vec![(attr, name.clone()), ("content", value.clone())], Vec::new()));
+        head.push(el(
+            "meta",
+            vec![(attr, name.clone()), ("content", value.clone())],
+            Vec::new(),
+        ));
     }
     if let Some(feed) = &meta.feed {
         head.push(el(
@@ -92,7 +109,11 @@ pub fn page_html(doc: &Document, options: &PageOptions) -> String {
     if let Some(json) = json_ld {
         let sanitised = json.replace('<', "&#x3c;").replace('>', "&#x3e;");
         let script = match super::json::pretty(sanitised.trim()) {
-            Ok(pretty) => el("script", vec![("type", "application/ld+json".into())], vec![html::text(pretty)]),
+            Ok(pretty) => el(
+                "script",
+                vec![("type", "application/ld+json".into())],
+                vec![html::text(pretty)],
+            ),
             Err(e) => el(
                 "script",
                 vec![
@@ -131,12 +152,15 @@ pub fn page_html(doc: &Document, options: &PageOptions) -> String {
 fn body(doc: &Document) -> (Vec<HNode>, Vec<(String, String)>) {
     let root = super::markdown::document_root(doc);
     let mut sections = render_sections(&root);
-    let config = take_metadata_block(&mut sections).map(|b| read_block_config(&b)).unwrap_or_default();
+    let config = take_metadata_block(&mut sections)
+        .map(|b| read_block_config(&b))
+        .unwrap_or_default();
     (sections, config)
 }
 
 fn has_class(e: &HElement, class: &str) -> bool {
-    e.attr("class").is_some_and(|c| c.split(' ').any(|x| x == class))
+    e.attr("class")
+        .is_some_and(|c| c.split(' ').any(|x| x == class))
 }
 
 /// Removes the first `div.metadata` (document order) and returns it.
@@ -164,7 +188,13 @@ fn take_metadata_block(nodes: &mut Vec<HNode>) -> Option<HElement> {
 fn meta_name(text: &str) -> String {
     let name: String = text
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-') { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let lower = name.to_lowercase();
     if lower.starts_with("hreflang-") || lower.starts_with("hreflang:") {
@@ -224,7 +254,13 @@ fn config_value(cell: &HNode) -> String {
         }
     }
     if value.is_empty() {
-        value = cell.children.iter().map(text_content).collect::<String>().trim().to_owned();
+        value = cell
+            .children
+            .iter()
+            .map(text_content)
+            .collect::<String>()
+            .trim()
+            .to_owned();
     }
     if value.is_empty()
         && let Some(a) = find(&cell.children, &|e| e.is("a"))
@@ -248,8 +284,22 @@ struct PageMeta {
 }
 
 impl PageMeta {
-    fn build(doc: &Document, sections: &[HNode], mut config: Vec<(String, String)>, page: &Url) -> Self {
-        const FIXED: &[&str] = &["title", "description", "image", "image-alt", "url", "twitter:card", "og:url", "canonical"];
+    fn build(
+        doc: &Document,
+        sections: &[HNode],
+        mut config: Vec<(String, String)>,
+        page: &Url,
+    ) -> Self {
+        const FIXED: &[&str] = &[
+            "title",
+            "description",
+            "image",
+            "image-alt",
+            "url",
+            "twitter:card",
+            "og:url",
+            "canonical",
+        ];
         config.retain(|(k, v)| !v.is_empty() || FIXED.contains(&k.as_str()));
         let mut take = |name: &str| -> Option<String> {
             let i = config.iter().position(|(k, _)| k == name)?;
@@ -284,15 +334,19 @@ impl PageMeta {
         let og_url = canonical.clone();
 
         let (hero_image, hero_alt) = hero(sections);
-        let image = image.or(hero_image).unwrap_or_else(|| "/default-meta-image.png".into());
+        let image = image
+            .or(hero_image)
+            .unwrap_or_else(|| "/default-meta-image.png".into());
         let image = meta_image(&image, page);
         let image_alt = image_alt.or(hero_alt);
         for (name, value) in config.iter_mut() {
-            if matches!(name.as_str(), "og:image" | "og:image:secure_url" | "twitter:image")
-                && (value.starts_with("http://")
-                    || value.starts_with("https://")
-                    || value.starts_with('/')
-                    || value.starts_with("./"))
+            if matches!(
+                name.as_str(),
+                "og:image" | "og:image:secure_url" | "twitter:image"
+            ) && (value.starts_with("http://")
+                || value.starts_with("https://")
+                || value.starts_with('/')
+                || value.starts_with("./"))
             {
                 *value = meta_image(value, page);
             }
@@ -325,7 +379,10 @@ impl PageMeta {
             ("twitter:image", "og:image"),
         ] {
             if !config.iter().any(|(k, _)| k == from) {
-                let value = tags_out.iter().find(|(k, _)| k == to).and_then(|(_, v)| v.clone());
+                let value = tags_out
+                    .iter()
+                    .find(|(k, _)| k == to)
+                    .and_then(|(_, v)| v.clone());
                 if let Some(entry) = tags_out.iter_mut().find(|(k, _)| k == from) {
                     entry.1 = value;
                 }
@@ -333,7 +390,12 @@ impl PageMeta {
         }
         let tags = tags_out
             .into_iter()
-            .flat_map(|(name, values)| values.unwrap_or_default().into_iter().map(move |v| (name.clone(), v)))
+            .flat_map(|(name, values)| {
+                values
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(move |v| (name.clone(), v))
+            })
             .collect();
         PageMeta {
             title,
@@ -373,7 +435,8 @@ fn content_title(doc: &Document) -> String {
             node.walk(&mut |n| match &n.kind {
                 Kind::Heading { .. } if heading.is_none() => heading = Some(n.to_plain_text()),
                 Kind::Paragraph if intro.is_none() => {
-                    let only_image = n.children.len() == 1 && matches!(n.children[0].kind, Kind::Image { .. });
+                    let only_image =
+                        n.children.len() == 1 && matches!(n.children[0].kind, Kind::Image { .. });
                     if !n.children.is_empty() && !only_image {
                         intro = Some(n.to_plain_text());
                     }
@@ -381,7 +444,10 @@ fn content_title(doc: &Document) -> String {
                 _ => {}
             });
         }
-        let title = heading.filter(|h| !h.is_empty()).or(intro).unwrap_or_default();
+        let title = heading
+            .filter(|h| !h.is_empty())
+            .or(intro)
+            .unwrap_or_default();
         if !title.is_empty() {
             return title;
         }
@@ -402,7 +468,11 @@ fn extract_description(nodes: &[HNode]) -> Option<String> {
                 let text = text_content(child);
                 let words: Vec<&str> = text.split_whitespace().collect();
                 let words = if words.is_empty() { vec![""] } else { words };
-                if words.len() >= 10 || words.iter().any(|w| w.chars().count() > 25 && !w.starts_with("http")) {
+                if words.len() >= 10
+                    || words
+                        .iter()
+                        .any(|w| w.chars().count() > 25 && !w.starts_with("http"))
+                {
                     let mut d = words.iter().take(25).copied().collect::<Vec<_>>().join(" ");
                     if words.len() > 25 {
                         d.push_str(" ...");
@@ -436,7 +506,9 @@ fn hero(sections: &[HNode]) -> (Option<String>, Option<String>) {
                         .and_then(|base| base.join(href))
                         .map(|u| {
                             let path = u.path().to_lowercase();
-                            IMAGE_EXTENSIONS.iter().any(|ext| path.rsplit('.').next() == Some(ext) && path.contains('.'))
+                            IMAGE_EXTENSIONS.iter().any(|ext| {
+                                path.rsplit('.').next() == Some(ext) && path.contains('.')
+                            })
                         })
                         .unwrap_or(false)
                 }))
@@ -449,7 +521,10 @@ fn hero(sections: &[HNode]) -> (Option<String>, Option<String>) {
         Some(a) => {
             let href = a.attr("href").unwrap_or("").to_owned();
             let text = text_content(&HNode::Element(a.clone())).trim().to_owned();
-            let alt = a.attr("title").map(str::to_owned).or_else(|| (!text.is_empty() && text != href).then_some(text));
+            let alt = a
+                .attr("title")
+                .map(str::to_owned)
+                .or_else(|| (!text.is_empty() && text != href).then_some(text));
             (Some(href), alt)
         }
         None => (None, None),
@@ -466,7 +541,11 @@ fn meta_image(src: &str, page: &Url) -> String {
         return src.to_owned();
     }
     let mut params: Vec<(String, String)> = resolved.query_pairs().into_owned().collect();
-    for (k, v) in [("width", "1200"), ("format", "pjpg"), ("optimize", "medium")] {
+    for (k, v) in [
+        ("width", "1200"),
+        ("format", "pjpg"),
+        ("optimize", "medium"),
+    ] {
         match params.iter().position(|(name, _)| name == k) {
             Some(i) => {
                 params[i].1 = v.into();
@@ -482,7 +561,9 @@ fn meta_image(src: &str, page: &Url) -> String {
             None => params.push((k.into(), v.into())),
         }
     }
-    let query = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(params)
+        .finish();
     let mut out = resolved.clone();
     out.set_query(Some(&query));
     out.to_string()
