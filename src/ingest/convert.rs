@@ -149,34 +149,73 @@ fn all_of(children: &[HNode]) -> Vec<Node> {
     out
 }
 
-const IGNORED: &[&str] = &[
-    "applet", "area", "basefont", "bgsound", "caption", "col", "colgroup", "command", "content",
-    "datalist", "dialog", "element", "embed", "frame", "frameset", "isindex", "keygen", "link",
-    "math", "menu", "menuitem", "meta", "nextid", "noembed", "noframes", "optgroup", "option",
-    "param", "script", "shadow", "source", "spacer", "style", "svg", "template", "title", "track",
-];
-const FLOW: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "body",
-    "center",
-    "div",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "form",
-    "footer",
-    "header",
-    "hgroup",
-    "html",
-    "legend",
-    "main",
-    "multicol",
-    "nav",
-    "picture",
-    "section",
-];
+fn is_ignored(name: &str) -> bool {
+    matches!(
+        name,
+        "applet"
+            | "area"
+            | "basefont"
+            | "bgsound"
+            | "caption"
+            | "col"
+            | "colgroup"
+            | "command"
+            | "content"
+            | "datalist"
+            | "dialog"
+            | "element"
+            | "embed"
+            | "frame"
+            | "frameset"
+            | "isindex"
+            | "keygen"
+            | "link"
+            | "math"
+            | "menu"
+            | "menuitem"
+            | "meta"
+            | "nextid"
+            | "noembed"
+            | "noframes"
+            | "optgroup"
+            | "option"
+            | "param"
+            | "script"
+            | "shadow"
+            | "source"
+            | "spacer"
+            | "style"
+            | "svg"
+            | "template"
+            | "title"
+            | "track"
+    )
+}
+fn is_flow(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "body"
+            | "center"
+            | "div"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "form"
+            | "footer"
+            | "header"
+            | "hgroup"
+            | "html"
+            | "legend"
+            | "main"
+            | "multicol"
+            | "nav"
+            | "picture"
+            | "section"
+    )
+}
 
 fn one(node: &HNode, out: &mut Vec<Node>) {
     let e = match node {
@@ -197,10 +236,10 @@ fn one(node: &HNode, out: &mut Vec<Node>) {
         return;
     }
     let name = &*e.name;
-    if IGNORED.contains(&name) {
+    if is_ignored(name) {
         return;
     }
-    if FLOW.contains(&name) {
+    if is_flow(name) {
         out.extend(to_flow(all(e)));
         return;
     }

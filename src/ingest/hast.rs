@@ -27,85 +27,121 @@ struct Outcome {
     remove: bool,
 }
 
-const BLOCKS: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "body",
-    "br",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "dt",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "header",
-    "hgroup",
-    "hr",
-    "html",
-    "legend",
-    "li",
-    "listing",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "optgroup",
-    "option",
-    "p",
-    "plaintext",
-    "pre",
-    "section",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "tfoot",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-    "wbr",
-    "xmp",
-];
-const CONTENT: &[&str] = &[
-    // Embedded content, then form controls.
-    "audio", "canvas", "embed", "iframe", "img", "math", "object", "picture", "svg", "video",
-    "button", "input", "select", "textarea",
-];
-const SKIPPABLE: &[&str] = &[
-    "area", "base", "basefont", "dialog", "datalist", "head", "link", "meta", "noembed",
-    "noframes", "param", "rp", "script", "source", "style", "template", "track", "title",
-];
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "body"
+            | "br"
+            | "caption"
+            | "center"
+            | "col"
+            | "colgroup"
+            | "dd"
+            | "dialog"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dt"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "head"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "html"
+            | "legend"
+            | "li"
+            | "listing"
+            | "main"
+            | "menu"
+            | "nav"
+            | "ol"
+            | "optgroup"
+            | "option"
+            | "p"
+            | "plaintext"
+            | "pre"
+            | "section"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+            | "wbr"
+            | "xmp"
+    )
+}
+fn is_content(name: &str) -> bool {
+    matches!(
+        name,
+        "audio"
+            | "canvas"
+            | "embed"
+            | "iframe"
+            | "img"
+            | "math"
+            | "object"
+            | "picture"
+            | "svg"
+            | "video"
+            | "button"
+            | "input"
+            | "select"
+            | "textarea"
+    )
+}
+fn is_skippable(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "basefont"
+            | "dialog"
+            | "datalist"
+            | "head"
+            | "link"
+            | "meta"
+            | "noembed"
+            | "noframes"
+            | "param"
+            | "rp"
+            | "script"
+            | "source"
+            | "style"
+            | "template"
+            | "track"
+            | "title"
+    )
+}
 
 fn blocklike(e: &HElement) -> bool {
-    BLOCKS.contains(&&*e.name)
+    is_block(&e.name)
 }
 
 fn content(node: &HNode) -> bool {
-    node.element().is_some_and(|e| CONTENT.contains(&&*e.name))
+    node.element().is_some_and(|e| is_content(&e.name))
 }
 
 fn skippable(node: &HNode) -> bool {
     match node {
         HNode::Comment(_) => true,
-        HNode::Element(e) => e.attr("hidden").is_some() || SKIPPABLE.contains(&&*e.name),
+        HNode::Element(e) => e.attr("hidden").is_some() || is_skippable(&e.name),
         HNode::Text(_) => false,
     }
 }

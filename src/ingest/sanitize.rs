@@ -201,13 +201,26 @@ fn sort(children: &mut [Node]) {
             continue;
         }
         // The chain of single-child sortable nodes starting here.
-        let mut kinds = Vec::new();
+        let mut length = 0;
         let mut cursor: &Node = child;
-        while let Some(key) = sort_key(&cursor.kind) {
-            kinds.push((key, cursor.kind.clone()));
+        while sort_key(&cursor.kind).is_some() {
+            length += 1;
             match cursor.children.as_slice() {
                 [only] if sort_key(&only.kind).is_some() => cursor = only,
                 _ => break,
+            }
+        }
+        let mut kinds = Vec::new();
+        if length > 1 {
+            let mut cursor: &Node = child;
+            for _ in 0..length {
+                kinds.push((
+                    sort_key(&cursor.kind).expect("in the chain"),
+                    cursor.kind.clone(),
+                ));
+                if let [only] = cursor.children.as_slice() {
+                    cursor = only;
+                }
             }
         }
         if kinds.len() > 1 {

@@ -354,10 +354,6 @@ fn first_char(s: &str) -> String {
     s.chars().next().map(String::from).unwrap_or_default()
 }
 
-fn last_char(s: &str) -> String {
-    s.chars().next_back().map(String::from).unwrap_or_default()
-}
-
 fn char_ref(c: char) -> String {
     format!("&#x{:X};", c as u32)
 }
@@ -466,41 +462,42 @@ impl State<'_> {
 
     fn container_phrasing(&mut self, parent: &Node, info: &Info) -> String {
         let children = &parent.children;
-        let mut results: Vec<String> = Vec::with_capacity(children.len());
+        // The children's outputs, concatenated; `last_start` is where the latest begins.
+        let mut out = String::new();
+        let mut last_start: Option<usize> = None;
         let mut before: Around = info.before;
-        let mut encode_after: Option<String> = None;
+        let mut encode_after: Option<Around> = None;
         self.index_stack.push(-1);
         let mut tracker = Tracker::new(info);
         for (index, child) in children.iter().enumerate() {
             *self.index_stack.last_mut().expect("pushed") = index as isize;
-            let after = match children.get(index + 1) {
+            let after: Around = match children.get(index + 1) {
                 Some(next) => {
                     let peek_info = tracker.info("", "");
-                    self.peek(next, parent, &peek_info)
+                    Around::copy(&self.peek(next, parent, &peek_info))
                 }
-                None => info.after.to_string(),
+                None => info.after,
             };
-            if !results.is_empty()
+            if last_start.is_some_and(|start| start < out.len())
                 && (&*before == "\r" || &*before == "\n")
                 && matches!(child.kind, Kind::Html { .. })
             {
-                let last = results.last_mut().expect("non-empty");
-                if last.ends_with("\r\n") {
-                    last.truncate(last.len() - 2);
-                    last.push(' ');
-                } else if last.ends_with('\n') || last.ends_with('\r') {
-                    last.pop();
-                    last.push(' ');
+                if out.ends_with("\r\n") {
+                    out.truncate(out.len() - 2);
+                    out.push(' ');
+                } else if out.ends_with('\n') || out.ends_with('\r') {
+                    out.pop();
+                    out.push(' ');
                 }
                 before = " ".into();
                 tracker = Tracker::new(info);
-                tracker.move_by(&results.concat());
+                tracker.move_by(&out);
             }
-            let child_info = tracker.info(before, after.clone());
+            let child_info = tracker.info(before, after);
             let mut value = self.handle(child, Some(parent), &child_info);
             if let Some(enc) = &encode_after
                 && !enc.is_empty()
-                && value.starts_with(enc.as_str())
+                && value.starts_with(&**enc)
             {
                 let c = enc.chars().next().expect("non-empty");
                 value = format!("{}{}", char_ref(c), &value[c.len_utf8()..]);
@@ -509,24 +506,28 @@ impl State<'_> {
             encode_after = None;
             if let Some((enc_before, enc_after)) = encoding {
                 if enc_before
-                    && let Some(last) = results.last_mut()
+                    && let Some(start) = last_start
                     && !before.is_empty()
-                    && last.ends_with(&*before)
+                    && out[start..].ends_with(&*before)
                 {
                     let c = before.chars().next().expect("non-empty");
-                    last.truncate(last.len() - c.len_utf8());
-                    last.push_str(&char_ref(c));
+                    out.truncate(out.len() - c.len_utf8());
+                    out.push_str(&char_ref(c));
                 }
                 if enc_after {
-                    encode_after = Some(after.clone());
+                    encode_after = Some(after);
                 }
             }
             tracker.move_by(&value);
-            before = Around::copy(&last_char(&value));
-            results.push(value);
+            before = Around::copy(value.chars().next_back().map_or("", |c| {
+                let end = value.len();
+                &value[end - c.len_utf8()..]
+            }));
+            last_start = Some(out.len());
+            out.push_str(&value);
         }
         self.index_stack.pop();
-        results.concat()
+        out
     }
 
     /// The root: flow children joined by blank lines (it has no `spread`).
@@ -1159,7 +1160,7 @@ fn autolink(node: &Node, url: &str, title: Option<&str>) -> bool {
                 None => false,
             }
     };
-    (raw == url || format!("mailto:{raw}") == url)
+    (raw == url || url.strip_prefix("mailto:") == Some(raw.as_str()))
         && scheme_ok
         && !url
             .chars()

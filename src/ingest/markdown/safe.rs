@@ -320,8 +320,37 @@ pub(crate) struct SafeConfig<'a> {
 }
 
 /// `state.safe(input, config)`.
+/// Buffers reused across calls of [`safe`] (one set per thread).
+#[derive(Default)]
+struct Scratch {
+    value: String,
+    line_endings: Vec<usize>,
+    found: Vec<(usize, Info)>,
+    candidates: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String {
-    let mut value = String::with_capacity(config.before.len() + input.len() + config.after.len());
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => safe_with(&mut scratch, stack, input, config),
+        Err(_) => safe_with(&mut Scratch::default(), stack, input, config),
+    })
+}
+
+fn safe_with(scratch: &mut Scratch, stack: &[C], input: &str, config: &SafeConfig<'_>) -> String {
+    let Scratch {
+        value,
+        line_endings,
+        found,
+        candidates,
+    } = scratch;
+    value.clear();
+    line_endings.clear();
+    found.clear();
+    candidates.clear();
     value.push_str(config.before);
     value.push_str(input);
     value.push_str(config.after);
@@ -334,9 +363,7 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
         }
     }
     let stack_mask = mask(stack);
-    let line_endings: Vec<usize> = memchr::memchr2_iter(b'\r', b'\n', bytes).collect();
-    let mut found: Vec<(usize, Info)> = Vec::new();
-    let mut candidates: Vec<usize> = Vec::new();
+    line_endings.extend(memchr::memchr2_iter(b'\r', b'\n', bytes));
     for (pattern, masks) in PATTERNS.iter().zip(MASKS.iter()) {
         if !present[pattern.character as usize] || !in_scope(stack_mask, *masks) {
             continue;
@@ -347,7 +374,7 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
         // one (usually only the context has line endings), anywhere for the others.
         candidates.clear();
         if pattern.at_break {
-            for &le in &line_endings {
+            for &le in line_endings.iter() {
                 let mut j = le + 1;
                 while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
                     j += 1;
@@ -386,7 +413,7 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
             candidates.extend(memchr::memchr_iter(pattern.character, bytes));
         }
         let mut last_index = 0;
-        for &at in &candidates {
+        for &at in candidates.iter() {
             if at < last_index {
                 continue;
             }
@@ -441,18 +468,19 @@ pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String 
             continue;
         }
         if start != position {
-            result.push_str(&escape_backslashes(&value[start..position], "\\"));
+            escape_backslashes_into(&mut result, &value[start..position], "\\");
         }
         start = position;
         let b = bytes[position];
         if b.is_ascii_punctuation() && !config.encode.contains(&b) {
             result.push('\\');
         } else {
-            result.push_str(&format!("&#x{:X};", b));
+            use std::fmt::Write;
+            let _ = write!(result, "&#x{:X};", b);
             start += 1;
         }
     }
-    result.push_str(&escape_backslashes(&value[start..end], config.after));
+    escape_backslashes_into(&mut result, &value[start..end], config.after);
     result
 }
 
@@ -462,11 +490,17 @@ fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
 
 /// Doubles backslashes that would escape the following punctuation.
 fn escape_backslashes(value: &str, after: &str) -> String {
-    if !value.contains('\\') {
-        return value.to_owned();
+    let mut out = String::with_capacity(value.len());
+    escape_backslashes_into(&mut out, value, after);
+    out
+}
+
+fn escape_backslashes_into(out: &mut String, value: &str, after: &str) {
+    if memchr(b'\\', value.as_bytes()).is_none() {
+        out.push_str(value);
+        return;
     }
     let bytes = value.as_bytes();
-    let mut out = String::with_capacity(value.len() + 4);
     let mut start = 0;
     for (i, b) in bytes.iter().enumerate() {
         if *b != b'\\' {
@@ -480,7 +514,6 @@ fn escape_backslashes(value: &str, after: &str) -> String {
         }
     }
     out.push_str(&value[start..]);
-    out
 }
 
 /// Patterns that apply at a line start, for inline code (`atBreak` patterns, all of them).
