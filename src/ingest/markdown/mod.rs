@@ -358,6 +358,32 @@ fn char_ref(c: char) -> String {
     format!("&#x{:X};", c as u32)
 }
 
+/// The reference encodes UTF-16 units: for a character outside the BMP only its first unit
+/// is encoded, and the lone second one comes out as U+FFFD.
+fn encode_first_unit(c: char) -> String {
+    let mut units = [0u16; 2];
+    match c.encode_utf16(&mut units) {
+        [_] => char_ref(c),
+        [high, _] => format!("&#x{high:X};\u{FFFD}"),
+        _ => unreachable!("one or two units"),
+    }
+}
+
+/// The same for the last unit: a lone first unit (U+FFFD), then the encoded second.
+fn encode_last_unit(c: char) -> String {
+    let mut units = [0u16; 2];
+    match c.encode_utf16(&mut units) {
+        [_] => char_ref(c),
+        [_, low] => format!("\u{FFFD}&#x{low:X};"),
+        _ => unreachable!("one or two units"),
+    }
+}
+
+/// The first UTF-16 unit of a string (JavaScript's `charCodeAt(0)`).
+fn first_unit(s: &str) -> Option<u16> {
+    s.encode_utf16().next()
+}
+
 impl State<'_> {
     fn enter(&mut self, c: C) {
         self.stack.push(c);
@@ -497,22 +523,28 @@ impl State<'_> {
             let mut value = self.handle(child, Some(parent), &child_info);
             if let Some(enc) = &encode_after
                 && !enc.is_empty()
-                && value.starts_with(&**enc)
+                && first_unit(enc) == first_unit(&value)
             {
-                let c = enc.chars().next().expect("non-empty");
-                value = format!("{}{}", char_ref(c), &value[c.len_utf8()..]);
+                let c = value.chars().next().expect("non-empty");
+                value = format!("{}{}", encode_first_unit(c), &value[c.len_utf8()..]);
             }
             let encoding = self.attention.take();
             encode_after = None;
             if let Some((enc_before, enc_after)) = encoding {
                 if enc_before
                     && let Some(start) = last_start
-                    && !before.is_empty()
                     && out[start..].ends_with(&*before)
                 {
-                    let c = before.chars().next().expect("non-empty");
-                    out.truncate(out.len() - c.len_utf8());
-                    out.push_str(&char_ref(c));
+                    match before.chars().next() {
+                        Some(c) => {
+                            out.truncate(out.len() - c.len_utf8());
+                            out.push_str(&encode_last_unit(c));
+                        }
+                        // An empty previous output: JavaScript encodes `charCodeAt(0)` of
+                        // an empty string, NaN.
+                        None if start == out.len() => out.push_str("&#xNAN;"),
+                        None => {}
+                    }
                 }
                 if enc_after {
                     encode_after = Some(after);
@@ -791,18 +823,7 @@ impl State<'_> {
             value = format!(" {value} ");
         }
         // A line ending that would start a construct becomes a space.
-        let mut from = 0;
-        while let Some((start, _)) = safe::at_break_match(value.as_bytes(), from) {
-            let mut position = start;
-            if value.as_bytes()[position] == b'\n'
-                && position > 0
-                && value.as_bytes()[position - 1] == b'\r'
-            {
-                position -= 1;
-            }
-            value.replace_range(position..start + 1, " ");
-            from = position + 1;
-        }
+        safe::inline_code_line_endings(&mut value);
         let mut out = format!("{sequence}{value}{sequence}");
         if self.stack.contains(&C::GtCell) {
             out = escape_table_chars(&out);
@@ -867,7 +888,7 @@ impl State<'_> {
         if open.0
             && let Some(h) = head
         {
-            between = format!("{}{}", char_ref(h), &between[h.len_utf8()..]);
+            between = format!("{}{}", encode_first_unit(h), &between[h.len_utf8()..]);
         }
         let tail = between.chars().next_back();
         let close = encode_info(info.after.chars().next(), tail);
@@ -875,7 +896,7 @@ impl State<'_> {
             && let Some(t) = tail
         {
             between.truncate(between.len() - t.len_utf8());
-            between.push_str(&char_ref(t));
+            between.push_str(&encode_last_unit(t));
         }
         self.exit();
         self.attention = Some((open.1, close.1));
@@ -1170,7 +1191,9 @@ fn autolink(node: &Node, url: &str, title: Option<&str>) -> bool {
 /// micromark's `classifyCharacter` then `encodeInfo` for `*`: (inside, outside).
 fn encode_info(outside: Option<char>, inside: Option<char>) -> (bool, bool) {
     let kind = |c: Option<char>| match c {
+        // Outside the BMP JavaScript sees a surrogate: neither space nor punctuation.
         None => 0,
+        Some(c) if c as u32 > 0xFFFF => 0,
         Some(c) if unicode_whitespace(c) => 1,
         Some(c) if unicode_punctuation(c) => 2,
         Some(_) => 0,

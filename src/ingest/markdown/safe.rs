@@ -516,27 +516,37 @@ fn escape_backslashes_into(out: &mut String, value: &str, after: &str) {
     out.push_str(&value[start..]);
 }
 
-/// Patterns that apply at a line start, for inline code (`atBreak` patterns, all of them).
-pub(crate) fn at_break_match(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
-    let mut best: Option<(usize, usize)> = None;
+/// Inline code: a line ending where a construct could start becomes a space. Every
+/// line-start pattern is applied in turn with a JavaScript `g`-flag loop over the value as
+/// it changes (a replacement can create a match for a later pattern, as in the reference).
+pub(crate) fn inline_code_line_endings(value: &mut String) {
     for pattern in PATTERNS.iter().filter(|p| p.at_break) {
-        let mut search = from;
-        while let Some(offset) = memchr(pattern.character, &bytes[search..]) {
-            let at = search + offset;
-            search = at + 1;
-            let Some(start) = match_start(pattern, bytes, at) else {
-                continue;
-            };
-            if start < from || after_len(pattern.after, bytes, at + 1).is_none() {
-                continue;
+        let mut last_index = 0;
+        loop {
+            let bytes = value.as_bytes();
+            let mut hit = None;
+            for at in memchr::memchr_iter(pattern.character, bytes) {
+                let Some(start) = match_start(pattern, bytes, at) else {
+                    continue;
+                };
+                if start < last_index {
+                    continue;
+                }
+                let Some(consumed) = after_len(pattern.after, bytes, at + 1) else {
+                    continue;
+                };
+                hit = Some((start, at + 1 + consumed));
+                break;
             }
-            if best.is_none_or(|(s, _)| start < s) {
-                best = Some((start, at));
+            let Some((start, end)) = hit else { break };
+            let mut position = start;
+            if bytes[start] == b'\n' && start > 0 && bytes[start - 1] == b'\r' {
+                position -= 1;
             }
-            break;
+            value.replace_range(position..start + 1, " ");
+            last_index = end;
         }
     }
-    best
 }
 
 #[cfg(test)]
