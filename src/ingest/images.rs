@@ -139,7 +139,7 @@ mod tests {
         });
         assert_eq!(calls, 3);
         let md = doc.to_markdown();
-        assert!(md.contains("[image0]: ./media_12.png"), "{md}");
+        assert!(md.contains("[image0]: ./media_11.png"), "{md}");
         assert!(md.contains("data:image/png;base64,x"), "{md}");
         assert!(md.contains("./media_1.png"), "{md}");
         assert!(md.contains("[image4]: ./media_7.png"), "{md}");

@@ -538,7 +538,7 @@ mod tests {
     #[test]
     fn distributes_like_the_reference() {
         assert_eq!(distribute(120.0, 1), vec![120]);
-        assert_eq!(distribute(120.0, 7), vec![17, 17, 17, 17, 17, 17, 18]);
+        assert_eq!(distribute(120.0, 7), vec![17, 17, 17, 18, 17, 17, 17]);
         assert_eq!(distribute(5.0, 2), vec![3, 2]);
     }
 }
