@@ -7,8 +7,11 @@ use super::hast::{collapse, is_whitespace, minify_whitespace, to_text};
 use super::model::{BlockInfo, Kind, Node, Section, TablePart, Warning, valid_block_class};
 
 /// Converts `main` into sections. Invalid block class names become warnings.
-pub(crate) fn convert_main(mut main: HElement) -> (Vec<Section>, Vec<Warning>) {
-    process_icons(&mut main.children);
+/// `icons`: whether the page mentions `icon` at all (otherwise no span is an icon).
+pub(crate) fn convert_main(mut main: HElement, icons: bool) -> (Vec<Section>, Vec<Warning>) {
+    if icons {
+        process_icons(&mut main.children);
+    }
     let mut sections = Vec::new();
     let mut warnings = Vec::new();
     for child in main.children {

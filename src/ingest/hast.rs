@@ -261,8 +261,19 @@ fn minify(node: &mut HNode, state: State) -> Outcome {
     }
 }
 
+/// Whether `collapse` would leave `value` as it is (no white space but single spaces).
+fn already_collapsed(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    !bytes
+        .iter()
+        .any(|b| matches!(b, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+        && memchr::memmem::find(bytes, b"  ").is_none()
+}
+
 fn minify_text(value: &mut String, state: State) -> Outcome {
-    let collapsed = if state.newlines {
+    let collapsed = if already_collapsed(value) {
+        std::mem::take(value)
+    } else if state.newlines {
         collapse_newlines(value)
     } else {
         collapse(value)
@@ -288,6 +299,8 @@ fn minify_text(value: &mut String, state: State) -> Outcome {
     }
     if start == end {
         outcome.remove = true;
+    } else if start == 0 && end == collapsed.len() {
+        *value = collapsed;
     } else {
         *value = collapsed[start..end].to_owned();
     }

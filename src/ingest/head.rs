@@ -12,7 +12,12 @@ const PLATFORM_META: &[&str] = &["viewport"];
 const IMAGE_META: &[&str] = &["image", "twitter:image", "og:image", "og:image:secure_url"];
 
 /// Collects the metadata of the document whose root element is `html`.
-pub(crate) fn metadata(html: &HElement, limit: usize) -> Result<Vec<MetaEntry>, IngestError> {
+/// `hreflang`: whether the source mentions `hreflang` at all (otherwise no link has it).
+pub(crate) fn metadata(
+    html: &HElement,
+    limit: usize,
+    hreflang: bool,
+) -> Result<Vec<MetaEntry>, IngestError> {
     let mut entries = Vec::new();
     let head = html
         .children
@@ -61,7 +66,9 @@ pub(crate) fn metadata(html: &HElement, limit: usize) -> Result<Vec<MetaEntry>, 
     if let Some(lang) = html.attr("lang").filter(|l| !l.is_empty()) {
         entries.push(entry("html-lang", MetaValue::Text(lang.to_owned())));
     }
-    collect_hreflang(html, &mut entries);
+    if hreflang {
+        collect_hreflang(html, &mut entries);
+    }
     Ok(entries)
 }
 

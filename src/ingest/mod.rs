@@ -71,7 +71,11 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
     let mut root = dom::parse(html);
     // Metadata first: `link hreflang` counts anywhere in the document, `main` included.
     let head_metadata = if has_main(&root) {
-        head::metadata(&root, options.max_metadata_size)?
+        head::metadata(
+            &root,
+            options.max_metadata_size,
+            mentions(html, b"hreflang"),
+        )?
     } else {
         Vec::new()
     };
@@ -83,7 +87,7 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
             warnings: Vec::new(),
         });
     };
-    let (mut sections, warnings) = convert::convert_main(main);
+    let (mut sections, warnings) = convert::convert_main(main, mentions(html, b"icon"));
     for section in &mut sections {
         sanitize::sanitize_heading(&mut section.children);
         sanitize::sanitize_text_and_formats(&mut section.children);
@@ -93,6 +97,18 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
         sections,
         head_metadata,
         warnings,
+    })
+}
+
+/// Whether `html` contains `word` (ASCII, any case): lets a pass that can only matter when
+/// the word appears (icons, `hreflang` links) skip walking the tree.
+fn mentions(html: &str, word: &[u8]) -> bool {
+    let bytes = html.as_bytes();
+    let first = word[0];
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), bytes).any(|i| {
+        bytes
+            .get(i..i + word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
     })
 }
 

@@ -850,17 +850,14 @@ impl State<'_> {
     }
 
     fn text(&mut self, value: &str, info: &Info) -> String {
-        let out = if value.contains(['\t', '\x0b', '\r', '\n']) {
-            let spaced: String = value
-                .chars()
-                .map(|c| {
-                    if matches!(c, '\t' | '\x0b' | '\r' | '\n') {
-                        ' '
-                    } else {
-                        c
-                    }
-                })
-                .collect();
+        let spacing = |b: &u8| matches!(b, b'\t' | b'\x0b' | b'\r' | b'\n');
+        let out = if value.as_bytes().iter().any(spacing) {
+            // ASCII for ASCII: the bytes stay valid UTF-8.
+            let mut bytes = value.as_bytes().to_vec();
+            for b in bytes.iter_mut().filter(|b| spacing(b)) {
+                *b = b' ';
+            }
+            let spaced = String::from_utf8(bytes).expect("ASCII replaced by ASCII");
             self.safe(&spaced, &info.before, &info.after)
         } else {
             self.safe(value, &info.before, &info.after)
@@ -1322,36 +1319,42 @@ fn hard_wrap(value: &str, width: usize) -> String {
     lines.join("\n")
 }
 
-/// The grid-table text wrapping (`lineWrapTextHandler`).
+/// The grid-table text wrapping (`lineWrapTextHandler`): words joined into lines of at
+/// most `width` (counting from the current column), a line's first word escaped where it
+/// would start a list or quote.
 fn wrap_words(value: &str, width: i64, start_column: i64) -> String {
-    let mut lines: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(value.len() + value.len() / 16);
     let mut len = start_column;
-    let mut line: Vec<String> = Vec::new();
+    let mut line_empty = true;
+    let mut any_line = false;
     for word in value.split(' ') {
         let word_len = js_len(word) as i64;
-        if len + word_len > width && !line.is_empty() {
-            lines.push(line.join(" "));
-            line.clear();
+        if len + word_len > width && !line_empty {
+            out.push('\n');
+            any_line = true;
+            line_empty = true;
             len = 0;
         }
-        let mut word = word.to_owned();
-        if line.is_empty() {
+        if line_empty {
             let digits = word.bytes().take_while(u8::is_ascii_digit).count();
             if digits > 0 && word.as_bytes().get(digits) == Some(&b'.') {
-                word = word.replacen('.', "\\.", 1);
+                out.push_str(&word[..digits]);
+                out.push_str("\\.");
+                out.push_str(&word[digits + 1..]);
+            } else if word == "-" {
+                out.push_str("\\-");
+            } else if any_line && word.starts_with('>') {
+                out.push_str("\\>");
+                out.push_str(&word[1..]);
+            } else {
+                out.push_str(word);
             }
-            if word == "-" {
-                word = "\\-".into();
-            }
-            if !lines.is_empty() && word.starts_with('>') {
-                word = format!("\\>{}", &word[1..]);
-            }
+            line_empty = false;
+        } else {
+            out.push(' ');
+            out.push_str(word);
         }
-        line.push(word);
         len += word_len + 1;
     }
-    if !line.is_empty() {
-        lines.push(line.join(" "));
-    }
-    lines.join("\n")
+    out
 }
