@@ -39,6 +39,49 @@ pub enum Command {
     /// Mustache templates, rendered as the transformation worker renders them.
     #[command(subcommand)]
     Template(TemplateCommand),
+    /// Convert local HTML pages to the markdown a preview stores, with the preview's own
+    /// ingestion (images are not fetched).
+    Ingest(IngestArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    /// HTML files to convert.
+    #[arg(required = true, value_name = "FILE.html")]
+    pub files: Vec<PathBuf>,
+    /// The page URL the files were fetched from: relative image URLs are resolved against
+    /// it, as a preview resolves them before downloading.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<url::Url>,
+    /// Write NAME.md per file into DIR instead of printing (required for several files).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Largest title, meta value or JSON-LD script accepted, in UTF-16 code units.
+    #[arg(long, value_name = "N", default_value_t = siteops::ingest::DEFAULT_MAX_METADATA_SIZE)]
+    pub max_metadata_size: usize,
+    /// What to write: the stored markdown, the rendered page, or its `.plain.html` body.
+    #[arg(long, value_enum, default_value_t = IngestFormat::Md)]
+    pub format: IngestFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IngestFormat {
+    /// NAME.md: the markdown a preview stores.
+    Md,
+    /// NAME.html: the page as the preview host serves it.
+    Html,
+    /// NAME.plain.html: the main content alone.
+    Plain,
+}
+
+impl IngestFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            IngestFormat::Md => "md",
+            IngestFormat::Html => "html",
+            IngestFormat::Plain => "plain.html",
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -11,6 +11,7 @@ pub mod document;
 pub mod endpoint;
 pub mod html;
 pub mod http;
+pub mod ingest;
 pub mod json;
 pub mod jsregex;
 pub mod live;

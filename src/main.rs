@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Token(args) => commands::token::run(args),
         Command::Template(command) => commands::template::run(command),
+        Command::Ingest(args) => commands::ingest::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

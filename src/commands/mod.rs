@@ -3,6 +3,7 @@
 
 pub mod apply;
 pub mod compile;
+pub mod ingest;
 pub mod plan;
 mod planning;
 pub mod schema;

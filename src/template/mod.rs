@@ -20,7 +20,7 @@ mod context;
 mod error;
 mod escape;
 mod node;
-mod number;
+pub(crate) mod number;
 mod parse;
 mod partials;
 mod render;

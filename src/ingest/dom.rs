@@ -1,0 +1,442 @@
+//! HTML5 parsing into a small owned tree.
+//!
+//! html5ever builds the document through a `TreeSink`; ours is an index arena (one `Vec`, no
+//! reference counting), which is then turned into an owned tree of [`HNode`]s with the
+//! attributes the converter needs. Comments and text are kept, since the whitespace and
+//! paragraph rules of the reference converter depend on them.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::{Attribute, LocalName, QualName, ns, parse_document};
+
+/// A node of the owned tree.
+#[derive(Debug, Clone)]
+pub(crate) enum HNode {
+    Element(HElement),
+    Text(String),
+    Comment(String),
+}
+
+/// An element: lower-case local name, attributes in source order, children.
+#[derive(Debug, Clone)]
+pub(crate) struct HElement {
+    pub name: LocalName,
+    /// True for elements outside the HTML namespace (SVG, MathML content).
+    pub foreign: bool,
+    pub attrs: Vec<(LocalName, String)>,
+    pub children: Vec<HNode>,
+}
+
+impl HElement {
+    pub fn is(&self, name: &str) -> bool {
+        !self.foreign && &*self.name == name
+    }
+
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| &**k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The class list, split on HTML white space (as hast's `className`).
+    pub fn classes(&self) -> Vec<&str> {
+        self.attr("class")
+            .map(|c| c.split_ascii_whitespace().collect())
+            .unwrap_or_default()
+    }
+}
+
+impl HNode {
+    pub fn element(&self) -> Option<&HElement> {
+        match self {
+            HNode::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    pub fn is_element(&self, name: &str) -> bool {
+        self.element().is_some_and(|e| e.is(name))
+    }
+}
+
+/// The parsed document: the root element (`html`) and nothing else of interest.
+pub(crate) fn parse(html: &str) -> HElement {
+    let sink = Sink::default();
+    let arena = parse_document(sink, Default::default()).one(html);
+    let root = arena
+        .children(0)
+        .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }));
+    match root {
+        Some(i) => match arena.to_owned(i) {
+            HNode::Element(e) => e,
+            _ => unreachable!("checked to be an element"),
+        },
+        None => HElement {
+            name: LocalName::from("html"),
+            foreign: false,
+            attrs: Vec::new(),
+            children: Vec::new(),
+        },
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+struct ANode {
+    parent: u32,
+    first: u32,
+    last: u32,
+    prev: u32,
+    next: u32,
+    data: Data,
+}
+
+enum Data {
+    Document,
+    Element {
+        name: QualName,
+        attrs: Vec<Attribute>,
+        template: u32,
+    },
+    Text(StrTendril),
+    Comment(StrTendril),
+    Other,
+}
+
+struct Arena {
+    nodes: Vec<ANode>,
+}
+
+impl Arena {
+    fn children(&self, parent: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut next = self.nodes[parent].first;
+        std::iter::from_fn(move || {
+            (next != NONE).then(|| {
+                let current = next as usize;
+                next = self.nodes[current].next;
+                current
+            })
+        })
+    }
+
+    /// Converts the subtree at `index` into owned nodes, with an explicit stack so that
+    /// deeply nested input cannot overflow the call stack.
+    fn to_owned(&self, index: usize) -> HNode {
+        enum Work {
+            Enter(usize),
+            Close,
+        }
+        let mut stack = vec![Work::Enter(index)];
+        let mut open: Vec<HElement> = Vec::new();
+        let mut done: Option<HNode> = None;
+        while let Some(work) = stack.pop() {
+            let finished = match work {
+                Work::Enter(i) => match &self.nodes[i].data {
+                    Data::Element {
+                        name,
+                        attrs,
+                        template,
+                    } => {
+                        open.push(HElement {
+                            name: name.local.clone(),
+                            foreign: name.ns != ns!(html),
+                            attrs: attrs
+                                .iter()
+                                .map(|a| (a.name.local.clone(), a.value.to_string()))
+                                .collect(),
+                            children: Vec::new(),
+                        });
+                        stack.push(Work::Close);
+                        let source = if *template != NONE {
+                            *template as usize
+                        } else {
+                            i
+                        };
+                        let children: Vec<usize> = self.children(source).collect();
+                        stack.extend(children.into_iter().rev().map(Work::Enter));
+                        None
+                    }
+                    Data::Text(t) => Some(HNode::Text(t.to_string())),
+                    Data::Comment(t) => Some(HNode::Comment(t.to_string())),
+                    Data::Document | Data::Other => None,
+                },
+                Work::Close => open.pop().map(HNode::Element),
+            };
+            if let Some(node) = finished {
+                match open.last_mut() {
+                    Some(parent) => parent.children.push(node),
+                    None => done = Some(node),
+                }
+            }
+        }
+        done.unwrap_or(HNode::Text(String::new()))
+    }
+}
+
+struct Sink {
+    arena: RefCell<Vec<ANode>>,
+}
+
+impl Default for Sink {
+    fn default() -> Self {
+        let sink = Sink {
+            arena: RefCell::new(Vec::new()),
+        };
+        sink.new_node(Data::Document);
+        sink
+    }
+}
+
+impl Sink {
+    fn new_node(&self, data: Data) -> u32 {
+        let mut nodes = self.arena.borrow_mut();
+        nodes.push(ANode {
+            parent: NONE,
+            first: NONE,
+            last: NONE,
+            prev: NONE,
+            next: NONE,
+            data,
+        });
+        (nodes.len() - 1) as u32
+    }
+
+    fn detach(nodes: &mut [ANode], child: u32) {
+        let c = child as usize;
+        let (parent, prev, next) = (nodes[c].parent, nodes[c].prev, nodes[c].next);
+        if next != NONE {
+            nodes[next as usize].prev = prev;
+        } else if parent != NONE {
+            nodes[parent as usize].last = prev;
+        }
+        if prev != NONE {
+            nodes[prev as usize].next = next;
+        } else if parent != NONE {
+            nodes[parent as usize].first = next;
+        }
+        nodes[c].parent = NONE;
+        nodes[c].prev = NONE;
+        nodes[c].next = NONE;
+    }
+
+    fn append_node(nodes: &mut [ANode], parent: u32, child: u32) {
+        Self::detach(nodes, child);
+        let last = nodes[parent as usize].last;
+        nodes[child as usize].parent = parent;
+        nodes[child as usize].prev = last;
+        if last != NONE {
+            nodes[last as usize].next = child;
+        } else {
+            nodes[parent as usize].first = child;
+        }
+        nodes[parent as usize].last = child;
+    }
+
+    fn insert_before(nodes: &mut [ANode], sibling: u32, child: u32) {
+        Self::detach(nodes, child);
+        let s = sibling as usize;
+        let (parent, prev) = (nodes[s].parent, nodes[s].prev);
+        nodes[child as usize].parent = parent;
+        nodes[child as usize].next = sibling;
+        nodes[child as usize].prev = prev;
+        if prev != NONE {
+            nodes[prev as usize].next = child;
+        } else if parent != NONE {
+            nodes[parent as usize].first = child;
+        }
+        nodes[s].prev = child;
+    }
+
+    /// Appends text to the previous text node when there is one, as the DOM does.
+    fn text_into(&self, previous: u32, text: &StrTendril) -> bool {
+        if previous == NONE {
+            return false;
+        }
+        let mut nodes = self.arena.borrow_mut();
+        if let Data::Text(t) = &mut nodes[previous as usize].data {
+            t.push_tendril(text);
+            return true;
+        }
+        false
+    }
+}
+
+pub(crate) struct ElemName<'a>(std::cell::Ref<'a, Vec<ANode>>, usize);
+
+impl std::fmt::Debug for ElemName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", html5ever::interface::ElemName::local_name(self))
+    }
+}
+
+impl html5ever::interface::ElemName for ElemName<'_> {
+    fn ns(&self) -> &html5ever::Namespace {
+        match &self.0[self.1].data {
+            Data::Element { name, .. } => &name.ns,
+            _ => panic!("not an element"),
+        }
+    }
+
+    fn local_name(&self) -> &LocalName {
+        match &self.0[self.1].data {
+            Data::Element { name, .. } => &name.local,
+            _ => panic!("not an element"),
+        }
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = u32;
+    type Output = Arena;
+    type ElemName<'a> = ElemName<'a>;
+
+    fn finish(self) -> Arena {
+        Arena {
+            nodes: self.arena.into_inner(),
+        }
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> u32 {
+        0
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a u32) -> ElemName<'a> {
+        ElemName(self.arena.borrow(), *target as usize)
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> u32 {
+        let template = if flags.template {
+            self.new_node(Data::Document)
+        } else {
+            NONE
+        };
+        self.new_node(Data::Element {
+            name,
+            attrs,
+            template,
+        })
+    }
+
+    fn create_comment(&self, text: StrTendril) -> u32 {
+        self.new_node(Data::Comment(text))
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
+        self.new_node(Data::Other)
+    }
+
+    fn append(&self, parent: &u32, child: NodeOrText<u32>) {
+        let node = match child {
+            NodeOrText::AppendText(text) => {
+                let last = self.arena.borrow()[*parent as usize].last;
+                if self.text_into(last, &text) {
+                    return;
+                }
+                self.new_node(Data::Text(text))
+            }
+            NodeOrText::AppendNode(node) => node,
+        };
+        Self::append_node(&mut self.arena.borrow_mut(), *parent, node);
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &u32,
+        prev_element: &u32,
+        child: NodeOrText<u32>,
+    ) {
+        let has_parent = self.arena.borrow()[*element as usize].parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child)
+        } else {
+            self.append(prev_element, child)
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+
+    fn get_template_contents(&self, target: &u32) -> u32 {
+        match &self.arena.borrow()[*target as usize].data {
+            Data::Element { template, .. } if *template != NONE => *template,
+            _ => panic!("not a template element"),
+        }
+    }
+
+    fn same_node(&self, x: &u32, y: &u32) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
+        let node = match new_node {
+            NodeOrText::AppendText(text) => {
+                let prev = self.arena.borrow()[*sibling as usize].prev;
+                if self.text_into(prev, &text) {
+                    return;
+                }
+                self.new_node(Data::Text(text))
+            }
+            NodeOrText::AppendNode(node) => node,
+        };
+        Self::insert_before(&mut self.arena.borrow_mut(), *sibling, node);
+    }
+
+    fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
+        if let Data::Element {
+            attrs: existing, ..
+        } = &mut self.arena.borrow_mut()[*target as usize].data
+        {
+            for attr in attrs {
+                if !existing.iter().any(|e| e.name == attr.name) {
+                    existing.push(attr);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &u32) {
+        Self::detach(&mut self.arena.borrow_mut(), *target);
+    }
+
+    fn reparent_children(&self, node: &u32, new_parent: &u32) {
+        let mut nodes = self.arena.borrow_mut();
+        let mut next = nodes[*node as usize].first;
+        while next != NONE {
+            let child = next;
+            next = nodes[child as usize].next;
+            Self::append_node(&mut nodes, *new_parent, child);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builds_the_document_tree() {
+        let html = parse("<title>T</title><main><div class='a  b'>x<!--c--></div></main>");
+        assert!(html.is("html"));
+        let body = html.children.iter().find(|n| n.is_element("body")).unwrap();
+        let main = body.element().unwrap().children[0].element().unwrap();
+        assert!(main.is("main"));
+        let div = main.children[0].element().unwrap();
+        assert_eq!(div.classes(), vec!["a", "b"]);
+        assert!(matches!(&div.children[0], HNode::Text(t) if t == "x"));
+        assert!(matches!(&div.children[1], HNode::Comment(t) if t == "c"));
+    }
+
+    #[test]
+    fn adopts_misnested_content() {
+        let html = parse("<main><div><b>a<p>b</b>c</p></div></main>");
+        let text = format!("{html:?}");
+        assert!(text.contains("\"a\""), "{text}");
+    }
+}

@@ -1,0 +1,544 @@
+//! Grid tables (`+---+` borders), laid out as `@adobe/mdast-util-gridtables` does: a width of
+//! 120 characters distributed over the columns, cells rendered as markdown and wrapped to
+//! their column, then widened to the widest line; spans, alignment markers and header or
+//! footer separators (`=`) drawn into the border lines.
+
+use super::{State, js_len};
+use crate::ingest::model::Node;
+
+const TABLE_WIDTH: f64 = 120.0;
+
+/// A cell as the table handler receives it.
+pub(crate) struct CellSpec {
+    pub children: Vec<Node>,
+    pub col_span: usize,
+    pub row_span: usize,
+    pub align: Option<String>,
+    pub valign: Option<String>,
+}
+
+struct Cell {
+    tree: Vec<Node>,
+    col_span: usize,
+    row_span: usize,
+    align: Option<String>,
+    valign: Option<String>,
+    lines: Vec<String>,
+    next_line: usize,
+    height: usize,
+    width: usize,
+}
+
+impl Cell {
+    fn shift_line(&mut self) -> String {
+        let line = self.lines.get(self.next_line).cloned().unwrap_or_default();
+        self.next_line += 1;
+        line
+    }
+}
+
+#[derive(Clone)]
+enum Slot {
+    Cell(usize),
+    /// The columns covered by a column span (keeping the spanning cell's alignment).
+    Filler,
+    /// The first column a row span covers in a later row.
+    Linked(usize),
+    Empty,
+}
+
+struct Row {
+    height: usize,
+    slots: Vec<Slot>,
+}
+
+#[derive(Default)]
+pub(crate) struct Table {
+    cells: Vec<Cell>,
+    rows: Vec<Row>,
+    header_size: usize,
+    footer_size: usize,
+}
+
+fn round(x: f64) -> i64 {
+    (x + 0.5).floor() as i64
+}
+
+/// Splits `size` into `times` nearly equal integer parts (JavaScript rounding).
+fn distribute(size: f64, times: usize) -> Vec<i64> {
+    let delta = size / times as f64;
+    let mut len = delta;
+    let mut prev_len = 0i64;
+    let mut out = Vec::with_capacity(times);
+    for _ in 0..times.saturating_sub(1) {
+        out.push(round(len - prev_len as f64));
+        prev_len = round(len);
+        len += delta;
+    }
+    out.push(round(size - prev_len as f64));
+    out
+}
+
+struct Col {
+    width: i64,
+    max_width: i64,
+}
+
+impl Table {
+    pub fn add_header_row(&mut self, cells: Vec<CellSpec>) {
+        self.add_row(cells, self.header_size);
+        self.header_size += 1;
+    }
+
+    pub fn add_body_row(&mut self, cells: Vec<CellSpec>) {
+        let at = self.rows.len() - self.footer_size;
+        self.add_row(cells, at);
+    }
+
+    pub fn add_footer_row(&mut self, cells: Vec<CellSpec>) {
+        self.add_row(cells, self.rows.len());
+        self.footer_size += 1;
+    }
+
+    fn add_row(&mut self, specs: Vec<CellSpec>, at: usize) {
+        let mut slots = Vec::new();
+        for spec in specs {
+            let col_span = spec.col_span;
+            self.cells.push(Cell {
+                tree: spec.children,
+                col_span: spec.col_span,
+                row_span: spec.row_span,
+                align: spec.align,
+                valign: spec.valign,
+                lines: Vec::new(),
+                next_line: 0,
+                height: 0,
+                width: 0,
+            });
+            slots.push(Slot::Cell(self.cells.len() - 1));
+            for _ in 1..col_span {
+                slots.push(Slot::Filler);
+            }
+        }
+        self.rows.insert(at, Row { height: 0, slots });
+    }
+
+    fn span_width(&self, cols: &[Col], x: usize, cell: usize) -> i64 {
+        (0..self.cells[cell].col_span)
+            .map(|i| cols.get(x + i).map_or(0, |c| c.width))
+            .sum()
+    }
+
+    /// Renders a cell at `max_width`; returns whether any text reached the wrapping width.
+    /// `first`: the first rendering, which cleans the cell up; the reference cleans it again
+    /// before the second, which this does right after the first, so that a cell whose
+    /// second rendering cannot differ is rendered once.
+    fn render_cell(
+        &mut self,
+        cell: usize,
+        state: &mut State<'_>,
+        max_width: i64,
+        first: bool,
+    ) -> bool {
+        let old = state.line_width;
+        let old_wrapped = std::mem::replace(&mut state.wrapped, false);
+        state.line_width = Some(max_width - 3);
+        let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
+        let cleaned_again =
+            first && crate::ingest::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
+        state.line_width = old;
+        let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped) || cleaned_again;
+        state.wrapped |= wrapped;
+        let mut width = 0;
+        let lines: Vec<String> = lines
+            .split('\n')
+            .map(|line| {
+                let line = expand_tabs(line);
+                width = width.max(js_len(&line));
+                line
+            })
+            .collect();
+        let c = &mut self.cells[cell];
+        c.height = lines.len();
+        c.lines = lines;
+        c.next_line = 0;
+        c.width = width + 3;
+        wrapped
+    }
+
+    pub fn into_markdown(mut self, state: &mut State<'_>) -> String {
+        let max_cols = self.rows.iter().map(|r| r.slots.len()).max().unwrap_or(0);
+        let mut real_num_cols = 0;
+        let row_count = self.rows.len();
+        for x in 0..max_cols {
+            for y in 0..row_count {
+                let Some(Slot::Cell(c)) = self.rows[y].slots.get(x).cloned() else {
+                    continue;
+                };
+                real_num_cols = real_num_cols.max(x + 1);
+                let cell = &mut self.cells[c];
+                cell.row_span = cell.row_span.min(row_count - y);
+                let (row_span, col_span) = (cell.row_span, cell.col_span);
+                for i in 1..row_span {
+                    let mut filler = vec![Slot::Empty; col_span];
+                    filler[0] = Slot::Linked(c);
+                    let slots = &mut self.rows[y + i].slots;
+                    let at = x.min(slots.len());
+                    slots.splice(at..at, filler);
+                }
+            }
+        }
+        // Trailing columns without any cell are dropped; the last cell of a row spans to
+        // the new end.
+        if max_cols > real_num_cols {
+            for r in 0..self.rows.len() {
+                if self.rows[r].slots.len() > real_num_cols {
+                    self.rows[r].slots.truncate(real_num_cols);
+                    let last = self.rows[r]
+                        .slots
+                        .iter()
+                        .rposition(|s| matches!(s, Slot::Cell(_)));
+                    if let Some(x) = last
+                        && let Slot::Cell(c) = self.rows[r].slots[x]
+                    {
+                        self.cells[c].col_span = real_num_cols - x;
+                    }
+                }
+            }
+        }
+        let num_cols = real_num_cols;
+        if num_cols == 0 {
+            return String::new();
+        }
+        for r in 0..self.rows.len() {
+            self.rows[r].slots.truncate(num_cols);
+            while self.rows[r].slots.len() < num_cols {
+                self.cells.push(Cell {
+                    tree: Vec::new(),
+                    col_span: 1,
+                    row_span: 1,
+                    align: None,
+                    valign: None,
+                    lines: Vec::new(),
+                    next_line: 0,
+                    height: 0,
+                    width: 0,
+                });
+                let c = self.cells.len() - 1;
+                self.rows[r].slots.push(Slot::Cell(c));
+            }
+            for x in 0..num_cols {
+                if let Slot::Cell(c) = self.rows[r].slots[x] {
+                    let cell = &mut self.cells[c];
+                    if x + cell.col_span > num_cols {
+                        cell.col_span = num_cols - x;
+                    }
+                }
+            }
+        }
+        let mut cols: Vec<Col> = distribute(TABLE_WIDTH, num_cols)
+            .into_iter()
+            .map(|max_width| Col {
+                width: 3,
+                max_width,
+            })
+            .collect();
+
+        let mut wrapped = vec![false; self.cells.len()];
+        for r in 0..self.rows.len() {
+            for x in 0..self.rows[r].slots.len() {
+                let Slot::Cell(c) = self.rows[r].slots[x] else {
+                    continue;
+                };
+                let span = self.cells[c].col_span;
+                let max_width: i64 = (0..span).map(|i| cols[x + i].max_width).sum();
+                wrapped[c] = self.render_cell(c, state, max_width, true);
+                for (idx, avg) in distribute(self.cells[c].width as f64, span)
+                    .into_iter()
+                    .enumerate()
+                {
+                    cols[x + idx].width = cols[x + idx].width.max(avg);
+                }
+                if self.cells[c].valign.is_some() {
+                    cols[x].width = cols[x].width.max(4);
+                }
+            }
+        }
+        for r in 0..self.rows.len() {
+            self.rows[r].height = 0;
+            for x in 0..self.rows[r].slots.len() {
+                let Slot::Cell(c) = self.rows[r].slots[x] else {
+                    continue;
+                };
+                let width = self.span_width(&cols, x, c);
+                if width >= self.cells[c].width as i64 {
+                    // Without wrapping, a second rendering at a width that holds every
+                    // line gives the same lines: skip it.
+                    if wrapped[c] {
+                        self.render_cell(c, state, width, false);
+                    }
+                    if self.cells[c].width as i64 > width {
+                        let span = self.cells[c].col_span;
+                        for (idx, avg) in distribute(self.cells[c].width as f64, span)
+                            .into_iter()
+                            .enumerate()
+                        {
+                            cols[x + idx].width = cols[x + idx].width.max(avg);
+                        }
+                    } else {
+                        self.cells[c].width = width as usize;
+                    }
+                }
+                if self.cells[c].row_span == 1 {
+                    self.rows[r].height = self.rows[r].height.max(self.cells[c].height);
+                }
+            }
+        }
+        for y in 0..self.rows.len() {
+            for x in 0..self.rows[y].slots.len() {
+                let Slot::Cell(c) = self.rows[y].slots[x] else {
+                    continue;
+                };
+                let (row_span, height) = (self.cells[c].row_span, self.cells[c].height);
+                if row_span > 1 {
+                    let dist_height = row_span.max((height + 1).saturating_sub(row_span));
+                    for (idx, d) in distribute(dist_height as f64, row_span)
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let row = &mut self.rows[y + idx];
+                        row.height = row.height.max(d.max(0) as usize);
+                    }
+                }
+            }
+        }
+        self.draw(&cols)
+    }
+
+    fn draw(&mut self, cols: &[Col]) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        let header_idx: i64 = if self.header_size > 0 {
+            self.header_size as i64
+        } else if self.footer_size > 0 {
+            0
+        } else {
+            -1
+        };
+        let footer_idx = (self.rows.len() - self.footer_size) as i64;
+        for y in 0..self.rows.len() {
+            let c = if y as i64 == header_idx || y as i64 == footer_idx {
+                '='
+            } else {
+                '-'
+            };
+            let mut grid = String::new();
+            let mut pending: i64 = 0;
+            let mut pending_align: Option<(&str, &str, i64)> = None;
+            let mut pending_valign: Option<char> = None;
+            let mut last_slot: Option<Slot> = None;
+            let commit = |grid: &mut String,
+                          pending: &mut i64,
+                          align: Option<(&str, &str, i64)>,
+                          valign: Option<char>| {
+                if *pending == 0 {
+                    return;
+                }
+                let inner = |grid: &mut String, n: i64| match valign {
+                    Some(v) => {
+                        let middle = (n - 1).div_euclid(2);
+                        push_repeat(grid, c, middle);
+                        grid.push(v);
+                        push_repeat(grid, c, n - middle - 1);
+                    }
+                    None => push_repeat(grid, c, n),
+                };
+                match align {
+                    Some((b, e, len)) => {
+                        grid.push_str(b);
+                        inner(grid, *pending - len);
+                        grid.push_str(e);
+                    }
+                    None => inner(grid, *pending),
+                }
+                *pending = 0;
+            };
+            let mut x = 0;
+            while x < self.rows[y].slots.len() {
+                let slot = self.rows[y].slots[x].clone();
+                last_slot = Some(slot.clone());
+                let col = &cols[x];
+                match slot {
+                    Slot::Cell(ci) => {
+                        commit(&mut grid, &mut pending, pending_align, pending_valign);
+                        grid.push('+');
+                        pending = col.width - 1;
+                        pending_align = align_marker(self.cells[ci].align.as_deref());
+                        pending_valign = valign_marker(self.cells[ci].valign.as_deref());
+                    }
+                    Slot::Linked(ci) => {
+                        let had_pending = pending > 0;
+                        commit(&mut grid, &mut pending, pending_align, pending_valign);
+                        let boundary = if had_pending { '+' } else { '|' };
+                        let width = self.span_width(cols, x, ci);
+                        let text = self.cells[ci].shift_line();
+                        grid.push(boundary);
+                        grid.push(' ');
+                        grid.push_str(&pad_end(&text, width - 3));
+                        grid.push(' ');
+                        x += self.cells[ci].col_span - 1;
+                    }
+                    Slot::Filler | Slot::Empty => {
+                        let mut in_aligned_span = false;
+                        for xx in (0..x).rev() {
+                            match &self.rows[y].slots[xx] {
+                                Slot::Cell(bc) => {
+                                    let bc = &self.cells[*bc];
+                                    in_aligned_span = bc.col_span > x - xx
+                                        && (bc.align.is_some() || bc.valign.is_some());
+                                    break;
+                                }
+                                Slot::Linked(_) => break,
+                                _ => {}
+                            }
+                        }
+                        if in_aligned_span {
+                            pending += col.width;
+                        } else {
+                            let above = y
+                                .checked_sub(1)
+                                .and_then(|py| self.rows[py].slots.get(x))
+                                .is_some_and(|s| matches!(s, Slot::Cell(_) | Slot::Linked(_)));
+                            if above {
+                                commit(&mut grid, &mut pending, pending_align, pending_valign);
+                                grid.push('+');
+                                pending = col.width - 1;
+                            } else {
+                                pending += col.width;
+                            }
+                        }
+                    }
+                }
+                x += 1;
+            }
+            commit(&mut grid, &mut pending, pending_align, pending_valign);
+            let end = if y > 0 && matches!(last_slot, Some(Slot::Linked(_))) {
+                '|'
+            } else {
+                '+'
+            };
+            grid.push(end);
+            lines.push(grid);
+
+            let height = self.rows[y].height;
+            for yy in 0..height {
+                let mut line = String::new();
+                for x in 0..self.rows[y].slots.len() {
+                    let ci = match self.rows[y].slots[x] {
+                        Slot::Cell(ci) | Slot::Linked(ci) => ci,
+                        _ => continue,
+                    };
+                    let width = self.span_width(cols, x, ci);
+                    let cell = &self.cells[ci];
+                    let show = match cell.valign.as_deref() {
+                        None | Some("top") => true,
+                        Some("middle") => {
+                            yy as f64 >= ((height as f64 - cell.height as f64).floor()) / 2.0
+                        }
+                        Some("bottom") => yy as i64 >= height as i64 - cell.height as i64,
+                        Some(_) => false,
+                    };
+                    let text = if show {
+                        self.cells[ci].shift_line()
+                    } else {
+                        String::new()
+                    };
+                    line.push_str("| ");
+                    line.push_str(&pad_end(&text, width - 3));
+                    line.push(' ');
+                }
+                line.push('|');
+                lines.push(line);
+            }
+        }
+        let d = if self.rows.len() == self.header_size {
+            '='
+        } else {
+            '-'
+        };
+        let mut grid = String::new();
+        let last_row = self.rows.last().expect("a table with columns has rows");
+        for (x, col) in cols.iter().enumerate() {
+            let above = last_row
+                .slots
+                .get(x)
+                .is_some_and(|s| matches!(s, Slot::Cell(_) | Slot::Linked(_)));
+            let c = if x == 0 || above { '+' } else { d };
+            grid.push(c);
+            push_repeat(&mut grid, d, col.width - 1);
+        }
+        grid.push('+');
+        lines.push(grid);
+        lines.join("\n")
+    }
+}
+
+fn align_marker(align: Option<&str>) -> Option<(&'static str, &'static str, i64)> {
+    match align? {
+        "left" => Some((":", "", 1)),
+        "right" => Some(("", ":", 1)),
+        "center" => Some((":", ":", 2)),
+        "justify" => Some((">", "<", 2)),
+        _ => None,
+    }
+}
+
+fn valign_marker(valign: Option<&str>) -> Option<char> {
+    match valign? {
+        "top" => Some('^'),
+        "bottom" => Some('v'),
+        "middle" => Some('x'),
+        _ => None,
+    }
+}
+
+fn push_repeat(out: &mut String, c: char, n: i64) {
+    for _ in 0..n.max(0) {
+        out.push(c);
+    }
+}
+
+fn pad_end(text: &str, width: i64) -> String {
+    let len = js_len(text) as i64;
+    let mut out = text.to_owned();
+    push_repeat(&mut out, ' ', width - len);
+    out
+}
+
+/// Tabs become spaces to the next multiple of four (as the reference expands them).
+fn expand_tabs(line: &str) -> String {
+    if !line.contains('\t') {
+        return line.to_owned();
+    }
+    const TABS: [&str; 4] = ["    ", "   ", "  ", " "];
+    let mut out = line.to_owned();
+    let mut from = 0;
+    while let Some(rel) = out[from..].find('\t') {
+        let idx = from + rel;
+        let tab = TABS[js_len(&out[..idx]) % 4];
+        out.replace_range(idx..idx + 1, tab);
+        from = idx + 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distribute;
+
+    #[test]
+    fn distributes_like_the_reference() {
+        assert_eq!(distribute(120.0, 1), vec![120]);
+        assert_eq!(distribute(120.0, 7), vec![17, 17, 17, 18, 17, 17, 17]);
+        assert_eq!(distribute(5.0, 2), vec![3, 2]);
+    }
+}

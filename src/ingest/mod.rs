@@ -1,0 +1,166 @@
+//! Ingestion of markup pages: HTML in, the content model out, and the model written as the
+//! reference converter's markdown or as the preview host's HTML. Pure: no network, no disk.
+//!
+//! ```text
+//! html ──dom::parse (html5ever)──▶ tree ──head::metadata──▶ head metadata
+//!                                    └──convert (icons, sections, blocks, whitespace,
+//!                                        element handlers) + sanitize──▶ Document
+//! Document ──image_urls / map_images──▶ (the caller downloads and rewrites images)
+//! Document ──markdown::to_markdown──▶ markdown      ──render──▶ page HTML, .plain.html
+//! ```
+//!
+//! The conversion follows `@adobe/helix-html2md` (hast-util-to-mdast, helix-markdown-support,
+//! mdast-util-to-markdown with GFM and grid tables); the conformance fixtures in
+//! `shared/conformance/html2md` are checked by `tests/it/html2md_conformance.rs`.
+
+mod convert;
+mod dom;
+mod hast;
+mod head;
+mod images;
+mod json;
+pub mod markdown;
+mod model;
+pub mod render;
+mod sanitize;
+
+pub use images::ImageRef;
+pub use markdown::to_markdown;
+pub use model::{
+    Block, BlockInfo, Document, Kind, MetaEntry, MetaValue, Node, Section, TablePart, Warning,
+    valid_block_class,
+};
+
+/// The reference's default limit for a title, meta value or JSON-LD script, in UTF-16 code
+/// units (JavaScript string length).
+pub const DEFAULT_MAX_METADATA_SIZE: usize = 128_000;
+
+/// Options of [`ingest`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IngestOptions {
+    /// Largest title, meta value or JSON-LD script accepted.
+    pub max_metadata_size: usize,
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        IngestOptions {
+            max_metadata_size: DEFAULT_MAX_METADATA_SIZE,
+        }
+    }
+}
+
+/// Why a page cannot be ingested. The messages are the reference's (the preview answers
+/// 400 with the message in `x-error`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IngestError {
+    #[error("metadata size limit exceeded")]
+    MetadataTooLarge {
+        /// The metadata name (`title`, a meta name, `json-ld`).
+        field: String,
+        size: usize,
+        limit: usize,
+    },
+    #[error("invalid json-ld")]
+    InvalidJsonLd { reason: String },
+}
+
+/// Parses `html` (any input: the HTML5 algorithm accepts everything) into the content
+/// model. Only `main` is content; a page without `main` is empty (no metadata either).
+pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestError> {
+    let mut root = dom::parse(html);
+    // Metadata first: `link hreflang` counts anywhere in the document, `main` included.
+    let head_metadata = if has_main(&root) {
+        head::metadata(
+            &root,
+            options.max_metadata_size,
+            mentions(html, b"hreflang"),
+        )?
+    } else {
+        Vec::new()
+    };
+    let Some(main) = take_main(&mut root) else {
+        return Ok(Document {
+            has_main: false,
+            sections: Vec::new(),
+            head_metadata: Vec::new(),
+            warnings: Vec::new(),
+        });
+    };
+    let (mut sections, warnings) = convert::convert_main(main, mentions(html, b"icon"));
+    for section in &mut sections {
+        sanitize::sanitize_heading(&mut section.children);
+        sanitize::sanitize_text_and_formats(&mut section.children);
+    }
+    Ok(Document {
+        has_main: true,
+        sections,
+        head_metadata,
+        warnings,
+    })
+}
+
+/// Whether `html` contains `word` (ASCII, any case): lets a pass that can only matter when
+/// the word appears (icons, `hreflang` links) skip walking the tree.
+fn mentions(html: &str, word: &[u8]) -> bool {
+    let bytes = html.as_bytes();
+    let first = word[0];
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), bytes).any(|i| {
+        bytes
+            .get(i..i + word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    })
+}
+
+fn has_main(e: &dom::HElement) -> bool {
+    e.children
+        .iter()
+        .filter_map(dom::HNode::element)
+        .any(|c| c.is("main") || has_main(c))
+}
+
+/// Takes the first `main` element (document order) out of the tree, without copying it.
+fn take_main(e: &mut dom::HElement) -> Option<dom::HElement> {
+    for i in 0..e.children.len() {
+        if let dom::HNode::Element(child) = &mut e.children[i] {
+            if child.is("main") {
+                let main = std::mem::replace(
+                    child,
+                    dom::HElement {
+                        name: child.name.clone(),
+                        foreign: false,
+                        attrs: Vec::new(),
+                        children: Vec::new(),
+                    },
+                );
+                return Some(main);
+            }
+            if let Some(found) = take_main(child) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+/// For the benchmark: parses `html` with the ingestion's parser and returns the number of
+/// elements, so that parsing alone can be timed against the whole ingestion.
+#[doc(hidden)]
+pub fn parse_only(html: &str) -> usize {
+    fn count(e: &dom::HElement) -> usize {
+        1 + e
+            .children
+            .iter()
+            .filter_map(dom::HNode::element)
+            .map(count)
+            .sum::<usize>()
+    }
+    count(&dom::parse(html))
+}
+
+impl Document {
+    /// The markdown the reference converter produces for this page.
+    pub fn to_markdown(&self) -> String {
+        markdown::to_markdown(self)
+    }
+}

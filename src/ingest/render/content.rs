@@ -1,0 +1,746 @@
+//! The page body as the preview host renders it from the stored markdown. The model is
+//! rendered with the meaning its markdown has when parsed again: sections split at every
+//! thematic break, lists loose exactly when the markdown has blank lines in them, a table
+//! cell holding one paragraph rendered inline, grid tables directly in a section turned into
+//! block `div`s (named by their first cell), `./media_` images as responsive `picture`s,
+//! `:icon:` texts as icon spans, heading ids from their text.
+
+use std::collections::HashMap;
+
+use super::html::{el, text};
+use crate::ingest::dom::{HElement, HNode};
+use crate::ingest::model::{Kind, Node, TablePart};
+use crate::ingest::sanitize;
+
+/// Renders the markdown-level sections of `root` (the serialised root children) as `div`s.
+pub(crate) fn render_sections(root: &[Node]) -> Vec<HNode> {
+    let mut ctx = Ctx::default();
+    split_sections(root)
+        .into_iter()
+        .map(|section| {
+            let sole_image = sole_image(section);
+            let mut children = Vec::new();
+            for node in section {
+                match (&node.kind, sole_image) {
+                    (Kind::Paragraph, true) => children.extend(ctx.phrasing(&node.children)),
+                    (Kind::Block(_), _) => children.push(ctx.block_divs(node)),
+                    (Kind::Table, _) => children.extend(ctx.table_divs(node)),
+                    _ => children.extend(ctx.flow(std::slice::from_ref(node))),
+                }
+            }
+            el("div", Vec::new(), children)
+        })
+        .collect()
+}
+
+/// `split-sections`: ranges between thematic breaks, empty ranges dropped.
+fn split_sections(root: &[Node]) -> Vec<&[Node]> {
+    let dividers: Vec<usize> = root
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.kind == Kind::ThematicBreak)
+        .map(|(i, _)| i)
+        .collect();
+    let starts = std::iter::once(0).chain(dividers.iter().copied());
+    let ends = dividers.iter().copied().chain(std::iter::once(root.len()));
+    let sections: Vec<&[Node]> = starts
+        .zip(ends)
+        .filter(|(s, e)| s != e)
+        .map(|(s, e)| {
+            let start = if root[s].kind == Kind::ThematicBreak {
+                s + 1
+            } else {
+                s
+            };
+            &root[start..e]
+        })
+        .collect();
+    if sections.is_empty() {
+        // The pipeline wraps an empty page in one empty div.
+        return vec![&root[0..0]];
+    }
+    sections
+}
+
+/// A section whose only content is one image (in a paragraph) shows it without the paragraph.
+fn sole_image(section: &[Node]) -> bool {
+    let mut images = 0;
+    for node in section {
+        if node.kind != Kind::Paragraph || node.children.is_empty() {
+            return false;
+        }
+        for child in &node.children {
+            match &child.kind {
+                Kind::Image { .. } => images += 1,
+                Kind::Text { value } if value.is_empty() || value == "\n" => {}
+                _ => return false,
+            }
+        }
+    }
+    images == 1
+}
+
+#[derive(Default)]
+struct Ctx {
+    slugs: HashMap<String, usize>,
+}
+
+impl Ctx {
+    fn flow(&mut self, nodes: &[Node]) -> Vec<HNode> {
+        let mut out = Vec::new();
+        for node in nodes {
+            match &node.kind {
+                Kind::Paragraph => out.push(el("p", Vec::new(), self.phrasing(&node.children))),
+                Kind::Heading { depth } => {
+                    let id = self.slug(&node.to_plain_text());
+                    let attrs = if id.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![("id", id)]
+                    };
+                    out.push(el(
+                        &format!("h{depth}"),
+                        attrs,
+                        self.phrasing(&node.children),
+                    ));
+                }
+                Kind::ThematicBreak => out.push(el("hr", Vec::new(), Vec::new())),
+                Kind::Blockquote => {
+                    out.push(el("blockquote", Vec::new(), self.flow(&node.children)))
+                }
+                Kind::List { .. } => out.push(self.list(node)),
+                Kind::Code { lang, value } => {
+                    let attrs = lang
+                        .iter()
+                        .map(|l| {
+                            (
+                                "class",
+                                format!("language-{}", l.split_whitespace().next().unwrap_or("")),
+                            )
+                        })
+                        .collect();
+                    let body = if value.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{value}\n")
+                    };
+                    out.push(el(
+                        "pre",
+                        Vec::new(),
+                        vec![el("code", attrs, vec![text(body)])],
+                    ));
+                }
+                Kind::Html { value } => out.extend(raw_html(value)),
+                Kind::Block(_) => out.push(self.block_table(node)),
+                Kind::Table if table_has_columns(node) => out.push(self.html_table(node)),
+                Kind::Table => {}
+                _ if node.is_phrasing() => out.push(el(
+                    "p",
+                    Vec::new(),
+                    self.phrasing(std::slice::from_ref(node)),
+                )),
+                _ => out.extend(self.flow(&node.children)),
+            }
+        }
+        out
+    }
+
+    fn phrasing(&mut self, nodes: &[Node]) -> Vec<HNode> {
+        let mut out = Vec::new();
+        for node in nodes {
+            let inline =
+                |name: &str, ctx: &mut Ctx| el(name, Vec::new(), ctx.phrasing(&node.children));
+            match &node.kind {
+                Kind::Text { value } => push_text_with_icons(value, &mut out),
+                Kind::Emphasis | Kind::Strong => {
+                    // A stored image directly inside emphasis replaces the emphasis.
+                    if let Some(picture) = node.children.iter().find_map(media_picture) {
+                        out.push(picture);
+                        continue;
+                    }
+                    let name = if node.kind == Kind::Emphasis {
+                        "em"
+                    } else {
+                        "strong"
+                    };
+                    out.push(inline(name, self));
+                }
+                Kind::Delete => out.push(inline("del", self)),
+                Kind::Subscript => out.push(inline("sub", self)),
+                Kind::Superscript => out.push(inline("sup", self)),
+                Kind::Underline => out.push(inline("u", self)),
+                Kind::InlineCode { value } => {
+                    out.push(el("code", Vec::new(), vec![text(value.clone())]))
+                }
+                Kind::Break => out.push(el("br", Vec::new(), Vec::new())),
+                Kind::Link { url, title } => {
+                    let mut attrs = vec![("href", normalize_uri(url))];
+                    if let Some(t) = title {
+                        attrs.push(("title", t.clone()));
+                    }
+                    out.push(el("a", attrs, self.phrasing(&node.children)));
+                }
+                Kind::Image { url, title, alt } => {
+                    out.push(media_picture(node).unwrap_or_else(|| {
+                        let mut attrs = vec![("src", normalize_uri(url)), ("alt", alt.clone())];
+                        if let Some(t) = title {
+                            attrs.push(("title", t.clone()));
+                        }
+                        attrs.push(("loading", "lazy".into()));
+                        el("img", attrs, Vec::new())
+                    }))
+                }
+                Kind::Html { value } => out.extend(raw_html(value)),
+                _ => out.extend(self.flow(std::slice::from_ref(node))),
+            }
+        }
+        out
+    }
+
+    fn list(&mut self, node: &Node) -> HNode {
+        let Kind::List { ordered, start, .. } = node.kind else {
+            unreachable!("a list")
+        };
+        let loose = list_loose(node);
+        let items = node
+            .children
+            .iter()
+            .map(|item| {
+                let mut children = Vec::new();
+                let checked = match item.kind {
+                    Kind::ListItem { checked, .. } => checked,
+                    _ => None,
+                };
+                let mut attrs = Vec::new();
+                for (i, child) in item.children.iter().enumerate() {
+                    if child.kind == Kind::Paragraph {
+                        let mut inner = self.phrasing(&child.children);
+                        if i == 0
+                            && let Some(checked) = checked
+                        {
+                            let mut input = vec![("type", "checkbox".to_owned())];
+                            if checked {
+                                input.push(("checked", String::new()));
+                            }
+                            input.push(("disabled", String::new()));
+                            if !inner.is_empty() {
+                                inner.insert(0, text(" "));
+                            }
+                            inner.insert(0, el("input", input, Vec::new()));
+                            attrs = vec![("class", "task-list-item".to_owned())];
+                        }
+                        if loose {
+                            children.push(el("p", Vec::new(), inner));
+                        } else {
+                            children.extend(inner);
+                        }
+                    } else {
+                        children.extend(self.flow(std::slice::from_ref(child)));
+                    }
+                }
+                el("li", attrs, children)
+            })
+            .collect();
+        let mut attrs = Vec::new();
+        if ordered && let Some(s) = start.filter(|s| *s != 1) {
+            attrs.push(("start", s.to_string()));
+        }
+        el(if ordered { "ol" } else { "ul" }, attrs, items)
+    }
+
+    /// The content of a grid-table cell as the markdown gives it back.
+    fn cell_content(&mut self, children: &[Node]) -> Vec<HNode> {
+        let mut tree = children.to_vec();
+        sanitize::sanitize_breaks(&mut tree);
+        if tree.iter().all(Node::is_phrasing) {
+            return self.phrasing(&tree);
+        }
+        if let [only] = tree.as_slice()
+            && only.kind == Kind::Paragraph
+        {
+            return self.phrasing(&only.children);
+        }
+        self.flow(&tree)
+    }
+
+    /// A block in a section: `div.<classes>` of row `div`s of cell `div`s.
+    fn block_divs(&mut self, node: &Node) -> HNode {
+        let Kind::Block(info) = &node.kind else {
+            unreachable!("a block")
+        };
+        let classes = css_class_names(&info.display_name());
+        let rows = node
+            .children
+            .iter()
+            .map(|row| {
+                let cells = row
+                    .children
+                    .iter()
+                    .map(|cell| {
+                        let mut attrs = Vec::new();
+                        if let Kind::BlockCell { align, valign } = &cell.kind {
+                            if let Some(a) = align {
+                                attrs.push(("data-align", a.clone()));
+                            }
+                            if let Some(v) = valign {
+                                attrs.push(("data-valign", v.clone()));
+                            }
+                        }
+                        el("div", attrs, self.cell_content(&cell.children))
+                    })
+                    .collect();
+                el("div", Vec::new(), cells)
+            })
+            .collect();
+        block_div(classes, rows)
+    }
+
+    /// An HTML table in a section becomes a block named by its first cell (header and body
+    /// rows; footer rows are dropped).
+    fn table_divs(&mut self, node: &Node) -> Option<HNode> {
+        let mut rows: Vec<&Node> = node
+            .children
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    Kind::TablePart {
+                        part: TablePart::Head | TablePart::Body
+                    }
+                )
+            })
+            .flat_map(|p| p.children.iter())
+            .collect();
+        if !table_has_columns(node) {
+            return None;
+        }
+        if rows.is_empty() {
+            return Some(el("div", Vec::new(), Vec::new()));
+        }
+        let header = rows.remove(0);
+        let name = header
+            .children
+            .first()
+            .map(|c| c.to_plain_text())
+            .unwrap_or_default();
+        let rows = rows
+            .into_iter()
+            .map(|row| {
+                let cells = row
+                    .children
+                    .iter()
+                    .map(|cell| el("div", Vec::new(), self.cell_content(&cell.children)))
+                    .collect();
+                el("div", Vec::new(), cells)
+            })
+            .collect();
+        Some(block_div(css_class_names(&name), rows))
+    }
+
+    /// A block inside other content stays a table: the name row, then the rows.
+    fn block_table(&mut self, node: &Node) -> HNode {
+        let Kind::Block(info) = &node.kind else {
+            unreachable!("a block")
+        };
+        let num_cols = node
+            .children
+            .iter()
+            .map(|r| r.children.len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut header_attrs = Vec::new();
+        if num_cols > 1 {
+            header_attrs.push(("colspan", num_cols.to_string()));
+        }
+        let mut rows = vec![el(
+            "tr",
+            Vec::new(),
+            vec![el("td", header_attrs, vec![text(info.display_name())])],
+        )];
+        for row in &node.children {
+            let count = row.children.len();
+            let cells = row
+                .children
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| {
+                    let mut attrs = Vec::new();
+                    if i == count - 1 && count < num_cols {
+                        attrs.push(("colspan", (num_cols - i).to_string()));
+                    }
+                    if let Kind::BlockCell { align, valign } = &cell.kind {
+                        if let Some(a) = align {
+                            attrs.push(("align", a.clone()));
+                        }
+                        if let Some(v) = valign {
+                            attrs.push(("valign", v.clone()));
+                        }
+                    }
+                    el("td", attrs, self.cell_content(&cell.children))
+                })
+                .collect();
+            rows.push(el("tr", Vec::new(), cells));
+        }
+        el("table", Vec::new(), vec![el("tbody", Vec::new(), rows)])
+    }
+
+    fn html_table(&mut self, node: &Node) -> HNode {
+        let mut parts = Vec::new();
+        for part in &node.children {
+            let Kind::TablePart { part: which } = part.kind else {
+                continue;
+            };
+            let (section, cell_name) = match which {
+                TablePart::Head => ("thead", "th"),
+                TablePart::Body => ("tbody", "td"),
+                TablePart::Foot => ("tfoot", "td"),
+            };
+            let rows: Vec<HNode> = part
+                .children
+                .iter()
+                .map(|row| {
+                    let cells = row
+                        .children
+                        .iter()
+                        .map(|cell| {
+                            let mut attrs = Vec::new();
+                            if let Kind::TableCell { col_span, row_span } = cell.kind {
+                                if col_span > 1 {
+                                    attrs.push(("colspan", col_span.to_string()));
+                                }
+                                if row_span > 1 {
+                                    attrs.push(("rowspan", row_span.to_string()));
+                                }
+                            }
+                            el(cell_name, attrs, self.cell_content(&cell.children))
+                        })
+                        .collect();
+                    el("tr", Vec::new(), cells)
+                })
+                .collect();
+            if !rows.is_empty() {
+                parts.push(el(section, Vec::new(), rows));
+            }
+        }
+        el("table", Vec::new(), parts)
+    }
+
+    /// `github-slugger` with the pipeline's changes (no leading number, counted repeats).
+    fn slug(&mut self, value: &str) -> String {
+        let mut slug = String::new();
+        for c in value.trim().to_lowercase().chars() {
+            if c == ' ' {
+                slug.push('-');
+            } else if c.is_alphanumeric() || c == '-' || c == '_' {
+                slug.push(c);
+            }
+        }
+        let digits = slug.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && slug.as_bytes().get(digits) == Some(&b'-') {
+            let dashes = slug[digits..].bytes().take_while(|b| *b == b'-').count();
+            slug = slug[digits + dashes..].to_owned();
+        }
+        if slug.is_empty() {
+            return slug;
+        }
+        let original = slug.clone();
+        let mut id = slug;
+        while self.slugs.contains_key(&id) {
+            let count = self.slugs.get_mut(&original).expect("counted");
+            *count += 1;
+            id = format!("{original}-{count}");
+        }
+        self.slugs.insert(id.clone(), 0);
+        id
+    }
+}
+
+fn table_has_columns(node: &Node) -> bool {
+    node.children
+        .iter()
+        .any(|p| p.children.iter().any(|r| !r.children.is_empty()))
+}
+
+fn block_div(classes: Vec<String>, rows: Vec<HNode>) -> HNode {
+    let attrs = if classes.is_empty() {
+        Vec::new()
+    } else {
+        vec![("class", classes.join(" "))]
+    };
+    el("div", attrs, rows)
+}
+
+/// Whether a list is loose once its markdown is parsed again: blank lines between items,
+/// or between two children of an item.
+fn list_loose(list: &Node) -> bool {
+    let Kind::List { spread, .. } = list.kind else {
+        return false;
+    };
+    (spread && list.children.len() > 1)
+        || list.children.iter().any(|item| {
+            let item_spread = matches!(item.kind, Kind::ListItem { spread: true, .. });
+            item.children.windows(2).any(|pair| {
+                item_spread || (pair[0].kind == Kind::Paragraph && pair[1].kind == Kind::Paragraph)
+            })
+        })
+}
+
+/// `toBlockCSSClassNames`: `Columns (bleed, dark green)` -> `columns bleed dark-green`.
+pub(crate) fn css_class_names(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut names: Vec<&str> = Vec::new();
+    match text.rfind('(') {
+        Some(idx) => {
+            names.push(&text[..idx]);
+            names.extend(text[idx + 1..].split(','));
+        }
+        None => names.push(text),
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let mut out = String::new();
+            let mut dash = false;
+            for c in name.to_lowercase().chars() {
+                if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                    out.push(c);
+                    dash = false;
+                } else if !dash {
+                    out.push('-');
+                    dash = true;
+                }
+            }
+            out.trim_matches('-').to_owned()
+        })
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+/// Raw HTML of the markdown: comments, `<br>`; anything else as text.
+fn raw_html(value: &str) -> Vec<HNode> {
+    if let Some(inner) = value
+        .strip_prefix("<!--")
+        .and_then(|v| v.strip_suffix("-->"))
+    {
+        return vec![HNode::Comment(inner.to_owned())];
+    }
+    if value == "<br>" {
+        return vec![el("br", Vec::new(), Vec::new())];
+    }
+    vec![text(value)]
+}
+
+/// A stored (`./media_`) image as a responsive picture.
+fn media_picture(node: &Node) -> Option<HNode> {
+    let Kind::Image { url, title, alt } = &node.kind else {
+        return None;
+    };
+    let src = normalize_uri(url);
+    if !src.starts_with("./media_") {
+        return None;
+    }
+    let parsed = url::Url::parse("https://localhost/")
+        .ok()?
+        .join(&src)
+        .ok()?;
+    let path = parsed.path().to_owned();
+    let mut width = None;
+    let mut height = None;
+    if let Some(fragment) = parsed.fragment() {
+        for (k, v) in url::form_urlencoded::parse(fragment.as_bytes()) {
+            match &*k {
+                "width" if width.is_none() => width = Some(v.into_owned()),
+                "width" if height.is_none() => height = Some(v.into_owned()),
+                "height" => height = Some(v.into_owned()),
+                _ => {}
+            }
+        }
+    }
+    let ext = path.rsplit('.').next().unwrap_or("").to_owned();
+    let mime = mime_type(&ext);
+    let variant = |width: &str, format: &str| {
+        format!(".{path}?width={width}&format={format}&optimize=medium")
+    };
+    let source = |mime: Option<&str>, srcset: String, media: Option<&str>| {
+        let mut attrs = Vec::new();
+        if let Some(m) = mime {
+            attrs.push(("type", m.to_owned()));
+        }
+        attrs.push(("srcset", srcset));
+        if let Some(m) = media {
+            attrs.push(("media", m.to_owned()));
+        }
+        el("source", attrs, Vec::new())
+    };
+    let mut img = vec![("loading", "lazy".to_owned()), ("alt", alt.clone())];
+    if let Some(t) = title.as_ref().filter(|t| !t.is_empty())
+        && t != alt
+    {
+        img.push(("data-title", t.clone()));
+    }
+    img.push(("src", variant("750", &ext)));
+    if let Some(w) = width {
+        img.push(("width", w));
+    }
+    if let Some(h) = height {
+        img.push(("height", h));
+    }
+    Some(el(
+        "picture",
+        Vec::new(),
+        vec![
+            source(
+                Some("image/webp"),
+                variant("2000", "webply"),
+                Some("(min-width: 600px)"),
+            ),
+            source(Some("image/webp"), variant("750", "webply"), None),
+            source(mime, variant("2000", &ext), Some("(min-width: 600px)")),
+            el("img", img, Vec::new()),
+        ],
+    ))
+}
+
+fn mime_type(ext: &str) -> Option<&'static str> {
+    Some(match ext.to_ascii_lowercase().as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "svg" => "image/svg+xml",
+        "mp4" => "video/mp4",
+        _ => return None,
+    })
+}
+
+/// micromark's `normalizeUri`: characters outside the URL-safe set percent-encoded,
+/// existing escapes kept.
+pub(crate) fn normalize_uri(value: &str) -> String {
+    const SAFE: &[u8] = b"!#$&'()*+,-./:;=?@[]_~";
+    let bytes = value.as_bytes();
+    let mut out = String::with_capacity(value.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%'
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            out.push_str(&value[i..i + 3]);
+            i += 3;
+            continue;
+        }
+        if b.is_ascii_alphanumeric() || SAFE.contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Text with `:name:` icons as `span.icon.icon-name` (not after `http…`/`urn…` in the same
+/// word, as the pipeline's look-behind has it).
+fn push_text_with_icons(value: &str, out: &mut Vec<HNode>) {
+    let value: String = value
+        .chars()
+        .map(|c| {
+            if matches!(c, '\t' | '\x0b' | '\r' | '\n') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let bytes = value.as_bytes();
+    let mut last = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b':'
+            && let Some(end) = icon_end(bytes, i + 1)
+            && !after_url_prefix(&value[..i])
+        {
+            if last < i {
+                out.push(text(&value[last..i]));
+            }
+            let mut name = value[i + 1..end].to_owned();
+            if let Some(stripped) = name.strip_prefix('#') {
+                name = stripped.to_owned();
+            }
+            out.push(el(
+                "span",
+                vec![("class", format!("icon icon-{name}"))],
+                Vec::new(),
+            ));
+            last = end + 1;
+            i = end + 1;
+            continue;
+        }
+        i += 1;
+    }
+    if last < value.len() {
+        out.push(text(&value[last..]));
+    }
+}
+
+/// The closing `:` of `#?[a-z_-]+[a-z\d]*` starting at `start`, case-insensitive.
+fn icon_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    if bytes.get(i) == Some(&b'#') {
+        i += 1;
+    }
+    let letters = bytes[i..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic() || **b == b'_' || **b == b'-')
+        .count();
+    if letters == 0 {
+        return None;
+    }
+    i += letters;
+    i += bytes[i..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    (bytes.get(i) == Some(&b':')).then_some(i)
+}
+
+fn after_url_prefix(before: &str) -> bool {
+    let word = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    word.contains("http") || word.contains("urn")
+}
+
+/// The element's text content (`hast-util-to-string`).
+pub(crate) fn text_content(node: &HNode) -> String {
+    match node {
+        HNode::Text(t) => t.clone(),
+        HNode::Comment(_) => String::new(),
+        HNode::Element(e) => e.children.iter().map(text_content).collect(),
+    }
+}
+
+/// Finds the first element (document order) for which `pred` holds.
+pub(crate) fn find<'a>(
+    nodes: &'a [HNode],
+    pred: &impl Fn(&HElement) -> bool,
+) -> Option<&'a HElement> {
+    for node in nodes {
+        if let HNode::Element(e) = node {
+            if pred(e) {
+                return Some(e);
+            }
+            if let Some(found) = find(&e.children, pred) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,291 @@
+//! Ingestion rules of the interface ("Markup page") and `siteops ingest`: spans, data
+//! attributes and styles removed, icons, blocks and invalid block names, metadata from the
+//! head and from a metadata block, the image hook, and the command's output.
+
+use std::process::{Command, Output};
+
+use siteops::ingest::render::plain_html;
+use siteops::ingest::{IngestOptions, Warning, ingest};
+use url::Url;
+
+fn markdown(html: &str) -> String {
+    ingest(html, &IngestOptions::default())
+        .expect("ingests")
+        .to_markdown()
+}
+
+fn page(body: &str) -> String {
+    format!("<html><head><title>T</title></head><body><main><div>{body}</div></main></body></html>")
+}
+
+/// Converts each body and compares the markdown before the metadata table.
+fn check(cases: &[(&str, &str)]) {
+    let mut failures = Vec::new();
+    for (body, expected) in cases {
+        let md = markdown(&page(body));
+        let content = md.split("+-").next().unwrap_or("").trim_end();
+        if content != *expected {
+            failures.push(format!(
+                "{body}\n  expected: {expected:?}\n  actual:   {content:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn spans_data_attributes_and_styles_are_removed() {
+    check(&[
+        (
+            r#"<p><span style="color:red">red</span> <span data-x="1">text</span></p>"#,
+            "red text",
+        ),
+        (r#"<p data-track="x" style="margin:0">para</p>"#, "para"),
+        (
+            r#"<p>an <span class="icon icon-adobe"></span> icon</p>"#,
+            "an :adobe: icon",
+        ),
+        (r#"<p><span class="icon">no name</span></p>"#, "no name"),
+        (
+            "<p>H<sub>2</sub>O, x<sup>2</sup>, <u>under</u></p>",
+            "H<sub>2</sub>O, x<sup>2</sup>, <u>under</u>",
+        ),
+    ]);
+}
+
+#[test]
+fn blocks_become_grid_tables() {
+    let md = markdown(&page(
+        r#"<div class="columns bleed dark-green"><div><div>a</div><div>b</div></div><div><div>c</div></div></div>"#,
+    ));
+    // As the reference lays it out (checked with @adobe/helix-html2md).
+    let expected = "\
++-----------------------------+
+| Columns (bleed, dark green) |
++--------------+--------------+
+| a            | b            |
++--------------+--------------+
+| c                           |
++-----------------------------+";
+    assert!(md.starts_with(expected), "{md}");
+}
+
+#[test]
+fn invalid_block_names_are_kept_with_a_warning() {
+    let html = page(
+        r#"<div class="hero_big"><div><div>x</div></div></div><div class="ok-name 2col"><div><div>y</div></div></div><div class="a--b"><div><div>z</div></div></div><div class="fine"><div><div>w</div></div></div>"#,
+    );
+    let doc = ingest(&html, &IngestOptions::default()).unwrap();
+    assert_eq!(
+        doc.warnings,
+        vec![
+            Warning::InvalidBlockClass {
+                class: "hero_big".into(),
+                section: 1
+            },
+            Warning::InvalidBlockClass {
+                class: "2col".into(),
+                section: 1
+            },
+            Warning::InvalidBlockClass {
+                class: "a--b".into(),
+                section: 1
+            },
+        ]
+    );
+    assert_eq!(doc.blocks().count(), 4, "invalid blocks are kept");
+    let md = doc.to_markdown();
+    assert!(md.contains("| Hero\\_big "), "{md}");
+    assert!(md.contains("| Ok Name (2col) "), "{md}");
+    assert_eq!(
+        doc.warnings[0].to_string(),
+        "block class name `hero_big` in section 1 is invalid: use letters, digits and single dashes, not starting with a digit"
+    );
+}
+
+#[test]
+fn metadata_comes_from_the_head_and_from_a_metadata_block() {
+    let html = r#"<html lang="de"><head><title>Head title</title><meta name="description" content="From the head">
+        <meta property="og:image" content="/og.png"><meta name="viewport" content="width=device-width"></head>
+        <body><main><div><p>Text</p><div class="metadata"><div><div>Template</div><div>docs</div></div>
+        <div><div>Tags</div><div><p>a</p><p>b</p></div></div></div></div></main></body></html>"#;
+    let doc = ingest(html, &IngestOptions::default()).unwrap();
+    let meta = doc.page_metadata();
+    let get = |name: &str| {
+        meta.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(get("title"), Some("Head title"));
+    assert_eq!(get("description"), Some("From the head"));
+    assert_eq!(get("og:image"), Some("/og.png"));
+    assert_eq!(get("html-lang"), Some("de"));
+    assert_eq!(
+        get("viewport"),
+        None,
+        "the platform sets the viewport itself"
+    );
+    assert_eq!(get("template"), Some("docs"));
+    assert_eq!(get("tags"), Some("a, b"));
+    // The first metadata block becomes head tags and is not shown; as in the reference,
+    // the head's own Metadata table (after it) then stays a visible block.
+    let plain = plain_html(&doc);
+    assert!(
+        !plain.contains("docs"),
+        "the metadata block is not shown: {plain}"
+    );
+    assert!(plain.contains("<p>Text</p>"), "{plain}");
+}
+
+#[test]
+fn a_page_without_main_is_empty() {
+    let doc = ingest(
+        "<html><head><title>x</title></head><body><p>y</p></body></html>",
+        &IngestOptions::default(),
+    )
+    .unwrap();
+    assert!(!doc.has_main);
+    assert_eq!(doc.to_markdown(), "");
+}
+
+#[test]
+fn metadata_limit_is_configurable() {
+    let title = "t".repeat(200);
+    let html =
+        format!("<html><head><title>{title}</title></head><body><main></main></body></html>");
+    let small = IngestOptions {
+        max_metadata_size: 100,
+    };
+    assert_eq!(
+        ingest(&html, &small).unwrap_err().to_string(),
+        "metadata size limit exceeded"
+    );
+    assert!(ingest(&html, &IngestOptions::default()).is_ok());
+}
+
+#[test]
+fn image_hook_lists_resolves_and_rewrites() {
+    let html = r#"<html><head><meta name="twitter:image" content="https://cdn.example/t.png"></head><body><main><div>
+        <p><img src="pics/a.png"><img src="/b.png"><img src="about:blank"><img src="HTTPS://cdn.example/t.png"></p>
+        </div></main></body></html>"#;
+    let mut doc = ingest(html, &IngestOptions::default()).unwrap();
+    let page = Url::parse("https://source.example/docs/page").unwrap();
+    let urls: Vec<String> = doc
+        .image_urls(&page)
+        .into_iter()
+        .map(|i| i.url.to_string())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://source.example/docs/pics/a.png",
+            "https://source.example/b.png",
+            "https://cdn.example/t.png"
+        ]
+    );
+    doc.map_images(&page, |url| {
+        if url.path() == "/b.png" {
+            "about:error".into()
+        } else {
+            format!(
+                "./media_{}.png",
+                url.path().trim_start_matches('/').replace('/', "_")
+            )
+        }
+    });
+    let md = doc.to_markdown();
+    assert!(md.contains("[image0]: ./media_docs_pics_a.png"), "{md}");
+    assert!(md.contains("[image1]: about:error"), "{md}");
+    assert!(md.contains("[image2]: about:blank"), "{md}");
+    assert!(md.contains("[image3]: ./media_t.png"), "{md}");
+    assert!(
+        md.contains("[image4]: ./media_t.png"),
+        "the head image has its own reference: {md}"
+    );
+}
+
+fn siteops(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("siteops runs")
+}
+
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/conformance/html2md/fixtures"
+);
+
+#[test]
+fn ingest_command_prints_one_file() {
+    let file = format!("{FIXTURES}/blocks-with-colspan.html");
+    let output = siteops(&["ingest", &file]);
+    assert_eq!(output.status.code(), Some(0));
+    insta::assert_snapshot!("ingest-one-file", String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn ingest_command_writes_many_files_and_names_the_failing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bad = dir.path().join("bad.html");
+    std::fs::write(
+        &bad,
+        r#"<head><script type="application/ld+json">{nope</script></head><main></main>"#,
+    )
+    .unwrap();
+    let warn = dir.path().join("warn.html");
+    std::fs::write(
+        &warn,
+        r#"<main><div><div class="my_block"><div><div>x</div></div></div></div></main>"#,
+    )
+    .unwrap();
+    let simple = format!("{FIXTURES}/simple.html");
+    let output = siteops(&[
+        "ingest",
+        &simple,
+        bad.to_str().unwrap(),
+        warn.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr =
+        String::from_utf8_lossy(&output.stderr).replace(&dir.path().display().to_string(), "[TMP]");
+    insta::assert_snapshot!("ingest-many-files-stderr", stderr);
+    let expected = std::fs::read_to_string(format!("{FIXTURES}/simple.md")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(out.join("simple.md"))
+            .unwrap()
+            .trim(),
+        expected.trim()
+    );
+    assert!(out.join("warn.md").exists());
+    assert!(
+        !out.join("bad.md").exists(),
+        "nothing is written for a failing file"
+    );
+}
+
+#[test]
+fn ingest_command_renders_the_preview_page() {
+    let file = format!("{FIXTURES}/simple.html");
+    let output = siteops(&[
+        "ingest",
+        &file,
+        "--format",
+        "html",
+        "--url",
+        "https://main--site--org.aem.page/simple",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    insta::assert_snapshot!("ingest-page-html", String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn ingest_command_needs_out_for_several_files() {
+    let output = siteops(&["ingest", "a.html", "b.html"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("several files need --out DIR"));
+}
