@@ -1,25 +1,26 @@
 //! The conversion step of the pipeline, in two calls around the image download:
-//! [`parse`] the fetched HTML, download what [`Parsed::image_sources`] lists, then
-//! [`Parsed::render`] with the stored media in place of the original URLs.
+//! [`parse`] the fetched HTML into the content model ([`crate::ingest`]), download what
+//! [`Parsed::image_sources`] lists, then [`Parsed::render`] with each image replaced by
+//! its stored media (or `about:error`): the markdown, the page HTML and the plain HTML.
 //!
-//! PENDING: the ingestion (`src/ingest/`: HTML5 parse, content model, markdown, page and
-//! plain HTML) is being built on another branch. Until it is wired here, a page is stored
-//! as the HTML its source sent, no image is collected, and no markdown or plain HTML is
-//! produced. Only this file changes when it lands.
+//! An ingestion error (metadata over its size limit, invalid JSON-LD) answers 400 with the
+//! reference's message.
 
 use url::Url;
 
 use super::PreviewError;
 use super::images::ImageMap;
+use crate::ingest::render::{PageOptions, page_html, plain_html};
+use crate::ingest::{Document, IngestOptions, ingest};
 
 /// A converted page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Converted {
-    /// The markdown (`<path>.md`), when the ingestion produced it.
+    /// The markdown (`<path>.md`).
     pub markdown: Option<String>,
     /// The rendered page (`<path>`).
     pub html: String,
-    /// The plain body (`<path>.plain.html`), when the ingestion produced it.
+    /// The plain body (`<path>.plain.html`).
     pub plain_html: Option<String>,
     /// Problems the page has that did not stop the conversion (invalid block names, …).
     pub warnings: Vec<String>,
@@ -38,33 +39,60 @@ pub struct RenderContext {
 /// A fetched page, parsed.
 #[derive(Debug, Clone)]
 pub struct Parsed {
-    html: String,
+    document: Document,
+    /// The fetch URL: relative image URLs resolve against it.
+    url: Url,
 }
 
 /// Parses the HTML of a page fetched from `url`.
-pub fn parse(html: &str, _url: &Url) -> Result<Parsed, PreviewError> {
+pub fn parse(html: &str, url: &Url) -> Result<Parsed, PreviewError> {
+    let document = ingest(html, &IngestOptions::default())
+        .map_err(|error| PreviewError::new(400, error.to_string()))?;
     Ok(Parsed {
-        html: html.to_string(),
+        document,
+        url: url.clone(),
     })
 }
 
 impl Parsed {
-    /// The image URLs of the page as written (`img src` and head images), in page order.
+    /// The image URLs of the page to download (`img src` and head images), as written,
+    /// once per distinct absolute URL, in page order. URLs the reference leaves alone
+    /// (`data:`, `about:`, `./media_…`) are not listed.
     pub fn image_sources(&self) -> Vec<String> {
-        Vec::new()
+        self.document
+            .image_urls(&self.url)
+            .into_iter()
+            .map(|image| image.source)
+            .collect()
     }
 
     /// The markdown, page and plain HTML, with each image replaced as `images` says.
     pub fn render(
-        self,
-        _images: &ImageMap,
-        _context: &RenderContext,
+        mut self,
+        images: &ImageMap,
+        context: &RenderContext,
     ) -> Result<Converted, PreviewError> {
+        // Every URL the document lists was downloaded; one that was not is never linked.
+        self.document.map_images(&self.url, |url| {
+            images
+                .replacement_for(url)
+                .unwrap_or("about:error")
+                .to_string()
+        });
+        let options = PageOptions {
+            url: context.public_url.clone(),
+            head_html: context.head_html.clone(),
+        };
         Ok(Converted {
-            markdown: None,
-            html: self.html,
-            plain_html: None,
-            warnings: Vec::new(),
+            markdown: Some(self.document.to_markdown()),
+            html: page_html(&self.document, &options),
+            plain_html: Some(plain_html(&self.document)),
+            warnings: self
+                .document
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
         })
     }
 }

@@ -4,12 +4,14 @@
 //!   time-outs, body limits, redirects;
 //! - `route`: the route's authorisation, storage, the preview host and the response;
 //! - `images`: the downloader with the allow list, redirects and failing images;
-//! - `image_limits`: count and size limits, SVG validation, concurrency, served media.
+//! - `image_limits`: count and size limits, SVG validation, concurrency, served media;
+//! - `pages`: a whole page through the route: conversion, images, markdown, HTML.
 
 mod downloads;
 mod fetch;
 mod image_limits;
 mod images;
+mod pages;
 mod route;
 
 use reqwest::StatusCode;
