@@ -191,3 +191,19 @@ fn redact(text: &str) -> String {
     let port = regex::Regex::new(r"(127\.0\.0\.1|localhost):\d+").expect("regex");
     port.replace_all(text, "$1:[port]").into_owned()
 }
+
+#[tokio::test]
+async fn ingestion_errors_answer_400() {
+    let source = MockServer::start().await;
+    let bad = r#"<html><head><script type="application/ld+json">{"broken": </script></head><body><main><div>x</div></main></body></html>"#;
+    Mock::given(path("/ld"))
+        .respond_with(html(bad))
+        .mount(&source)
+        .await;
+    let content = json!({"source": {"url": source.uri(), "type": "markup"}});
+    let (server, root) = site_with(content, Value::Null, Limits::default()).await;
+    let (answer, body) = preview(&server, &root, "/ld", &[]).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert!(body.is_empty());
+    assert_eq!(answer.error.as_deref(), Some("invalid json-ld"));
+}
