@@ -7,6 +7,7 @@
 
 pub mod dashboard;
 pub mod events;
+pub mod offline;
 pub mod pages;
 pub mod session;
 pub mod watch;

@@ -17,7 +17,7 @@ pub mod convert;
 pub mod fetch;
 pub mod images;
 pub mod pipeline;
-mod redirect;
+pub(crate) mod redirect;
 pub mod store;
 pub mod trace;
 pub mod transport;

@@ -27,6 +27,7 @@ use crate::admin::{AdminState, ApiError, check_names};
 use crate::codesync::code_key;
 use crate::endpoint::{EndpointTemplate, ExpandError};
 use crate::json::{Json, JsonRef};
+use crate::preview::redirect::follow;
 use crate::model::api::{CodeConfig, WorkerEntry};
 use crate::routing::{self, IdError};
 use crate::template::NoPartials;
@@ -35,6 +36,8 @@ use crate::template::NoPartials;
 pub const DATA_LIMIT: usize = 16 * 1024 * 1024;
 /// Time allowed for an endpoint fetch.
 pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Redirects followed for an endpoint.
+const MAX_REDIRECTS: usize = 5;
 
 pub async fn handle(
     State(state): State<Arc<AdminState>>,
@@ -197,30 +200,50 @@ async fn fetch_json(
             format!("Failed to fetch endpoint data: {what}"),
         )
     };
-    let mut request = state.http.get(url).timeout(FETCH_TIMEOUT);
+    let url = url::Url::parse(url).map_err(|_| failed("the endpoint is not a URL".into()))?;
+    let mut headers = HeaderMap::new();
     for (name, value) in entry.headers.iter().flatten() {
-        request = request.header(name, value);
-    }
-    for name in forwarded_names(entry) {
-        if let Some(value) = incoming.get(&name) {
-            request = request.header(&name, value.as_bytes());
+        if let (Ok(name), Ok(value)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(name, value);
         }
     }
-    let response = request.send().await.map_err(|e| {
-        failed(if e.is_timeout() {
-            "timeout".into()
-        } else {
-            e.to_string()
-        })
-    })?;
-    let status = response.status();
-    if !status.is_success() {
-        return Err(failed(status.as_u16().to_string()));
+    for name in forwarded_names(entry) {
+        if let (Ok(header_name), Some(value)) =
+            (header::HeaderName::from_bytes(name.as_bytes()), incoming.get(&name))
+        {
+            headers.append(header_name, value.clone());
+        }
     }
-    let bytes = crate::http::read_limited(response, DATA_LIMIT)
-        .await
-        .map_err(|e| failed(e.to_string()))?;
-    Ok(bytes)
+    // Through the service's transport (offline mocks in `serve`), redirects followed by
+    // hand: the entry's headers, which may hold API keys, go to the endpoint's origin only.
+    let origin = url.origin();
+    let same_origin = move |hop: &url::Url| hop.origin() == origin;
+    let mut hops = Vec::new();
+    let fetched = tokio::time::timeout(
+        FETCH_TIMEOUT,
+        follow(
+            state.preview_transport.as_ref(),
+            url,
+            &headers,
+            &same_origin,
+            DATA_LIMIT,
+            MAX_REDIRECTS,
+            &mut hops,
+        ),
+    )
+    .await;
+    let response = match fetched {
+        Err(_) => return Err(failed("timeout".into())),
+        Ok(Err(error)) => return Err(failed(error.to_string())),
+        Ok(Ok((_, response))) => response,
+    };
+    if !(200..300).contains(&response.status) {
+        return Err(failed(response.status.to_string()));
+    }
+    Ok(response.body)
 }
 
 /// The record of a listing whose `path_key` field equals the page path. `array_key` is a
