@@ -45,6 +45,7 @@ async fn run() {
         org_admins: vec![ADMIN.to_string()],
         preview_limits: Default::default(),
         preview_transport: None,
+        live: None,
     })
     .await
     .expect("the service starts");

@@ -270,6 +270,16 @@ pub struct ServeArgs {
     /// `org:ADDRESS`. Repeatable.
     #[arg(long = "org-admin", value_name = "ADDRESS")]
     pub org_admins: Vec<String>,
+    /// Answer every outgoing request from the sites' mocks (`sites/<org>/<site>/mocks/`),
+    /// never the network. The default when the repository has mocks.
+    #[arg(long, conflicts_with = "online")]
+    pub offline: bool,
+    /// Fetch from the real sources even when the repository has mocks.
+    #[arg(long)]
+    pub online: bool,
+    /// Serve the service alone: do not apply the repository, nor watch it.
+    #[arg(long)]
+    pub no_repo: bool,
 }
 
 #[derive(Debug, Args)]

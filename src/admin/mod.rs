@@ -7,7 +7,7 @@ pub mod config;
 pub mod effective;
 mod error;
 mod login;
-mod preview;
+pub mod preview;
 pub mod repos;
 
 use std::sync::Arc;
@@ -44,6 +44,8 @@ pub struct AdminState {
     pub preview_limits: crate::preview::Limits,
     /// The worker's compiled templates and regexes.
     pub worker_cache: crate::worker::cache::WorkerCache,
+    /// `serve`'s live session, when serving a repository.
+    pub live: Option<Arc<crate::live::Live>>,
 }
 
 impl AdminState {

@@ -86,19 +86,63 @@ async fn route(
         })
         .into_response());
     }
-    let content = content_source(store, &document, branch).ok_or_else(|| {
+    let preview_origin = Url::parse(&links.preview_host)
+        .map_err(|_| ApiError::bad_request("the request's Host header is not usable"))?;
+    let site_ref = SiteRef {
+        org,
+        site,
+        branch,
+        document: &document,
+    };
+    let record = preview_now(
+        state,
+        &site_ref,
+        &page,
+        headers.get("x-content-source-authorization"),
+        &preview_origin,
+    )
+    .await?;
+    Ok(Json(answer(&record, &links)).into_response())
+}
+
+/// A site, its stored document and the branch previewed.
+pub struct SiteRef<'a> {
+    pub org: &'a str,
+    pub site: &'a str,
+    pub branch: &'a str,
+    pub document: &'a Value,
+}
+
+/// Previews `page` now and stores the result: the pipeline from the site's effective
+/// content source, then the record saved under the page's lock. `serve`'s preview hosts
+/// call it too, to preview a page when it is viewed. In `serve` the outcome also goes to
+/// the live session's list of recent previews, trace included.
+pub async fn preview_now(
+    state: &AdminState,
+    target: &SiteRef<'_>,
+    page: &PagePath,
+    authorization: Option<&axum::http::HeaderValue>,
+    preview_origin: &Url,
+) -> Result<PreviewRecord, ApiError> {
+    let SiteRef {
+        org,
+        site,
+        branch,
+        document,
+    } = *target;
+    let store = state.store.as_ref();
+    let previews = BranchPreviews::new(store, org, site, branch);
+    let content = content_source(store, document, branch).ok_or_else(|| {
         ApiError::not_found(format!(
             "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
         ))
     })?;
-    let preview_origin = Url::parse(&links.preview_host)
-        .map_err(|_| ApiError::bad_request("the request's Host header is not usable"))?;
     let request = PreviewRequest {
         content: &content.value,
-        page: &page,
-        authorization: headers.get("x-content-source-authorization"),
-        preview_origin: &preview_origin,
-        head_html: head_html(store, &document, branch),
+        page,
+        authorization,
+        preview_origin,
+        head_html: head_html(store, document, branch),
     };
     let outcome = crate::preview::run(
         state.preview_transport.as_ref(),
@@ -115,6 +159,25 @@ async fn route(
         Err(failure) => (Err(failure.error), failure.trace),
     };
     log_trace(org, site, branch, &page.web_path(), &trace);
+    if let Some(live) = &state.live {
+        let (status, error) = match &preview {
+            Ok(_) => (200, None),
+            Err(error) => (error.status, Some(error.message.clone())),
+        };
+        live.record_preview(crate::live::RecentPreview {
+            id: 0,
+            site: crate::model::SiteId {
+                org: org.into(),
+                site: site.into(),
+            },
+            branch: branch.into(),
+            path: page.web_path(),
+            status,
+            error,
+            at: crate::time::now_seconds(),
+            trace: trace.clone(),
+        });
+    }
     let preview = preview.map_err(api_error)?;
     let content_bus_id = hex_id(&content.value.source.url);
     let now = crate::time::now_rfc3339();
@@ -122,8 +185,7 @@ async fn route(
         .locks
         .lock(&previews.page_key(&preview.web_path))
         .await;
-    let record = previews.save(&preview, &content_bus_id, &now)?;
-    Ok(Json(answer(&record, &links)).into_response())
+    Ok(previews.save(&preview, &content_bus_id, &now)?)
 }
 
 /// The site's `head.html` from its code store: the branch's, else main's.

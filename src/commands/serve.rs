@@ -1,9 +1,15 @@
-//! `siteops serve`: the local administration service and the site preview hosts.
+//! `siteops serve`: the local administration service, worker and site preview hosts, with
+//! the repository applied to them and re-applied on every change (the live session).
 
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::Result;
-use siteops::server::{ServerConfig, start};
+use siteops::live::offline::OfflineTransport;
+use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
+use siteops::server::{RunningServer, ServerConfig, start};
 
 use super::Outcome;
 use crate::cli::ServeArgs;
@@ -14,26 +20,140 @@ pub fn run(args: &ServeArgs) -> Result<Outcome> {
 }
 
 async fn serve(args: &ServeArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let root = args
+        .repo
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| args.repo.root.clone());
     let data_dir = args.data.dir(&args.repo.root);
+    let offline = args.offline || (!args.online && has_mocks(&root));
+    let live = (!args.no_repo).then(|| Arc::new(Live::new(root.clone(), offline)));
+    let transport = match &live {
+        Some(live) if offline => {
+            let live = live.clone();
+            let transport: Arc<dyn siteops::preview::Transport> =
+                Arc::new(OfflineTransport::new(Arc::new(move || live.mocks())));
+            Some(transport)
+        }
+        _ => None,
+    };
+    let mut org_admins = args.org_admins.clone();
+    if live.is_some() {
+        // The live session applies the repository as an org administrator of its own.
+        org_admins.push(SERVE_SUBJECT.to_string());
+    }
     let config = ServerConfig {
         // Loopback only: the sign-in page trusts whoever can reach it.
         addr: SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)),
         data_dir: data_dir.clone(),
-        org_admins: args.org_admins.clone(),
+        org_admins,
         preview_limits: siteops::preview::Limits::default(),
-        preview_transport: None,
+        preview_transport: transport,
+        live: live.clone(),
     };
     let server = start(config).await?;
     let port = server.addr.port();
     println!("siteops serve: listening on http://127.0.0.1:{port}");
+    if live.is_some() {
+        println!("  dashboard             http://localhost:{port}/");
+    }
     println!("  administration API    http://127.0.0.1:{port}/admin");
     println!("  transformation worker http://127.0.0.1:{port}/transform");
     println!("  sign in               http://127.0.0.1:{port}/admin/login");
     println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
     println!("  data                  {}", data_dir.display());
-    if args.org_admins.is_empty() {
+    if let Some(live) = &live {
+        println!(
+            "  repository            {} ({})",
+            root.display(),
+            if offline {
+                "offline: outgoing requests answered from the sites' mocks"
+            } else {
+                "online"
+            }
+        );
+        first_apply(live, &server, started).await;
+        watch_repository(live.clone(), &server)?;
+    } else if args.org_admins.is_empty() {
         println!("  org administrators    none: pass --org-admin ADDRESS to allow creating sites");
     }
     server.wait().await?;
     Ok(Outcome::Success)
+}
+
+fn has_mocks(root: &Path) -> bool {
+    let Ok(orgs) = std::fs::read_dir(root.join("sites")) else {
+        return false;
+    };
+    orgs.flatten().any(|org| {
+        std::fs::read_dir(org.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|site| site.path().join("mocks").is_dir())
+    })
+}
+
+async fn apply_once(live: &Live, server: &RunningServer) {
+    let base = format!("http://127.0.0.1:{}", server.addr.port());
+    let state = &server.state;
+    let target = Target {
+        base: &base,
+        key: &state.key,
+        store: state.store.as_ref(),
+    };
+    reload(live, &target).await;
+}
+
+async fn first_apply(live: &Live, server: &RunningServer, started: Instant) {
+    apply_once(live, server).await;
+    let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+    match &snapshot.error {
+        None => println!(
+            "  applied               {} changes in {} ms; ready {} ms after start",
+            snapshot.changes.len(),
+            snapshot.reload_ms,
+            started.elapsed().as_millis()
+        ),
+        Some(error) => println!("  not applied           {error} (see the dashboard)"),
+    }
+    if !snapshot.diagnostics.is_empty() {
+        print!("{}", snapshot.diagnostics);
+    }
+}
+
+/// Re-applies on every batch of changes, in the background, until the server stops.
+fn watch_repository(live: Arc<Live>, server: &RunningServer) -> Result<()> {
+    let (watch, mut batches) = watch::watch(&live.root)?;
+    let base = format!("http://127.0.0.1:{}", server.addr.port());
+    let state = server.state.clone();
+    tokio::spawn(async move {
+        let _watch = watch;
+        while let Some(batch) = batches.recv().await {
+            let names: Vec<String> = batch.iter().map(|p| p.display().to_string()).collect();
+            tracing::info!(changed = %names.join(", "), "repository changed");
+            let target = Target {
+                base: &base,
+                key: &state.key,
+                store: state.store.as_ref(),
+            };
+            reload(&live, &target).await;
+            let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+            match &snapshot.error {
+                None => println!(
+                    "reload {}: {} changed, {} applied in {} ms",
+                    snapshot.generation,
+                    names.join(", "),
+                    snapshot.changes.len(),
+                    snapshot.reload_ms
+                ),
+                Some(error) => {
+                    println!("reload {}: {error}", snapshot.generation);
+                    print!("{}", snapshot.diagnostics);
+                }
+            }
+        }
+    });
+    Ok(())
 }

@@ -10,11 +10,12 @@ pub mod events;
 pub mod offline;
 pub mod pages;
 pub mod session;
+pub mod trace_page;
 pub mod watch;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use tokio::sync::broadcast;
 
@@ -34,7 +35,27 @@ pub struct Live {
     mocks: RwLock<Arc<MockSet>>,
     /// The session's token for its own service, minted on the first reload.
     token: OnceLock<String>,
+    /// The last previews, newest first.
+    recent: Mutex<VecDeque<RecentPreview>>,
 }
+
+/// One preview made while serving, for the dashboard.
+#[derive(Debug, Clone)]
+pub struct RecentPreview {
+    /// Assigned when recorded; addresses the preview's trace page.
+    pub id: u64,
+    pub site: SiteId,
+    pub branch: String,
+    pub path: String,
+    pub status: u16,
+    pub error: Option<String>,
+    pub at: u64,
+    /// The pipeline's trace: fetch attempts, images.
+    pub trace: crate::preview::Trace,
+}
+
+/// How many previews the dashboard keeps.
+const RECENT: usize = 50;
 
 /// The outcome of the last reload, for the dashboard.
 #[derive(Debug, Default)]
@@ -61,6 +82,15 @@ pub enum LiveEvent {
     Failed { generation: u64, message: String },
 }
 
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live")
+            .field("root", &self.root)
+            .field("offline", &self.offline)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Live {
     pub fn new(root: PathBuf, offline: bool) -> Live {
         Live {
@@ -70,6 +100,7 @@ impl Live {
             events: broadcast::channel(64).0,
             mocks: RwLock::default(),
             token: OnceLock::new(),
+            recent: Mutex::default(),
         }
     }
 
@@ -80,6 +111,23 @@ impl Live {
 
     fn set_mocks(&self, mocks: MockSet) {
         *self.mocks.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(mocks);
+    }
+
+    pub fn record_preview(&self, mut preview: RecentPreview) {
+        let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        preview.id = recent.front().map_or(1, |newest| newest.id + 1);
+        recent.push_front(preview);
+        recent.truncate(RECENT);
+    }
+
+    /// The last previews, newest first.
+    pub fn recent_previews(&self) -> Vec<RecentPreview> {
+        self.recent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .cloned()
+            .collect()
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {

@@ -1,6 +1,7 @@
 //! `siteops serve`: one HTTP server for the administration service (`/admin`), and the
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
+mod live_routes;
 mod preview_host;
 
 use std::net::SocketAddr;
@@ -34,6 +35,8 @@ pub struct ServerConfig {
     pub preview_limits: crate::preview::Limits,
     /// Where previews fetch from; `None`: the network ([`crate::preview::ReqwestTransport`]).
     pub preview_transport: Option<Arc<dyn crate::preview::Transport>>,
+    /// `serve`'s live session: the dashboard, reload events, previews made on view.
+    pub live: Option<Arc<crate::live::Live>>,
 }
 
 /// A server running in the background of the current tokio runtime.
@@ -82,6 +85,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
             .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new())),
         preview_limits: config.preview_limits.clone(),
         worker_cache: Default::default(),
+        live: config.live.clone(),
     });
     let listener = TcpListener::bind(config.addr)
         .await
@@ -109,7 +113,12 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 
 /// The whole application: preview hosts by `Host`, everything else by path.
 pub fn app(state: Arc<AdminState>) -> Router {
-    Router::new()
+    let router = if state.live.is_some() {
+        live_routes::router(state.clone())
+    } else {
+        Router::new()
+    };
+    router
         .nest("/admin", admin::router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state, dispatch_host))

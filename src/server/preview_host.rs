@@ -5,6 +5,11 @@
 //! - the branch's images, `…/media_<hash>.<ext>` at any depth.
 //!
 //! A site with `requireAuth` answers 401 without a token for it.
+//!
+//! In `serve` (a live session is running) a page is previewed when it is viewed, so an
+//! open page shows the repository's current state; HTML pages carry the reload script;
+//! `requireAuth` is not asked of the local browser (the session's own identity is used);
+//! and the preview host answers the reload events too.
 
 use axum::Json;
 use axum::extract::Request;
@@ -53,13 +58,21 @@ impl PreviewHost {
 }
 
 pub async fn handle(state: &AdminState, host: &PreviewHost, request: Request) -> Response {
-    match serve(state, host, &request) {
+    if let Some(live) = &state.live {
+        return super::live_routes::preview_host(state, live, host, request).await;
+    }
+    match serve(state, host, request.uri().path(), request.headers()) {
         Ok(response) => response,
         Err(error) => error.into_response(),
     }
 }
 
-fn serve(state: &AdminState, host: &PreviewHost, request: &Request) -> Result<Response, ApiError> {
+pub(super) fn serve(
+    state: &AdminState,
+    host: &PreviewHost,
+    path: &str,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
     let store = state.store.as_ref();
     let PreviewHost { org, site, .. } = host;
     let document = load_site(store, org, site)?
@@ -71,9 +84,8 @@ fn serve(state: &AdminState, host: &PreviewHost, request: &Request) -> Result<Re
         .and_then(|a| a.require_auth.as_deref())
         .is_some_and(|mode| mode == "auto" || mode == "true");
     if requires_auth
-        && !state
-            .caller(request.headers())
-            .is_some_and(|c| c.covers(org, site))
+        && state.live.is_none()
+        && !state.caller(headers).is_some_and(|c| c.covers(org, site))
     {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -81,7 +93,7 @@ fn serve(state: &AdminState, host: &PreviewHost, request: &Request) -> Result<Re
         ));
     }
     let previews = BranchPreviews::new(store, org, site, &host.branch);
-    match request.uri().path() {
+    match path {
         "/config.json" => {
             let mappings = path_mappings(store, org, site, &document, &host.branch)?
                 .map(|m| m.value)

@@ -27,8 +27,8 @@ use crate::admin::{AdminState, ApiError, check_names};
 use crate::codesync::code_key;
 use crate::endpoint::{EndpointTemplate, ExpandError};
 use crate::json::{Json, JsonRef};
-use crate::preview::redirect::follow;
 use crate::model::api::{CodeConfig, WorkerEntry};
+use crate::preview::redirect::follow;
 use crate::routing::{self, IdError};
 use crate::template::NoPartials;
 
@@ -211,9 +211,10 @@ async fn fetch_json(
         }
     }
     for name in forwarded_names(entry) {
-        if let (Ok(header_name), Some(value)) =
-            (header::HeaderName::from_bytes(name.as_bytes()), incoming.get(&name))
-        {
+        if let (Ok(header_name), Some(value)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            incoming.get(&name),
+        ) {
             headers.append(header_name, value.clone());
         }
     }

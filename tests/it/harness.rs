@@ -63,6 +63,7 @@ impl TestServer {
             org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
+            live: None,
         };
         TestServer {
             server: start(config).await.expect("server starts"),

@@ -1,0 +1,182 @@
+//! What `serve` adds when a live session runs: the dashboard at `/`, the trace pages of
+//! recent previews, the reload events, and the preview hosts' preview-on-view.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use url::Url;
+
+use super::preview_host::{self, PreviewHost};
+use crate::admin::config::load_site;
+use crate::admin::preview::{SiteRef, preview_now};
+use crate::admin::{AdminState, ApiError};
+use crate::live::dashboard::{self, Addresses, PreviewSummary};
+use crate::live::events::{self, EVENTS_PATH};
+use crate::live::{Live, trace_page};
+use crate::preview::url::{Requested, Variant, requested};
+
+pub fn router(state: Arc<AdminState>) -> Router {
+    Router::new()
+        .route("/", get(dashboard_page))
+        .route(EVENTS_PATH, get(event_stream))
+        .route("/.siteops/previews/{id}", get(trace))
+        .with_state(state)
+}
+
+fn live_of(state: &AdminState) -> Result<&Arc<Live>, ApiError> {
+    state
+        .live
+        .as_ref()
+        .ok_or_else(|| ApiError::not_found("no live session"))
+}
+
+async fn dashboard_page(State(state): State<Arc<AdminState>>, request: Request) -> Response {
+    let Ok(live) = live_of(&state) else {
+        return ApiError::not_found("no live session").into_response();
+    };
+    let port = port_of(&request).unwrap_or(80);
+    let previews: Vec<PreviewSummary> = live
+        .recent_previews()
+        .into_iter()
+        .map(|p| PreviewSummary {
+            trace_link: format!("/.siteops/previews/{}", p.id),
+            site: p.site,
+            branch: p.branch,
+            path: p.path,
+            status: p.status,
+            at: p.at,
+        })
+        .collect();
+    let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+    Html(dashboard::page(&snapshot, &Addresses { port }, &previews)).into_response()
+}
+
+async fn event_stream(State(state): State<Arc<AdminState>>) -> Response {
+    match live_of(&state) {
+        Ok(live) => events::stream(live.clone()).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn trace(
+    State(state): State<Arc<AdminState>>,
+    Path(id): Path<u64>,
+    request: Request,
+) -> Response {
+    let Ok(live) = live_of(&state) else {
+        return ApiError::not_found("no live session").into_response();
+    };
+    let port = port_of(&request).unwrap_or(80);
+    match live.recent_previews().into_iter().find(|p| p.id == id) {
+        Some(preview) => Html(trace_page::page(&preview, &Addresses { port })).into_response(),
+        None => ApiError::not_found(format!("no recent preview {id}")).into_response(),
+    }
+}
+
+fn port_of(request: &Request) -> Option<u16> {
+    let host = request.headers().get(header::HOST)?.to_str().ok()?;
+    host.rsplit_once(':')?.1.parse().ok()
+}
+
+/// A preview host request in `serve`: events, or a page previewed now and served with
+/// the reload script, or the stored files as without a session.
+pub async fn preview_host(
+    state: &AdminState,
+    live: &Arc<Live>,
+    host: &PreviewHost,
+    request: Request,
+) -> Response {
+    // Only the parts needed, so nothing borrowed from the request is held across an await.
+    let path = request.uri().path().to_string();
+    let headers = request.headers().clone();
+    drop(request);
+    let path = path.as_str();
+    if path == EVENTS_PATH {
+        return events::stream(live.clone()).into_response();
+    }
+    let generation = live
+        .snapshot
+        .read()
+        .unwrap_or_else(|p| p.into_inner())
+        .generation;
+    let Ok(Requested::Page(page, variant)) = requested(path) else {
+        return respond(preview_host::serve(state, host, path, &headers));
+    };
+    if let Err(error) = preview_on_view(state, host, &headers, &page).await {
+        let message = error.message.clone();
+        let body = events::inject(&error_page(path, error.status, &message), generation);
+        let mut response = (error.status, Html(body)).into_response();
+        if let Ok(value) = HeaderValue::from_str(&message.replace(['\r', '\n'], " ")) {
+            response.headers_mut().insert("x-error", value);
+        }
+        return response;
+    }
+    let response = respond(preview_host::serve(state, host, path, &headers));
+    if variant != Variant::Html || !is_html(&response) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let html = events::inject(&String::from_utf8_lossy(&bytes), generation);
+    let mut response = Response::from_parts(parts, axum::body::Body::from(html));
+    response.headers_mut().remove(header::CONTENT_LENGTH);
+    response
+}
+
+fn respond(result: Result<Response, ApiError>) -> Response {
+    result.unwrap_or_else(IntoResponse::into_response)
+}
+
+fn is_html(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"))
+}
+
+async fn preview_on_view(
+    state: &AdminState,
+    host: &PreviewHost,
+    headers: &axum::http::HeaderMap,
+    page: &crate::preview::PagePath,
+) -> Result<(), ApiError> {
+    let document = load_site(state.store.as_ref(), &host.org, &host.site)?.ok_or_else(|| {
+        ApiError::not_found(format!("site {}/{} does not exist", host.org, host.site))
+    })?;
+    let origin = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| Url::parse(&format!("http://{h}")).ok())
+        .ok_or_else(|| ApiError::bad_request("the request's Host header is not usable"))?;
+    let target = SiteRef {
+        org: &host.org,
+        site: &host.site,
+        branch: &host.branch,
+        document: &document,
+    };
+    let authorization = headers.get("x-content-source-authorization");
+    preview_now(state, &target, page, authorization, &origin)
+        .await
+        .map(|_| ())
+}
+
+fn error_page(path: &str, status: StatusCode, message: &str) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Preview failed</title></head><body style=\"font-family:system-ui;margin:40px\"><h1>Preview failed</h1><p><code>",
+    );
+    crate::html::escape_into(path, &mut out);
+    out.push_str(&format!(
+        "</code> answered {}</p><pre id=\"error\" style=\"white-space:pre-wrap\">",
+        status.as_u16()
+    ));
+    crate::html::escape_into(message, &mut out);
+    out.push_str("</pre><p>Fix the source, mock or configuration: this page reloads when the repository changes.</p></body></html>");
+    out
+}
