@@ -1,6 +1,7 @@
 //! The one integration test binary. Modules by subject; shared helpers in `support`.
 
 mod admin;
+mod browser;
 mod cli;
 mod codesync;
 mod compile;
@@ -17,5 +18,6 @@ mod preview;
 mod schemas;
 mod support;
 mod validate_cases;
+mod webdriver;
 mod worker;
 mod worker_golden;
