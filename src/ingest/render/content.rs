@@ -83,6 +83,8 @@ fn sole_image(section: &[Node]) -> bool {
 #[derive(Default)]
 struct Ctx {
     slugs: HashMap<String, usize>,
+    /// Inside a heading, where markdown writes a line break as a space.
+    in_heading: bool,
 }
 
 impl Ctx {
@@ -92,17 +94,16 @@ impl Ctx {
             match &node.kind {
                 Kind::Paragraph => out.push(el("p", Vec::new(), self.phrasing(&node.children))),
                 Kind::Heading { depth } => {
-                    let id = self.slug(&node.to_plain_text());
+                    let id = self.slug(&heading_text(node));
                     let attrs = if id.is_empty() {
                         Vec::new()
                     } else {
                         vec![("id", id)]
                     };
-                    out.push(el(
-                        &format!("h{depth}"),
-                        attrs,
-                        self.phrasing(&node.children),
-                    ));
+                    self.in_heading = true;
+                    let children = self.phrasing(&node.children);
+                    self.in_heading = false;
+                    out.push(el(&format!("h{depth}"), attrs, children));
                 }
                 Kind::ThematicBreak => out.push(el("hr", Vec::new(), Vec::new())),
                 Kind::Blockquote => {
@@ -170,7 +171,17 @@ impl Ctx {
                 Kind::Superscript => out.push(inline("sup", self)),
                 Kind::Underline => out.push(inline("u", self)),
                 Kind::InlineCode { value } => {
-                    out.push(el("code", Vec::new(), vec![text(value.clone())]))
+                    // A code span's line endings read back as spaces.
+                    let value = value.replace("\r\n", " ").replace(['\r', '\n'], " ");
+                    out.push(el("code", Vec::new(), vec![text(value)]))
+                }
+                // In a heading the markdown has a space (none after white space).
+                Kind::Break if self.in_heading => {
+                    let after_space =
+                        matches!(out.last(), Some(HNode::Text(t)) if t.ends_with([' ', '\t']));
+                    if !after_space {
+                        out.push(text(" "));
+                    }
                 }
                 Kind::Break => out.push(el("br", Vec::new(), Vec::new())),
                 Kind::Link { url, title } => {
@@ -269,10 +280,24 @@ impl Ctx {
             unreachable!("a block")
         };
         let classes = css_class_names(&info.display_name());
+        let num_cols = node
+            .children
+            .iter()
+            .map(|r| r.children.len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
         let rows = node
             .children
             .iter()
             .map(|row| {
+                // A row without cells is drawn with empty cells, which read back as cells.
+                if row.children.is_empty() {
+                    let empty = (0..num_cols)
+                        .map(|_| el("div", Vec::new(), Vec::new()))
+                        .collect();
+                    return el("div", Vec::new(), empty);
+                }
                 let cells = row
                     .children
                     .iter()
@@ -454,6 +479,21 @@ impl Ctx {
         self.slugs.insert(id.clone(), 0);
         id
     }
+}
+
+/// The text a heading id is made from (`strip-markdown`: image alt texts, no raw HTML).
+fn heading_text(node: &Node) -> String {
+    let mut out = String::new();
+    node.walk(&mut |n| match &n.kind {
+        Kind::Text { value } | Kind::InlineCode { value } => out.push_str(value),
+        Kind::Image { alt, title, .. } => out.push_str(if alt.is_empty() {
+            title.as_deref().unwrap_or("")
+        } else {
+            alt
+        }),
+        _ => {}
+    });
+    out
 }
 
 fn table_has_columns(node: &Node) -> bool {
