@@ -294,34 +294,17 @@ impl Tracker {
     }
 
     fn move_by(&mut self, value: &str) {
-        let mut lines = 0;
-        let mut tail_start = 0;
         let bytes = value.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\r' => {
-                    lines += 1;
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    tail_start = i + 1;
-                }
-                b'\n' => {
-                    lines += 1;
-                    tail_start = i + 1;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        let tail = js_len(&value[tail_start..]);
-        if lines == 0 {
-            self.column += tail;
-        } else {
-            self.line += lines;
-            self.column = 1 + tail + self.line_shift;
-        }
+        let Some(last) = memchr::memrchr2(b'\r', b'\n', bytes) else {
+            self.column += js_len(value);
+            return;
+        };
+        // Line endings: `\r\n`, `\r` or `\n`, each counted once.
+        let lines = memchr::memchr2_iter(b'\r', b'\n', bytes)
+            .filter(|&i| !(bytes[i] == b'\n' && i > 0 && bytes[i - 1] == b'\r'))
+            .count();
+        self.line += lines;
+        self.column = 1 + js_len(&value[last + 1..]) + self.line_shift;
     }
 
     fn info(&self, before: impl Into<Around>, after: impl Into<Around>) -> Info {
