@@ -350,3 +350,49 @@ fn page_html_takes_the_head_html_and_metadata() {
     );
     assert!(!page.contains("class=\"metadata\""), "{page}");
 }
+
+/// Deeply nested input is refused with an error, and the deepest accepted nesting converts
+/// and renders on a thread with the 2 MiB stack that async runtime workers get.
+#[test]
+fn deep_nesting_is_bounded() {
+    use siteops::ingest::render::{PageOptions, page_html};
+    use siteops::ingest::{IngestError, MAX_DEPTH};
+    let nested = |depth: usize, inner: &str| {
+        let mut html = String::from("<html><body><main><div>");
+        for i in 0..depth {
+            html.push_str(if i % 3 == 0 {
+                "<blockquote>"
+            } else if i % 3 == 1 {
+                "<ul><li>"
+            } else {
+                "<em>"
+            });
+        }
+        html.push_str(inner);
+        html.push_str("</main></body></html>");
+        html
+    };
+    let too_deep = nested(20_000, "x");
+    assert_eq!(
+        ingest(&too_deep, &IngestOptions::default()).unwrap_err(),
+        IngestError::NestingTooDeep { limit: MAX_DEPTH }
+    );
+    let deepest = nested((MAX_DEPTH - 10) / 2, "deep <strong>text</strong>");
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let doc = ingest(&deepest, &IngestOptions::default()).expect("within the limit");
+            let md = doc.to_markdown();
+            let options = PageOptions {
+                url: Url::parse("https://main--site--org.aem.page/").unwrap(),
+                head_html: None,
+            };
+            let page = page_html(&doc, &options);
+            (
+                md.contains("deep **text**"),
+                page.contains("<strong>text</strong>"),
+            )
+        })
+        .unwrap();
+    assert_eq!(handle.join().expect("no stack overflow"), (true, true));
+}
