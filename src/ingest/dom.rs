@@ -72,7 +72,16 @@ pub const MAX_DEPTH: usize = 512;
 /// [`MAX_DEPTH`] were left out.
 pub(crate) fn parse_checked(html: &str) -> (HElement, bool) {
     let sink = Sink::default();
-    let arena = parse_document(sink, Default::default()).one(html);
+    // As the reference parses (parse5 through rehype-parse): scripting off, so `noscript`
+    // content is markup.
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let arena = parse_document(sink, opts).one(html);
     let root = arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }));
@@ -249,13 +258,12 @@ impl Arena {
                             children: Vec::new(),
                         });
                         stack.push(Work::Close);
-                        let source = if *template != NONE {
-                            *template as usize
-                        } else {
-                            i
-                        };
-                        let children: Vec<usize> = self.children(source).collect();
-                        stack.extend(children.into_iter().rev().map(Work::Enter));
+                        // A template's content is a separate fragment, not children (as
+                        // in hast): no pass of the converter looks into it.
+                        if *template == NONE {
+                            let children: Vec<usize> = self.children(i).collect();
+                            stack.extend(children.into_iter().rev().map(Work::Enter));
+                        }
                         None
                     }
                     Data::Text(t) => Some(HNode::Text(t.to_string())),
