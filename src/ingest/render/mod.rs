@@ -11,6 +11,7 @@ mod content;
 mod html;
 mod media;
 mod meta;
+mod tables;
 
 use url::Url;
 
