@@ -236,17 +236,21 @@ fn unsupported_or_broken_stubs_are_errors_naming_file_and_key() {
 #[test]
 fn the_example_site_mocks_parse() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sites/acme/website/mocks");
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir.join("mappings")).expect("mappings") {
-        let path = entry.expect("entry").path();
-        files.push(MockFile {
-            path: format!(
-                "mappings/{}",
-                path.file_name().and_then(|n| n.to_str()).expect("name")
-            ),
-            content: std::fs::read(&path).expect("read"),
-        });
+    // Mappings and the bodies they name (`__files/pages/…`), by path relative to `mocks/`.
+    fn walk(dir: &std::path::Path, prefix: &str, files: &mut Vec<MockFile>) {
+        for entry in std::fs::read_dir(dir).expect("read dir") {
+            let entry = entry.expect("entry");
+            let path = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type().expect("type").is_dir() {
+                walk(&entry.path(), &format!("{path}/"), files);
+            } else {
+                let content = std::fs::read(entry.path()).expect("read");
+                files.push(MockFile { path, content });
+            }
+        }
     }
+    let mut files = Vec::new();
+    walk(&dir, "", &mut files);
     let mocks = set(&files);
     assert_eq!(
         answer(&mocks, "GET", "https://api.acme.example/team.json", &[]),
