@@ -9,101 +9,24 @@
 //! and not recorded: offline mode sends them to the network too. The files come from
 //! [`crate::mocks::record::recorded_mocks`] and are written atomically, bodies first.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+mod files;
+mod transport;
 
-use http::{HeaderMap, HeaderValue};
+use std::path::Path;
+use std::sync::Arc;
 
-use super::offline::is_local;
+use http::HeaderValue;
+
 use super::{Live, SERVE_SUBJECT, Target, reload};
 use crate::auth::Claims;
-use crate::mocks::record::{Exchange, recorded_mocks};
-use crate::mocks::{MockFile, MockRequest, MockSet};
+use crate::mocks::record::{Exchange, RecordedMock, recorded_mocks};
+use crate::mocks::{MockRequest, MockSet};
 use crate::model::SiteId;
-use crate::preview::transport::BoxFuture;
-use crate::preview::{IncomingResponse, OutgoingRequest, Transport, TransportError};
+use crate::preview::Transport;
 use crate::server::{ServerConfig, start};
+use files::{ScratchDir, read_tree, write_atomic};
 
-/// A transport that sends every request through `inner` and keeps a copy of each
-/// non-loopback exchange.
-pub struct RecordingTransport {
-    inner: Arc<dyn Transport>,
-    exchanges: Mutex<Vec<Exchange>>,
-    local: AtomicUsize,
-}
-
-impl std::fmt::Debug for RecordingTransport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RecordingTransport")
-            .field("inner", &self.inner)
-            .finish_non_exhaustive()
-    }
-}
-
-impl RecordingTransport {
-    pub fn new(inner: Arc<dyn Transport>) -> RecordingTransport {
-        RecordingTransport {
-            inner,
-            exchanges: Mutex::default(),
-            local: AtomicUsize::new(0),
-        }
-    }
-
-    /// The exchanges recorded so far, in the order their answers arrived.
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.exchanges
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-
-    /// How many loopback requests went through unrecorded.
-    pub fn local_requests(&self) -> usize {
-        self.local.load(Ordering::Relaxed)
-    }
-}
-
-fn text_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            (
-                name.to_string(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
-        })
-        .collect()
-}
-
-impl Transport for RecordingTransport {
-    fn get(
-        &self,
-        request: OutgoingRequest,
-    ) -> BoxFuture<'_, Result<IncomingResponse, TransportError>> {
-        Box::pin(async move {
-            if is_local(&request.url) {
-                self.local.fetch_add(1, Ordering::Relaxed);
-                return self.inner.get(request).await;
-            }
-            let url = request.url.clone();
-            let request_headers = text_pairs(&request.headers);
-            let response = self.inner.get(request).await?;
-            let exchange = Exchange {
-                url,
-                request_headers,
-                status: response.status,
-                response_headers: text_pairs(&response.headers),
-                body: response.body.clone(),
-            };
-            self.exchanges
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(exchange);
-            Ok(response)
-        })
-    }
-}
+pub use transport::RecordingTransport;
 
 /// What to record.
 #[derive(Debug, Clone)]
@@ -318,12 +241,7 @@ async fn apply_and_preview(
 
 /// Recorded requests that another stub of the site's mocks answers first (file order
 /// decides between stubs of the same priority), and mocks that do not load.
-fn shadowed(
-    root: &Path,
-    dir: &str,
-    exchanges: &[Exchange],
-    mocks: &[crate::mocks::record::RecordedMock],
-) -> Vec<String> {
+fn shadowed(root: &Path, dir: &str, exchanges: &[Exchange], mocks: &[RecordedMock]) -> Vec<String> {
     let mut files = Vec::new();
     if let Err(error) = read_tree(&root.join(dir), "", &mut files) {
         return vec![format!("cannot read {dir} back: {error}")];
@@ -356,65 +274,4 @@ fn shadowed(
         }
     }
     warnings
-}
-
-/// Every file under `dir`, with paths relative to it.
-fn read_tree(dir: &Path, prefix: &str, out: &mut Vec<MockFile>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = format!("{prefix}{name}");
-        if entry.file_type()?.is_dir() {
-            read_tree(&entry.path(), &format!("{path}/"), out)?;
-        } else {
-            out.push(MockFile {
-                path,
-                content: std::fs::read(entry.path())?,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to `root/relative` through a temporary file beside it and a rename, so
-/// a reader (a running `serve`) sees the old file or the new one, never a part.
-fn write_atomic(root: &Path, relative: &str, bytes: &[u8]) -> Result<(), RecordError> {
-    let path = root.join(relative);
-    let failed = |source| RecordError::Write {
-        path: relative.to_string(),
-        source,
-    };
-    let dir = path.parent().unwrap_or(root);
-    std::fs::create_dir_all(dir).map_err(failed)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.tmp"));
-    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, &path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written.map_err(failed)
-}
-
-/// A directory under the system's temporary directory, removed on drop.
-struct ScratchDir(PathBuf);
-
-impl ScratchDir {
-    fn new() -> std::io::Result<ScratchDir> {
-        let mut random = [0u8; 8];
-        getrandom::fill(&mut random).map_err(|e| std::io::Error::other(e.to_string()))?;
-        let suffix: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let dir =
-            std::env::temp_dir().join(format!("siteops-record-{}-{suffix}", std::process::id()));
-        std::fs::create_dir(&dir)?;
-        Ok(ScratchDir(dir))
-    }
-}
-
-impl Drop for ScratchDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
