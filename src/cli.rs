@@ -42,6 +42,36 @@ pub enum Command {
     /// Convert local HTML pages to the markdown a preview stores, with the preview's own
     /// ingestion (images are not fetched).
     Ingest(IngestArgs),
+    /// Offline mocks of the HTTP services the sites talk to (`sites/<org>/<site>/mocks/`).
+    #[command(subcommand)]
+    Mocks(MocksCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MocksCommand {
+    /// Preview pages once through the real sources and write every request they made
+    /// (page, worker data, images) as the site's mocks, to work offline on real content.
+    Record(RecordArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The site whose pages are previewed and whose `mocks/` is written: `org/site`.
+    #[arg(value_name = "ORG/SITE")]
+    pub site: String,
+    /// Page paths to preview, such as `/` or `/products/1234`.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// Repository root: the directory that holds `sites/` and `siteops.toml`.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// The branch previewed.
+    #[arg(long, value_name = "BRANCH", default_value = "main")]
+    pub branch: String,
+    /// The environment variable whose value the content sources get as `Authorization`
+    /// (a preview's `x-content-source-authorization`). It is never written to the mocks.
+    #[arg(long, value_name = "NAME")]
+    pub source_auth_env: Option<String>,
 }
 
 #[derive(Debug, Args)]

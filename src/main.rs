@@ -48,6 +48,7 @@ fn main() -> ExitCode {
         Command::Token(args) => commands::token::run(args),
         Command::Template(command) => commands::template::run(command),
         Command::Ingest(args) => commands::ingest::run(args),
+        Command::Mocks(command) => commands::mocks::run(command),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod compile;
 pub mod ingest;
+pub mod mocks;
 pub mod plan;
 mod planning;
 pub mod schema;

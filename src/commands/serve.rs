@@ -73,8 +73,10 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
                 "online"
             }
         );
+        // Watching starts before the first apply, so no edit made meanwhile is missed.
+        let (watch, batches) = watch::watch(&live.root)?;
         first_apply(live, &server, started).await;
-        watch_repository(live.clone(), &server)?;
+        watch_repository(live.clone(), &server, watch, batches);
     } else if args.org_admins.is_empty() {
         println!("  org administrators    none: pass --org-admin ADDRESS to allow creating sites");
     }
@@ -124,8 +126,12 @@ async fn first_apply(live: &Live, server: &RunningServer, started: Instant) {
 }
 
 /// Re-applies on every batch of changes, in the background, until the server stops.
-fn watch_repository(live: Arc<Live>, server: &RunningServer) -> Result<()> {
-    let (watch, mut batches) = watch::watch(&live.root)?;
+fn watch_repository(
+    live: Arc<Live>,
+    server: &RunningServer,
+    watch: watch::RepoWatch,
+    mut batches: tokio::sync::mpsc::Receiver<Vec<std::path::PathBuf>>,
+) {
     let base = format!("http://127.0.0.1:{}", server.addr.port());
     let state = server.state.clone();
     tokio::spawn(async move {
@@ -155,5 +161,4 @@ fn watch_repository(live: Arc<Live>, server: &RunningServer) -> Result<()> {
             }
         }
     });
-    Ok(())
 }

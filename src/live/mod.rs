@@ -9,6 +9,7 @@ pub mod dashboard;
 pub mod events;
 pub mod offline;
 pub mod pages;
+pub mod record;
 pub mod session;
 pub mod trace_page;
 pub mod watch;

@@ -18,10 +18,14 @@
 //! stub (scenarios, delays, transformers) is an error naming the file and the key, rather
 //! than a mock that silently behaves differently from WireMock.
 //!
-//! This module is pure: the caller reads the files.
+//! `record` turns exchanges captured from the network into such files, for `siteops
+//! mocks record`.
+//!
+//! This module is pure: the caller reads and writes the files.
 
 mod matching;
 mod parse;
+pub mod record;
 
 pub use matching::{Miss, MockRequest, NoMatch};
 pub use parse::MockError;

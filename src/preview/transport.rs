@@ -147,15 +147,27 @@ impl Default for ReqwestTransport {
 
 impl ReqwestTransport {
     pub fn new() -> ReqwestTransport {
+        ReqwestTransport::with_hosts(&[])
+    }
+
+    /// A transport that resolves the given names to the given addresses without asking
+    /// DNS, so a URL such as `http://cms.test:<port>/` reaches a local server on that port
+    /// while its host stays an ordinary, non-loopback name (tests record and replay mocks
+    /// this way). The URL's port is used. Refused addresses are left out.
+    pub fn with_hosts(hosts: &[(&str, IpAddr)]) -> ReqwestTransport {
         static PROVIDER: Once = Once::new();
         PROVIDER.call_once(|| {
             let _ = rustls::crypto::ring::default_provider().install_default();
         });
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .dns_resolver(Arc::new(GuardedResolver))
-            .user_agent(concat!("siteops/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("siteops/", env!("CARGO_PKG_VERSION")));
+        for (name, ip) in hosts.iter().filter(|(_, ip)| !is_refused(*ip)) {
+            builder = builder.resolve(name, SocketAddr::new(*ip, 0));
+        }
+        let client = builder
             .build()
             .expect("the HTTP client configuration is valid");
         ReqwestTransport { client }

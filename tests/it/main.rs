@@ -12,6 +12,7 @@ mod html2md_conformance;
 mod html2md_roundtrip;
 mod ingest;
 mod live;
+mod mocks_record;
 mod mustache_spec;
 mod plan_apply;
 mod preview;
