@@ -42,6 +42,23 @@ pub enum Command {
     /// Convert local HTML pages to the markdown a preview stores, with the preview's own
     /// ingestion (images are not fetched).
     Ingest(IngestArgs),
+    /// Render the golden cases (golden/<case>/) through the local pipeline, offline, and
+    /// compare them with their stored snapshots.
+    Test(TestArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Repository root: the directory that holds `sites/` and `golden/`.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Write the rendered outputs as the new snapshots (and remove snapshots no page
+    /// renders any more) instead of failing on differences.
+    #[arg(long)]
+    pub update: bool,
+    /// Only these cases (directory names under golden/) [default: all].
+    #[arg(value_name = "CASE")]
+    pub cases: Vec<String>,
 }
 
 #[derive(Debug, Args)]
