@@ -63,25 +63,127 @@ impl HNode {
     }
 }
 
-/// The parsed document: the root element (`html`) and nothing else of interest.
-pub(crate) fn parse(html: &str) -> HElement {
+/// Deepest element nesting accepted. The converter, the serializer and the renderer walk the
+/// tree recursively; this bound keeps them within a 2 MiB thread stack (async runtimes give
+/// their workers that much), and real pages stay far below it (a few dozen levels).
+pub const MAX_DEPTH: usize = 512;
+
+/// The parsed document: the root element (`html`), and whether elements deeper than
+/// [`MAX_DEPTH`] were left out.
+pub(crate) fn parse_checked(html: &str) -> (HElement, bool) {
     let sink = Sink::default();
-    let arena = parse_document(sink, Default::default()).one(html);
+    // As the reference parses (parse5 through rehype-parse): scripting off, so `noscript`
+    // content is markup.
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let arena = parse_document(sink, opts).one(html);
     let root = arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }));
     match root {
         Some(i) => match arena.to_owned(i) {
-            HNode::Element(e) => e,
+            (HNode::Element(e), too_deep) => (e, too_deep),
             _ => unreachable!("checked to be an element"),
         },
-        None => HElement {
-            name: LocalName::from("html"),
-            foreign: false,
-            attrs: Vec::new(),
-            children: Vec::new(),
-        },
+        None => (
+            HElement {
+                name: LocalName::from("html"),
+                foreign: false,
+                attrs: Vec::new(),
+                children: Vec::new(),
+            },
+            false,
+        ),
     }
+}
+
+/// Whether `html` opens elements deeper than `limit`, by a linear scan of its tags (before
+/// parsing: the HTML5 tree builder takes time quadratic in the nesting depth, so a 1 MiB page
+/// of nested `div`s would take minutes). Void elements and those whose end tag is optional
+/// are not counted; an end tag closes up to the element it names, as the parser does, and
+/// an end tag that names no open element is ignored. Contents of raw-text elements and
+/// comments are skipped.
+pub(crate) fn nesting_exceeds(html: &str, limit: usize) -> bool {
+    const NOT_NESTING: &[&str] = &[
+        "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
+        "input", "keygen", "link", "meta", "param", "source", "track", "wbr", "p", "li", "dt",
+        "dd", "tr", "td", "th", "option", "optgroup", "rt", "rp", "rb", "rtc", "thead", "tbody",
+        "tfoot", "colgroup", "caption", "html", "head", "body",
+    ];
+    const RAW_TEXT: &[&str] = &[
+        "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript",
+    ];
+    let bytes = html.as_bytes();
+    let mut stack: Vec<u64> = Vec::new();
+    let mut open: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let mut i = 0;
+    let hash = |name: &[u8]| {
+        name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x100_0000_01b3)
+        })
+    };
+    while let Some(offset) = memchr::memchr(b'<', &bytes[i..]) {
+        i += offset + 1;
+        if bytes[i..].starts_with(b"!--") {
+            i = memchr::memmem::find(&bytes[i..], b"-->").map_or(bytes.len(), |end| i + end + 3);
+            continue;
+        }
+        let closing = bytes.get(i) == Some(&b'/');
+        let start = if closing { i + 1 } else { i };
+        let len = bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b':')
+            .count();
+        if len == 0 || !bytes[start].is_ascii_alphabetic() {
+            continue;
+        }
+        let name = &bytes[start..start + len];
+        let lower = name.to_ascii_lowercase();
+        let lower = std::str::from_utf8(&lower).unwrap_or("");
+        i = start + len;
+        if NOT_NESTING.contains(&lower) {
+            continue;
+        }
+        let h = hash(name);
+        if closing {
+            if open.get(&h).is_some_and(|n| *n > 0) {
+                while let Some(top) = stack.pop() {
+                    if let Some(n) = open.get_mut(&top) {
+                        *n -= 1;
+                    }
+                    if top == h {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        if RAW_TEXT.contains(&lower) {
+            let close = format!("</{lower}");
+            let rest = &bytes[i..];
+            let found = rest
+                .windows(close.len())
+                .position(|w| w.eq_ignore_ascii_case(close.as_bytes()));
+            i = found.map_or(bytes.len(), |p| i + p);
+            continue;
+        }
+        stack.push(h);
+        *open.entry(h).or_insert(0) += 1;
+        if stack.len() > limit {
+            return true;
+        }
+    }
+    false
+}
+
+/// The parsed document, elements deeper than [`MAX_DEPTH`] left out.
+pub(crate) fn parse(html: &str) -> HElement {
+    parse_checked(html).0
 }
 
 const NONE: u32 = u32::MAX;
@@ -125,7 +227,8 @@ impl Arena {
 
     /// Converts the subtree at `index` into owned nodes, with an explicit stack so that
     /// deeply nested input cannot overflow the call stack.
-    fn to_owned(&self, index: usize) -> HNode {
+    fn to_owned(&self, index: usize) -> (HNode, bool) {
+        let mut too_deep = false;
         enum Work {
             Enter(usize),
             Close,
@@ -136,6 +239,10 @@ impl Arena {
         while let Some(work) = stack.pop() {
             let finished = match work {
                 Work::Enter(i) => match &self.nodes[i].data {
+                    Data::Element { .. } if open.len() >= MAX_DEPTH => {
+                        too_deep = true;
+                        None
+                    }
                     Data::Element {
                         name,
                         attrs,
@@ -151,13 +258,12 @@ impl Arena {
                             children: Vec::new(),
                         });
                         stack.push(Work::Close);
-                        let source = if *template != NONE {
-                            *template as usize
-                        } else {
-                            i
-                        };
-                        let children: Vec<usize> = self.children(source).collect();
-                        stack.extend(children.into_iter().rev().map(Work::Enter));
+                        // A template's content is a separate fragment, not children (as
+                        // in hast): no pass of the converter looks into it.
+                        if *template == NONE {
+                            let children: Vec<usize> = self.children(i).collect();
+                            stack.extend(children.into_iter().rev().map(Work::Enter));
+                        }
                         None
                     }
                     Data::Text(t) => Some(HNode::Text(t.to_string())),
@@ -173,7 +279,7 @@ impl Arena {
                 }
             }
         }
-        done.unwrap_or(HNode::Text(String::new()))
+        (done.unwrap_or(HNode::Text(String::new())), too_deep)
     }
 }
 
@@ -431,6 +537,34 @@ mod tests {
         assert_eq!(div.classes(), vec!["a", "b"]);
         assert!(matches!(&div.children[0], HNode::Text(t) if t == "x"));
         assert!(matches!(&div.children[1], HNode::Comment(t) if t == "c"));
+    }
+
+    #[test]
+    fn nesting_scan_counts_what_nests() {
+        let deep = "<div>".repeat(100);
+        assert!(nesting_exceeds(&deep, 99));
+        assert!(!nesting_exceeds(&deep, 100));
+        // Optional end tags and void elements do not nest; closed elements do not count.
+        assert!(!nesting_exceeds(&"<p>x<li>y<br><img>".repeat(1000), 10));
+        assert!(!nesting_exceeds(
+            &"<div><span>a</span></div>".repeat(1000),
+            10
+        ));
+        // Stray end tags do not hide depth; an end tag closes what it names.
+        assert!(nesting_exceeds(&"<div></x>".repeat(50), 20));
+        assert!(!nesting_exceeds(
+            &format!("{}</div>", "<div><b>".repeat(5)),
+            10
+        ));
+        // Markup in comments and scripts is not counted.
+        assert!(!nesting_exceeds(
+            &format!(
+                "<!--{}--><script>{}</script>",
+                "<div>".repeat(50),
+                "<div>".repeat(50)
+            ),
+            10
+        ));
     }
 
     #[test]

@@ -63,12 +63,25 @@ pub enum IngestError {
     },
     #[error("invalid json-ld")]
     InvalidJsonLd { reason: String },
+    /// Elements nested deeper than [`MAX_DEPTH`]: refused rather than risking the stack.
+    #[error("html nested too deeply (more than {limit} levels)")]
+    NestingTooDeep { limit: usize },
 }
+
+pub use dom::MAX_DEPTH;
 
 /// Parses `html` (any input: the HTML5 algorithm accepts everything) into the content
 /// model. Only `main` is content; a page without `main` is empty (no metadata either).
 pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestError> {
-    let mut root = dom::parse(html);
+    // The scan is approximate (it only has to stop pathological input early); the tree
+    // checks the real depth.
+    if dom::nesting_exceeds(html, 8 * MAX_DEPTH) {
+        return Err(IngestError::NestingTooDeep { limit: MAX_DEPTH });
+    }
+    let (mut root, too_deep) = dom::parse_checked(html);
+    if too_deep {
+        return Err(IngestError::NestingTooDeep { limit: MAX_DEPTH });
+    }
     // Metadata first: `link hreflang` counts anywhere in the document, `main` included.
     let head_metadata = if has_main(&root) {
         head::metadata(

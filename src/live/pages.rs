@@ -74,6 +74,11 @@ fn mocked_pages(mocks: &MockSet, url: &str, suffix: &str) -> Vec<String> {
         .filter_map(|path| {
             let page = path.strip_prefix(base)?;
             let page = page.strip_suffix(suffix).unwrap_or(page);
+            // A folder's page is fetched as `<folder>/index`, and shown as the folder.
+            let page = page
+                .strip_suffix("index")
+                .filter(|p| p.ends_with('/'))
+                .unwrap_or(page);
             page.starts_with('/').then(|| page.to_string())
         })
         .collect()

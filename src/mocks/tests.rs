@@ -235,21 +235,37 @@ fn unsupported_or_broken_stubs_are_errors_naming_file_and_key() {
 
 #[test]
 fn the_example_site_mocks_parse() {
+    fn read(dir: &std::path::Path, prefix: &str, files: &mut Vec<MockFile>) {
+        for entry in std::fs::read_dir(dir).expect("mock directory") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).expect("name");
+            let relative = format!("{prefix}{name}");
+            if path.is_dir() {
+                read(&path, &format!("{relative}/"), files);
+            } else {
+                let content = std::fs::read(&path).expect("read");
+                files.push(MockFile {
+                    path: relative,
+                    content,
+                });
+            }
+        }
+    }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sites/acme/website/mocks");
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir.join("mappings")).expect("mappings") {
-        let path = entry.expect("entry").path();
-        files.push(MockFile {
-            path: format!(
-                "mappings/{}",
-                path.file_name().and_then(|n| n.to_str()).expect("name")
-            ),
-            content: std::fs::read(&path).expect("read"),
-        });
-    }
+    read(&dir, "", &mut files);
     let mocks = set(&files);
     assert_eq!(
         answer(&mocks, "GET", "https://api.acme.example/team.json", &[]),
         "team"
+    );
+    assert_eq!(
+        answer(
+            &mocks,
+            "GET",
+            "https://cms.acme.example/delivery/website/index.html?tenant=acme",
+            &[]
+        ),
+        "page-index"
     );
 }

@@ -103,9 +103,12 @@ pub async fn preview_host(
         .read()
         .unwrap_or_else(|p| p.into_inner())
         .generation;
-    let Ok(Requested::Page(page, variant)) = requested(path) else {
-        return respond(preview_host::serve(state, host, path, &headers));
+    // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed.
+    let page = match requested(path) {
+        Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => (page, variant),
+        _ => return respond(preview_host::serve(state, host, path, &headers)),
     };
+    let (page, variant) = page;
     if let Err(error) = preview_on_view(state, host, &headers, &page).await {
         let message = error.message.clone();
         let body = events::inject(&error_page(path, error.status, &message), generation);
@@ -127,6 +130,13 @@ pub async fn preview_host(
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+fn has_extension(web_path: &str) -> bool {
+    web_path
+        .rsplit('/')
+        .next()
+        .is_some_and(|name| name.contains('.'))
 }
 
 fn respond(result: Result<Response, ApiError>) -> Response {

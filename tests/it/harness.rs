@@ -2,10 +2,13 @@
 //! directory, and an HTTP client that speaks to it.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use siteops::auth::Claims;
+use siteops::live::offline::OfflineTransport;
+use siteops::live::{Live, Target, reload};
 use siteops::preview::Limits;
 use siteops::server::{RunningServer, ServerConfig, start};
 
@@ -56,15 +59,56 @@ impl TestServer {
         server
     }
 
-    async fn start_on_with(data: PathBuf, org_admins: &[&str], limits: Limits) -> TestServer {
+    /// A server as `siteops serve --offline` runs it on the repository at `root`: outgoing
+    /// requests answered from the sites' mocks, the repository applied once.
+    pub async fn start_live(root: PathBuf) -> (TestServer, Arc<Live>) {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let live = Arc::new(Live::new(root, true));
+        let mocks = live.clone();
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            data_dir: data.clone(),
+            data_dir: temp.path().to_path_buf(),
+            org_admins: vec![ORG_ADMIN.into(), siteops::live::SERVE_SUBJECT.into()],
+            preview_limits: Limits::default(),
+            preview_transport: Some(Arc::new(OfflineTransport::new(Arc::new(move || {
+                mocks.mocks()
+            })))),
+            live: Some(live.clone()),
+        };
+        let mut server = TestServer::start_config(config).await;
+        server._temp = Some(temp);
+        let base = format!("http://{}", server.server.addr);
+        let state = &server.server.state;
+        let target = Target {
+            base: &base,
+            key: &state.key,
+            store: state.store.as_ref(),
+        };
+        reload(&live, &target).await;
+        let error = live.snapshot.read().expect("snapshot").error.clone();
+        assert_eq!(
+            error,
+            None,
+            "{}",
+            live.snapshot.read().expect("snapshot").diagnostics
+        );
+        (server, live)
+    }
+
+    async fn start_on_with(data: PathBuf, org_admins: &[&str], limits: Limits) -> TestServer {
+        TestServer::start_config(ServerConfig {
+            addr: "127.0.0.1:0".parse().expect("address"),
+            data_dir: data,
             org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
             live: None,
-        };
+        })
+        .await
+    }
+
+    async fn start_config(config: ServerConfig) -> TestServer {
+        let data = config.data_dir.clone();
         TestServer {
             server: start(config).await.expect("server starts"),
             data,

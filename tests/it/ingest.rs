@@ -289,3 +289,110 @@ fn ingest_command_needs_out_for_several_files() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("several files need --out DIR"));
 }
+
+#[test]
+fn plain_html_is_sections_and_blocks() {
+    let html = page(
+        r#"<h2>Title</h2><div class="cards two-up"><div><div><p>one</p><p>two</p></div><div><picture><img src="./media_abc.png#width=800&height=600" alt="Pic"></picture></div></div></div>"#,
+    );
+    let doc = ingest(&html, &IngestOptions::default()).unwrap();
+    let plain = plain_html(&doc);
+    let expected = r#"<div>
+  <h2 id="title">Title</h2>
+  <div class="cards two-up">
+    <div>
+      <div>
+        <p>one</p>
+        <p>two</p>
+      </div>
+      <div>
+        <picture>
+          <source type="image/webp" srcset="./media_abc.png?width=2000&#x26;format=webply&#x26;optimize=medium" media="(min-width: 600px)">
+          <source type="image/webp" srcset="./media_abc.png?width=750&#x26;format=webply&#x26;optimize=medium">
+          <source type="image/png" srcset="./media_abc.png?width=2000&#x26;format=png&#x26;optimize=medium" media="(min-width: 600px)">
+          <img loading="lazy" alt="Pic" src="./media_abc.png?width=750&#x26;format=png&#x26;optimize=medium" width="800" height="600">
+        </picture>
+      </div>
+    </div>
+  </div>
+</div>"#;
+    assert_eq!(plain.trim(), expected);
+}
+
+#[test]
+fn page_html_takes_the_head_html_and_metadata() {
+    use siteops::ingest::render::{PageOptions, page_html};
+    let html = r#"<html lang="fr"><head><title>Bonjour</title><meta name="description" content="Une page"><link rel="alternate" hreflang="en" href="/en/"></head>
+        <body><main><div><p>Texte</p></div></main></body></html>"#;
+    let doc = ingest(html, &IngestOptions::default()).unwrap();
+    let options = PageOptions {
+        url: Url::parse("https://main--site--org.aem.page/fr/index").unwrap(),
+        head_html: Some(r#"<script src="/scripts/scripts.js" type="module"></script>"#.into()),
+    };
+    let page = page_html(&doc, &options);
+    assert!(
+        page.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"),
+        "{page}"
+    );
+    for expected in [
+        "<title>Bonjour</title>",
+        r#"<link rel="canonical" href="https://main--site--org.aem.page/fr/">"#,
+        r#"<meta name="description" content="Une page">"#,
+        r#"<link rel="alternate" hreflang="en" href="/en/">"#,
+        r#"<script src="/scripts/scripts.js" type="module"></script>"#,
+        "<p>Texte</p>",
+    ] {
+        assert!(page.contains(expected), "{expected} missing in {page}");
+    }
+    assert!(
+        page.find("twitter:image").unwrap() < page.find("scripts.js").unwrap(),
+        "head.html comes after the meta tags"
+    );
+    assert!(!page.contains("class=\"metadata\""), "{page}");
+}
+
+/// Deeply nested input is refused with an error, and the deepest accepted nesting converts
+/// and renders on a thread with the 2 MiB stack that async runtime workers get.
+#[test]
+fn deep_nesting_is_bounded() {
+    use siteops::ingest::render::{PageOptions, page_html};
+    use siteops::ingest::{IngestError, MAX_DEPTH};
+    let nested = |depth: usize, inner: &str| {
+        let mut html = String::from("<html><body><main><div>");
+        for i in 0..depth {
+            html.push_str(if i % 3 == 0 {
+                "<blockquote>"
+            } else if i % 3 == 1 {
+                "<ul><li>"
+            } else {
+                "<em>"
+            });
+        }
+        html.push_str(inner);
+        html.push_str("</main></body></html>");
+        html
+    };
+    let too_deep = nested(20_000, "x");
+    assert_eq!(
+        ingest(&too_deep, &IngestOptions::default()).unwrap_err(),
+        IngestError::NestingTooDeep { limit: MAX_DEPTH }
+    );
+    let deepest = nested((MAX_DEPTH - 10) / 2, "deep <strong>text</strong>");
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let doc = ingest(&deepest, &IngestOptions::default()).expect("within the limit");
+            let md = doc.to_markdown();
+            let options = PageOptions {
+                url: Url::parse("https://main--site--org.aem.page/").unwrap(),
+                head_html: None,
+            };
+            let page = page_html(&doc, &options);
+            (
+                md.contains("deep **text**"),
+                page.contains("<strong>text</strong>"),
+            )
+        })
+        .unwrap();
+    assert_eq!(handle.join().expect("no stack overflow"), (true, true));
+}

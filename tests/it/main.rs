@@ -1,6 +1,7 @@
 //! The one integration test binary. Modules by subject; shared helpers in `support`.
 
 mod admin;
+mod browser;
 mod cli;
 mod codesync;
 mod compile;
@@ -17,7 +18,10 @@ mod mustache_spec;
 mod plan_apply;
 mod preview;
 mod schemas;
+mod serve_process;
 mod support;
 mod validate_cases;
+mod watch_loop;
+mod webdriver;
 mod worker;
 mod worker_golden;

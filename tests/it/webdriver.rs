@@ -45,7 +45,7 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
-        let client = reqwest::Client::new();
+        let client = siteops::http::client(Duration::from_secs(60));
         let base = format!("http://127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(20);
         while client.get(format!("{base}/status")).send().await.is_err() {

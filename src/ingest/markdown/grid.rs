@@ -23,15 +23,18 @@ struct Cell {
     row_span: usize,
     align: Option<String>,
     valign: Option<String>,
-    lines: Vec<String>,
+    /// The rendered content, tabs expanded, and where each line is in it.
+    text: String,
+    lines: Vec<std::ops::Range<usize>>,
     next_line: usize,
     height: usize,
     width: usize,
 }
 
 impl Cell {
-    fn shift_line(&mut self) -> String {
-        let line = self.lines.get(self.next_line).cloned().unwrap_or_default();
+    /// The next line not drawn yet (empty once all are).
+    fn shift_line(&mut self) -> std::ops::Range<usize> {
+        let line = self.lines.get(self.next_line).cloned().unwrap_or(0..0);
         self.next_line += 1;
         line
     }
@@ -110,6 +113,7 @@ impl Table {
                 row_span: spec.row_span,
                 align: spec.align,
                 valign: spec.valign,
+                text: String::new(),
                 lines: Vec::new(),
                 next_line: 0,
                 height: 0,
@@ -149,18 +153,27 @@ impl Table {
         state.line_width = old;
         let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped) || cleaned_again;
         state.wrapped |= wrapped;
+        let text = if memchr::memchr(b'\t', lines.as_bytes()).is_some() {
+            lines
+                .split('\n')
+                .map(expand_tabs)
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else {
+            lines
+        };
         let mut width = 0;
-        let lines: Vec<String> = lines
-            .split('\n')
-            .map(|line| {
-                let line = expand_tabs(line);
-                width = width.max(js_len(&line));
-                line
-            })
-            .collect();
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len())) {
+            width = width.max(js_len(&text[start..end]));
+            ranges.push(start..end);
+            start = end + 1;
+        }
         let c = &mut self.cells[cell];
-        c.height = lines.len();
-        c.lines = lines;
+        c.height = ranges.len();
+        c.text = text;
+        c.lines = ranges;
         c.next_line = 0;
         c.width = width + 3;
         wrapped
@@ -219,6 +232,7 @@ impl Table {
                     row_span: 1,
                     align: None,
                     valign: None,
+                    text: String::new(),
                     lines: Vec::new(),
                     next_line: 0,
                     height: 0,
@@ -380,10 +394,10 @@ impl Table {
                         commit(&mut grid, &mut pending, pending_align, pending_valign);
                         let boundary = if had_pending { '+' } else { '|' };
                         let width = self.span_width(cols, x, ci);
-                        let text = self.cells[ci].shift_line();
+                        let line = self.cells[ci].shift_line();
                         grid.push(boundary);
                         grid.push(' ');
-                        grid.push_str(&pad_end(&text, width - 3));
+                        push_padded(&mut grid, &self.cells[ci].text[line], width - 3);
                         grid.push(' ');
                         x += self.cells[ci].col_span - 1;
                     }
@@ -447,13 +461,13 @@ impl Table {
                         Some("bottom") => yy as i64 >= height as i64 - cell.height as i64,
                         Some(_) => false,
                     };
-                    let text = if show {
+                    let range = if show {
                         self.cells[ci].shift_line()
                     } else {
-                        String::new()
+                        0..0
                     };
                     line.push_str("| ");
-                    line.push_str(&pad_end(&text, width - 3));
+                    push_padded(&mut line, &self.cells[ci].text[range], width - 3);
                     line.push(' ');
                 }
                 line.push('|');
@@ -502,16 +516,15 @@ fn valign_marker(valign: Option<&str>) -> Option<char> {
 }
 
 fn push_repeat(out: &mut String, c: char, n: i64) {
-    for _ in 0..n.max(0) {
-        out.push(c);
+    if n > 0 {
+        out.extend(std::iter::repeat_n(c, n as usize));
     }
 }
 
-fn pad_end(text: &str, width: i64) -> String {
-    let len = js_len(text) as i64;
-    let mut out = text.to_owned();
-    push_repeat(&mut out, ' ', width - len);
-    out
+/// `text.padEnd(width)` appended to `out`.
+fn push_padded(out: &mut String, text: &str, width: i64) {
+    out.push_str(text);
+    push_repeat(out, ' ', width - js_len(text) as i64);
 }
 
 /// Tabs become spaces to the next multiple of four (as the reference expands them).

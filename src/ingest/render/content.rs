@@ -8,9 +8,10 @@
 use std::collections::HashMap;
 
 use super::html::{el, text};
+use super::media::{media_picture, normalize_uri, push_text_with_icons};
+use super::tables::table_has_columns;
 use crate::ingest::dom::{HElement, HNode};
-use crate::ingest::model::{Kind, Node, TablePart};
-use crate::ingest::sanitize;
+use crate::ingest::model::{Kind, Node};
 
 /// Renders the markdown-level sections of `root` (the serialised root children) as `div`s.
 pub(crate) fn render_sections(root: &[Node]) -> Vec<HNode> {
@@ -81,28 +82,29 @@ fn sole_image(section: &[Node]) -> bool {
 }
 
 #[derive(Default)]
-struct Ctx {
+pub(super) struct Ctx {
     slugs: HashMap<String, usize>,
+    /// Inside a heading, where markdown writes a line break as a space.
+    in_heading: bool,
 }
 
 impl Ctx {
-    fn flow(&mut self, nodes: &[Node]) -> Vec<HNode> {
+    pub(super) fn flow(&mut self, nodes: &[Node]) -> Vec<HNode> {
         let mut out = Vec::new();
         for node in nodes {
             match &node.kind {
                 Kind::Paragraph => out.push(el("p", Vec::new(), self.phrasing(&node.children))),
                 Kind::Heading { depth } => {
-                    let id = self.slug(&node.to_plain_text());
+                    let id = self.slug(&heading_text(node));
                     let attrs = if id.is_empty() {
                         Vec::new()
                     } else {
                         vec![("id", id)]
                     };
-                    out.push(el(
-                        &format!("h{depth}"),
-                        attrs,
-                        self.phrasing(&node.children),
-                    ));
+                    self.in_heading = true;
+                    let children = self.phrasing(&node.children);
+                    self.in_heading = false;
+                    out.push(el(&format!("h{depth}"), attrs, children));
                 }
                 Kind::ThematicBreak => out.push(el("hr", Vec::new(), Vec::new())),
                 Kind::Blockquote => {
@@ -145,7 +147,7 @@ impl Ctx {
         out
     }
 
-    fn phrasing(&mut self, nodes: &[Node]) -> Vec<HNode> {
+    pub(super) fn phrasing(&mut self, nodes: &[Node]) -> Vec<HNode> {
         let mut out = Vec::new();
         for node in nodes {
             let inline =
@@ -170,7 +172,17 @@ impl Ctx {
                 Kind::Superscript => out.push(inline("sup", self)),
                 Kind::Underline => out.push(inline("u", self)),
                 Kind::InlineCode { value } => {
-                    out.push(el("code", Vec::new(), vec![text(value.clone())]))
+                    // A code span's line endings read back as spaces.
+                    let value = value.replace("\r\n", " ").replace(['\r', '\n'], " ");
+                    out.push(el("code", Vec::new(), vec![text(value)]))
+                }
+                // In a heading the markdown has a space (none after white space).
+                Kind::Break if self.in_heading => {
+                    let after_space =
+                        matches!(out.last(), Some(HNode::Text(t)) if t.ends_with([' ', '\t']));
+                    if !after_space {
+                        out.push(text(" "));
+                    }
                 }
                 Kind::Break => out.push(el("br", Vec::new(), Vec::new())),
                 Kind::Link { url, title } => {
@@ -248,186 +260,8 @@ impl Ctx {
         el(if ordered { "ol" } else { "ul" }, attrs, items)
     }
 
-    /// The content of a grid-table cell as the markdown gives it back.
-    fn cell_content(&mut self, children: &[Node]) -> Vec<HNode> {
-        let mut tree = children.to_vec();
-        sanitize::sanitize_breaks(&mut tree);
-        if tree.iter().all(Node::is_phrasing) {
-            return self.phrasing(&tree);
-        }
-        if let [only] = tree.as_slice()
-            && only.kind == Kind::Paragraph
-        {
-            return self.phrasing(&only.children);
-        }
-        self.flow(&tree)
-    }
-
-    /// A block in a section: `div.<classes>` of row `div`s of cell `div`s.
-    fn block_divs(&mut self, node: &Node) -> HNode {
-        let Kind::Block(info) = &node.kind else {
-            unreachable!("a block")
-        };
-        let classes = css_class_names(&info.display_name());
-        let rows = node
-            .children
-            .iter()
-            .map(|row| {
-                let cells = row
-                    .children
-                    .iter()
-                    .map(|cell| {
-                        let mut attrs = Vec::new();
-                        if let Kind::BlockCell { align, valign } = &cell.kind {
-                            if let Some(a) = align {
-                                attrs.push(("data-align", a.clone()));
-                            }
-                            if let Some(v) = valign {
-                                attrs.push(("data-valign", v.clone()));
-                            }
-                        }
-                        el("div", attrs, self.cell_content(&cell.children))
-                    })
-                    .collect();
-                el("div", Vec::new(), cells)
-            })
-            .collect();
-        block_div(classes, rows)
-    }
-
-    /// An HTML table in a section becomes a block named by its first cell (header and body
-    /// rows; footer rows are dropped).
-    fn table_divs(&mut self, node: &Node) -> Option<HNode> {
-        let mut rows: Vec<&Node> = node
-            .children
-            .iter()
-            .filter(|p| {
-                matches!(
-                    p.kind,
-                    Kind::TablePart {
-                        part: TablePart::Head | TablePart::Body
-                    }
-                )
-            })
-            .flat_map(|p| p.children.iter())
-            .collect();
-        if !table_has_columns(node) {
-            return None;
-        }
-        if rows.is_empty() {
-            return Some(el("div", Vec::new(), Vec::new()));
-        }
-        let header = rows.remove(0);
-        let name = header
-            .children
-            .first()
-            .map(|c| c.to_plain_text())
-            .unwrap_or_default();
-        let rows = rows
-            .into_iter()
-            .map(|row| {
-                let cells = row
-                    .children
-                    .iter()
-                    .map(|cell| el("div", Vec::new(), self.cell_content(&cell.children)))
-                    .collect();
-                el("div", Vec::new(), cells)
-            })
-            .collect();
-        Some(block_div(css_class_names(&name), rows))
-    }
-
-    /// A block inside other content stays a table: the name row, then the rows.
-    fn block_table(&mut self, node: &Node) -> HNode {
-        let Kind::Block(info) = &node.kind else {
-            unreachable!("a block")
-        };
-        let num_cols = node
-            .children
-            .iter()
-            .map(|r| r.children.len())
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        let mut header_attrs = Vec::new();
-        if num_cols > 1 {
-            header_attrs.push(("colspan", num_cols.to_string()));
-        }
-        let mut rows = vec![el(
-            "tr",
-            Vec::new(),
-            vec![el("td", header_attrs, vec![text(info.display_name())])],
-        )];
-        for row in &node.children {
-            let count = row.children.len();
-            let cells = row
-                .children
-                .iter()
-                .enumerate()
-                .map(|(i, cell)| {
-                    let mut attrs = Vec::new();
-                    if i == count - 1 && count < num_cols {
-                        attrs.push(("colspan", (num_cols - i).to_string()));
-                    }
-                    if let Kind::BlockCell { align, valign } = &cell.kind {
-                        if let Some(a) = align {
-                            attrs.push(("align", a.clone()));
-                        }
-                        if let Some(v) = valign {
-                            attrs.push(("valign", v.clone()));
-                        }
-                    }
-                    el("td", attrs, self.cell_content(&cell.children))
-                })
-                .collect();
-            rows.push(el("tr", Vec::new(), cells));
-        }
-        el("table", Vec::new(), vec![el("tbody", Vec::new(), rows)])
-    }
-
-    fn html_table(&mut self, node: &Node) -> HNode {
-        let mut parts = Vec::new();
-        for part in &node.children {
-            let Kind::TablePart { part: which } = part.kind else {
-                continue;
-            };
-            let (section, cell_name) = match which {
-                TablePart::Head => ("thead", "th"),
-                TablePart::Body => ("tbody", "td"),
-                TablePart::Foot => ("tfoot", "td"),
-            };
-            let rows: Vec<HNode> = part
-                .children
-                .iter()
-                .map(|row| {
-                    let cells = row
-                        .children
-                        .iter()
-                        .map(|cell| {
-                            let mut attrs = Vec::new();
-                            if let Kind::TableCell { col_span, row_span } = cell.kind {
-                                if col_span > 1 {
-                                    attrs.push(("colspan", col_span.to_string()));
-                                }
-                                if row_span > 1 {
-                                    attrs.push(("rowspan", row_span.to_string()));
-                                }
-                            }
-                            el(cell_name, attrs, self.cell_content(&cell.children))
-                        })
-                        .collect();
-                    el("tr", Vec::new(), cells)
-                })
-                .collect();
-            if !rows.is_empty() {
-                parts.push(el(section, Vec::new(), rows));
-            }
-        }
-        el("table", Vec::new(), parts)
-    }
-
     /// `github-slugger` with the pipeline's changes (no leading number, counted repeats).
-    fn slug(&mut self, value: &str) -> String {
+    pub(super) fn slug(&mut self, value: &str) -> String {
         let mut slug = String::new();
         for c in value.trim().to_lowercase().chars() {
             if c == ' ' {
@@ -456,19 +290,19 @@ impl Ctx {
     }
 }
 
-fn table_has_columns(node: &Node) -> bool {
-    node.children
-        .iter()
-        .any(|p| p.children.iter().any(|r| !r.children.is_empty()))
-}
-
-fn block_div(classes: Vec<String>, rows: Vec<HNode>) -> HNode {
-    let attrs = if classes.is_empty() {
-        Vec::new()
-    } else {
-        vec![("class", classes.join(" "))]
-    };
-    el("div", attrs, rows)
+/// The text a heading id is made from (`strip-markdown`: image alt texts, no raw HTML).
+fn heading_text(node: &Node) -> String {
+    let mut out = String::new();
+    node.walk(&mut |n| match &n.kind {
+        Kind::Text { value } | Kind::InlineCode { value } => out.push_str(value),
+        Kind::Image { alt, title, .. } => out.push_str(if alt.is_empty() {
+            title.as_deref().unwrap_or("")
+        } else {
+            alt
+        }),
+        _ => {}
+    });
+    out
 }
 
 /// Whether a list is loose once its markdown is parsed again: blank lines between items,
@@ -531,191 +365,6 @@ fn raw_html(value: &str) -> Vec<HNode> {
         return vec![el("br", Vec::new(), Vec::new())];
     }
     vec![text(value)]
-}
-
-/// A stored (`./media_`) image as a responsive picture.
-fn media_picture(node: &Node) -> Option<HNode> {
-    let Kind::Image { url, title, alt } = &node.kind else {
-        return None;
-    };
-    let src = normalize_uri(url);
-    if !src.starts_with("./media_") {
-        return None;
-    }
-    let parsed = url::Url::parse("https://localhost/")
-        .ok()?
-        .join(&src)
-        .ok()?;
-    let path = parsed.path().to_owned();
-    let mut width = None;
-    let mut height = None;
-    if let Some(fragment) = parsed.fragment() {
-        for (k, v) in url::form_urlencoded::parse(fragment.as_bytes()) {
-            match &*k {
-                "width" if width.is_none() => width = Some(v.into_owned()),
-                "width" if height.is_none() => height = Some(v.into_owned()),
-                "height" => height = Some(v.into_owned()),
-                _ => {}
-            }
-        }
-    }
-    let ext = path.rsplit('.').next().unwrap_or("").to_owned();
-    let mime = mime_type(&ext);
-    let variant = |width: &str, format: &str| {
-        format!(".{path}?width={width}&format={format}&optimize=medium")
-    };
-    let source = |mime: Option<&str>, srcset: String, media: Option<&str>| {
-        let mut attrs = Vec::new();
-        if let Some(m) = mime {
-            attrs.push(("type", m.to_owned()));
-        }
-        attrs.push(("srcset", srcset));
-        if let Some(m) = media {
-            attrs.push(("media", m.to_owned()));
-        }
-        el("source", attrs, Vec::new())
-    };
-    let mut img = vec![("loading", "lazy".to_owned()), ("alt", alt.clone())];
-    if let Some(t) = title.as_ref().filter(|t| !t.is_empty())
-        && t != alt
-    {
-        img.push(("data-title", t.clone()));
-    }
-    img.push(("src", variant("750", &ext)));
-    if let Some(w) = width {
-        img.push(("width", w));
-    }
-    if let Some(h) = height {
-        img.push(("height", h));
-    }
-    Some(el(
-        "picture",
-        Vec::new(),
-        vec![
-            source(
-                Some("image/webp"),
-                variant("2000", "webply"),
-                Some("(min-width: 600px)"),
-            ),
-            source(Some("image/webp"), variant("750", "webply"), None),
-            source(mime, variant("2000", &ext), Some("(min-width: 600px)")),
-            el("img", img, Vec::new()),
-        ],
-    ))
-}
-
-fn mime_type(ext: &str) -> Option<&'static str> {
-    Some(match ext.to_ascii_lowercase().as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "avif" => "image/avif",
-        "svg" => "image/svg+xml",
-        "mp4" => "video/mp4",
-        _ => return None,
-    })
-}
-
-/// micromark's `normalizeUri`: characters outside the URL-safe set percent-encoded,
-/// existing escapes kept.
-pub(crate) fn normalize_uri(value: &str) -> String {
-    const SAFE: &[u8] = b"!#$&'()*+,-./:;=?@[]_~";
-    let bytes = value.as_bytes();
-    let mut out = String::with_capacity(value.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'%'
-            && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
-            && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
-        {
-            out.push_str(&value[i..i + 3]);
-            i += 3;
-            continue;
-        }
-        if b.is_ascii_alphanumeric() || SAFE.contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Text with `:name:` icons as `span.icon.icon-name` (not after `http…`/`urn…` in the same
-/// word, as the pipeline's look-behind has it).
-fn push_text_with_icons(value: &str, out: &mut Vec<HNode>) {
-    let value: String = value
-        .chars()
-        .map(|c| {
-            if matches!(c, '\t' | '\x0b' | '\r' | '\n') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    let bytes = value.as_bytes();
-    let mut last = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b':'
-            && let Some(end) = icon_end(bytes, i + 1)
-            && !after_url_prefix(&value[..i])
-        {
-            if last < i {
-                out.push(text(&value[last..i]));
-            }
-            let mut name = value[i + 1..end].to_owned();
-            if let Some(stripped) = name.strip_prefix('#') {
-                name = stripped.to_owned();
-            }
-            out.push(el(
-                "span",
-                vec![("class", format!("icon icon-{name}"))],
-                Vec::new(),
-            ));
-            last = end + 1;
-            i = end + 1;
-            continue;
-        }
-        i += 1;
-    }
-    if last < value.len() {
-        out.push(text(&value[last..]));
-    }
-}
-
-/// The closing `:` of `#?[a-z_-]+[a-z\d]*` starting at `start`, case-insensitive.
-fn icon_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start;
-    if bytes.get(i) == Some(&b'#') {
-        i += 1;
-    }
-    let letters = bytes[i..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphabetic() || **b == b'_' || **b == b'-')
-        .count();
-    if letters == 0 {
-        return None;
-    }
-    i += letters;
-    i += bytes[i..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric())
-        .count();
-    (bytes.get(i) == Some(&b':')).then_some(i)
-}
-
-fn after_url_prefix(before: &str) -> bool {
-    let word = before
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    word.contains("http") || word.contains("urn")
 }
 
 /// The element's text content (`hast-util-to-string`).
