@@ -45,6 +45,9 @@ pub enum Command {
     /// Offline mocks of the HTTP services the sites talk to (`sites/<org>/<site>/mocks/`).
     #[command(subcommand)]
     Mocks(MocksCommand),
+    /// Render the golden cases (golden/<case>/) through the local pipeline, offline, and
+    /// compare them with their stored snapshots.
+    Test(TestArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -72,6 +75,20 @@ pub struct RecordArgs {
     /// (a preview's `x-content-source-authorization`). It is never written to the mocks.
     #[arg(long, value_name = "NAME")]
     pub source_auth_env: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Repository root: the directory that holds `sites/` and `golden/`.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Write the rendered outputs as the new snapshots (and remove snapshots no page
+    /// renders any more) instead of failing on differences.
+    #[arg(long)]
+    pub update: bool,
+    /// Only these cases (directory names under golden/) [default: all].
+    #[arg(value_name = "CASE")]
+    pub cases: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ pub mod compile;
 pub mod diagnostic;
 pub mod document;
 pub mod endpoint;
+pub mod golden;
 pub mod html;
 pub mod http;
 pub mod ingest;

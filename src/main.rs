@@ -17,14 +17,6 @@ use cli::{Cli, Command};
 use commands::Outcome;
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("SITEOPS_LOG")
-                .unwrap_or_else(|_| "info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(commands::use_color(&std::io::stderr()))
-        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -38,6 +30,19 @@ fn main() -> ExitCode {
             };
         }
     };
+    // `test` runs a server in-process: its request log would drown the report.
+    let default_log = match cli.command {
+        Command::Test(_) => "warn",
+        _ => "info",
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SITEOPS_LOG")
+                .unwrap_or_else(|_| default_log.into()),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(commands::use_color(&std::io::stderr()))
+        .init();
     let result = match &cli.command {
         Command::Validate(args) => commands::validate::run(args),
         Command::Compile(args) => commands::compile::run(args),
@@ -49,6 +54,7 @@ fn main() -> ExitCode {
         Command::Template(command) => commands::template::run(command),
         Command::Ingest(args) => commands::ingest::run(args),
         Command::Mocks(command) => commands::mocks::run(command),
+        Command::Test(args) => commands::test::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@ mod planning;
 pub mod schema;
 pub mod serve;
 pub mod template;
+pub mod test;
 pub mod token;
 pub mod validate;
 

@@ -12,7 +12,7 @@
 //!   `caseInsensitive`), `contains`, `matches`, `doesNotMatch` or `absent`;
 //! - `response`: `status`, `headers`, and one of `body`, `jsonBody`, `base64Body`,
 //!   `bodyFileName`;
-//! - `priority` (lower wins; stubs without one come after), then file order.
+//! - `priority` (lower wins; a stub without one has WireMock's default, 5), then file order.
 //!
 //! Regexes match the whole value, as Java's `matches` does in WireMock. Anything else in a
 //! stub (scenarios, delays, transformers) is an error naming the file and the key, rather
@@ -31,6 +31,9 @@ pub use matching::{Miss, MockRequest, NoMatch};
 pub use parse::MockError;
 
 use regex::Regex;
+
+/// WireMock's priority for a stub that gives none.
+pub const DEFAULT_PRIORITY: i64 = 5;
 
 /// The stubs of one or more mock directories, in the order they are tried.
 #[derive(Debug, Clone, Default)]
@@ -128,10 +131,10 @@ impl MockSet {
         self.stubs.is_empty()
     }
 
-    /// Stubs with a priority first, lowest number first; the stable sort keeps file order.
+    /// Lowest priority number first, as in WireMock; the stable sort keeps file order.
     fn order(&mut self) {
         self.stubs
-            .sort_by_key(|stub| stub.priority.map_or((1, 0), |p| (0, p)));
+            .sort_by_key(|stub| stub.priority.unwrap_or(DEFAULT_PRIORITY));
     }
 }
 

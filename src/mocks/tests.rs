@@ -180,6 +180,19 @@ fn priority_then_file_order_decides_and_layers_come_first() {
         ),
     ]);
     assert_eq!(answer(&base, "GET", "https://x.test/p", &[]), "b");
+    // Without a priority a stub has WireMock's default, 5: a catch-all of 10 comes after.
+    let catch_all = set(&[
+        file(
+            "mappings/all.json",
+            r#"{"name": "all", "request": {"urlPathPattern": ".*"}, "response": {}, "priority": 10}"#,
+        ),
+        file(
+            "mappings/p.json",
+            r#"{"name": "p", "request": {"urlPath": "/p"}, "response": {}}"#,
+        ),
+    ]);
+    assert_eq!(answer(&catch_all, "GET", "https://x.test/p", &[]), "p");
+    assert_eq!(answer(&catch_all, "GET", "https://x.test/q", &[]), "all");
     let mut layered = set(&[file(
         "mappings/a.json",
         r#"{"name": "a", "request": {"urlPath": "/p"}, "response": {}}"#,

@@ -46,7 +46,7 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
     {
         let snapshot = live.snapshot.read().expect("snapshot");
         assert_eq!(snapshot.error, None);
-        assert_eq!(snapshot.changes.len(), 9, "{:?}", snapshot.changes);
+        assert_eq!(snapshot.changes.len(), 10, "{:?}", snapshot.changes);
         assert!(snapshot.diagnostics.is_empty(), "{}", snapshot.diagnostics);
         let website = siteops::model::SiteId {
             org: "acme".into(),

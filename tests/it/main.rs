@@ -7,6 +7,8 @@ mod codesync;
 mod compile;
 mod crash;
 mod docs;
+mod golden;
+mod golden_cli;
 mod harness;
 mod html2md_conformance;
 mod html2md_roundtrip;

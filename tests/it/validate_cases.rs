@@ -90,6 +90,6 @@ fn the_example_sites_are_valid() {
         .map(|d| format!("{}: {}", crate::support::compact(d), d.message))
         .collect();
     assert!(problems.is_empty(), "{problems:#?}");
-    assert_eq!(validation.fleet.sites.len(), 5);
+    assert_eq!(validation.fleet.sites.len(), 6);
     assert_eq!(validation.explanations.len(), 8, "every example resolves");
 }

@@ -34,7 +34,7 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
     assert!(
         plan.stdout
-            .ends_with("\nPlan: 9 to create, 0 to update, 0 to delete.\n"),
+            .ends_with("\nPlan: 10 to create, 0 to update, 0 to delete.\n"),
         "{}",
         plan.stdout
     );
@@ -42,11 +42,15 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     assert!(
         apply
             .stdout
-            .ends_with("\nApply complete: 9 created, 0 updated, 0 deleted.\n"),
+            .ends_with("\nApply complete: 10 created, 0 updated, 0 deleted.\n"),
         "{}",
         apply.stdout
     );
-    assert_eq!(apply.stderr.lines().count(), 9, "one line per change in CI");
+    assert_eq!(
+        apply.stderr.lines().count(),
+        10,
+        "one line per change in CI"
+    );
 
     // The service holds exactly the compiled bodies; secrets exist, without values.
     for resource in f.compiled(&f.worker_url()).resources {
@@ -313,7 +317,7 @@ async fn a_failure_part_way_is_reported_and_a_rerun_converges() {
     assert!(!first.stdout.contains(TEMPLATE_KEY) && !first.stderr.contains(TEMPLATE_KEY));
     assert!(!first.stdout.contains(SYNC_SECRET) && !first.stderr.contains(SYNC_SECRET));
     assert!(first.stdout.ends_with(
-        "Apply failed: 8 of 9 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
+        "Apply failed: 9 of 10 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
     ), "{}", first.stdout);
 
     let rerun = f.siteops("apply", &["--yes"]).await.expect(0);

@@ -1,0 +1,91 @@
+//! `siteops test [--update] [CASE…]`: renders the golden cases (`golden/<case>/`) through
+//! the local pipeline, offline, compares every output with its stored snapshot and prints
+//! a line diff of each difference. Differences fail (exit 1) unless `--update` writes the
+//! rendered outputs as the new snapshots.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use siteops::golden::check::{self, CaseCheck, Verdict};
+use siteops::golden::{Harness, load};
+use siteops::repo::SITES_DIR;
+
+use super::{Outcome, use_color};
+use crate::cli::TestArgs;
+
+pub fn run(args: &TestArgs) -> Result<Outcome> {
+    if !args.root.join(SITES_DIR).is_dir() {
+        bail!(
+            "{} has no `{SITES_DIR}/` directory; pass --root with the repository that holds your sites",
+            args.root.display()
+        );
+    }
+    let cases = load::cases(&args.root, &args.cases)?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    let checks = runtime.block_on(async {
+        let harness = Harness::start(&args.root).await?;
+        let mut checks = Vec::new();
+        let color = use_color(&std::io::stdout());
+        for case in &cases {
+            let outputs = harness
+                .render(case)
+                .await
+                .with_context(|| format!("case {} cannot be rendered", case.name))?;
+            let stored = load::stored(case)?;
+            let check = check::compare(
+                &case.name,
+                case.target(),
+                case.spec.pages.len(),
+                outputs,
+                &stored,
+            );
+            if args.update {
+                update(case, &check)?;
+            }
+            print(&check::report_case(&check, args.update), color);
+            checks.push(check);
+        }
+        harness.stop().await;
+        anyhow::Ok(checks)
+    })?;
+    println!("\n{}", check::summary(&checks, args.update));
+    let differences: usize = checks.iter().map(CaseCheck::differences).sum();
+    Ok(if differences > 0 && !args.update {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Writes new and changed snapshots, removes stale ones.
+fn update(case: &siteops::golden::Case, check: &CaseCheck) -> Result<()> {
+    for checked in &check.outputs {
+        if checked.verdict != Verdict::Matches {
+            let output = &checked.output;
+            load::write(case, &output.name, &output.expression, &output.text)?;
+        }
+    }
+    for name in &check.stale {
+        load::remove(case, name)?;
+    }
+    Ok(())
+}
+
+/// Prints report text, the diff lines coloured on a terminal.
+fn print(text: &str, color: bool) {
+    let mut out = std::io::stdout().lock();
+    for line in text.lines() {
+        let style = match line.as_bytes().first() {
+            _ if !color => None,
+            Some(b'@') => Some("36"),
+            _ if line.starts_with("--- ") || line.starts_with("+++ ") => Some("1"),
+            Some(b'-') => Some("31"),
+            Some(b'+') => Some("32"),
+            _ => None,
+        };
+        let _ = match style {
+            Some(code) => writeln!(out, "\x1b[{code}m{line}\x1b[0m"),
+            None => writeln!(out, "{line}"),
+        };
+    }
+}
