@@ -36,8 +36,6 @@ pub struct AdminState {
     pub key: SigningKey,
     pub org_admins: OrgAdmins,
     pub code_sync: Arc<CodeSync>,
-    /// The client for the service's own outgoing requests (the worker's endpoints).
-    pub http: reqwest::Client,
     /// Where previews fetch pages and images: the network in `serve`, mock files in the
     /// golden harness.
     pub preview_transport: Arc<dyn crate::preview::Transport>,

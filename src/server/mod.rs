@@ -74,7 +74,6 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let store: Arc<dyn Store> = Arc::new(store);
     let state = Arc::new(AdminState {
         code_sync: Arc::new(CodeSync::new(store.clone())),
-        http: crate::http::client(std::time::Duration::from_secs(30)),
         store,
         locks: KeyedLocks::default(),
         key,
