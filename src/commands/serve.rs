@@ -97,19 +97,8 @@ fn has_mocks(root: &Path) -> bool {
     })
 }
 
-async fn apply_once(live: &Live, server: &RunningServer) {
-    let base = format!("http://127.0.0.1:{}", server.addr.port());
-    let state = &server.state;
-    let target = Target {
-        base: &base,
-        key: &state.key,
-        store: state.store.as_ref(),
-    };
-    reload(live, &target).await;
-}
-
 async fn first_apply(live: &Live, server: &RunningServer, started: Instant) {
-    apply_once(live, server).await;
+    reload(live, &Target::of(server)).await;
     let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
     match &snapshot.error {
         None => println!(
@@ -132,19 +121,13 @@ fn watch_repository(
     watch: watch::RepoWatch,
     mut batches: tokio::sync::mpsc::Receiver<Vec<std::path::PathBuf>>,
 ) {
-    let base = format!("http://127.0.0.1:{}", server.addr.port());
-    let state = server.state.clone();
+    let (addr, state) = (server.addr, server.state.clone());
     tokio::spawn(async move {
         let _watch = watch;
         while let Some(batch) = batches.recv().await {
             let names: Vec<String> = batch.iter().map(|p| p.display().to_string()).collect();
             tracing::info!(changed = %names.join(", "), "repository changed");
-            let target = Target {
-                base: &base,
-                key: &state.key,
-                store: state.store.as_ref(),
-            };
-            reload(&live, &target).await;
+            reload(&live, &Target::new(addr, &state)).await;
             let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
             match &snapshot.error {
                 None => println!(

@@ -71,17 +71,7 @@ impl Harness {
             .await
             .map_err(|e| GoldenError::Server(format!("{e:#}")))?;
         let live = Live::new(root.to_path_buf(), true);
-        let base = format!("http://127.0.0.1:{}", server.addr.port());
-        let state = &server.state;
-        reload(
-            &live,
-            &Target {
-                base: &base,
-                key: &state.key,
-                store: state.store.as_ref(),
-            },
-        )
-        .await;
+        reload(&live, &Target::of(&server)).await;
         {
             let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
             if let Some(message) = &snapshot.error {
@@ -92,7 +82,7 @@ impl Harness {
             }
         }
         let now = crate::time::now_seconds();
-        let token = state.key.sign(&Claims {
+        let token = server.state.key.sign(&Claims {
             sub: SERVE_SUBJECT.into(),
             iat: now,
             exp: now + 24 * 3600,

@@ -7,8 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
-use futures_util::Stream;
-use futures_util::stream;
+use futures_util::stream::{self, Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{Live, LiveEvent};
@@ -37,7 +36,7 @@ pub fn stream(live: Arc<Live>) -> Sse<impl Stream<Item = Result<Event, Infallibl
             }
         }
     });
-    Sse::new(stream::once(async move { Ok(first) }).chain_with(updates))
+    Sse::new(stream::once(async move { Ok(first) }).chain(updates))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
 
@@ -54,15 +53,6 @@ fn to_sse(event: &LiveEvent) -> Event {
             .data(serde_json::json!({"generation": generation, "message": message}).to_string()),
     }
 }
-
-/// Chaining without pulling in `StreamExt` for one call.
-trait ChainWith: Stream + Sized {
-    fn chain_with<S: Stream<Item = Self::Item>>(self, next: S) -> stream::Chain<Self, S> {
-        futures_util::StreamExt::chain(self, next)
-    }
-}
-
-impl<S: Stream> ChainWith for S {}
 
 /// The script put before `</body>` of preview pages in serve mode: it reloads the page when
 /// a reload newer than `generation` (the one the page was made with) is announced.

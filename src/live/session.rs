@@ -4,12 +4,14 @@
 //! the last good state in place and shows its diagnostics.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Instant;
 
 use serde_json::Value;
 
 use super::{Live, LiveEvent};
+use crate::admin::AdminState;
 use crate::apply::{self, ApplyOptions};
 use crate::auth::{Claims, SigningKey};
 use crate::codesync::code_key;
@@ -21,15 +23,32 @@ use crate::plan::{PlanSettings, diff};
 use crate::remote::live::{self, PruneScope};
 use crate::remote::{Client, ClientOptions, Endpoints, Token};
 use crate::repo::RepoFiles;
+use crate::server::RunningServer;
 use crate::store::Store;
 use crate::validate::{Options, validate};
 
 /// What a reload needs of the running server.
 pub struct Target<'a> {
     /// `http://127.0.0.1:<port>`.
-    pub base: &'a str,
+    pub base: String,
     pub key: &'a SigningKey,
     pub store: &'a dyn Store,
+}
+
+impl<'a> Target<'a> {
+    /// The bundled server `server`, on its loopback address.
+    pub fn of(server: &'a RunningServer) -> Target<'a> {
+        Target::new(server.addr, &server.state)
+    }
+
+    /// The server listening on `addr` with `state`.
+    pub fn new(addr: SocketAddr, state: &'a AdminState) -> Target<'a> {
+        Target {
+            base: format!("http://127.0.0.1:{}", addr.port()),
+            key: &state.key,
+            store: state.store.as_ref(),
+        }
+    }
 }
 
 /// The subject of the tokens serve mints for itself.
@@ -146,7 +165,7 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
     let pages = super::pages::known_pages(&validation.fleet, &mocks, &worker);
     live.set_mocks(mocks);
     put_templates(&live.root, &repo, &compiled, target.store)?;
-    let changes = apply_to_self(&compiled, target.base, &worker, &token).await?;
+    let changes = apply_to_self(&compiled, &target.base, &worker, &token).await?;
     Ok(Applied {
         compiled,
         pages,
@@ -224,8 +243,13 @@ fn put_templates(
             let file = &path[prefix.len() - "templates/".len()..];
             let bytes = std::fs::read(root.join(path))
                 .map_err(|e| Failure::new(format!("cannot read {path}: {e}")))?;
+            let key = code_key(owner, code_repo, "main", file);
+            // Unchanged templates are not written again: every put is a durable write.
+            if store.get(&key).ok().flatten().as_deref() == Some(bytes.as_slice()) {
+                continue;
+            }
             store
-                .put(&code_key(owner, code_repo, "main", file), &bytes)
+                .put(&key, &bytes)
                 .map_err(|e| Failure::new(format!("cannot store {path}: {e}")))?;
         }
     }

@@ -214,22 +214,8 @@ impl Parser<'_> {
             },
             ..RequestPattern::default()
         };
-        let given: Vec<&str> = URL_KEYS
-            .iter()
-            .copied()
-            .filter(|k| map.contains_key(*k))
-            .collect();
-        if given.len() > 1 {
-            self.error(
-                pointer,
-                format!(
-                    "give one of {}, not {}",
-                    URL_KEYS.join(", "),
-                    given.join(" and ")
-                ),
-            );
-        }
-        if let Some(&key) = given.first() {
+        let chosen = self.one_of(pointer, map, &URL_KEYS);
+        if let Some(key) = chosen {
             let at = format!("{pointer}/{key}");
             match map[key].as_str() {
                 None => self.error(&at, "must be a string".into()),
@@ -307,6 +293,30 @@ impl Parser<'_> {
         Some(matcher)
     }
 
+    /// The one key of `keys` that `map` has (the first, reporting the others, when it has
+    /// several), or `None`.
+    fn one_of(
+        &mut self,
+        pointer: &str,
+        map: &Map<String, Value>,
+        keys: &[&'static str],
+    ) -> Option<&'static str> {
+        let given: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| map.contains_key(*k))
+            .collect();
+        if given.len() > 1 {
+            let message = format!(
+                "give one of {}, not {}",
+                keys.join(", "),
+                given.join(" and ")
+            );
+            self.error(pointer, message);
+        }
+        given.first().copied()
+    }
+
     /// A regex matching whole values, as Java's `String.matches` in WireMock.
     fn regex(&mut self, pointer: &str, pattern: &str) -> Option<Regex> {
         match Regex::new(&format!("^(?:{pattern})$")) {
@@ -369,22 +379,8 @@ impl Parser<'_> {
                 _ => self.error(&format!("{pointer}/headers"), "must be an object".into()),
             }
         }
-        let given: Vec<&str> = BODY_KEYS
-            .iter()
-            .copied()
-            .filter(|k| map.contains_key(*k))
-            .collect();
-        if given.len() > 1 {
-            self.error(
-                pointer,
-                format!(
-                    "give one of {}, not {}",
-                    BODY_KEYS.join(", "),
-                    given.join(" and ")
-                ),
-            );
-        }
-        let body = match given.first().copied() {
+        let chosen = self.one_of(pointer, map, &BODY_KEYS);
+        let body = match chosen {
             None => Vec::new(),
             Some("jsonBody") => {
                 if !headers

@@ -104,11 +104,10 @@ pub async fn preview_host(
         .unwrap_or_else(|p| p.into_inner())
         .generation;
     // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed.
-    let page = match requested(path) {
+    let (page, variant) = match requested(path) {
         Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => (page, variant),
         _ => return respond(preview_host::serve(state, host, path, &headers)),
     };
-    let (page, variant) = page;
     if let Err(error) = preview_on_view(state, host, &headers, &page).await {
         let message = error.message.clone();
         let body = events::inject(&error_page(path, error.status, &message), generation);

@@ -77,14 +77,7 @@ impl TestServer {
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
-        let base = format!("http://{}", server.server.addr);
-        let state = &server.server.state;
-        let target = Target {
-            base: &base,
-            key: &state.key,
-            store: state.store.as_ref(),
-        };
-        reload(&live, &target).await;
+        reload(&live, &Target::of(&server.server)).await;
         let error = live.snapshot.read().expect("snapshot").error.clone();
         assert_eq!(
             error,

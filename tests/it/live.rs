@@ -10,14 +10,7 @@ use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::example_copy;
 
 async fn reload_once(live: &Live, server: &TestServer) {
-    let base = format!("http://{}", server.server.addr);
-    let state = &server.server.state;
-    let target = Target {
-        base: &base,
-        key: &state.key,
-        store: state.store.as_ref(),
-    };
-    reload(live, &target).await;
+    reload(live, &Target::of(&server.server)).await;
 }
 
 fn edit(root: &Path, file: &str, from: &str, to: &str) {

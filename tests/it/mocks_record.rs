@@ -203,14 +203,7 @@ async fn serve(
     })
     .await
     .expect("server starts");
-    let base = format!("http://{}", server.addr);
-    let state = &server.state;
-    let target = Target {
-        base: &base,
-        key: &state.key,
-        store: state.store.as_ref(),
-    };
-    reload(&live, &target).await;
+    reload(&live, &Target::of(&server)).await;
     let snapshot = live.snapshot.read().expect("snapshot");
     assert_eq!(snapshot.error, None, "{}", snapshot.diagnostics);
     drop(snapshot);

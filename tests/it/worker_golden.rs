@@ -14,7 +14,8 @@ const REQUEST_HEADERS: &[(&str, &str)] = &[("tenant", "acme-eu"), ("x-market", "
 
 #[tokio::test]
 async fn every_example_entry_renders_as_recorded() {
-    let (server, live) = TestServer::start_live(repo_root()).await;
+    // The session stays alive for the whole test: its mocks answer the worker.
+    let (server, _live) = TestServer::start_live(repo_root()).await;
     let repo = siteops::repo::RepoFiles::load(&repo_root()).expect("repository loads");
     let validation = siteops::validate::validate(&repo, &Default::default());
     let mut rendered = 0;
@@ -47,5 +48,4 @@ async fn every_example_entry_renders_as_recorded() {
         }
     }
     assert!(rendered >= 8, "only {rendered} pages rendered");
-    drop(live);
 }

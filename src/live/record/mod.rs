@@ -169,14 +169,8 @@ async fn apply_and_preview(
     server: &crate::server::RunningServer,
     base: &str,
 ) -> Result<Vec<PageOutcome>, RecordError> {
-    let state = &server.state;
     let live = Live::new(recording.root.to_path_buf(), false);
-    let target = Target {
-        base,
-        key: &state.key,
-        store: state.store.as_ref(),
-    };
-    reload(&live, &target).await;
+    reload(&live, &Target::of(server)).await;
     {
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
         if let Some(message) = &snapshot.error {
@@ -197,7 +191,7 @@ async fn apply_and_preview(
         }
     }
     let now = crate::time::now_seconds();
-    let token = state.key.sign(&Claims {
+    let token = server.state.key.sign(&Claims {
         sub: SERVE_SUBJECT.into(),
         iat: now,
         exp: now + 3600,
