@@ -1,6 +1,6 @@
 //! `siteops ingest`: local HTML files to markdown with the preview's ingestion, in one
-//! process. Images are not fetched; with `--url` their URLs are resolved as a preview
-//! resolves them before downloading.
+//! process. Images are not fetched, and their URLs stay as written (as the reference
+//! converter leaves them without a media handler).
 
 use std::path::Path;
 
@@ -46,16 +46,13 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
 fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<String> {
     let bytes = std::fs::read(file).context("cannot read the file")?;
     let html = String::from_utf8_lossy(&bytes);
-    let mut doc = ingest(&html, options)?;
+    let doc = ingest(&html, options)?;
     for warning in &doc.warnings {
         eprintln!("warning: {}: {warning}", file.display());
     }
-    if let Some(page) = &args.url {
-        doc.map_images(page, |url| url.to_string());
-    }
     Ok(match args.format {
         IngestFormat::Md => doc.to_markdown(),
-        IngestFormat::Plain => plain_html(&doc) + "\n",
+        IngestFormat::Plain => plain_html(&doc.to_markdown()) + "\n",
         IngestFormat::Html => {
             let url = match &args.url {
                 Some(url) => url.clone(),
@@ -65,7 +62,7 @@ fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<St
                 url,
                 head_html: None,
             };
-            page_html(&doc, &options)
+            page_html(&doc.to_markdown(), &options)
         }
     })
 }

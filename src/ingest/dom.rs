@@ -181,6 +181,30 @@ pub(crate) fn nesting_exceeds(html: &str, limit: usize) -> bool {
     false
 }
 
+/// `html` parsed as a fragment in a `template` context, as parse5's fragment parser (which
+/// `hast-util-raw` uses) parses it: the nodes it yields.
+pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let context = QualName::new(None, ns!(html), LocalName::from("template"));
+    let arena = html5ever::parse_fragment(Sink::default(), opts, context, Vec::new(), false).one(html);
+    let Some(root) = arena
+        .children(0)
+        .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
+    else {
+        return Vec::new();
+    };
+    match arena.to_owned(root).0 {
+        HNode::Element(e) => e.children,
+        _ => Vec::new(),
+    }
+}
+
 /// The parsed document, elements deeper than [`MAX_DEPTH`] left out.
 pub(crate) fn parse(html: &str) -> HElement {
     parse_checked(html).0

@@ -83,10 +83,12 @@ impl Parsed {
             url: context.public_url.clone(),
             head_html: context.head_html.clone(),
         };
+        // The platform renders the stored markdown, not the fetched HTML.
+        let markdown = self.document.to_markdown();
         Ok(Converted {
-            markdown: Some(self.document.to_markdown()),
-            html: page_html(&self.document, &options),
-            plain_html: Some(plain_html(&self.document)),
+            html: page_html(&markdown, &options),
+            plain_html: Some(plain_html(&markdown)),
+            markdown: Some(markdown),
             warnings: self
                 .document
                 .warnings

@@ -12,6 +12,24 @@ const VOID: &[&str] = &[
     "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
     "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
 ];
+/// Boolean (and overloaded boolean) attributes of `property-information`: written without
+/// a value when empty or equal to their name.
+const BOOLEAN: &[&str] = &[
+    "allowfullscreen", "allowpaymentrequest", "allowusermedia", "alpha", "async", "autofocus",
+    "autoplay", "checked", "compact", "controls", "credentialless", "declare", "default",
+    "defer", "disabled", "disablepictureinpicture", "disableremoteplayback", "download",
+    "formnovalidate", "hidden", "inert", "ismap", "itemscope", "loop", "multiple", "muted",
+    "nohref", "nomodule", "noresize", "noshade", "novalidate", "nowrap", "open", "playsinline",
+    "readonly", "required", "reversed", "scoped", "seamless", "selected",
+    "shadowrootclonable", "shadowrootcustomelementregistry", "shadowrootdelegatesfocus",
+    "shadowrootserializable", "typemustmatch",
+];
+/// Space-separated attributes: their tokens are written joined by one space.
+const SPACE_SEPARATED: &[&str] = &[
+    "accept-charset", "accesskey", "archive", "autocomplete", "blocking", "class",
+    "controlslist", "for", "headers", "http-equiv", "itemprop", "itemref", "itemtype", "part",
+    "ping", "rel", "sandbox",
+];
 const RAW_TEXT: &[&str] = &["script", "style"];
 const WHITESPACE_SENSITIVE: &[&str] = &["pre", "script", "style", "textarea"];
 
@@ -187,7 +205,7 @@ fn serialise(node: &HNode, out: &mut String) {
         HNode::Text(t) => escape(t, false, out),
         HNode::Comment(c) => {
             out.push_str("<!--");
-            out.push_str(c);
+            out.push_str(&escape_comment(c));
             out.push_str("-->");
         }
         HNode::Element(e) => {
@@ -196,8 +214,16 @@ fn serialise(node: &HNode, out: &mut String) {
             for (k, v) in &e.attrs {
                 out.push(' ');
                 out.push_str(k);
+                if BOOLEAN.contains(&&**k) && (v.is_empty() || v.eq_ignore_ascii_case(k)) {
+                    continue;
+                }
                 out.push_str("=\"");
-                escape(v, true, out);
+                if SPACE_SEPARATED.contains(&&**k) {
+                    let joined = v.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+                    escape(&joined, true, out);
+                } else {
+                    escape(v, true, out);
+                }
                 out.push('"');
             }
             out.push('>');
@@ -222,6 +248,27 @@ fn serialise(node: &HNode, out: &mut String) {
     }
 }
 
+/// `hast-util-to-html`'s comment escaping: what would end or open a comment is written as
+/// character references (`/^>|^->|<!--|-->|--!>|<!-$/g`).
+fn escape_comment(value: &str) -> std::borrow::Cow<'_, str> {
+    if !value.contains(['<', '>']) {
+        return value.into();
+    }
+    let mut out = value
+        .replace("<!--", "&#x3C;!--")
+        .replace("-->", "--&#x3E;")
+        .replace("--!>", "--!&#x3E;");
+    if let Some(rest) = out.strip_prefix("->") {
+        out = format!("-&#x3E;{rest}");
+    } else if let Some(rest) = out.strip_prefix('>') {
+        out = format!("&#x3E;{rest}");
+    }
+    if let Some(rest) = out.strip_suffix("<!-") {
+        out = format!("{rest}&#x3C;!-");
+    }
+    out.into()
+}
+
 fn escape(value: &str, attribute: bool, out: &mut String) {
     for c in value.chars() {
         match c {
@@ -230,6 +277,60 @@ fn escape(value: &str, attribute: bool, out: &mut String) {
             '"' if attribute => out.push_str("&#x22;"),
             '\'' if attribute => out.push_str("&#x27;"),
             c => out.push(c),
+        }
+    }
+}
+
+/// The tree written as HTML for the HTML parser to read again, with the text of `raw`
+/// elements written as it is.
+pub(crate) fn serialise_for_parsing(node: &HNode, raw: &str, out: &mut String) {
+    match node {
+        HNode::Text(t) => {
+            for c in t.chars() {
+                match c {
+                    '&' => out.push_str("&amp;"),
+                    '<' => out.push_str("&lt;"),
+                    '>' => out.push_str("&gt;"),
+                    '\u{a0}' => out.push_str("&nbsp;"),
+                    c => out.push(c),
+                }
+            }
+        }
+        HNode::Comment(c) => {
+            out.push_str("<!--");
+            out.push_str(c);
+            out.push_str("-->");
+        }
+        HNode::Element(e) if &*e.name == raw => {
+            for child in &e.children {
+                if let HNode::Text(t) = child {
+                    out.push_str(t);
+                }
+            }
+        }
+        HNode::Element(e) => {
+            out.push('<');
+            out.push_str(&e.name);
+            for (k, v) in &e.attrs {
+                out.push(' ');
+                out.push_str(k);
+                out.push_str("=\"");
+                out.push_str(&v.replace('&', "&amp;").replace('"', "&quot;"));
+                out.push('"');
+            }
+            out.push('>');
+            if VOID.contains(&&*e.name) {
+                return;
+            }
+            for child in &e.children {
+                match child {
+                    HNode::Text(t) if RAW_TEXT.contains(&&*e.name) => out.push_str(t),
+                    child => serialise_for_parsing(child, raw, out),
+                }
+            }
+            out.push_str("</");
+            out.push_str(&e.name);
+            out.push('>');
         }
     }
 }

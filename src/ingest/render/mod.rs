@@ -1,25 +1,35 @@
-//! Rendering of the content model as the preview host serves it: the full page
-//! ([`page_html`]) and the main content alone ([`plain_html`], the `.plain.html` form).
+//! The page as the preview host serves it, rendered as the platform renders it: from the
+//! **stored markdown**, through the steps of `@adobe/helix-html-pipeline`'s `html-pipe`:
 //!
-//! The reference service renders pages from the stored markdown; this module renders the
-//! model with the meaning that markdown has (see `content.rs`), so that a page previewed
-//! here looks as it would there. The `roundtrip` fixtures of the conformance data check it.
-//! Section metadata, the site's metadata sheets and URL rewriting of the hosted service are
-//! not applied.
+//! ```text
+//! markdown ──mdast::parse (markdown-rs + grid tables + dereference)──▶ mdast
+//!   ──sections (split-sections, get-metadata, unwrap-sole-images)──▶ sections + ContentInfo
+//!   ──to_hast (mdast-util-to-hast + the pipeline's handlers)──▶ hast ──raw (hast-util-raw)
+//!   ──steps (rewrite-urls, fix-sections, create-page-blocks, create-pictures)
+//!   ──head::build_head (extract-metadata; the metadata block leaves the body)
+//!   ──steps (rewrite-icons, add-heading-ids) ──html (rehype-format, hast-util-to-html)──▶ HTML
+//! ```
+//!
+//! [`plain_html`] is the `.plain.html` form (the body alone), [`page_html`] the whole page.
 
 mod content;
+mod gridtable;
+mod head;
 mod html;
+mod mdast;
 mod media;
 mod meta;
+mod raw;
+mod sections;
+mod slug;
+mod steps;
 mod tables;
+mod to_hast;
 
 use url::Url;
 
-use super::dom::HNode;
-use super::model::Document;
-use content::render_sections;
+use crate::ingest::dom::HNode;
 use html::{el, format_and_serialise};
-use meta::{PageMeta, read_block_config, take_metadata_block};
 
 /// Options of [`page_html`].
 #[derive(Debug, Clone)]
@@ -30,147 +40,59 @@ pub struct PageOptions {
     pub head_html: Option<String>,
 }
 
+/// The body of a page: `main`'s children, the head derived from the markdown.
+struct Body {
+    main: Vec<HNode>,
+    head: head::Head,
+}
+
+fn render(markdown: &str, url: &Url, head_html: Option<&str>) -> Body {
+    let tree = sections::split_sections(mdast::parse(markdown));
+    let mut tree = tree;
+    let content = sections::metadata_and_unwrap(&mut tree);
+    let mut slugger = slug::Slugger::default();
+    let hast = raw::resolve(to_hast::to_hast(&tree, &mut slugger));
+    let mut hast = hast;
+    steps::rewrite_urls(&mut hast, url.path());
+    let mut main = steps::fix_sections(hast);
+    steps::create_page_blocks(&mut main, false);
+    steps::create_pictures(&mut main);
+    let head = head::build_head(&mut main, &content, url, head_html);
+    steps::rewrite_icons(&mut main);
+    steps::add_heading_ids(&mut main, &mut slugger);
+    Body { main, head }
+}
+
 /// The main content as `.plain.html` serves it: one `div` per section, blocks as `div`s
-/// with their classes, rows and cells. The first `metadata` block is not shown (it becomes
-/// `head` tags in the full page).
-pub fn plain_html(doc: &Document) -> String {
-    let (sections, _) = body(doc);
-    format_and_serialise(sections, false)
+/// with their classes, rows and cells; the metadata block left out.
+pub fn plain_html(markdown: &str) -> String {
+    let url = Url::parse("https://localhost/").expect("a valid URL");
+    let body = render(markdown, &url, None);
+    format_and_serialise(body.main, false)
         .trim_start()
         .to_owned()
 }
 
-/// The full page: `head` with the title, canonical link and meta tags, `body` with an
-/// empty `header`, `main` with the sections, an empty `footer`.
-pub fn page_html(doc: &Document, options: &PageOptions) -> String {
-    let (sections, config) = body(doc);
-    let meta = PageMeta::build(doc, &sections, config, &options.url);
-    let mut head = Vec::new();
-    head.push(el(
-        "title",
-        Vec::new(),
-        vec![html::text(meta.title.clone())],
-    ));
-    head.push(el(
-        "link",
-        vec![
-            ("rel", "canonical".into()),
-            ("href", meta.canonical.clone()),
-        ],
-        Vec::new(),
-    ));
-    let mut lang = None;
-    let mut json_ld = None;
-    for (name, value) in &meta.tags {
-        let lower = name.to_lowercase();
-        if lower == "json-ld" {
-            json_ld = Some(value.clone());
-            continue;
-        }
-        if lower == "html-lang" {
-            if !value.is_empty() {
-                lang = Some(value.clone());
-            }
-            continue;
-        }
-        if let Some(code) = name.strip_prefix("hreflang:") {
-            if !code.is_empty() {
-                head.push(el(
-                    "link",
-                    vec![
-                        ("rel", "alternate".into()),
-                        ("hreflang", code.to_owned()),
-                        ("href", value.clone()),
-                    ],
-                    Vec::new(),
-                ));
-            }
-            continue;
-        }
-        let attr = if name.contains(':') && !name.starts_with("twitter:") {
-            "property"
-        } else {
-            "name"
-        };
-        head.push(el(
-            "meta",
-            vec![(attr, name.clone()), ("content", value.clone())],
-            Vec::new(),
-        ));
-    }
-    if let Some(feed) = &meta.feed {
-        head.push(el(
-            "link",
-            vec![
-                ("rel", "alternate".into()),
-                ("type", "application/xml+atom".into()),
-                ("href", feed.clone()),
-                ("title", format!("{} feed", meta.title)),
-            ],
-            Vec::new(),
-        ));
-    }
-    if let Some(json) = json_ld {
-        let sanitised = json.replace('<', "&#x3c;").replace('>', "&#x3e;");
-        let script = match super::json::pretty(sanitised.trim()) {
-            Ok(pretty) => el(
-                "script",
-                vec![("type", "application/ld+json".into())],
-                vec![html::text(pretty)],
-            ),
-            Err(e) => el(
-                "script",
-                vec![
-                    ("type", "application/ld+json".into()),
-                    ("data-error", format!("error in json-ld: {e}")),
-                ],
-                Vec::new(),
-            ),
-        };
-        head.push(script);
-    }
-    if let Some(extra) = &options.head_html {
-        head.extend(parse_head_fragment(extra));
-    }
-    let html_attrs = lang.map(|l| vec![("lang", l)]).unwrap_or_default();
+/// The full page: `head` with the title, canonical link, meta tags and the site's
+/// `head.html`; `body` with an empty `header`, `main` with the sections, an empty `footer`.
+pub fn page_html(markdown: &str, options: &PageOptions) -> String {
+    let body = render(markdown, &options.url, options.head_html.as_deref());
+    let html_attrs = body.head.lang.map(|l| vec![("lang", l)]).unwrap_or_default();
     let page = el(
         "html",
         html_attrs,
         vec![
-            el("head", Vec::new(), head),
+            el("head", Vec::new(), body.head.children),
             el(
                 "body",
                 Vec::new(),
                 vec![
                     el("header", Vec::new(), Vec::new()),
-                    el("main", Vec::new(), sections),
+                    el("main", Vec::new(), body.main),
                     el("footer", Vec::new(), Vec::new()),
                 ],
             ),
         ],
     );
     format_and_serialise(vec![page], true)
-}
-
-/// The rendered sections, with the first `metadata` block taken out and read.
-fn body(doc: &Document) -> (Vec<HNode>, Vec<(String, String)>) {
-    let root = super::markdown::document_root(doc);
-    let mut sections = render_sections(&root);
-    let config = take_metadata_block(&mut sections)
-        .map(|b| read_block_config(&b))
-        .unwrap_or_default();
-    (sections, config)
-}
-
-/// The site's `head.html` as nodes (it is HTML meant for `head`).
-fn parse_head_fragment(html: &str) -> Vec<HNode> {
-    let root = super::dom::parse(&format!("<html><head>{html}</head></html>"));
-    root.children
-        .into_iter()
-        .filter_map(|n| match n {
-            HNode::Element(e) if e.is("head") => Some(e.children),
-            _ => None,
-        })
-        .flatten()
-        .collect()
 }

@@ -1,0 +1,556 @@
+//! The stored markdown parsed as the reference pipeline parses it (`parse-markdown.js`):
+//! remark-parse (micromark) with GFM but no autolink literals (`remarkGfmNoLink`), the
+//! platform's grid tables (`@adobe/remark-gridtables`), then `dereference` (references
+//! replaced by the definitions they name).
+//!
+//! micromark itself is the `markdown` crate (markdown-rs, a port of micromark by its
+//! author). It has no extension points, so grid tables are found before it runs
+//! (`gridtable::fence`: each table is wrapped in a fenced code block with a marker info
+//! string, which keeps its container prefixes and interrupts a paragraph as the grid table
+//! construct does) and parsed from that code block's text afterwards.
+
+use std::collections::{HashMap, HashSet};
+
+use markdown::mdast::{AlignKind, Node};
+use markdown::{Constructs, ParseOptions};
+
+use super::gridtable;
+
+/// An mdast node, reduced to what the pipeline reads.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Md {
+    Root(Vec<Md>),
+    Section(Vec<Md>),
+    Paragraph(Vec<Md>),
+    Heading {
+        depth: u8,
+        children: Vec<Md>,
+    },
+    ThematicBreak,
+    Blockquote(Vec<Md>),
+    List {
+        ordered: bool,
+        start: Option<u32>,
+        spread: bool,
+        children: Vec<Md>,
+    },
+    ListItem {
+        spread: bool,
+        checked: Option<bool>,
+        children: Vec<Md>,
+    },
+    Code {
+        lang: Option<String>,
+        value: String,
+    },
+    Html(String),
+    /// A definition no reference used (kept: the section types count it).
+    Definition,
+    Table {
+        align: Vec<Option<&'static str>>,
+        rows: Vec<Vec<Vec<Md>>>,
+    },
+    GridTable(GridTable),
+    Text(String),
+    Emphasis(Vec<Md>),
+    Strong(Vec<Md>),
+    Delete(Vec<Md>),
+    InlineCode(String),
+    Break,
+    Link {
+        url: String,
+        title: Option<String>,
+        children: Vec<Md>,
+    },
+    Image {
+        url: String,
+        title: Option<String>,
+        alt: String,
+    },
+}
+
+/// `gtHeader`, `gtBody`, `gtFooter`: rows of cells.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct GridTable {
+    pub header: Vec<Vec<GridCell>>,
+    pub body: Vec<Vec<GridCell>>,
+    pub footer: Vec<Vec<GridCell>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct GridCell {
+    pub col_span: usize,
+    pub row_span: usize,
+    pub align: Option<&'static str>,
+    pub valign: Option<&'static str>,
+    pub children: Vec<Md>,
+}
+
+impl Md {
+    pub fn children(&self) -> &[Md] {
+        match self {
+            Md::Root(c)
+            | Md::Section(c)
+            | Md::Paragraph(c)
+            | Md::Blockquote(c)
+            | Md::Emphasis(c)
+            | Md::Strong(c)
+            | Md::Delete(c)
+            | Md::Heading { children: c, .. }
+            | Md::List { children: c, .. }
+            | Md::ListItem { children: c, .. }
+            | Md::Link { children: c, .. } => c,
+            _ => &[],
+        }
+    }
+
+    /// The node's mdast `type`, for the section types of `get-metadata`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Md::Root(_) => "root",
+            Md::Section(_) => "section",
+            Md::Paragraph(_) => "paragraph",
+            Md::Heading { .. } => "heading",
+            Md::ThematicBreak => "thematicBreak",
+            Md::Blockquote(_) => "blockquote",
+            Md::List { .. } => "list",
+            Md::ListItem { .. } => "listItem",
+            Md::Code { .. } => "code",
+            Md::Html(_) => "html",
+            Md::Definition => "definition",
+            Md::Table { .. } => "table",
+            Md::GridTable(_) => "gridTable",
+            Md::Text(_) => "text",
+            Md::Emphasis(_) => "emphasis",
+            Md::Strong(_) => "strong",
+            Md::Delete(_) => "delete",
+            Md::InlineCode(_) => "inlineCode",
+            Md::Break => "break",
+            Md::Link { .. } => "link",
+            Md::Image { .. } => "image",
+        }
+    }
+
+    /// Visits the node and its descendants in document order (grid table cells included),
+    /// stopping at the first `Some`.
+    pub fn find<'a, T>(&'a self, f: &mut impl FnMut(&'a Md) -> Option<T>) -> Option<T> {
+        if let Some(found) = f(self) {
+            return Some(found);
+        }
+        if let Md::Table { rows, .. } = self {
+            for cell in rows.iter().flatten() {
+                for child in cell {
+                    if let Some(found) = child.find(f) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        if let Md::GridTable(table) = self {
+            for cell in table.cells() {
+                for child in &cell.children {
+                    if let Some(found) = child.find(f) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        self.children().iter().find_map(|c| c.find(f))
+    }
+}
+
+impl GridTable {
+    pub fn cells(&self) -> impl Iterator<Item = &GridCell> {
+        self.header
+            .iter()
+            .chain(&self.body)
+            .chain(&self.footer)
+            .flatten()
+    }
+}
+
+/// `mdast-util-to-string`: the text of a node (image alts and raw HTML included).
+pub(crate) fn to_string(node: &Md) -> String {
+    let mut out = String::new();
+    push_string(node, &mut out);
+    out
+}
+
+fn push_string(node: &Md, out: &mut String) {
+    match node {
+        Md::Text(v) | Md::InlineCode(v) | Md::Html(v) | Md::Code { value: v, .. } => {
+            out.push_str(v)
+        }
+        Md::Image { alt, .. } => out.push_str(alt),
+        Md::Table { rows, .. } => {
+            for child in rows.iter().flatten().flatten() {
+                push_string(child, out);
+            }
+        }
+        Md::GridTable(t) => {
+            for cell in t.cells() {
+                for child in &cell.children {
+                    push_string(child, out);
+                }
+            }
+        }
+        _ => {
+            for child in node.children() {
+                push_string(child, out);
+            }
+        }
+    }
+}
+
+fn options() -> ParseOptions {
+    ParseOptions {
+        constructs: Constructs {
+            gfm_autolink_literal: false,
+            ..Constructs::gfm()
+        },
+        gfm_strikethrough_single_tilde: true,
+        ..ParseOptions::default()
+    }
+}
+
+/// Definitions by identifier (the last one in document order wins, as `dereference` has it).
+type Definitions = HashMap<String, (String, Option<String>)>;
+
+/// Parses the stored markdown into the pipeline's mdast: line endings normalised, grid
+/// tables, references dereferenced.
+pub(crate) fn parse(markdown: &str) -> Md {
+    let text = markdown.replace("\r\n", "\n").replace('\r', "\n");
+    let tree = parse_tree(&text, &options(), &[]);
+    let mut defs = Definitions::new();
+    collect_definitions(&tree, &mut defs);
+    let mut used = HashSet::new();
+    collect_references(&tree, &defs, &mut used);
+    let cx = Cx { defs, used };
+    Md::Root(cx.children(&tree, &tree.node))
+}
+
+/// One markdown-rs tree with the grid tables found in its text (cells parsed recursively).
+struct Tree {
+    node: Node,
+    /// The grid tables of this tree, in document order.
+    tables: Vec<RawGrid>,
+    /// The parsed cells of every table, flattened.
+    cells: Vec<Tree>,
+}
+
+struct RawGrid {
+    /// `None` when the fenced lines are not a grid table after all.
+    layout: Option<gridtable::Layout>,
+    /// Index into `Tree::cells` of the first cell of `layout`.
+    first_cell: usize,
+}
+
+fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) -> Tree {
+    let fenced = gridtable::fence(text);
+    let source = fenced.as_ref().map_or(text, |f| f.text.as_str());
+    // Without MDX, markdown-rs cannot fail.
+    let node = markdown::to_mdast(source, options).unwrap_or_else(|_| {
+        Node::Root(markdown::mdast::Root {
+            children: Vec::new(),
+            position: None,
+        })
+    });
+    let mut tables = Vec::new();
+    let mut cells = Vec::new();
+    if let Some(fenced) = fenced {
+        // The definitions a cell may use: those of the whole document.
+        let mut defined: Vec<String> = outer_definitions.to_vec();
+        collect_identifiers(&node, &mut defined);
+        let mut codes = Vec::new();
+        collect_grid_codes(&node, &fenced.marker, &mut codes);
+        for value in codes {
+            let first_cell = cells.len();
+            let layout = gridtable::layout(&value);
+            if let Some(layout) = &layout {
+                for cell in &layout.cells {
+                    cells.push(parse_cell(&cell.lines, options, &defined));
+                }
+            }
+            tables.push(RawGrid { layout, first_cell });
+        }
+    }
+    Tree {
+        node,
+        tables,
+        cells,
+    }
+}
+
+/// A cell's content, as `exitTable` of `mdast-util-gridtables` prepares and parses it.
+fn parse_cell(lines: &[String], options: &ParseOptions, defined: &[String]) -> Tree {
+    let mut lines = gridtable::multiline(lines);
+    gridtable::drop_trailing_backslashes(&mut lines);
+    let mut fake = Vec::new();
+    for def in defined {
+        let key = format!("[{}]", def.to_lowercase());
+        if lines.iter().any(|l| l.contains(&key)) {
+            lines.push(String::new());
+            lines.push(format!("[{def}]: dummy"));
+            fake.push(def.clone());
+        }
+    }
+    let mut tree = parse_tree(&lines.join("\n"), options, defined);
+    if !fake.is_empty()
+        && let Node::Root(root) = &mut tree.node
+    {
+        root.children.retain(|c| {
+            !matches!(c, Node::Definition(d) if d.label.as_ref().is_some_and(|l| fake.contains(l)))
+        });
+    }
+    unescape_code(&mut tree.node);
+    tree
+}
+
+/// `unescapeCode`: escaped pipes and plusses in code, and the non-break-here marks.
+fn unescape_code(node: &mut Node) {
+    match node {
+        Node::InlineCode(c) => c.value = unescape(&c.value),
+        Node::Code(c) => {
+            c.value = unescape(&c.value);
+            if c.value.contains('\u{83}') {
+                c.value = NON_BREAK_HERE.replace_all(&c.value, "").into_owned();
+            }
+        }
+        _ => {
+            if let Some(children) = node.children_mut() {
+                children.iter_mut().for_each(unescape_code);
+            }
+        }
+    }
+}
+
+static NON_BREAK_HERE: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new("\u{83} ?\n").expect("valid regex"));
+
+/// `value.replace(/\\([+|])/gm, '$1')`.
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.peek(), Some('+' | '|')) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn collect_identifiers(node: &Node, out: &mut Vec<String>) {
+    if let Node::Definition(d) = node
+        && !out.contains(&d.identifier)
+    {
+        out.push(d.identifier.clone());
+    }
+    if let Some(children) = node.children() {
+        children.iter().for_each(|c| collect_identifiers(c, out));
+    }
+}
+
+fn collect_grid_codes(node: &Node, marker: &str, out: &mut Vec<String>) {
+    if let Node::Code(code) = node
+        && code.lang.as_deref() == Some(marker)
+    {
+        out.push(code.value.clone());
+    }
+    if let Some(children) = node.children() {
+        children
+            .iter()
+            .for_each(|c| collect_grid_codes(c, marker, out));
+    }
+}
+
+/// Every node of a tree and of its grid cells, in document order.
+fn walk<'a>(tree: &'a Tree, f: &mut impl FnMut(&'a Node)) {
+    fn nodes<'a>(node: &'a Node, f: &mut impl FnMut(&'a Node)) {
+        f(node);
+        if let Some(children) = node.children() {
+            children.iter().for_each(|c| nodes(c, f));
+        }
+    }
+    nodes(&tree.node, f);
+    for cell in &tree.cells {
+        walk(cell, f);
+    }
+}
+
+fn collect_definitions(tree: &Tree, out: &mut Definitions) {
+    walk(tree, &mut |node| {
+        if let Node::Definition(d) = node {
+            out.insert(d.identifier.clone(), (d.url.clone(), d.title.clone()));
+        }
+    });
+}
+
+fn collect_references(tree: &Tree, defs: &Definitions, out: &mut HashSet<String>) {
+    walk(tree, &mut |node| match node {
+        Node::LinkReference(markdown::mdast::LinkReference { identifier, .. })
+        | Node::ImageReference(markdown::mdast::ImageReference { identifier, .. })
+            if defs.contains_key(identifier) =>
+        {
+            out.insert(identifier.clone());
+        }
+        _ => {}
+    });
+}
+
+/// The conversion of markdown-rs trees into [`Md`], with `dereference` applied.
+struct Cx {
+    defs: Definitions,
+    /// Definitions some reference uses: `dereference` removes them.
+    used: HashSet<String>,
+}
+
+impl Cx {
+    fn children(&self, tree: &Tree, node: &Node) -> Vec<Md> {
+        let mut grid = 0;
+        self.list(tree, node.children().map(Vec::as_slice).unwrap_or(&[]), &mut grid)
+    }
+
+    fn list(&self, tree: &Tree, nodes: &[Node], grid: &mut usize) -> Vec<Md> {
+        nodes
+            .iter()
+            .filter_map(|n| self.one(tree, n, grid))
+            .collect()
+    }
+
+    fn one(&self, tree: &Tree, node: &Node, grid: &mut usize) -> Option<Md> {
+        let kids = |children: &[Node], grid: &mut usize| self.list(tree, children, grid);
+        Some(match node {
+            Node::Root(r) => Md::Root(kids(&r.children, grid)),
+            Node::Paragraph(p) => Md::Paragraph(kids(&p.children, grid)),
+            Node::Heading(h) => Md::Heading {
+                depth: h.depth,
+                children: kids(&h.children, grid),
+            },
+            Node::ThematicBreak(_) => Md::ThematicBreak,
+            Node::Blockquote(b) => Md::Blockquote(kids(&b.children, grid)),
+            Node::List(l) => Md::List {
+                ordered: l.ordered,
+                start: l.start,
+                spread: l.spread,
+                children: kids(&l.children, grid),
+            },
+            Node::ListItem(i) => Md::ListItem {
+                spread: i.spread,
+                checked: i.checked,
+                children: kids(&i.children, grid),
+            },
+            Node::Code(c) if is_grid_marker(c.lang.as_deref()) && *grid < tree.tables.len() => {
+                let raw = &tree.tables[*grid];
+                *grid += 1;
+                match &raw.layout {
+                    Some(layout) => Md::GridTable(self.grid_table(tree, raw, layout)),
+                    // Not a grid table after all: the lines are a paragraph's text.
+                    None => Md::Paragraph(vec![Md::Text(c.value.clone())]),
+                }
+            }
+            Node::Code(c) => Md::Code {
+                lang: c.lang.clone(),
+                value: c.value.clone(),
+            },
+            Node::Html(h) => Md::Html(h.value.clone()),
+            Node::Definition(d) if self.used.contains(&d.identifier) => return None,
+            Node::Definition(_) => Md::Definition,
+            Node::Table(t) => Md::Table {
+                align: t
+                    .align
+                    .iter()
+                    .map(|a| match a {
+                        AlignKind::Left => Some("left"),
+                        AlignKind::Right => Some("right"),
+                        AlignKind::Center => Some("center"),
+                        AlignKind::None => None,
+                    })
+                    .collect(),
+                rows: t
+                    .children
+                    .iter()
+                    .map(|row| {
+                        let cells = row.children().map(Vec::as_slice).unwrap_or(&[]);
+                        cells
+                            .iter()
+                            .map(|cell| kids(cell.children().map(Vec::as_slice).unwrap_or(&[]), grid))
+                            .collect()
+                    })
+                    .collect(),
+            },
+            Node::Text(t) => Md::Text(t.value.clone()),
+            Node::Emphasis(e) => Md::Emphasis(kids(&e.children, grid)),
+            Node::Strong(s) => Md::Strong(kids(&s.children, grid)),
+            Node::Delete(d) => Md::Delete(kids(&d.children, grid)),
+            Node::InlineCode(c) => Md::InlineCode(c.value.clone()),
+            Node::Break(_) => Md::Break,
+            Node::Link(l) => Md::Link {
+                url: l.url.clone(),
+                title: l.title.clone(),
+                children: kids(&l.children, grid),
+            },
+            Node::Image(i) => Md::Image {
+                url: i.url.clone(),
+                title: i.title.clone(),
+                alt: i.alt.clone(),
+            },
+            Node::LinkReference(r) => {
+                let (url, title) = self.defs.get(&r.identifier)?;
+                Md::Link {
+                    url: url.clone(),
+                    title: title.clone(),
+                    children: kids(&r.children, grid),
+                }
+            }
+            Node::ImageReference(r) => {
+                let (url, title) = self.defs.get(&r.identifier)?;
+                Md::Image {
+                    url: url.clone(),
+                    title: title.clone(),
+                    alt: r.alt.clone(),
+                }
+            }
+            // Footnotes are not written by the converter (it escapes `[^`); their text
+            // is kept.
+            other => {
+                let text = other.to_string();
+                if text.is_empty() {
+                    return None;
+                }
+                Md::Text(text)
+            }
+        })
+    }
+
+    fn grid_table(&self, tree: &Tree, raw: &RawGrid, layout: &gridtable::Layout) -> GridTable {
+        let rows = |part: &[Vec<usize>]| -> Vec<Vec<GridCell>> {
+            part.iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|&i| {
+                            let spec = &layout.cells[i];
+                            let cell = &tree.cells[raw.first_cell + i];
+                            GridCell {
+                                col_span: spec.col_span,
+                                row_span: spec.row_span,
+                                align: spec.align,
+                                valign: spec.valign,
+                                children: self.children(cell, &cell.node),
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        GridTable {
+            header: rows(&layout.header),
+            body: rows(&layout.body),
+            footer: rows(&layout.footer),
+        }
+    }
+}
+
+fn is_grid_marker(lang: Option<&str>) -> bool {
+    lang.is_some_and(|l| l.starts_with(gridtable::MARKER_PREFIX))
+}
