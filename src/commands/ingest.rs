@@ -23,17 +23,23 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
     let options = IngestOptions {
         max_metadata_size: args.max_metadata_size,
     };
+    let results = convert_all(&args.files, |file| convert(file, args, &options));
     let mut outcome = Outcome::Success;
-    for file in &args.files {
-        match convert(file, args, &options) {
-            Ok(markdown) => match &args.out {
-                Some(dir) => {
-                    let target = dir.join(output_name(file, args.format));
-                    std::fs::write(&target, markdown)
-                        .with_context(|| format!("cannot write {}", target.display()))?;
+    for (file, result) in args.files.iter().zip(results) {
+        match result {
+            Ok(converted) => {
+                for warning in &converted.warnings {
+                    eprintln!("warning: {}: {warning}", file.display());
                 }
-                None => print!("{markdown}"),
-            },
+                match &args.out {
+                    Some(dir) => {
+                        let target = dir.join(output_name(file, args.format));
+                        std::fs::write(&target, converted.text)
+                            .with_context(|| format!("cannot write {}", target.display()))?;
+                    }
+                    None => print!("{}", converted.text),
+                }
+            }
             Err(error) => {
                 eprintln!("error: {}: {error:#}", file.display());
                 outcome = Outcome::Failure;
@@ -43,14 +49,59 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
     Ok(outcome)
 }
 
-fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<String> {
+/// Converts every file on all cores; the results come back in the files' order, so the
+/// output does not depend on the scheduling.
+fn convert_all<T: Send>(
+    files: &[std::path::PathBuf],
+    convert: impl Fn(&Path) -> T + Sync,
+) -> Vec<T> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len());
+    if workers <= 1 {
+        return files.iter().map(|f| convert(f)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<T>>> =
+        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            // The main thread's stack size: deep documents are as safe here as there.
+            std::thread::Builder::new()
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, || {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(file) = files.get(i) else { break };
+                        let result = convert(file);
+                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                    }
+                })
+                .expect("a worker thread starts");
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every file was converted")
+        })
+        .collect()
+}
+
+/// One file's output and the ingestion's warnings.
+struct Converted {
+    text: String,
+    warnings: Vec<String>,
+}
+
+fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<Converted> {
     let bytes = std::fs::read(file).context("cannot read the file")?;
     let html = String::from_utf8_lossy(&bytes);
     let doc = ingest(&html, options)?;
-    for warning in &doc.warnings {
-        eprintln!("warning: {}: {warning}", file.display());
-    }
-    Ok(match args.format {
+    let warnings = doc.warnings.iter().map(ToString::to_string).collect();
+    let text = match args.format {
         IngestFormat::Md => doc.to_markdown(),
         IngestFormat::Plain => plain_html(&doc.to_markdown()) + "\n",
         IngestFormat::Html => {
@@ -64,7 +115,8 @@ fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<St
             };
             page_html(&doc.to_markdown(), &options)
         }
-    })
+    };
+    Ok(Converted { text, warnings })
 }
 
 /// `page.html` -> `page.md` (or `page.html`, `page.plain.html`).

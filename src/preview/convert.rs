@@ -10,7 +10,7 @@ use url::Url;
 
 use super::PreviewError;
 use super::images::ImageMap;
-use crate::ingest::render::{PageOptions, page_html, plain_html};
+use crate::ingest::render::{PageOptions, page_and_plain};
 use crate::ingest::{Document, IngestOptions, ingest};
 
 /// A converted page.
@@ -85,9 +85,10 @@ impl Parsed {
         };
         // The platform renders the stored markdown, not the fetched HTML.
         let markdown = self.document.to_markdown();
+        let rendered = page_and_plain(&markdown, &options);
         Ok(Converted {
-            html: page_html(&markdown, &options),
-            plain_html: Some(plain_html(&markdown)),
+            html: rendered.page,
+            plain_html: Some(rendered.plain),
             markdown: Some(markdown),
             warnings: self
                 .document

@@ -21,7 +21,7 @@ fn render(input: &str) -> String {
         url: Url::parse("https://undefined/").unwrap(),
         head_html: None,
     };
-    page_html(&doc, &options)
+    page_html(&doc.to_markdown(), &options)
 }
 
 #[test]

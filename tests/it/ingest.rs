@@ -129,7 +129,7 @@ fn metadata_comes_from_the_head_and_from_a_metadata_block() {
     assert_eq!(get("tags"), Some("a, b"));
     // The first metadata block becomes head tags and is not shown; as in the reference,
     // the head's own Metadata table (after it) then stays a visible block.
-    let plain = plain_html(&doc);
+    let plain = plain_html(&doc.to_markdown());
     assert!(
         !plain.contains("docs"),
         "the metadata block is not shown: {plain}"
@@ -296,7 +296,7 @@ fn plain_html_is_sections_and_blocks() {
         r#"<h2>Title</h2><div class="cards two-up"><div><div><p>one</p><p>two</p></div><div><picture><img src="./media_abc.png#width=800&height=600" alt="Pic"></picture></div></div></div>"#,
     );
     let doc = ingest(&html, &IngestOptions::default()).unwrap();
-    let plain = plain_html(&doc);
+    let plain = plain_html(&doc.to_markdown());
     let expected = r#"<div>
   <h2 id="title">Title</h2>
   <div class="cards two-up">
@@ -329,7 +329,7 @@ fn page_html_takes_the_head_html_and_metadata() {
         url: Url::parse("https://main--site--org.aem.page/fr/index").unwrap(),
         head_html: Some(r#"<script src="/scripts/scripts.js" type="module"></script>"#.into()),
     };
-    let page = page_html(&doc, &options);
+    let page = page_html(&doc.to_markdown(), &options);
     assert!(
         page.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"),
         "{page}"
@@ -387,7 +387,7 @@ fn deep_nesting_is_bounded() {
                 url: Url::parse("https://main--site--org.aem.page/").unwrap(),
                 head_html: None,
             };
-            let page = page_html(&doc, &options);
+            let page = page_html(&doc.to_markdown(), &options);
             (
                 md.contains("deep **text**"),
                 page.contains("<strong>text</strong>"),

@@ -67,16 +67,35 @@ fn render(markdown: &str, url: &Url, head_html: Option<&str>) -> Body {
 /// with their classes, rows and cells; the metadata block left out.
 pub fn plain_html(markdown: &str) -> String {
     let url = Url::parse("https://localhost/").expect("a valid URL");
-    let body = render(markdown, &url, None);
-    format_and_serialise(body.main, false)
-        .trim_start()
-        .to_owned()
+    serialise_plain(render(markdown, &url, None).main)
 }
 
 /// The full page: `head` with the title, canonical link, meta tags and the site's
 /// `head.html`; `body` with an empty `header`, `main` with the sections, an empty `footer`.
 pub fn page_html(markdown: &str, options: &PageOptions) -> String {
+    serialise_page(render(markdown, &options.url, options.head_html.as_deref()))
+}
+
+/// Both forms of a page from one parse of its markdown, as a preview stores them.
+pub struct Rendered {
+    pub page: String,
+    pub plain: String,
+}
+
+pub fn page_and_plain(markdown: &str, options: &PageOptions) -> Rendered {
     let body = render(markdown, &options.url, options.head_html.as_deref());
+    let plain = serialise_plain(body.main.clone());
+    Rendered {
+        page: serialise_page(body),
+        plain,
+    }
+}
+
+fn serialise_plain(main: Vec<HNode>) -> String {
+    format_and_serialise(main, false).trim_start().to_owned()
+}
+
+fn serialise_page(body: Body) -> String {
     let html_attrs = body.head.lang.map(|l| vec![("lang", l)]).unwrap_or_default();
     let page = el(
         "html",
