@@ -98,12 +98,18 @@ struct Converted {
 
 fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<Converted> {
     let bytes = std::fs::read(file).context("cannot read the file")?;
-    let html = String::from_utf8_lossy(&bytes);
-    let doc = ingest(&html, options)?;
-    let warnings = doc.warnings.iter().map(ToString::to_string).collect();
+    let text = String::from_utf8_lossy(&bytes);
+    // A `.md` file is stored markdown already: it is rendered as it is.
+    let (markdown, warnings) = if file.extension().is_some_and(|e| e == "md") {
+        (text.into_owned(), Vec::new())
+    } else {
+        let doc = ingest(&text, options)?;
+        let warnings = doc.warnings.iter().map(ToString::to_string).collect();
+        (doc.to_markdown(), warnings)
+    };
     let text = match args.format {
-        IngestFormat::Md => doc.to_markdown(),
-        IngestFormat::Plain => plain_html(&doc.to_markdown()) + "\n",
+        IngestFormat::Md => markdown,
+        IngestFormat::Plain => plain_html(&markdown) + "\n",
         IngestFormat::Html => {
             let url = match &args.url {
                 Some(url) => url.clone(),
@@ -113,7 +119,7 @@ fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<Co
                 url,
                 head_html: None,
             };
-            page_html(&doc.to_markdown(), &options)
+            page_html(&markdown, &options)
         }
     };
     Ok(Converted { text, warnings })

@@ -23,7 +23,6 @@ mod raw;
 mod sections;
 mod slug;
 mod steps;
-mod tables;
 mod to_hast;
 
 use url::Url;
