@@ -67,7 +67,7 @@ pub(crate) fn metadata(
         entries.push(entry("html-lang", MetaValue::Text(lang.to_owned())));
     }
     if hreflang {
-        collect_hreflang(html, &mut entries);
+        collect_hreflang(html, &mut entries, &mut false);
     }
     Ok(entries)
 }
@@ -110,14 +110,24 @@ fn text_content(e: &HElement) -> String {
     out
 }
 
-fn collect_hreflang(e: &HElement, entries: &mut Vec<MetaEntry>) {
+/// `link[hreflang]` anywhere in the document, in document order, as the reference finds
+/// them: after its sections step has dropped the children of the first `main` that are not
+/// non-empty `div`s.
+fn collect_hreflang(e: &HElement, entries: &mut Vec<MetaEntry>, main_seen: &mut bool) {
+    let is_main = e.is("main") && !*main_seen;
+    if is_main {
+        *main_seen = true;
+    }
     for child in e.children.iter().filter_map(HNode::element) {
+        if is_main && !(child.is("div") && !child.children.is_empty()) {
+            continue;
+        }
         if child.is("link")
             && let Some(lang) = child.attr("hreflang").filter(|l| !l.is_empty())
         {
             let href = child.attr("href").unwrap_or("").to_owned();
             entries.push(entry(&format!("hreflang-{lang}"), MetaValue::Text(href)));
         }
-        collect_hreflang(child, entries);
+        collect_hreflang(child, entries, main_seen);
     }
 }
