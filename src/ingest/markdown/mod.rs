@@ -82,25 +82,6 @@ pub fn to_markdown(doc: &Document) -> String {
     out
 }
 
-/// The children of the markdown root: the sections separated by thematic breaks, then the
-/// head metadata as a `Metadata` block.
-pub(crate) fn document_root(doc: &Document) -> Vec<Node> {
-    let mut root: Vec<Node> = Vec::new();
-    if !doc.has_main {
-        return root;
-    }
-    for (i, section) in doc.sections.iter().enumerate() {
-        if i > 0 {
-            root.push(Node::new(Kind::ThematicBreak));
-        }
-        root.extend(section.children.iter().cloned());
-    }
-    if let Some(table) = metadata_block(doc) {
-        root.push(table);
-    }
-    root
-}
-
 /// The head metadata as the `Metadata` block the reference appends.
 pub(crate) fn metadata_block(doc: &Document) -> Option<Node> {
     if doc.head_metadata.is_empty() {

@@ -1,7 +1,5 @@
 //! Lookups over the rendered tree shared by the steps and the head.
 
-use crate::ingest::dom::{HElement, HNode};
-
 /// `toBlockCSSClassNames`: `Columns (bleed, dark green)` -> `columns bleed dark-green`.
 pub(crate) fn css_class_names(text: &str) -> Vec<String> {
     if text.is_empty() {
@@ -35,29 +33,3 @@ pub(crate) fn css_class_names(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The element's text content (`hast-util-to-string`).
-pub(crate) fn text_content(node: &HNode) -> String {
-    match node {
-        HNode::Text(t) => t.clone(),
-        HNode::Comment(_) => String::new(),
-        HNode::Element(e) => e.children.iter().map(text_content).collect(),
-    }
-}
-
-/// Finds the first element (document order) for which `pred` holds.
-pub(crate) fn find<'a>(
-    nodes: &'a [HNode],
-    pred: &impl Fn(&HElement) -> bool,
-) -> Option<&'a HElement> {
-    for node in nodes {
-        if let HNode::Element(e) = node {
-            if pred(e) {
-                return Some(e);
-            }
-            if let Some(found) = find(&e.children, pred) {
-                return Some(found);
-            }
-        }
-    }
-    None
-}

@@ -18,7 +18,6 @@ mod head;
 mod html;
 mod mdast;
 mod media;
-mod meta;
 mod raw;
 mod sections;
 mod slug;
