@@ -93,13 +93,15 @@ pub struct TestArgs {
 
 #[derive(Debug, Args)]
 pub struct IngestArgs {
-    /// HTML files to convert.
+    /// HTML files to convert (`.md` files are taken as stored markdown and rendered).
     #[arg(required = true, value_name = "FILE.html")]
     pub files: Vec<PathBuf>,
-    /// The page URL the files were fetched from: relative image URLs are resolved against
-    /// it, as a preview resolves them before downloading.
+    /// The page's URL: the canonical link and the base of relative meta images.
     #[arg(long, value_name = "URL")]
     pub url: Option<url::Url>,
+    /// The site's head.html, added to the page's head (with --format html).
+    #[arg(long, value_name = "FILE")]
+    pub head: Option<PathBuf>,
     /// Write NAME.md per file into DIR instead of printing (required for several files).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

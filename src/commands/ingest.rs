@@ -23,7 +23,16 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
     let options = IngestOptions {
         max_metadata_size: args.max_metadata_size,
     };
-    let results = convert_all(&args.files, |file| convert(file, args, &options));
+    let head_html = match &args.head {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the head.html {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let results = convert_all(&args.files, |file| {
+        convert(file, args, &options, head_html.as_deref())
+    });
     let mut outcome = Outcome::Success;
     for (file, result) in args.files.iter().zip(results) {
         match result {
@@ -96,7 +105,12 @@ struct Converted {
     warnings: Vec<String>,
 }
 
-fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<Converted> {
+fn convert(
+    file: &Path,
+    args: &IngestArgs,
+    options: &IngestOptions,
+    head_html: Option<&str>,
+) -> Result<Converted> {
     let bytes = std::fs::read(file).context("cannot read the file")?;
     let text = String::from_utf8_lossy(&bytes);
     // A `.md` file is stored markdown already: it is rendered as it is.
@@ -117,7 +131,7 @@ fn convert(file: &Path, args: &IngestArgs, options: &IngestOptions) -> Result<Co
             };
             let options = PageOptions {
                 url,
-                head_html: None,
+                head_html: head_html.map(str::to_owned),
             };
             page_html(&markdown, &options)
         }

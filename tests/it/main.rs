@@ -18,6 +18,8 @@ mod mocks_record;
 mod mustache_spec;
 mod plan_apply;
 mod preview;
+mod realworld;
+mod reference_pages;
 mod schemas;
 mod serve_process;
 mod support;

@@ -1,6 +1,8 @@
 //! Project tasks, run as `cargo xtask <task>`. Standard library only, so it builds in
 //! seconds: each task runs cargo (and through it, siteops) as a subprocess.
 
+mod diff_fuzz;
+
 use std::env;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -12,6 +14,10 @@ tasks:
   bench [NAME]  run the benchmarks, or one (fleet, plan, render, worker_load) (release build)
   bench-render  the render benchmark, then mustache.js on the same template and data
                 (needs node and npm; installs mustache@4.2.0 into target/bench-render)
+  diff-fuzz [--budget SECS] [--seed N] [--out DIR] [--max N]
+                random and mutated pages through siteops and the reference
+                implementations (../shared/anchors); each difference shrunk and written
+                as a fixture in tests/fixtures/differential
   ci            what .ci/run does: format check, clippy, tests
   plan [ARGS]   siteops plan (release build) against SITEOPS_ADMIN_URL with
                 SITEOPS_ADMIN_TOKEN (worker: SITEOPS_TRANSFORM_URL); ARGS are passed on
@@ -27,6 +33,9 @@ fn main() -> ExitCode {
         Some("plan") => return remote("plan", &[], &args[1..]),
         Some("apply") => return remote("apply", &["--yes"], &args[1..]),
         Some("ci") => ci(),
+        Some("diff-fuzz") => diff_fuzz::run(&args[1..], &root(), || {
+            cargo(&["build", "--release", "--bin", "siteops"])
+        }),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
