@@ -6,6 +6,7 @@ mod cli;
 mod codesync;
 mod compile;
 mod crash;
+mod differential;
 mod docs;
 mod golden;
 mod golden_cli;

@@ -33,7 +33,7 @@ pub(super) fn wrap_needed(nodes: &[Node]) -> bool {
 /// are only white space.
 pub(crate) fn to_flow(nodes: Vec<Node>) -> Vec<Node> {
     runs(
-        flatten(nodes),
+        nodes,
         |queue| {
             if queue
                 .iter()
@@ -55,7 +55,9 @@ pub(super) fn runs(
 ) -> Vec<Node> {
     let mut result = Vec::new();
     let mut queue = Vec::new();
-    for node in nodes {
+    // Links and deletions holding flow content are split first, at every level (a split
+    // runs on the split node's children in turn).
+    for node in flatten(nodes) {
         if phrasing(&node) {
             queue.push(node);
         } else {

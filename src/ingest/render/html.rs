@@ -269,6 +269,8 @@ fn escape_comment(value: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// `stringify-entities` with `hast-util-to-html`'s subsets: `<` and `&` in text; `"`, `&`,
+/// `'`, `` ` `` and NUL in double-quoted attribute values.
 fn escape(value: &str, attribute: bool, out: &mut String) {
     for c in value.chars() {
         match c {
@@ -276,6 +278,8 @@ fn escape(value: &str, attribute: bool, out: &mut String) {
             '<' if !attribute => out.push_str("&#x3C;"),
             '"' if attribute => out.push_str("&#x22;"),
             '\'' if attribute => out.push_str("&#x27;"),
+            '`' if attribute => out.push_str("&#x60;"),
+            '\0' if attribute => out.push_str("&#x0;"),
             c => out.push(c),
         }
     }

@@ -436,7 +436,7 @@ impl Cx {
                 children: kids(&l.children, grid),
             },
             Node::ListItem(i) => Md::ListItem {
-                spread: i.spread,
+                spread: i.spread && blank_line_between(&i.children),
                 checked: i.checked,
                 children: kids(&i.children, grid),
             },
@@ -549,6 +549,18 @@ impl Cx {
             footer: rows(&layout.footer),
         }
     }
+}
+
+/// Whether a blank line separates two of the children. markdown-rs also counts blank lines
+/// that only trail the item (`- a` then two blank lines then a paragraph), which
+/// `mdast-util-from-markdown` leaves out of `spread`.
+fn blank_line_between(children: &[Node]) -> bool {
+    children.windows(2).any(|pair| {
+        match (pair[0].position(), pair[1].position()) {
+            (Some(a), Some(b)) => b.start.line > a.end.line + 1,
+            _ => true,
+        }
+    })
 }
 
 fn is_grid_marker(lang: Option<&str>) -> bool {

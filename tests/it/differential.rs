@@ -1,0 +1,47 @@
+//! The minimal cases the differential generator found (`cargo xtask diff-fuzz`), each a
+//! directory of `tests/fixtures/differential/`: `input.html` and the references' outputs
+//! (`reference.md` or `reference.error`, `reference.plain.html`, `reference.html`, for
+//! `https://www.example.com/NAME`). Checked without node: the outputs are stored.
+
+use std::path::Path;
+
+use super::reference_pages::{Case, Expected, check};
+
+const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/differential");
+
+#[test]
+fn every_found_difference_stays_fixed() {
+    let scratch = tempfile::tempdir().unwrap();
+    let input = scratch.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(CASES)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no cases in {CASES}");
+    let cases: Vec<Case> = names
+        .iter()
+        .map(|name| {
+            let dir = Path::new(CASES).join(name);
+            let read = |file: &str| std::fs::read_to_string(dir.join(file)).ok();
+            // The input goes under the case's name: output files are named after it.
+            let page = input.join(format!("{name}.html"));
+            std::fs::copy(dir.join("input.html"), &page).unwrap();
+            Case {
+                name: name.clone(),
+                input: page,
+                md: if dir.join("reference.error").exists() {
+                    Some(Expected::Rejected)
+                } else {
+                    read("reference.md").map(Expected::Text)
+                },
+                plain: read("reference.plain.html"),
+                html: read("reference.html"),
+            }
+        })
+        .collect();
+    let failures = check(&cases, scratch.path());
+    println!("differential cases: {} checked, {} differ", cases.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
