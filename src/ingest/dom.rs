@@ -192,7 +192,8 @@ pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
         ..Default::default()
     };
     let context = QualName::new(None, ns!(html), LocalName::from("template"));
-    let arena = html5ever::parse_fragment(Sink::default(), opts, context, Vec::new(), false).one(html);
+    let arena =
+        html5ever::parse_fragment(Sink::default(), opts, context, Vec::new(), false).one(html);
     let Some(root) = arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))

@@ -119,7 +119,8 @@ fn collect_hreflang(e: &HElement, entries: &mut Vec<MetaEntry>, main_seen: &mut 
         *main_seen = true;
     }
     for child in e.children.iter().filter_map(HNode::element) {
-        if is_main && !(child.is("div") && !child.children.is_empty()) {
+        let section = child.is("div") && !child.children.is_empty();
+        if is_main && !section {
             continue;
         }
         if child.is("link")

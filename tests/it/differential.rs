@@ -42,6 +42,10 @@ fn every_found_difference_stays_fixed() {
         })
         .collect();
     let failures = check(&cases, scratch.path());
-    println!("differential cases: {} checked, {} differ", cases.len(), failures.len());
+    println!(
+        "differential cases: {} checked, {} differ",
+        cases.len(),
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

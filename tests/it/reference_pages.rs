@@ -29,7 +29,8 @@ impl Case {
     /// The case whose input is `dir/NAME.html` and whose reference outputs are
     /// `refs/NAME.md` (or `NAME.error`), `NAME.plain.html` and `NAME.html`.
     pub fn from_files(name: &str, dir: &Path, refs: &Path) -> Case {
-        let read = |suffix: &str| std::fs::read_to_string(refs.join(format!("{name}{suffix}"))).ok();
+        let read =
+            |suffix: &str| std::fs::read_to_string(refs.join(format!("{name}{suffix}"))).ok();
         let md = if refs.join(format!("{name}.error")).exists() {
             Some(Expected::Rejected)
         } else {
@@ -52,7 +53,13 @@ pub fn check(cases: &[Case], scratch: &Path) -> Vec<String> {
     for (kind, suffix) in [("md", ".md"), ("plain", ".plain.html")] {
         let todo: Vec<&Case> = cases
             .iter()
-            .filter(|c| if kind == "md" { c.md.is_some() } else { c.plain.is_some() })
+            .filter(|c| {
+                if kind == "md" {
+                    c.md.is_some()
+                } else {
+                    c.plain.is_some()
+                }
+            })
             .collect();
         if todo.is_empty() {
             continue;
@@ -65,12 +72,12 @@ pub fn check(cases: &[Case], scratch: &Path) -> Vec<String> {
         for case in todo {
             let got = std::fs::read_to_string(out.join(format!("{}{suffix}", case.name))).ok();
             let problem = match (&case.md, &case.plain) {
-                (Some(Expected::Rejected), _) if kind == "md" => got.map(|_| {
-                    "the reference rejects this page; siteops converted it".to_owned()
-                }),
-                (Some(Expected::Text(want)), _) if kind == "md" => compare(got, |got| {
-                    differs(want.trim(), got.trim())
-                }),
+                (Some(Expected::Rejected), _) if kind == "md" => {
+                    got.map(|_| "the reference rejects this page; siteops converted it".to_owned())
+                }
+                (Some(Expected::Text(want)), _) if kind == "md" => {
+                    compare(got, |got| differs(want.trim(), got.trim()))
+                }
                 (_, Some(want)) => compare(got, |got| differs(&normalise(want), &normalise(got))),
                 _ => None,
             };
@@ -161,12 +168,19 @@ pub fn differs(want: &str, got: &str) -> Option<String> {
         }
         format!("{:?}", &s[start..end])
     };
-    Some(format!("reference …{}\n    siteops   …{}", around(want), around(got)))
+    Some(format!(
+        "reference …{}\n    siteops   …{}",
+        around(want),
+        around(got)
+    ))
 }
 
 #[test]
 fn comparison_normalises_white_space_only() {
-    assert_eq!(normalise("<p>\n  a  b\n</p>\n<p>c</p>"), "<p> a b </p><p>c</p>");
+    assert_eq!(
+        normalise("<p>\n  a  b\n</p>\n<p>c</p>"),
+        "<p> a b </p><p>c</p>"
+    );
     assert!(differs(&normalise("<p>a</p>"), &normalise("<p>\n a\n</p>")).is_some());
     let report = differs("<p>one</p>", "<p>two</p>").unwrap();
     assert!(report.contains("one") && report.contains("two"), "{report}");

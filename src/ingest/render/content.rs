@@ -32,4 +32,3 @@ pub(crate) fn css_class_names(text: &str) -> Vec<String> {
         .filter(|n| !n.is_empty())
         .collect()
 }
-

@@ -36,7 +36,11 @@ pub(crate) fn fence(text: &str) -> Option<Fenced> {
         if let Some(fence) = fence_run(&line[prefix..]) {
             match open_fence {
                 None => open_fence = Some(fence),
-                Some((c, n)) if fence.0 == c && fence.1 >= n && line[prefix + fence.1..].trim().is_empty() => {
+                Some((c, n))
+                    if fence.0 == c
+                        && fence.1 >= n
+                        && line[prefix + fence.1..].trim().is_empty() =>
+                {
                     open_fence = None
                 }
                 Some(_) => {}
@@ -206,10 +210,7 @@ fn tokenize_line(units: &[u16], cols: &mut Vec<usize>) -> Option<RowLine> {
     let mut i = 1;
     let mut col = 0usize;
     let mut num_cols = 0;
-    loop {
-        let Some(&c) = units.get(i) else {
-            break;
-        };
+    while let Some(&c) = units.get(i) {
         if matches!(c, 0x2d | 0x3d | 0x3a | 0x3e) {
             // A grid divider.
             let start = col;
@@ -484,7 +485,12 @@ impl Builder {
         let index = match self.cells.get(pos).copied().flatten() {
             Some(index) => index,
             None => {
-                let (align, valign) = self.dividers.get(pos).copied().flatten().unwrap_or_default();
+                let (align, valign) = self
+                    .dividers
+                    .get(pos)
+                    .copied()
+                    .flatten()
+                    .unwrap_or_default();
                 self.layout.cells.push(CellSpec {
                     lines: Vec::new(),
                     col_span,

@@ -194,7 +194,11 @@ pub(crate) fn build_head(
     // Places kept for values only the configuration can give (`meta` has none of them).
     metadata.set("og:updated_time", Props1::Text(None));
     metadata.set("article:tag", Props1::List(tags.unwrap_or_default()));
-    for name in ["article:section", "article:published_time", "article:modified_time"] {
+    for name in [
+        "article:section",
+        "article:published_time",
+        "article:modified_time",
+    ] {
         metadata.set(name, Props1::Text(None));
     }
     metadata.set("twitter:card", Props1::Text(meta.text("twitter:card")));
@@ -222,7 +226,13 @@ pub(crate) fn build_head(
     metadata.0.retain(|(_, v)| *v != Props1::Text(None));
 
     let feed = meta.text("feed");
-    render_head(&title, canonical.as_deref(), feed.as_deref(), metadata, head_html)
+    render_head(
+        &title,
+        canonical.as_deref(),
+        feed.as_deref(),
+        metadata,
+        head_html,
+    )
 }
 
 /// The head part of `render`.
@@ -414,7 +424,11 @@ fn read_block_config(block: &HElement) -> Vec<(String, Option<String>)> {
             continue;
         }
         let value = if name.eq_ignore_ascii_case("json-ld") {
-            Some(to_string(std::slice::from_ref(value_cell)).trim().to_owned())
+            Some(
+                to_string(std::slice::from_ref(value_cell))
+                    .trim()
+                    .to_owned(),
+            )
         } else {
             config_value(value_cell)
         };
@@ -453,12 +467,20 @@ fn config_value(cell: &HNode) -> Option<String> {
         value = Some(to_string(&cell.children).trim().to_owned());
     }
     if empty(&value)
-        && let Some(a) = find_in_div(std::slice::from_ref(&HNode::Element(cell.clone())), &|e| e.is("a"), true)
+        && let Some(a) = find_in_div(
+            std::slice::from_ref(&HNode::Element(cell.clone())),
+            &|e| e.is("a"),
+            true,
+        )
     {
         value = a.attr("href").map(str::to_owned);
     }
     if empty(&value)
-        && let Some(img) = find_in_div(std::slice::from_ref(&HNode::Element(cell.clone())), &|e| e.is("img"), true)
+        && let Some(img) = find_in_div(
+            std::slice::from_ref(&HNode::Element(cell.clone())),
+            &|e| e.is("img"),
+            true,
+        )
     {
         value = img.attr("src").map(str::to_owned);
     }
@@ -519,7 +541,10 @@ fn hero(main: &[HNode]) -> Option<(Option<String>, Option<String>)> {
     Some(if found.is("img") {
         (
             found.attr("src").map(str::to_owned),
-            found.attr("alt").filter(|a| !a.is_empty()).map(str::to_owned),
+            found
+                .attr("alt")
+                .filter(|a| !a.is_empty())
+                .map(str::to_owned),
         )
     } else {
         let href = found.attr("href").unwrap_or("").to_owned();
@@ -543,13 +568,15 @@ fn is_image_anchor(href: &str) -> bool {
         return false;
     };
     let path = url.path();
-    let ext = path.rsplit_once('.').map_or(path, |(_, e)| e).to_lowercase();
+    let ext = path
+        .rsplit_once('.')
+        .map_or(path, |(_, e)| e)
+        .to_lowercase();
     IMAGE_EXTENSIONS.contains(&ext.as_str())
 }
 
 fn same_url(a: &str, b: &str) -> bool {
-    a == b
-        || matches!((localhost().join(a), localhost().join(b)), (Ok(x), Ok(y)) if x == y)
+    a == b || matches!((localhost().join(a), localhost().join(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// `^(https?:\/\/|\.?\/)`
@@ -605,7 +632,11 @@ fn optimize_image_url(src: &str) -> String {
         return uri.to_owned();
     };
     let mut params: Vec<(String, String)> = url.query_pairs().into_owned().collect();
-    for (k, v) in [("width", "1200"), ("format", "pjpg"), ("optimize", "medium")] {
+    for (k, v) in [
+        ("width", "1200"),
+        ("format", "pjpg"),
+        ("optimize", "medium"),
+    ] {
         match params.iter().position(|(name, _)| name == k) {
             Some(i) => {
                 params[i].1 = v.into();

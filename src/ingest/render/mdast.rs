@@ -408,7 +408,11 @@ struct Cx {
 impl Cx {
     fn children(&self, tree: &Tree, node: &Node) -> Vec<Md> {
         let mut grid = 0;
-        self.list(tree, node.children().map(Vec::as_slice).unwrap_or(&[]), &mut grid)
+        self.list(
+            tree,
+            node.children().map(Vec::as_slice).unwrap_or(&[]),
+            &mut grid,
+        )
     }
 
     fn list(&self, tree: &Tree, nodes: &[Node], grid: &mut usize) -> Vec<Md> {
@@ -474,7 +478,9 @@ impl Cx {
                         let cells = row.children().map(Vec::as_slice).unwrap_or(&[]);
                         cells
                             .iter()
-                            .map(|cell| kids(cell.children().map(Vec::as_slice).unwrap_or(&[]), grid))
+                            .map(|cell| {
+                                kids(cell.children().map(Vec::as_slice).unwrap_or(&[]), grid)
+                            })
                             .collect()
                     })
                     .collect(),
@@ -555,12 +561,12 @@ impl Cx {
 /// that only trail the item (`- a` then two blank lines then a paragraph), which
 /// `mdast-util-from-markdown` leaves out of `spread`.
 fn blank_line_between(children: &[Node]) -> bool {
-    children.windows(2).any(|pair| {
-        match (pair[0].position(), pair[1].position()) {
+    children
+        .windows(2)
+        .any(|pair| match (pair[0].position(), pair[1].position()) {
             (Some(a), Some(b)) => b.start.line > a.end.line + 1,
             _ => true,
-        }
-    })
+        })
 }
 
 fn is_grid_marker(lang: Option<&str>) -> bool {

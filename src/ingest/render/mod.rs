@@ -94,7 +94,11 @@ fn serialise_plain(main: Vec<HNode>) -> String {
 }
 
 fn serialise_page(body: Body) -> String {
-    let html_attrs = body.head.lang.map(|l| vec![("lang", l)]).unwrap_or_default();
+    let html_attrs = body
+        .head
+        .lang
+        .map(|l| vec![("lang", l)])
+        .unwrap_or_default();
     let page = el(
         "html",
         html_attrs,

@@ -61,9 +61,11 @@ fn lone_comment(value: &str) -> Option<&str> {
 
 fn comments_only(node: HNode) -> HNode {
     match node {
-        HNode::Element(e) if &*e.name == RAW => {
-            HNode::Comment(lone_comment(raw_value(&e.children)).unwrap_or("").to_owned())
-        }
+        HNode::Element(e) if &*e.name == RAW => HNode::Comment(
+            lone_comment(raw_value(&e.children))
+                .unwrap_or("")
+                .to_owned(),
+        ),
         HNode::Element(mut e) => {
             e.children = e.children.into_iter().map(comments_only).collect();
             HNode::Element(e)

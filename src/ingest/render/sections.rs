@@ -28,7 +28,10 @@ pub(crate) fn split_sections(root: Md) -> Md {
         .map(|(i, _)| i)
         .collect();
     let starts = std::iter::once(0).chain(dividers.iter().copied());
-    let ends = dividers.iter().copied().chain(std::iter::once(children.len()));
+    let ends = dividers
+        .iter()
+        .copied()
+        .chain(std::iter::once(children.len()));
     let mut sections = Vec::new();
     for (start, end) in starts.zip(ends) {
         if start == end {
@@ -96,7 +99,9 @@ impl SectionInfo {
         };
         let heading = first(&mut |n| matches!(n, Md::Heading { .. }).then(|| to_string(n)));
         let intro = first(&mut |n| match n {
-            Md::Paragraph(kids) if !kids.is_empty() && !matches!(kids.as_slice(), [Md::Image { .. }]) => {
+            Md::Paragraph(kids)
+                if !kids.is_empty() && !matches!(kids.as_slice(), [Md::Image { .. }]) =>
+            {
                 Some(to_string(n))
             }
             _ => None,

@@ -43,16 +43,31 @@ pub(crate) fn rewrite_url(url: &str, page_path: &str) -> String {
     };
     let host = parsed.host_str().unwrap_or("");
     let pathname = parsed.path();
-    let search = parsed.query().filter(|q| !q.is_empty()).map(|q| format!("?{q}")).unwrap_or_default();
-    let hash = parsed.fragment().filter(|f| !f.is_empty()).map(|f| format!("#{f}")).unwrap_or_default();
+    let search = parsed
+        .query()
+        .filter(|q| !q.is_empty())
+        .map(|q| format!("?{q}"))
+        .unwrap_or_default();
+    let hash = parsed
+        .fragment()
+        .filter(|f| !f.is_empty())
+        .map(|f| format!("#{f}"))
+        .unwrap_or_default();
     let filename = pathname.rsplit('/').next().unwrap_or("");
     if url.starts_with("https://hlx.blob.core.windows.net/external/") {
         let (name, props) = match hash.split_once('?') {
             Some((n, p)) => (n, Some(p)),
             None => (hash.as_str(), None),
         };
-        let extension = name.rsplit('.').next().filter(|e| !e.is_empty()).unwrap_or("jpg");
-        let new_hash = props.filter(|p| !p.is_empty()).map(|p| format!("#{p}")).unwrap_or_default();
+        let extension = name
+            .rsplit('.')
+            .next()
+            .filter(|e| !e.is_empty())
+            .unwrap_or("jpg");
+        let new_hash = props
+            .filter(|p| !p.is_empty())
+            .map(|p| format!("#{p}"))
+            .unwrap_or_default();
         return format!("./media_{filename}.{extension}{new_hash}");
     }
     if media_blob(url) {
@@ -88,7 +103,8 @@ fn platform_url(url: &str) -> bool {
 /// `MEDIA_BLOB_REGEXP`.
 fn media_blob(url: &str) -> bool {
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^https://.*\.(aem|hlx3?)\.(live|page)(/.*)?/media_").expect("valid regex")
+        regex::Regex::new(r"^https://.*\.(aem|hlx3?)\.(live|page)(/.*)?/media_")
+            .expect("valid regex")
     });
     RE.is_match(url)
 }
@@ -250,7 +266,9 @@ fn is_image(e: &HElement) -> bool {
 fn set_attr(e: &mut HElement, name: &str, value: &str) {
     match e.attrs.iter_mut().find(|(k, _)| &**k == name) {
         Some((_, v)) => *v = value.to_owned(),
-        None => e.attrs.push((html5ever::LocalName::from(name), value.to_owned())),
+        None => e
+            .attrs
+            .push((html5ever::LocalName::from(name), value.to_owned())),
     }
 }
 
@@ -272,10 +290,15 @@ fn picture(src: &str, alt: &str, title: Option<&str>) -> HNode {
     }
     let width = widths.first().cloned();
     let height = height.or_else(|| widths.get(1).cloned());
-    let ext = path.rsplit_once('.').map_or(path.as_str(), |(_, e)| e).to_owned();
+    let ext = path
+        .rsplit_once('.')
+        .map_or(path.as_str(), |(_, e)| e)
+        .to_owned();
     let file = path.rsplit('/').next().unwrap_or("");
     let mime = file.rsplit_once('.').and_then(|(_, e)| mime_type(e));
-    let variant = |width: &str, format: &str| format!(".{path}?width={width}&format={format}&optimize=medium");
+    let variant = |width: &str, format: &str| {
+        format!(".{path}?width={width}&format={format}&optimize=medium")
+    };
     let source = |mime: Option<&str>, srcset: String, media: Option<&str>| {
         let mut attrs = Vec::new();
         if let Some(m) = mime {
@@ -302,7 +325,11 @@ fn picture(src: &str, alt: &str, title: Option<&str>) -> HNode {
         "picture",
         Vec::new(),
         vec![
-            source(Some("image/webp"), variant("2000", "webply"), Some("(min-width: 600px)")),
+            source(
+                Some("image/webp"),
+                variant("2000", "webply"),
+                Some("(min-width: 600px)"),
+            ),
             source(Some("image/webp"), variant("750", "webply"), None),
             source(mime, variant("2000", &ext), Some("(min-width: 600px)")),
             el("img", img, Vec::new()),
@@ -343,7 +370,11 @@ fn icons_in(value: &str, out: &mut Vec<HNode>) {
             let name = &value[i + 1..end];
             let name = utf8_percent_encode_component(name);
             let name = name.strip_prefix("%23").unwrap_or(&name);
-            out.push(el("span", vec![("class", format!("icon icon-{name}"))], Vec::new()));
+            out.push(el(
+                "span",
+                vec![("class", format!("icon icon-{name}"))],
+                Vec::new(),
+            ));
             last = end + 1;
             i = end + 1;
             continue;

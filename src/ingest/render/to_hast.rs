@@ -127,9 +127,15 @@ impl State<'_> {
             .iter()
             .map(|item| self.list_item(item, loose))
             .collect();
-        let task = items
-            .iter()
-            .any(|i| matches!(i, Md::ListItem { checked: Some(_), .. }));
+        let task = items.iter().any(|i| {
+            matches!(
+                i,
+                Md::ListItem {
+                    checked: Some(_),
+                    ..
+                }
+            )
+        });
         if task {
             attrs.push(("class", "contains-task-list".to_owned()));
         }

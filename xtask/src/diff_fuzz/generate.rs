@@ -35,9 +35,32 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "alpha", "beta", "Gamma", "delta", "über", "naïve", "日本語", "x", "42", "1.", "#tag",
-    "*star*", "_under_", "`tick`", "[bracket]", "a|b", "c+d", "<less", "&amp;", "&nbsp;",
-    ":smile:", "http://example.com/a", "https://x.test/:y:", "e\u{301}", "—", "\\back",
+    "alpha",
+    "beta",
+    "Gamma",
+    "delta",
+    "über",
+    "naïve",
+    "日本語",
+    "x",
+    "42",
+    "1.",
+    "#tag",
+    "*star*",
+    "_under_",
+    "`tick`",
+    "[bracket]",
+    "a|b",
+    "c+d",
+    "<less",
+    "&amp;",
+    "&nbsp;",
+    ":smile:",
+    "http://example.com/a",
+    "https://x.test/:y:",
+    "e\u{301}",
+    "—",
+    "\\back",
 ];
 
 fn words(rng: &mut Rng, n: usize) -> String {
@@ -56,13 +79,38 @@ fn inline(rng: &mut Rng, depth: usize) -> String {
             0..=4 => text,
             5 => format!("<em>{}</em>", inline(rng, depth + 1)),
             6 => format!("<strong>{}</strong>", inline(rng, depth + 1)),
-            7 => format!("<a href=\"{}\">{}</a>", rng.pick(&["/page", "https://ex.test/p?q=1#h", "#top", "mailto:a@b.c", ""]), inline(rng, depth + 1)),
-            8 => format!("<img src=\"{}\" alt=\"{}\">", rng.pick(&["./media_1a2b.png#width=800&height=600", "/img/a.jpg", "https://img.test/b.webp", ""]), words(rng, 1)),
+            7 => format!(
+                "<a href=\"{}\">{}</a>",
+                rng.pick(&[
+                    "/page",
+                    "https://ex.test/p?q=1#h",
+                    "#top",
+                    "mailto:a@b.c",
+                    ""
+                ]),
+                inline(rng, depth + 1)
+            ),
+            8 => format!(
+                "<img src=\"{}\" alt=\"{}\">",
+                rng.pick(&[
+                    "./media_1a2b.png#width=800&height=600",
+                    "/img/a.jpg",
+                    "https://img.test/b.webp",
+                    ""
+                ]),
+                words(rng, 1)
+            ),
             9 => "<br>".to_owned(),
             10 => format!("<code>{text}</code>"),
-            11 => format!("<{0}>{text}</{0}>", rng.pick(&["sub", "sup", "u", "s", "del", "span"])),
+            11 => format!(
+                "<{0}>{text}</{0}>",
+                rng.pick(&["sub", "sup", "u", "s", "del", "span"])
+            ),
             12 => "<!-- note -->".to_owned(),
-            _ => format!("<span class=\"icon icon-{}\"></span>", rng.pick(&["home", "search"])),
+            _ => format!(
+                "<span class=\"icon icon-{}\"></span>",
+                rng.pick(&["home", "search"])
+            ),
         };
         out.push_str(&piece);
         out.push(' ');
@@ -71,7 +119,11 @@ fn inline(rng: &mut Rng, depth: usize) -> String {
 }
 
 fn block(rng: &mut Rng, depth: usize) -> String {
-    let kind = if depth > 2 { rng.below(3) } else { rng.below(13) };
+    let kind = if depth > 2 {
+        rng.below(3)
+    } else {
+        rng.below(13)
+    };
     match kind {
         0 | 1 => format!("<p>{}</p>", inline(rng, 0)),
         2 => inline(rng, 0),
@@ -85,7 +137,11 @@ fn block(rng: &mut Rng, depth: usize) -> String {
                     } else if rng.chance(25) {
                         format!("{}{}", inline(rng, 0), block(rng, depth + 1))
                     } else if rng.chance(10) {
-                        format!("<input type=\"checkbox\"{}> {}", if rng.chance(50) { " checked" } else { "" }, inline(rng, 0))
+                        format!(
+                            "<input type=\"checkbox\"{}> {}",
+                            if rng.chance(50) { " checked" } else { "" },
+                            inline(rng, 0)
+                        )
                     } else {
                         inline(rng, 0)
                     };
@@ -95,17 +151,31 @@ fn block(rng: &mut Rng, depth: usize) -> String {
             format!("<{tag}>{items}</{tag}>")
         }
         6 => format!("<blockquote>{}</blockquote>", block(rng, depth + 1)),
-        7 => format!("<pre><code>{}</code></pre>", words(rng, 3).replace(' ', "\n")),
+        7 => format!(
+            "<pre><code>{}</code></pre>",
+            words(rng, 3).replace(' ', "\n")
+        ),
         8 => "<hr>".to_owned(),
         9 => {
             let cells = 1 + rng.below(3);
             let rows: String = (0..1 + rng.below(3))
-                .map(|_| format!("<tr>{}</tr>", (0..cells).map(|_| format!("<td>{}</td>", inline(rng, 1))).collect::<String>()))
+                .map(|_| {
+                    format!(
+                        "<tr>{}</tr>",
+                        (0..cells)
+                            .map(|_| format!("<td>{}</td>", inline(rng, 1)))
+                            .collect::<String>()
+                    )
+                })
                 .collect();
             format!("<table>{rows}</table>")
         }
         10 => "<!-- comment -->".to_owned(),
-        11 => format!("<picture><img src=\"./media_{}.jpg#width=10&height=20\" alt=\"{}\"></picture>", rng.below(9), words(rng, 2)),
+        11 => format!(
+            "<picture><img src=\"./media_{}.jpg#width=10&height=20\" alt=\"{}\"></picture>",
+            rng.below(9),
+            words(rng, 2)
+        ),
         _ => format!("<div>{}</div>", block(rng, depth + 1)),
     }
 }
@@ -121,12 +191,22 @@ pub fn page(rng: &mut Rng) -> String {
         let n = 1 + rng.below(4);
         let mut section = blocks(rng, n, 0);
         if rng.chance(40) {
-            let name = rng.pick(&["cards", "hero", "columns two-up", "metadata", "section-metadata", "Bad_Name"]);
+            let name = rng.pick(&[
+                "cards",
+                "hero",
+                "columns two-up",
+                "metadata",
+                "section-metadata",
+                "Bad_Name",
+            ]);
             let rows: String = (0..1 + rng.below(3))
                 .map(|_| {
                     let name = inline(rng, 1);
                     let n = 1 + rng.below(2);
-                    format!("<div><div>{name}</div><div>{}</div></div>", blocks(rng, n, 2))
+                    format!(
+                        "<div><div>{name}</div><div>{}</div></div>",
+                        blocks(rng, n, 2)
+                    )
                 })
                 .collect();
             section.push_str(&format!("<div class=\"{name}\">{rows}</div>"));
@@ -145,7 +225,11 @@ pub fn page(rng: &mut Rng) -> String {
         ("twitter:app:name:googleplay", "App".to_owned()),
     ] {
         if rng.chance(35) {
-            let attr = if name.contains(':') { "property" } else { "name" };
+            let attr = if name.contains(':') {
+                "property"
+            } else {
+                "name"
+            };
             head.push_str(&format!("<meta {attr}=\"{name}\" content=\"{content}\">"));
         }
     }
@@ -172,12 +256,38 @@ pub fn tokens(html: &str) -> Vec<String> {
 }
 
 const SNIPPETS: &[&str] = &[
-    "<br>", "<!-- c -->", "<!--more-->", "<ul><li>x</li></ul>", "<ul></ul>", "<p></p>",
-    "<table><tr><td>a</td></tr></table>", "<h2>h</h2>", "<img src=\"x.png\" alt=\"a\">",
-    "<a href=\"/l\">l</a>", "&amp;", "&nbsp;", "  \n  ", "<em>", "</em>", "<strong>", "<p>",
-    "<div>", "</div>", "<div class=\"cards\"><div><div>c</div></div></div>", "<sub>s</sub>",
-    "<u>u</u>", "<li>", "<input type=\"checkbox\" checked>", "\\", "*", "_", "|", "+--+",
-    "<pre>p\n q</pre>", "<a href=\"x\"><p>block in link</p></a>", "<h3><a href=\"#\"><p>t</p></a></h3>",
+    "<br>",
+    "<!-- c -->",
+    "<!--more-->",
+    "<ul><li>x</li></ul>",
+    "<ul></ul>",
+    "<p></p>",
+    "<table><tr><td>a</td></tr></table>",
+    "<h2>h</h2>",
+    "<img src=\"x.png\" alt=\"a\">",
+    "<a href=\"/l\">l</a>",
+    "&amp;",
+    "&nbsp;",
+    "  \n  ",
+    "<em>",
+    "</em>",
+    "<strong>",
+    "<p>",
+    "<div>",
+    "</div>",
+    "<div class=\"cards\"><div><div>c</div></div></div>",
+    "<sub>s</sub>",
+    "<u>u</u>",
+    "<li>",
+    "<input type=\"checkbox\" checked>",
+    "\\",
+    "*",
+    "_",
+    "|",
+    "+--+",
+    "<pre>p\n q</pre>",
+    "<a href=\"x\"><p>block in link</p></a>",
+    "<h3><a href=\"#\"><p>t</p></a></h3>",
 ];
 
 /// One to three random edits of a page: deletions, duplications, swaps, insertions.
@@ -215,9 +325,7 @@ pub fn mutate(rng: &mut Rng, html: &str) -> String {
 /// A slice of a real page's `main` (at most about `size` bytes, cut at tag boundaries),
 /// as a page of its own.
 pub fn slice(rng: &mut Rng, html: &str, size: usize) -> String {
-    let body = html
-        .find("<main")
-        .map_or(html, |i| &html[i..]);
+    let body = html.find("<main").map_or(html, |i| &html[i..]);
     let t = tokens(body);
     if t.is_empty() {
         return String::new();
@@ -230,5 +338,7 @@ pub fn slice(rng: &mut Rng, html: &str, size: usize) -> String {
         }
         out.push_str(token);
     }
-    format!("<html><head><title>slice</title></head><body><main><div>{out}</div></main></body></html>")
+    format!(
+        "<html><head><title>slice</title></head><body><main><div>{out}</div></main></body></html>"
+    )
 }

@@ -40,8 +40,14 @@ fn options(args: &[String], root: &Path) -> Result<Options, String> {
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
-        let number = |v: &String| v.parse::<u64>().map_err(|_| format!("{flag}: not a number: {v}"));
+        let mut value = || {
+            it.next()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
+        };
+        let number = |v: &String| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{flag}: not a number: {v}"))
+        };
         match flag.as_str() {
             "--budget" => o.budget = Duration::from_secs(number(value()?)?),
             "--seed" => o.seed = number(value()?)?,
@@ -53,12 +59,26 @@ fn options(args: &[String], root: &Path) -> Result<Options, String> {
     Ok(o)
 }
 
-pub fn run(args: &[String], root: &Path, build: impl Fn() -> Result<(), String>) -> Result<(), String> {
+pub fn run(
+    args: &[String],
+    root: &Path,
+    build: impl Fn() -> Result<(), String>,
+) -> Result<(), String> {
     let options = options(args, root)?;
     let anchors = root.join("../shared/anchors");
-    let node_ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !node_ok || !anchors.join("node_modules/@adobe/helix-html-pipeline").exists() {
-        println!("diff-fuzz: skipped: needs node and `npm ci` in {}", anchors.display());
+    let node_ok = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node_ok
+        || !anchors
+            .join("node_modules/@adobe/helix-html-pipeline")
+            .exists()
+    {
+        println!(
+            "diff-fuzz: skipped: needs node and `npm ci` in {}",
+            anchors.display()
+        );
         return Ok(());
     }
     build()?;
@@ -83,7 +103,9 @@ pub fn run(args: &[String], root: &Path, build: impl Fn() -> Result<(), String>)
         tried += pages.len();
         round += 1;
         for (i, page) in pages.iter().enumerate() {
-            let Some(kind) = compare::difference(&ours[i], &theirs[i]) else { continue };
+            let Some(kind) = compare::difference(&ours[i], &theirs[i]) else {
+                continue;
+            };
             if Instant::now() >= deadline || found.len() >= options.max {
                 break;
             }
@@ -92,7 +114,14 @@ pub fn run(args: &[String], root: &Path, build: impl Fn() -> Result<(), String>)
             if !seen.insert(name.clone()) || options.out.join(&name).exists() {
                 continue;
             }
-            if let Some(report) = save(&tools, &work.join("save"), &options.out, &name, &minimal, kind)? {
+            if let Some(report) = save(
+                &tools,
+                &work.join("save"),
+                &options.out,
+                &name,
+                &minimal,
+                kind,
+            )? {
                 println!("{report}");
                 found.push(kind);
             }
@@ -124,14 +153,23 @@ impl Seeds {
                 .unwrap_or_default();
             files.retain(|p| p.extension().is_some_and(|e| e == ext));
             files.sort();
-            files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+            files
+                .iter()
+                .filter_map(|p| std::fs::read_to_string(p).ok())
+                .collect()
         };
         let fixtures = read_dir(&root.join("../shared/conformance/html2md/fixtures"), "html");
         let corpus_dir = work.join("corpus");
         let archive = root.join("../shared/conformance/realworld/pages.tar.gz");
         if !corpus_dir.join("pages").exists() && archive.exists() {
             std::fs::create_dir_all(&corpus_dir).map_err(|e| e.to_string())?;
-            super::run(Command::new("tar").arg("-xzf").arg(&archive).arg("-C").arg(&corpus_dir))?;
+            super::run(
+                Command::new("tar")
+                    .arg("-xzf")
+                    .arg(&archive)
+                    .arg("-C")
+                    .arg(&corpus_dir),
+            )?;
         }
         let corpus = read_dir(&corpus_dir.join("pages"), "html");
         Ok(Seeds { fixtures, corpus })
@@ -147,7 +185,11 @@ impl Seeds {
             _ if !self.corpus.is_empty() => {
                 let page = rng_pick(rng, &self.corpus).clone();
                 let slice = generate::slice(rng, &page, 3000);
-                if rng.chance(50) { generate::mutate(rng, &slice) } else { slice }
+                if rng.chance(50) {
+                    generate::mutate(rng, &slice)
+                } else {
+                    slice
+                }
             }
             _ => generate::page(rng),
         }
@@ -170,11 +212,20 @@ fn run_batch(
     for (name, page) in names.iter().zip(pages) {
         std::fs::write(input.join(format!("{name}.html")), page).map_err(|e| e.to_string())?;
     }
-    Ok((compare::ours(tools, dir, names)?, compare::theirs(tools, dir, names)?))
+    Ok((
+        compare::ours(tools, dir, names)?,
+        compare::theirs(tools, dir, names)?,
+    ))
 }
 
 /// Delta debugging: drop chunks of tokens while the same kind of difference remains.
-fn minimize(tools: &Tools, dir: &Path, page: &str, kind: Kind, deadline: Instant) -> Result<String, String> {
+fn minimize(
+    tools: &Tools,
+    dir: &Path,
+    page: &str,
+    kind: Kind,
+    deadline: Instant,
+) -> Result<String, String> {
     let mut tokens = generate::tokens(page);
     let mut n = 2usize;
     while tokens.len() >= 2 && Instant::now() < deadline {
@@ -192,7 +243,8 @@ fn minimize(tools: &Tools, dir: &Path, page: &str, kind: Kind, deadline: Instant
         let pages: Vec<String> = candidates.iter().map(|t| t.concat()).collect();
         let names: Vec<String> = (0..pages.len()).map(|i| format!("m{i}")).collect();
         let (ours, theirs) = run_batch(tools, dir, &names, &pages)?;
-        let keep = (0..pages.len()).find(|&i| compare::difference(&ours[i], &theirs[i]) == Some(kind));
+        let keep =
+            (0..pages.len()).find(|&i| compare::difference(&ours[i], &theirs[i]) == Some(kind));
         match keep {
             Some(i) => {
                 tokens = candidates[i].clone();
@@ -207,7 +259,14 @@ fn minimize(tools: &Tools, dir: &Path, page: &str, kind: Kind, deadline: Instant
 
 /// Writes the case and the reference's outputs under its final name (the page path is in
 /// the page), and the report to print; `None` when it no longer differs under that name.
-fn save(tools: &Tools, dir: &Path, out: &Path, name: &str, page: &str, kind: Kind) -> Result<Option<String>, String> {
+fn save(
+    tools: &Tools,
+    dir: &Path,
+    out: &Path,
+    name: &str,
+    page: &str,
+    kind: Kind,
+) -> Result<Option<String>, String> {
     let names = [name.to_owned()];
     let (ours, theirs) = run_batch(tools, dir, &names, &[page.to_owned()])?;
     if compare::difference(&ours[0], &theirs[0]) != Some(kind) {
@@ -238,13 +297,18 @@ fn save(tools: &Tools, dir: &Path, out: &Path, name: &str, page: &str, kind: Kin
         "new difference ({}): {}\n  input:     {page:?}\n  reference: {:?}\n  siteops:   {:?}",
         kind.name(),
         case.display(),
-        want.as_deref().map(compare::normalise).unwrap_or_else(|| "(rejected)".into()),
-        got.as_deref().map(compare::normalise).unwrap_or_else(|| "(rejected)".into()),
+        want.as_deref()
+            .map(compare::normalise)
+            .unwrap_or_else(|| "(rejected)".into()),
+        got.as_deref()
+            .map(compare::normalise)
+            .unwrap_or_else(|| "(rejected)".into()),
     )))
 }
 
 /// FNV-1a, for stable case names.
 fn fnv(text: &str) -> u64 {
-    text.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
