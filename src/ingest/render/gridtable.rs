@@ -28,17 +28,25 @@ pub(crate) fn fence(text: &str) -> Option<Fenced> {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = String::with_capacity(text.len() + 64);
     let mut found = false;
-    let mut open_fence: Option<(u8, usize)> = None;
+    // An open code fence: its character, length, and the prefix its lines continue with.
+    let mut open_fence: Option<(u8, usize, String)> = None;
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
         let prefix = container_prefix(line);
+        // A fence inside a list item or block quote ends with its container.
+        if let Some((_, _, continuation)) = &open_fence
+            && !line.trim().is_empty()
+            && !continues(line, continuation)
+        {
+            open_fence = None;
+        }
         if let Some(fence) = fence_run(&line[prefix..]) {
-            match open_fence {
-                None => open_fence = Some(fence),
-                Some((c, n))
-                    if fence.0 == c
-                        && fence.1 >= n
+            match &open_fence {
+                None => open_fence = Some((fence.0, fence.1, as_continuation(&line[..prefix]))),
+                Some((c, n, _))
+                    if fence.0 == *c
+                        && fence.1 >= *n
                         && line[prefix + fence.1..].trim().is_empty() =>
                 {
                     open_fence = None
@@ -89,6 +97,14 @@ fn as_continuation(prefix: &str) -> String {
         .chars()
         .map(|c| if c == '>' { '>' } else { ' ' })
         .collect()
+}
+
+/// Whether `line` stays inside the container whose lines start with `continuation`.
+fn continues(line: &str, continuation: &str) -> bool {
+    if continuation.contains('>') {
+        return line.starts_with(continuation.trim_end());
+    }
+    line.bytes().take_while(|&b| b == b' ').count() >= continuation.len()
 }
 
 /// The length of the container prefix of a line: block quote markers, list markers and

@@ -232,6 +232,8 @@ pub(crate) fn parse(markdown: &str) -> Md {
 /// One markdown-rs tree with the grid tables found in its text (cells parsed recursively).
 struct Tree {
     node: Node,
+    /// The text markdown-rs parsed (positions point into it).
+    source: String,
     /// The grid tables of this tree, in document order.
     tables: Vec<RawGrid>,
     /// The parsed cells of every table, flattened.
@@ -255,6 +257,7 @@ fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) 
             position: None,
         })
     });
+    let source = source.to_owned();
     let mut tables = Vec::new();
     let mut cells = Vec::new();
     if let Some(fenced) = fenced {
@@ -276,6 +279,7 @@ fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) 
     }
     Tree {
         node,
+        source,
         tables,
         cells,
     }
@@ -285,13 +289,16 @@ fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) 
 fn parse_cell(lines: &[String], options: &ParseOptions, defined: &[String]) -> Tree {
     let mut lines = gridtable::multiline(lines);
     gridtable::drop_trailing_backslashes(&mut lines);
+    // micromark keeps the definitions it has seen normalised to upper case: the dummies
+    // are written so, and taken out by that label.
     let mut fake = Vec::new();
     for def in defined {
         let key = format!("[{}]", def.to_lowercase());
         if lines.iter().any(|l| l.contains(&key)) {
+            let label = def.to_uppercase();
             lines.push(String::new());
-            lines.push(format!("[{def}]: dummy"));
-            fake.push(def.clone());
+            lines.push(format!("[{label}]: dummy"));
+            fake.push(label);
         }
     }
     let mut tree = parse_tree(&lines.join("\n"), options, defined);
@@ -427,10 +434,19 @@ impl Cx {
         Some(match node {
             Node::Root(r) => Md::Root(kids(&r.children, grid)),
             Node::Paragraph(p) => Md::Paragraph(kids(&p.children, grid)),
-            Node::Heading(h) => Md::Heading {
-                depth: h.depth,
-                children: kids(&h.children, grid),
-            },
+            Node::Heading(h) => {
+                let mut children = kids(&h.children, grid);
+                if let Some(lost) = lost_heading_start(&tree.source, h) {
+                    match children.first_mut() {
+                        Some(Md::Text(text)) => text.insert_str(0, lost),
+                        _ => children.insert(0, Md::Text(lost.to_owned())),
+                    }
+                }
+                Md::Heading {
+                    depth: h.depth,
+                    children,
+                }
+            }
             Node::ThematicBreak(_) => Md::ThematicBreak,
             Node::Blockquote(b) => Md::Blockquote(kids(&b.children, grid)),
             Node::List(l) => Md::List {
@@ -555,6 +571,19 @@ impl Cx {
             footer: rows(&layout.footer),
         }
     }
+}
+
+/// The `#` run (and the white space after it) that markdown-rs drops from the start of an
+/// ATX heading's content: `# # a` is a heading whose text is `# a` in micromark, only a
+/// closing run is not content.
+fn lost_heading_start<'a>(source: &'a str, heading: &markdown::mdast::Heading) -> Option<&'a str> {
+    let start = heading.position.as_ref()?.start.offset;
+    let first = heading.children.first()?.position()?.start.offset;
+    let line = source.get(start..first)?;
+    let opening = line.trim_start_matches(' ');
+    let after_opening = opening.strip_prefix(&"#".repeat(usize::from(heading.depth)))?;
+    let lost = after_opening.trim_start_matches([' ', '\t']);
+    (lost.starts_with('#') && !line.contains('\n')).then_some(lost)
 }
 
 /// Whether a blank line separates two of the children. markdown-rs also counts blank lines
