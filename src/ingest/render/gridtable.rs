@@ -10,24 +10,24 @@
 /// The info string of the fences that [`fence`] wraps grid tables in.
 pub(crate) const MARKER_PREFIX: &str = "\u{e000}siteops-grid-table";
 
-/// A document with each grid table wrapped in a fenced code block.
+/// A document with each grid table replaced by an empty fenced code block whose info
+/// string names it (`MARKER_PREFIX-N`), and the tables' layouts in that order.
 pub(crate) struct Fenced {
     pub text: String,
-    pub marker: String,
+    pub tables: Vec<Layout>,
 }
 
-/// Wraps every grid table of `text` in a fenced code block whose info string is the
-/// marker, with the table's own container prefix (list indentation, `>`), so that
-/// markdown-rs puts it where micromark would put the table and hands back its lines without
-/// the prefixes. `None` when the text has no grid table.
+/// Replaces every grid table of `text` by an empty fenced code block with the table's own
+/// container prefix (list indentation, `>`), so that markdown-rs puts it where micromark
+/// would put the table, without reading the table's lines as markdown (its cells are
+/// parsed one by one later). `None` when the text has no grid table.
 pub(crate) fn fence(text: &str) -> Option<Fenced> {
     if !text.contains("+-") && !text.contains("+=") && !text.contains("+:") {
         return None;
     }
-    let marker = MARKER_PREFIX.to_owned();
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = String::with_capacity(text.len() + 64);
-    let mut found = false;
+    let mut tables = Vec::new();
     // An open code fence: its character, length, and the prefix its lines continue with.
     let mut open_fence: Option<(u8, usize, String)> = None;
     let mut i = 0;
@@ -58,25 +58,17 @@ pub(crate) fn fence(text: &str) -> Option<Fenced> {
             && let Some(end) = table_end(&lines, i, prefix)
         {
             let stripped: Vec<&str> = lines[i..end].iter().map(|l| &l[prefix..]).collect();
-            if layout(&stripped.join("\n")).is_some() {
-                found = true;
+            if let Some(table) = layout(&stripped.join("\n")) {
                 out.push_str(&line[..prefix]);
                 out.push_str("```");
-                out.push_str(&marker);
-                out.push('\n');
-                let continuation = as_continuation(&line[..prefix]);
-                out.push_str(&continuation);
-                out.push_str(&line[prefix..]);
-                out.push('\n');
-                for l in &lines[i + 1..end] {
-                    out.push_str(l);
-                    out.push('\n');
-                }
-                out.push_str(&continuation);
+                out.push_str(MARKER_PREFIX);
+                out.push_str(&format!("-{}\n", tables.len()));
+                out.push_str(&as_continuation(&line[..prefix]));
                 out.push_str("```");
                 if end < lines.len() {
                     out.push('\n');
                 }
+                tables.push(table);
                 i = end;
                 continue;
             }
@@ -87,7 +79,7 @@ pub(crate) fn fence(text: &str) -> Option<Fenced> {
         }
         i += 1;
     }
-    found.then_some(Fenced { text: out, marker })
+    (!tables.is_empty()).then_some(Fenced { text: out, tables })
 }
 
 /// A first line's container prefix as the following lines write it: list markers become
@@ -352,8 +344,10 @@ fn finish(row: RowLine, num_cols: usize) -> Option<RowLine> {
 pub(crate) fn layout(text: &str) -> Option<Layout> {
     let mut cols = vec![0usize];
     let mut rows = Vec::new();
+    let mut units: Vec<u16> = Vec::new();
     for line in text.split('\n') {
-        let units: Vec<u16> = line.encode_utf16().collect();
+        units.clear();
+        units.extend(line.encode_utf16());
         rows.push(tokenize_line(&units, &mut cols)?);
     }
     if rows.len() < 3 {
@@ -603,8 +597,9 @@ mod tests {
         let fenced = fence(text).expect("a table");
         assert_eq!(
             fenced.text,
-            format!("- ```{MARKER_PREFIX}\n  +---+\n  | a |\n  +---+\n  ```\n\ntext")
+            format!("- ```{MARKER_PREFIX}-0\n  ```\n\ntext")
         );
+        assert_eq!(fenced.tables[0].cells[0].lines, vec![" a "]);
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //!
 //! micromark itself is the `markdown` crate (markdown-rs, a port of micromark by its
 //! author). It has no extension points, so grid tables are found before it runs
-//! (`gridtable::fence`: each table is wrapped in a fenced code block with a marker info
-//! string, which keeps its container prefixes and interrupts a paragraph as the grid table
-//! construct does) and parsed from that code block's text afterwards.
+//! (`gridtable::fence`: each table is replaced by an empty fenced code block naming it,
+//! which keeps its container prefixes and interrupts a paragraph as the grid table
+//! construct does) and put back in the fence's place afterwards, cells parsed one by one.
 
 use std::collections::{HashMap, HashSet};
 
@@ -219,7 +219,11 @@ type Definitions = HashMap<String, (String, Option<String>)>;
 /// Parses the stored markdown into the pipeline's mdast: line endings normalised, grid
 /// tables, references dereferenced.
 pub(crate) fn parse(markdown: &str) -> Md {
-    let text = markdown.replace("\r\n", "\n").replace('\r', "\n");
+    let text = if markdown.contains('\r') {
+        markdown.replace("\r\n", "\n").replace('\r', "\n").into()
+    } else {
+        std::borrow::Cow::Borrowed(markdown)
+    };
     let tree = parse_tree(&text, &options(), &[]);
     let mut defs = Definitions::new();
     collect_definitions(&tree, &mut defs);
@@ -241,7 +245,7 @@ struct Tree {
 }
 
 struct RawGrid {
-    /// `None` when the fenced lines are not a grid table after all.
+    /// `None` when the placeholder names no table (never, unless a page writes one).
     layout: Option<gridtable::Layout>,
     /// Index into `Tree::cells` of the first cell of `layout`.
     first_cell: usize,
@@ -264,11 +268,11 @@ fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) 
         // The definitions a cell may use: those of the whole document.
         let mut defined: Vec<String> = outer_definitions.to_vec();
         collect_identifiers(&node, &mut defined);
-        let mut codes = Vec::new();
-        collect_grid_codes(&node, &fenced.marker, &mut codes);
-        for value in codes {
+        let mut markers = Vec::new();
+        collect_grid_markers(&node, &mut markers);
+        for index in markers {
             let first_cell = cells.len();
-            let layout = gridtable::layout(&value);
+            let layout = fenced.tables.get(index).cloned();
             if let Some(layout) = &layout {
                 for cell in &layout.cells {
                     cells.push(parse_cell(&cell.lines, options, &defined));
@@ -301,6 +305,9 @@ fn parse_cell(lines: &[String], options: &ParseOptions, defined: &[String]) -> T
             fake.push(label);
         }
     }
+    if let Some(tree) = plain_cell(&lines) {
+        return tree;
+    }
     let mut tree = parse_tree(&lines.join("\n"), options, defined);
     if !fake.is_empty()
         && let Node::Root(root) = &mut tree.node
@@ -311,6 +318,82 @@ fn parse_cell(lines: &[String], options: &ParseOptions, defined: &[String]) -> T
     }
     unescape_code(&mut tree.node);
     tree
+}
+
+/// A cell of plain text (letters, digits, spaces, a little punctuation and backslash
+/// escapes, in paragraphs separated by blank lines) needs no parser: such cells are most
+/// cells, and markdown-rs costs far more per call than their text. Anything markdown could
+/// read otherwise (a marker, a delimiter, a reference, HTML, an indented line that could be
+/// code, a hard break) goes to the parser.
+fn plain_cell(lines: &[String]) -> Option<Tree> {
+    use markdown::mdast::{Paragraph, Root, Text};
+    let mut children = Vec::new();
+    let mut value = String::new();
+    for line in lines {
+        if line.is_empty() {
+            if !value.is_empty() {
+                children.push(std::mem::take(&mut value));
+            }
+            continue;
+        }
+        let content = line.trim_start_matches(' ');
+        if value.is_empty() && content.len() != line.len() {
+            return None;
+        }
+        let first = content.chars().next()?;
+        if first.is_ascii_digit() {
+            return None;
+        }
+        if !value.is_empty() {
+            value.push('\n');
+        }
+        let mut chars = content.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.peek() {
+                    Some(&next) if next.is_ascii_punctuation() => {
+                        value.push(next);
+                        chars.next();
+                    }
+                    Some(_) => value.push('\\'),
+                    None => return None,
+                },
+                ' ' | ',' | '.' | '?' | '/' | '@' | '\'' | '"' | ':' | ';' | '%' | '$' => {
+                    value.push(c)
+                }
+                c if c.is_alphanumeric() => value.push(c),
+                c if !c.is_ascii() && !c.is_whitespace() && !c.is_control() => value.push(c),
+                _ => return None,
+            }
+        }
+        if value.ends_with(' ') {
+            return None;
+        }
+    }
+    if !value.is_empty() {
+        children.push(value);
+    }
+    let children = children
+        .into_iter()
+        .map(|value| {
+            Node::Paragraph(Paragraph {
+                children: vec![Node::Text(Text {
+                    value,
+                    position: None,
+                })],
+                position: None,
+            })
+        })
+        .collect();
+    Some(Tree {
+        node: Node::Root(Root {
+            children,
+            position: None,
+        }),
+        source: String::new(),
+        tables: Vec::new(),
+        cells: Vec::new(),
+    })
 }
 
 /// `unescapeCode`: escaped pipes and plusses in code, and the non-break-here marks.
@@ -358,16 +441,15 @@ fn collect_identifiers(node: &Node, out: &mut Vec<String>) {
     }
 }
 
-fn collect_grid_codes(node: &Node, marker: &str, out: &mut Vec<String>) {
+/// The table index of each grid table placeholder, in document order.
+fn collect_grid_markers(node: &Node, out: &mut Vec<usize>) {
     if let Node::Code(code) = node
-        && code.lang.as_deref() == Some(marker)
+        && let Some(index) = grid_index(code.lang.as_deref())
     {
-        out.push(code.value.clone());
+        out.push(index);
     }
     if let Some(children) = node.children() {
-        children
-            .iter()
-            .for_each(|c| collect_grid_codes(c, marker, out));
+        children.iter().for_each(|c| collect_grid_markers(c, out));
     }
 }
 
@@ -460,14 +542,13 @@ impl Cx {
                 checked: i.checked,
                 children: kids(&i.children, grid),
             },
-            Node::Code(c) if is_grid_marker(c.lang.as_deref()) && *grid < tree.tables.len() => {
+            Node::Code(c)
+                if grid_index(c.lang.as_deref()).is_some() && *grid < tree.tables.len() =>
+            {
                 let raw = &tree.tables[*grid];
                 *grid += 1;
-                match &raw.layout {
-                    Some(layout) => Md::GridTable(self.grid_table(tree, raw, layout)),
-                    // Not a grid table after all: the lines are a paragraph's text.
-                    None => Md::Paragraph(vec![Md::Text(c.value.clone())]),
-                }
+                let layout = raw.layout.as_ref()?;
+                Md::GridTable(self.grid_table(tree, raw, layout))
             }
             Node::Code(c) => Md::Code {
                 lang: c.lang.clone(),
@@ -598,6 +679,11 @@ fn blank_line_between(children: &[Node]) -> bool {
         })
 }
 
-fn is_grid_marker(lang: Option<&str>) -> bool {
-    lang.is_some_and(|l| l.starts_with(gridtable::MARKER_PREFIX))
+/// The table a placeholder code block stands for (`MARKER_PREFIX-N`).
+fn grid_index(lang: Option<&str>) -> Option<usize> {
+    lang?
+        .strip_prefix(gridtable::MARKER_PREFIX)?
+        .strip_prefix('-')?
+        .parse()
+        .ok()
 }
