@@ -4,6 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use siteops::codesync::code_key;
+use siteops::ingest::render::{PageOptions, page_html, plain_html};
 use siteops::preview::Limits;
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -129,6 +130,21 @@ async fn a_page_with_images_is_converted_stored_and_served() {
         "head.html: {page}"
     );
     insta::assert_snapshot!("page-html", redact(&page));
+
+    // The page and its plain body are the stored markdown rendered as the platform renders
+    // it, with the site's head.html: the bytes `siteops ingest --format html --head` gives.
+    let markdown = String::from_utf8_lossy(&markdown).to_string();
+    let canonical = page
+        .split("<link rel=\"canonical\" href=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a canonical link");
+    let options = PageOptions {
+        url: url::Url::parse(canonical).unwrap(),
+        head_html: Some("<script src=\"/scripts/aem.js\" type=\"module\"></script>".into()),
+    };
+    assert_eq!(page, page_html(&markdown, &options));
+    assert_eq!(String::from_utf8_lossy(&plain), plain_html(&markdown));
 
     // Every stored image is served at the page's folder with its type.
     for name in answer.body["preview"]["media"].as_array().expect("media") {
