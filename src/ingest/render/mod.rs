@@ -2,7 +2,7 @@
 //! **stored markdown**, through the steps of `@adobe/helix-html-pipeline`'s `html-pipe`:
 //!
 //! ```text
-//! markdown ──mdast::parse (markdown-rs + grid tables + dereference)──▶ mdast
+//! markdown ──parse (markdown-rs + grid tables + dereference)──▶ mdast
 //!   ──sections (split-sections, get-metadata, unwrap-sole-images)──▶ sections + ContentInfo
 //!   ──to_hast (mdast-util-to-hast + the pipeline's handlers)──▶ hast ──raw (hast-util-raw)
 //!   ──steps (rewrite-urls, fix-sections, create-page-blocks, create-pictures)
@@ -12,12 +12,12 @@
 //!
 //! [`plain_html`] is the `.plain.html` form (the body alone), [`page_html`] the whole page.
 
-mod content;
 mod gridtable;
 mod head;
 mod html;
 mod mdast;
 mod media;
+mod parse;
 mod raw;
 mod sections;
 mod slug;
@@ -45,7 +45,7 @@ struct Body {
 }
 
 fn render(markdown: &str, url: &Url, head_html: Option<&str>) -> Body {
-    let tree = sections::split_sections(mdast::parse(markdown));
+    let tree = sections::split_sections(parse::parse(markdown));
     let mut tree = tree;
     let content = sections::metadata_and_unwrap(&mut tree);
     let mut slugger = slug::Slugger::default();

@@ -8,7 +8,6 @@
 
 use url::Url;
 
-use super::content::css_class_names;
 use super::html::{el, text};
 use super::media::{after_url_prefix, icon_end, mime_type};
 use super::slug::Slugger;
@@ -407,4 +406,37 @@ pub(crate) fn add_heading_ids(nodes: &mut [HNode], slugger: &mut Slugger) {
             add_heading_ids(&mut e.children, slugger);
         }
     }
+}
+
+/// `toBlockCSSClassNames`: `Columns (bleed, dark green)` -> `columns bleed dark-green`.
+pub(crate) fn css_class_names(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut names: Vec<&str> = Vec::new();
+    match text.rfind('(') {
+        Some(idx) => {
+            names.push(&text[..idx]);
+            names.extend(text[idx + 1..].split(','));
+        }
+        None => names.push(text),
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let mut out = String::new();
+            let mut dash = false;
+            for c in name.to_lowercase().chars() {
+                if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                    out.push(c);
+                    dash = false;
+                } else if !dash {
+                    out.push('-');
+                    dash = true;
+                }
+            }
+            out.trim_matches('-').to_owned()
+        })
+        .filter(|n| !n.is_empty())
+        .collect()
 }

@@ -1,0 +1,504 @@
+//! The stored markdown parsed as the reference pipeline parses it (`parse-markdown.js`):
+//! remark-parse (micromark) with GFM but no autolink literals (`remarkGfmNoLink`), the
+//! platform's grid tables (`@adobe/remark-gridtables`), then `dereference` (references
+//! replaced by the definitions they name).
+//!
+//! micromark itself is the `markdown` crate (markdown-rs, a port of micromark by its
+//! author). It has no extension points, so grid tables are found before it runs
+//! (`gridtable::fence`: each table is replaced by an empty fenced code block naming it,
+//! which keeps its container prefixes and interrupts a paragraph as the grid table
+//! construct does) and put back in the fence's place afterwards, cells parsed one by one.
+
+use std::collections::{HashMap, HashSet};
+
+use markdown::mdast::{AlignKind, Node};
+use markdown::{Constructs, ParseOptions};
+
+use super::gridtable;
+use super::mdast::{GridCell, GridTable, Md};
+
+fn options() -> ParseOptions {
+    ParseOptions {
+        constructs: Constructs {
+            gfm_autolink_literal: false,
+            ..Constructs::gfm()
+        },
+        gfm_strikethrough_single_tilde: true,
+        ..ParseOptions::default()
+    }
+}
+
+/// Definitions by identifier (the last one in document order wins, as `dereference` has it).
+type Definitions = HashMap<String, (String, Option<String>)>;
+
+/// Parses the stored markdown into the pipeline's mdast: line endings normalised, grid
+/// tables, references dereferenced.
+pub(crate) fn parse(markdown: &str) -> Md {
+    let text = if markdown.contains('\r') {
+        markdown.replace("\r\n", "\n").replace('\r', "\n").into()
+    } else {
+        std::borrow::Cow::Borrowed(markdown)
+    };
+    let tree = parse_tree(&text, &options(), &[]);
+    let mut defs = Definitions::new();
+    collect_definitions(&tree, &mut defs);
+    let mut used = HashSet::new();
+    collect_references(&tree, &defs, &mut used);
+    let cx = Cx { defs, used };
+    Md::Root(cx.children(&tree, &tree.node))
+}
+
+/// One markdown-rs tree with the grid tables found in its text (cells parsed recursively).
+struct Tree {
+    node: Node,
+    /// The text markdown-rs parsed (positions point into it).
+    source: String,
+    /// The grid tables of this tree, in document order.
+    tables: Vec<RawGrid>,
+    /// The parsed cells of every table, flattened.
+    cells: Vec<Tree>,
+}
+
+struct RawGrid {
+    /// `None` when the placeholder names no table (never, unless a page writes one).
+    layout: Option<gridtable::Layout>,
+    /// Index into `Tree::cells` of the first cell of `layout`.
+    first_cell: usize,
+}
+
+fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) -> Tree {
+    let fenced = gridtable::fence(text);
+    let source = fenced.as_ref().map_or(text, |f| f.text.as_str());
+    // Without MDX, markdown-rs cannot fail.
+    let node = markdown::to_mdast(source, options).unwrap_or_else(|_| {
+        Node::Root(markdown::mdast::Root {
+            children: Vec::new(),
+            position: None,
+        })
+    });
+    let source = source.to_owned();
+    let mut tables = Vec::new();
+    let mut cells = Vec::new();
+    if let Some(fenced) = fenced {
+        // The definitions a cell may use: those of the whole document.
+        let mut defined: Vec<String> = outer_definitions.to_vec();
+        collect_identifiers(&node, &mut defined);
+        let mut markers = Vec::new();
+        collect_grid_markers(&node, &mut markers);
+        for index in markers {
+            let first_cell = cells.len();
+            let layout = fenced.tables.get(index).cloned();
+            if let Some(layout) = &layout {
+                for cell in &layout.cells {
+                    cells.push(parse_cell(&cell.lines, options, &defined));
+                }
+            }
+            tables.push(RawGrid { layout, first_cell });
+        }
+    }
+    Tree {
+        node,
+        source,
+        tables,
+        cells,
+    }
+}
+
+/// A cell's content, as `exitTable` of `mdast-util-gridtables` prepares and parses it.
+fn parse_cell(lines: &[String], options: &ParseOptions, defined: &[String]) -> Tree {
+    let mut lines = gridtable::multiline(lines);
+    gridtable::drop_trailing_backslashes(&mut lines);
+    // micromark keeps the definitions it has seen normalised to upper case: the dummies
+    // are written so, and taken out by that label.
+    let mut fake = Vec::new();
+    for def in defined {
+        let key = format!("[{}]", def.to_lowercase());
+        if lines.iter().any(|l| l.contains(&key)) {
+            let label = def.to_uppercase();
+            lines.push(String::new());
+            lines.push(format!("[{label}]: dummy"));
+            fake.push(label);
+        }
+    }
+    if let Some(tree) = plain_cell(&lines) {
+        return tree;
+    }
+    let mut tree = parse_tree(&lines.join("\n"), options, defined);
+    if !fake.is_empty()
+        && let Node::Root(root) = &mut tree.node
+    {
+        root.children.retain(|c| {
+            !matches!(c, Node::Definition(d) if d.label.as_ref().is_some_and(|l| fake.contains(l)))
+        });
+    }
+    unescape_code(&mut tree.node);
+    tree
+}
+
+/// A cell of plain text (letters, digits, spaces, a little punctuation and backslash
+/// escapes, in paragraphs separated by blank lines) needs no parser: such cells are most
+/// cells, and markdown-rs costs far more per call than their text. Anything markdown could
+/// read otherwise (a marker, a delimiter, a reference, HTML, an indented line that could be
+/// code, a hard break) goes to the parser.
+fn plain_cell(lines: &[String]) -> Option<Tree> {
+    use markdown::mdast::{Paragraph, Root, Text};
+    let mut children = Vec::new();
+    let mut value = String::new();
+    for line in lines {
+        if line.is_empty() {
+            if !value.is_empty() {
+                children.push(std::mem::take(&mut value));
+            }
+            continue;
+        }
+        let content = line.trim_start_matches(' ');
+        if value.is_empty() && content.len() != line.len() {
+            return None;
+        }
+        let first = content.chars().next()?;
+        if first.is_ascii_digit() {
+            return None;
+        }
+        if !value.is_empty() {
+            value.push('\n');
+        }
+        let mut chars = content.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.peek() {
+                    Some(&next) if next.is_ascii_punctuation() => {
+                        value.push(next);
+                        chars.next();
+                    }
+                    Some(_) => value.push('\\'),
+                    None => return None,
+                },
+                ' ' | ',' | '.' | '?' | '/' | '@' | '\'' | '"' | ':' | ';' | '%' | '$' => {
+                    value.push(c)
+                }
+                c if c.is_alphanumeric() => value.push(c),
+                c if !c.is_ascii() && !c.is_whitespace() && !c.is_control() => value.push(c),
+                _ => return None,
+            }
+        }
+        if value.ends_with(' ') {
+            return None;
+        }
+    }
+    if !value.is_empty() {
+        children.push(value);
+    }
+    let children = children
+        .into_iter()
+        .map(|value| {
+            Node::Paragraph(Paragraph {
+                children: vec![Node::Text(Text {
+                    value,
+                    position: None,
+                })],
+                position: None,
+            })
+        })
+        .collect();
+    Some(Tree {
+        node: Node::Root(Root {
+            children,
+            position: None,
+        }),
+        source: String::new(),
+        tables: Vec::new(),
+        cells: Vec::new(),
+    })
+}
+
+/// `unescapeCode`: escaped pipes and plusses in code, and the non-break-here marks.
+fn unescape_code(node: &mut Node) {
+    match node {
+        Node::InlineCode(c) => c.value = unescape(&c.value),
+        Node::Code(c) => {
+            c.value = unescape(&c.value);
+            if c.value.contains('\u{83}') {
+                c.value = NON_BREAK_HERE.replace_all(&c.value, "").into_owned();
+            }
+        }
+        _ => {
+            if let Some(children) = node.children_mut() {
+                children.iter_mut().for_each(unescape_code);
+            }
+        }
+    }
+}
+
+static NON_BREAK_HERE: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new("\u{83} ?\n").expect("valid regex"));
+
+/// `value.replace(/\\([+|])/gm, '$1')`.
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.peek(), Some('+' | '|')) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn collect_identifiers(node: &Node, out: &mut Vec<String>) {
+    if let Node::Definition(d) = node
+        && !out.contains(&d.identifier)
+    {
+        out.push(d.identifier.clone());
+    }
+    if let Some(children) = node.children() {
+        children.iter().for_each(|c| collect_identifiers(c, out));
+    }
+}
+
+/// The table index of each grid table placeholder, in document order.
+fn collect_grid_markers(node: &Node, out: &mut Vec<usize>) {
+    if let Node::Code(code) = node
+        && let Some(index) = grid_index(code.lang.as_deref())
+    {
+        out.push(index);
+    }
+    if let Some(children) = node.children() {
+        children.iter().for_each(|c| collect_grid_markers(c, out));
+    }
+}
+
+/// Every node of a tree and of its grid cells, in document order.
+fn walk<'a>(tree: &'a Tree, f: &mut impl FnMut(&'a Node)) {
+    fn nodes<'a>(node: &'a Node, f: &mut impl FnMut(&'a Node)) {
+        f(node);
+        if let Some(children) = node.children() {
+            children.iter().for_each(|c| nodes(c, f));
+        }
+    }
+    nodes(&tree.node, f);
+    for cell in &tree.cells {
+        walk(cell, f);
+    }
+}
+
+fn collect_definitions(tree: &Tree, out: &mut Definitions) {
+    walk(tree, &mut |node| {
+        if let Node::Definition(d) = node {
+            out.insert(d.identifier.clone(), (d.url.clone(), d.title.clone()));
+        }
+    });
+}
+
+fn collect_references(tree: &Tree, defs: &Definitions, out: &mut HashSet<String>) {
+    walk(tree, &mut |node| match node {
+        Node::LinkReference(markdown::mdast::LinkReference { identifier, .. })
+        | Node::ImageReference(markdown::mdast::ImageReference { identifier, .. })
+            if defs.contains_key(identifier) =>
+        {
+            out.insert(identifier.clone());
+        }
+        _ => {}
+    });
+}
+
+/// The conversion of markdown-rs trees into [`Md`], with `dereference` applied.
+struct Cx {
+    defs: Definitions,
+    /// Definitions some reference uses: `dereference` removes them.
+    used: HashSet<String>,
+}
+
+impl Cx {
+    fn children(&self, tree: &Tree, node: &Node) -> Vec<Md> {
+        let mut grid = 0;
+        self.list(
+            tree,
+            node.children().map(Vec::as_slice).unwrap_or(&[]),
+            &mut grid,
+        )
+    }
+
+    fn list(&self, tree: &Tree, nodes: &[Node], grid: &mut usize) -> Vec<Md> {
+        nodes
+            .iter()
+            .filter_map(|n| self.one(tree, n, grid))
+            .collect()
+    }
+
+    fn one(&self, tree: &Tree, node: &Node, grid: &mut usize) -> Option<Md> {
+        let kids = |children: &[Node], grid: &mut usize| self.list(tree, children, grid);
+        Some(match node {
+            Node::Root(r) => Md::Root(kids(&r.children, grid)),
+            Node::Paragraph(p) => Md::Paragraph(kids(&p.children, grid)),
+            Node::Heading(h) => {
+                let mut children = kids(&h.children, grid);
+                if let Some(lost) = lost_heading_start(&tree.source, h) {
+                    match children.first_mut() {
+                        Some(Md::Text(text)) => text.insert_str(0, lost),
+                        _ => children.insert(0, Md::Text(lost.to_owned())),
+                    }
+                }
+                Md::Heading {
+                    depth: h.depth,
+                    children,
+                }
+            }
+            Node::ThematicBreak(_) => Md::ThematicBreak,
+            Node::Blockquote(b) => Md::Blockquote(kids(&b.children, grid)),
+            Node::List(l) => Md::List {
+                ordered: l.ordered,
+                start: l.start,
+                spread: l.spread,
+                children: kids(&l.children, grid),
+            },
+            Node::ListItem(i) => Md::ListItem {
+                spread: i.spread && blank_line_between(&i.children),
+                checked: i.checked,
+                children: kids(&i.children, grid),
+            },
+            Node::Code(c)
+                if grid_index(c.lang.as_deref()).is_some() && *grid < tree.tables.len() =>
+            {
+                let raw = &tree.tables[*grid];
+                *grid += 1;
+                let layout = raw.layout.as_ref()?;
+                Md::GridTable(self.grid_table(tree, raw, layout))
+            }
+            Node::Code(c) => Md::Code {
+                lang: c.lang.clone(),
+                value: c.value.clone(),
+            },
+            Node::Html(h) => Md::Html(h.value.clone()),
+            Node::Definition(d) if self.used.contains(&d.identifier) => return None,
+            Node::Definition(_) => Md::Definition,
+            Node::Table(t) => Md::Table {
+                align: t
+                    .align
+                    .iter()
+                    .map(|a| match a {
+                        AlignKind::Left => Some("left"),
+                        AlignKind::Right => Some("right"),
+                        AlignKind::Center => Some("center"),
+                        AlignKind::None => None,
+                    })
+                    .collect(),
+                rows: t
+                    .children
+                    .iter()
+                    .map(|row| {
+                        let cells = row.children().map(Vec::as_slice).unwrap_or(&[]);
+                        cells
+                            .iter()
+                            .map(|cell| {
+                                kids(cell.children().map(Vec::as_slice).unwrap_or(&[]), grid)
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            },
+            Node::Text(t) => Md::Text(t.value.clone()),
+            Node::Emphasis(e) => Md::Emphasis(kids(&e.children, grid)),
+            Node::Strong(s) => Md::Strong(kids(&s.children, grid)),
+            Node::Delete(d) => Md::Delete(kids(&d.children, grid)),
+            Node::InlineCode(c) => Md::InlineCode(c.value.clone()),
+            Node::Break(_) => Md::Break,
+            Node::Link(l) => Md::Link {
+                url: l.url.clone(),
+                title: l.title.clone(),
+                children: kids(&l.children, grid),
+            },
+            Node::Image(i) => Md::Image {
+                url: i.url.clone(),
+                title: i.title.clone(),
+                alt: i.alt.clone(),
+            },
+            Node::LinkReference(r) => {
+                let (url, title) = self.defs.get(&r.identifier)?;
+                Md::Link {
+                    url: url.clone(),
+                    title: title.clone(),
+                    children: kids(&r.children, grid),
+                }
+            }
+            Node::ImageReference(r) => {
+                let (url, title) = self.defs.get(&r.identifier)?;
+                Md::Image {
+                    url: url.clone(),
+                    title: title.clone(),
+                    alt: r.alt.clone(),
+                }
+            }
+            // Footnotes are not written by the converter (it escapes `[^`); their text
+            // is kept.
+            other => {
+                let text = other.to_string();
+                if text.is_empty() {
+                    return None;
+                }
+                Md::Text(text)
+            }
+        })
+    }
+
+    fn grid_table(&self, tree: &Tree, raw: &RawGrid, layout: &gridtable::Layout) -> GridTable {
+        let rows = |part: &[Vec<usize>]| -> Vec<Vec<GridCell>> {
+            part.iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|&i| {
+                            let spec = &layout.cells[i];
+                            let cell = &tree.cells[raw.first_cell + i];
+                            GridCell {
+                                col_span: spec.col_span,
+                                row_span: spec.row_span,
+                                align: spec.align,
+                                valign: spec.valign,
+                                children: self.children(cell, &cell.node),
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        GridTable {
+            header: rows(&layout.header),
+            body: rows(&layout.body),
+            footer: rows(&layout.footer),
+        }
+    }
+}
+
+/// The `#` run (and the white space after it) that markdown-rs drops from the start of an
+/// ATX heading's content: `# # a` is a heading whose text is `# a` in micromark, only a
+/// closing run is not content.
+fn lost_heading_start<'a>(source: &'a str, heading: &markdown::mdast::Heading) -> Option<&'a str> {
+    let start = heading.position.as_ref()?.start.offset;
+    let first = heading.children.first()?.position()?.start.offset;
+    let line = source.get(start..first)?;
+    let opening = line.trim_start_matches(' ');
+    let after_opening = opening.strip_prefix(&"#".repeat(usize::from(heading.depth)))?;
+    let lost = after_opening.trim_start_matches([' ', '\t']);
+    (lost.starts_with('#') && !line.contains('\n')).then_some(lost)
+}
+
+/// Whether a blank line separates two of the children. markdown-rs also counts blank lines
+/// that only trail the item (`- a` then two blank lines then a paragraph), which
+/// `mdast-util-from-markdown` leaves out of `spread`.
+fn blank_line_between(children: &[Node]) -> bool {
+    children
+        .windows(2)
+        .any(|pair| match (pair[0].position(), pair[1].position()) {
+            (Some(a), Some(b)) => b.start.line > a.end.line + 1,
+            _ => true,
+        })
+}
+
+/// The table a placeholder code block stands for (`MARKER_PREFIX-N`).
+fn grid_index(lang: Option<&str>) -> Option<usize> {
+    lang?
+        .strip_prefix(gridtable::MARKER_PREFIX)?
+        .strip_prefix('-')?
+        .parse()
+        .ok()
+}
