@@ -329,6 +329,10 @@ pub struct ServeArgs {
     /// Serve the service alone: do not apply the repository, nor watch it.
     #[arg(long)]
     pub no_repo: bool,
+    /// Serve a code repository from a local checkout, live: `owner/repo=DIR`. Takes
+    /// precedence over `[code]` in siteops.toml. Repeatable.
+    #[arg(long = "code", value_name = "OWNER/REPO=DIR", value_parser = parse_code_checkout)]
+    pub code: Vec<(siteops::code::CodeRepo, PathBuf)>,
 }
 
 #[derive(Debug, Args)]
@@ -360,6 +364,18 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 }
 
 /// Parses `90`, `90s`, `15m`, `24h`, `7d` into seconds.
+fn parse_code_checkout(value: &str) -> Result<(siteops::code::CodeRepo, PathBuf), String> {
+    let (repo, dir) = value
+        .split_once('=')
+        .ok_or("expected OWNER/REPO=DIR, such as acme/website=../website")?;
+    let repo = siteops::code::CodeRepo::parse(repo)
+        .ok_or_else(|| format!("`{repo}` is not a code repository: write it as owner/repo"))?;
+    if dir.is_empty() {
+        return Err("the directory is empty".into());
+    }
+    Ok((repo, PathBuf::from(dir)))
+}
+
 fn parse_ttl(text: &str) -> Result<u64, String> {
     let (digits, unit) = match text.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c),

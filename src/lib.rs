@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod apply;
 pub mod auth;
+pub mod code;
 pub mod codesync;
 pub mod compile;
 pub mod diagnostic;

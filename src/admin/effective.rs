@@ -19,9 +19,9 @@ use super::AdminState;
 use super::config::{existing_site, public_config};
 use super::error::ApiError;
 use crate::auth::Action;
-use crate::codesync::code_key;
+use crate::code::{CodeRepo, SiteCode};
 use crate::document::Document;
-use crate::model::api::{CodeConfig, ContentConfig};
+use crate::model::api::ContentConfig;
 use crate::model::files::{FstabFile, LegacyPaths};
 use crate::source::SourceFile;
 use crate::store::Store;
@@ -33,29 +33,25 @@ pub struct Effective<T> {
     pub origin: &'static str,
 }
 
-/// A code file of the site's repository on `branch`, parsed as YAML into `T`.
+/// A code file of the site's repository on `branch`, parsed as YAML into `T`. A file
+/// that does not parse counts as absent, as on the platform; the log says why.
 fn code_yaml<T: serde::de::DeserializeOwned>(
-    store: &dyn Store,
-    code: Option<&CodeConfig>,
+    code: &SiteCode,
+    site: &Value,
     branch: &str,
     file: &str,
 ) -> Option<T> {
-    let code = code?;
-    let bytes = store
-        .get(&code_key(&code.owner, &code.repo, branch, file))
-        .ok()??;
-    let text = String::from_utf8(bytes).ok()?;
-    let document = Document::parse_yaml(SourceFile::new(file, text)).ok()?;
-    serde_json::from_value(document.value).ok()
-}
-
-fn code_of(site: &Value) -> Option<CodeConfig> {
-    site.get("code")
-        .and_then(|c| serde_json::from_value(c.clone()).ok())
+    let text = code.text(&CodeRepo::of_site(site)?, branch, file)?;
+    let parsed = Document::parse_yaml(SourceFile::new(file, text))
+        .map_err(|e| format!("{e:?}"))
+        .and_then(|document| serde_json::from_value(document.value).map_err(|e| e.to_string()));
+    parsed
+        .inspect_err(|error| tracing::warn!(%file, %branch, %error, "ignoring a code file"))
+        .ok()
 }
 
 pub fn content_source(
-    store: &dyn Store,
+    code: &SiteCode,
     site: &Value,
     branch: &str,
 ) -> Option<Effective<ContentConfig>> {
@@ -68,7 +64,7 @@ pub fn content_source(
             origin: "config",
         });
     }
-    let fstab: FstabFile = code_yaml(store, code_of(site).as_ref(), branch, "fstab.yaml")?;
+    let fstab: FstabFile = code_yaml(code, site, branch, "fstab.yaml")?;
     Some(Effective {
         value: ContentConfig {
             source: fstab.root_source()?,
@@ -80,6 +76,7 @@ pub fn content_source(
 
 pub fn path_mappings(
     store: &dyn Store,
+    code: &SiteCode,
     org: &str,
     site_name: &str,
     site: &Value,
@@ -97,7 +94,7 @@ pub fn path_mappings(
         }));
     }
     Ok(
-        code_yaml::<LegacyPaths>(store, code_of(site).as_ref(), branch, "paths.yaml").map(
+        code_yaml::<LegacyPaths>(code, site, branch, "paths.yaml").map(
             |legacy| Effective {
                 value: legacy.mappings,
                 origin: "paths.yaml",
@@ -116,8 +113,8 @@ pub async fn status(
     let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
     let store = state.store.as_ref();
     let body = serde_json::json!({
-        "content": content_source(store, &document, &branch),
-        "mappings": path_mappings(store, &org, &site, &document, &branch)?,
+        "content": content_source(&state.code, &document, &branch),
+        "mappings": path_mappings(store, &state.code, &org, &site, &document, &branch)?,
     });
     Ok(Json(body).into_response())
 }

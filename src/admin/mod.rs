@@ -36,6 +36,8 @@ pub struct AdminState {
     pub key: SigningKey,
     pub org_admins: OrgAdmins,
     pub code_sync: Arc<CodeSync>,
+    /// Every site's code: local checkouts over the code store.
+    pub code: Arc<crate::code::SiteCode>,
     /// Where previews fetch pages and images: the network in `serve`, mock files in the
     /// golden harness.
     pub preview_transport: Arc<dyn crate::preview::Transport>,

@@ -25,11 +25,9 @@ use super::{AdminState, check_names};
 use url::Url;
 
 use crate::auth::Action;
-use crate::codesync::code_key;
-use crate::model::api::CodeConfig;
+use crate::code::{CodeRepo, SiteCode};
 use crate::preview::store::{BranchPreviews, PreviewRecord};
 use crate::preview::{PagePath, PreviewError, PreviewRequest};
-use crate::store::Store;
 
 pub async fn handle(
     State(state): State<Arc<AdminState>>,
@@ -132,7 +130,7 @@ pub async fn preview_now(
     } = *target;
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
-    let content = content_source(store, document, branch).ok_or_else(|| {
+    let content = content_source(&state.code, document, branch).ok_or_else(|| {
         ApiError::not_found(format!(
             "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
         ))
@@ -142,7 +140,7 @@ pub async fn preview_now(
         page,
         authorization,
         preview_origin,
-        head_html: head_html(store, document, branch),
+        head_html: head_html(&state.code, document, branch),
     };
     let outcome = crate::preview::run(
         state.preview_transport.as_ref(),
@@ -188,15 +186,9 @@ pub async fn preview_now(
     Ok(previews.save(&preview, &content_bus_id, &now)?)
 }
 
-/// The site's `head.html` from its code store: the branch's, else main's.
-fn head_html(store: &dyn Store, site: &Value, branch: &str) -> Option<String> {
-    let code: CodeConfig = serde_json::from_value(site.get("code")?.clone()).ok()?;
-    [branch, "main"].iter().find_map(|candidate| {
-        let bytes = store
-            .get(&code_key(&code.owner, &code.repo, candidate, "head.html"))
-            .ok()??;
-        String::from_utf8(bytes).ok()
-    })
+/// The site's `head.html` from its code (a checkout, else the branch's, else main's).
+fn head_html(code: &SiteCode, site: &Value, branch: &str) -> Option<String> {
+    code.text(&CodeRepo::of_site(site)?, branch, "head.html")
 }
 
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites

@@ -14,11 +14,7 @@ pub mod job;
 pub mod runner;
 pub mod signature;
 
-/// Store key of a code file.
+/// Store key of a code file ([`crate::code::CodeRepo::key`]).
 pub fn code_key(owner: &str, repo: &str, branch: &str, path: &str) -> String {
-    format!(
-        "code/{}/{}/{branch}/{path}",
-        owner.to_ascii_lowercase(),
-        repo.to_ascii_lowercase()
-    )
+    crate::code::CodeRepo::new(owner, repo).key(branch, path)
 }

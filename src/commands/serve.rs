@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use siteops::live::offline::OfflineTransport;
+use siteops::live::code_watch::CodeWatch;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
 use siteops::server::{RunningServer, ServerConfig, start};
 
@@ -28,7 +29,16 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         .unwrap_or_else(|_| args.repo.root.clone());
     let data_dir = args.data.dir(&args.repo.root);
     let offline = args.offline || (!args.online && has_mocks(&root));
-    let live = (!args.no_repo).then(|| Arc::new(Live::new(root.clone(), offline)));
+    let live = (!args.no_repo).then(|| {
+        let mut live = Live::new(root.clone(), offline);
+        // Relative to where serve was started, as a shell user means it.
+        live.code_overrides = args
+            .code
+            .iter()
+            .map(|(repo, dir)| (repo.clone(), std::path::absolute(dir).unwrap_or(dir.clone())))
+            .collect();
+        Arc::new(live)
+    });
     let transport = match &live {
         Some(live) if offline => {
             let live = live.clone();
@@ -76,12 +86,27 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         // Watching starts before the first apply, so no edit made meanwhile is missed.
         let (watch, batches) = watch::watch(&live.root)?;
         first_apply(live, &server, started).await;
-        watch_repository(live.clone(), &server, watch, batches);
+        let mut code_watch = CodeWatch::new(live.clone());
+        follow_code(&mut code_watch, &server.state.code);
+        watch_repository(live.clone(), &server, watch, batches, code_watch);
     } else if args.org_admins.is_empty() {
         println!("  org administrators    none: pass --org-admin ADDRESS to allow creating sites");
     }
     server.wait().await?;
     Ok(Outcome::Success)
+}
+
+/// Watches the checkouts the last reload mapped, and says where each one is.
+fn follow_code(code_watch: &mut CodeWatch, code: &siteops::code::SiteCode) {
+    let checkouts = code.checkouts();
+    if code_watch.follow(&checkouts) {
+        for (repo, checkout) in checkouts.iter() {
+            println!(
+                "  code {repo:<16} {} (local checkout, live)",
+                checkout.configured.display()
+            );
+        }
+    }
 }
 
 fn has_mocks(root: &Path) -> bool {
@@ -120,6 +145,7 @@ fn watch_repository(
     server: &RunningServer,
     watch: watch::RepoWatch,
     mut batches: tokio::sync::mpsc::Receiver<Vec<std::path::PathBuf>>,
+    mut code_watch: CodeWatch,
 ) {
     let (addr, state) = (server.addr, server.state.clone());
     tokio::spawn(async move {
@@ -128,6 +154,7 @@ fn watch_repository(
             let names: Vec<String> = batch.iter().map(|p| p.display().to_string()).collect();
             tracing::info!(changed = %names.join(", "), "repository changed");
             reload(&live, &Target::new(addr, &state)).await;
+            follow_code(&mut code_watch, &state.code);
             let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
             match &snapshot.error {
                 None => println!(

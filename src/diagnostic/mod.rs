@@ -134,6 +134,8 @@ codes! {
     WorkerUnconfigured = "worker-unconfigured",
     /// A secret's environment variable is not set at compile time.
     MissingSecretValue = "missing-secret-value",
+    /// A code checkout in siteops.toml for a repository that no site's code names.
+    UnusedCodeCheckout = "unused-code-checkout",
 }
 
 impl Serialize for Code {

@@ -2,11 +2,13 @@
 //! their compiled configuration, the last reload's diagnostics and changes, each site's
 //! known pages with preview links, and the last previews with their traces.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
 use super::Snapshot;
+use crate::code::{self, CodeRepo};
 use crate::compile::{ResourceKind, masked, pretty};
 use crate::html::escape_into;
 use crate::model::SiteId;
@@ -62,7 +64,12 @@ details summary { cursor: pointer; color: var(--muted); }
 "#;
 
 /// The whole dashboard page.
-pub fn page(snapshot: &Snapshot, addresses: &Addresses, previews: &[PreviewSummary]) -> String {
+pub fn page(
+    snapshot: &Snapshot,
+    addresses: &Addresses,
+    code: &CodeSources,
+    previews: &[PreviewSummary],
+) -> String {
     let mut out = String::with_capacity(16 * 1024);
     out.push_str("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>siteops serve</title><style>");
     out.push_str(STYLE);
@@ -92,7 +99,7 @@ pub fn page(snapshot: &Snapshot, addresses: &Addresses, previews: &[PreviewSumma
         out.push_str("</pre></section>");
     }
     previews_section(previews, &mut out);
-    sites_section(snapshot, addresses, &mut out);
+    sites_section(snapshot, addresses, code, &mut out);
     out.push_str("</main></body></html>");
     out
 }
@@ -129,7 +136,33 @@ fn previews_section(previews: &[PreviewSummary], out: &mut String) {
     out.push_str("</table></section>");
 }
 
-fn sites_section(snapshot: &Snapshot, addresses: &Addresses, out: &mut String) {
+/// Where each code repository's files come from now.
+pub type CodeSources = BTreeMap<CodeRepo, code::Source>;
+
+/// One line: the site's code repository and where its files come from.
+fn code_line(repo: &CodeRepo, source: Option<&code::Source>, out: &mut String) {
+    out.push_str("<p class=\"code\">Code: <b>");
+    escape_into(&repo.to_string(), out);
+    out.push_str("</b> ");
+    match source {
+        Some(code::Source::Checkout(dir)) => {
+            out.push_str("from the local checkout <code>");
+            escape_into(&dir.display().to_string(), out);
+            out.push_str("</code>, live: saving a file reloads the open pages.");
+        }
+        Some(code::Source::Store { main_entries }) if !main_entries.is_empty() => {
+            out.push_str("from the code store (synced by code jobs; the repository's <code>templates/</code>): ");
+            escape_into(&main_entries.join(", "), out);
+            out.push_str(". Map a checkout in siteops.toml to work on it live.");
+        }
+        _ => out.push_str(
+            "from the code store, which is empty: run a code job, or map a checkout in siteops.toml.",
+        ),
+    }
+    out.push_str("</p>");
+}
+
+fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources, out: &mut String) {
     let Some(compiled) = &snapshot.compiled else {
         out.push_str("<section><h2>Sites</h2><p>Nothing applied yet.</p></section>");
         return;
@@ -169,6 +202,13 @@ fn sites_section(snapshot: &Snapshot, addresses: &Addresses, out: &mut String) {
         out.push_str("\">code jobs</a> · <a href=\"");
         escape_into(&format!("{host}/config.json"), out);
         out.push_str("\">config.json</a></div>");
+        let repo = resources
+            .iter()
+            .find(|r| r.kind == ResourceKind::Site)
+            .and_then(|r| CodeRepo::of_site(&r.body));
+        if let Some(repo) = repo {
+            code_line(&repo, code.get(&repo), out);
+        }
 
         let pages = snapshot
             .pages
@@ -219,7 +259,7 @@ mod tests {
             diagnostics: "error[x]: <oops>".into(),
             ..Snapshot::default()
         };
-        let html = page(&snapshot, &Addresses { port: 3000 }, &[]);
+        let html = page(&snapshot, &Addresses { port: 3000 }, &CodeSources::new(), &[]);
         assert!(html.contains("&lt;bad&gt; &amp; worse"));
         assert!(html.contains("error[x]: &lt;oops&gt;"));
         assert!(html.contains("Nothing applied yet."));

@@ -5,6 +5,7 @@
 //! [`Live`] is what the server and the session share: the last reload's [`Snapshot`] for
 //! the dashboard, the event channel, and the mocks that answer outgoing requests offline.
 
+pub mod code_watch;
 pub mod dashboard;
 pub mod events;
 pub mod offline;
@@ -20,6 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use tokio::sync::broadcast;
 
+use crate::code::CodeRepo;
 use crate::compile::Compiled;
 use crate::mocks::MockSet;
 use crate::model::SiteId;
@@ -31,6 +33,8 @@ pub struct Live {
     pub root: PathBuf,
     /// Whether outgoing requests are answered from the mocks only.
     pub offline: bool,
+    /// `serve --code owner/repo=DIR`: checkouts that take precedence over siteops.toml's.
+    pub code_overrides: BTreeMap<CodeRepo, PathBuf>,
     pub snapshot: RwLock<Snapshot>,
     pub events: broadcast::Sender<LiveEvent>,
     mocks: RwLock<Arc<MockSet>>,
@@ -81,6 +85,8 @@ pub struct Snapshot {
 pub enum LiveEvent {
     Reloaded { generation: u64 },
     Failed { generation: u64, message: String },
+    /// Files of a checkout changed: their web paths (`/styles/styles.css`).
+    CodeChanged { repo: CodeRepo, paths: Vec<String> },
 }
 
 impl std::fmt::Debug for Live {
@@ -97,6 +103,7 @@ impl Live {
         Live {
             root,
             offline,
+            code_overrides: BTreeMap::new(),
             snapshot: RwLock::default(),
             events: broadcast::channel(64).0,
             mocks: RwLock::default(),

@@ -14,6 +14,7 @@ use super::{Live, LiveEvent};
 use crate::admin::AdminState;
 use crate::apply::{self, ApplyOptions};
 use crate::auth::{Claims, SigningKey};
+use crate::code::{Checkout, Checkouts, CodeRepo, SiteCode};
 use crate::codesync::code_key;
 use crate::compile::{Compiled, ResourceKind, Secrets, compile};
 use crate::diagnostic::render;
@@ -33,6 +34,8 @@ pub struct Target<'a> {
     pub base: String,
     pub key: &'a SigningKey,
     pub store: &'a dyn Store,
+    /// Where the server reads code: the reload sets its checkouts.
+    pub code: &'a SiteCode,
 }
 
 impl<'a> Target<'a> {
@@ -47,6 +50,7 @@ impl<'a> Target<'a> {
             base: format!("http://127.0.0.1:{}", addr.port()),
             key: &state.key,
             store: state.store.as_ref(),
+            code: &state.code,
         }
     }
 }
@@ -124,7 +128,7 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
             transform_url: Some(worker.clone()),
         },
     );
-    let diagnostics = if validation.diagnostics.is_empty() {
+    let mut diagnostics = if validation.diagnostics.is_empty() {
         String::new()
     } else {
         format!(
@@ -165,6 +169,11 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
     let pages = super::pages::known_pages(&validation.fleet, &mocks, &worker);
     live.set_mocks(mocks);
     put_templates(&live.root, &repo, &compiled, target.store)?;
+    let (checkouts, problems) = open_checkouts(live, &validation.checkouts);
+    for problem in &problems {
+        diagnostics.push_str(&format!("warning: {problem}\n"));
+    }
+    target.code.set_checkouts(checkouts);
     let changes = apply_to_self(&compiled, &target.base, &worker, &token).await?;
     Ok(Applied {
         compiled,
@@ -172,6 +181,33 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
         diagnostics,
         changes,
     })
+}
+
+/// The code checkouts: siteops.toml's (relative to the repository), then `--code`'s over
+/// them. One that cannot be opened is left out, so that repository's code comes from the
+/// code store, and the problem is reported.
+fn open_checkouts(
+    live: &Live,
+    configured: &BTreeMap<CodeRepo, String>,
+) -> (Checkouts, Vec<String>) {
+    let mut wanted: BTreeMap<CodeRepo, std::path::PathBuf> = configured
+        .iter()
+        .map(|(repo, dir)| (repo.clone(), live.root.join(dir)))
+        .collect();
+    wanted.extend(live.code_overrides.clone());
+    let mut checkouts = Checkouts::new();
+    let mut problems = Vec::new();
+    for (repo, dir) in wanted {
+        match Checkout::open(&dir) {
+            Ok(checkout) => {
+                checkouts.insert(repo, checkout);
+            }
+            Err(error) => problems.push(format!(
+                "{error}; the code of {repo} comes from the code store"
+            )),
+        }
+    }
+    (checkouts, problems)
 }
 
 /// Every site's `mocks/`, one set (sites in path order).

@@ -17,6 +17,11 @@ pub struct SettingsFile {
     /// Address of the transformation worker; URLs in site files may say `{transform_url}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transform_url: Option<String>,
+    /// Local checkouts of code repositories, for `siteops serve`: `"owner/repo" = "DIR"`,
+    /// the directory relative to this file. Its files are the repository's code on every
+    /// branch, and saving one reloads the open preview pages.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub code: BTreeMap<String, String>,
 }
 
 /// `site.toml`: the site configuration.

@@ -14,6 +14,7 @@ use super::preview_host::{self, PreviewHost};
 use crate::admin::config::load_site;
 use crate::admin::preview::{SiteRef, preview_now};
 use crate::admin::{AdminState, ApiError};
+use crate::code::CodeRepo;
 use crate::live::dashboard::{self, Addresses, PreviewSummary};
 use crate::live::events::{self, EVENTS_PATH};
 use crate::live::{Live, trace_page};
@@ -52,7 +53,17 @@ async fn dashboard_page(State(state): State<Arc<AdminState>>, request: Request) 
         })
         .collect();
     let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
-    Html(dashboard::page(&snapshot, &Addresses { port }, &previews)).into_response()
+    let code: dashboard::CodeSources = snapshot
+        .compiled
+        .iter()
+        .flat_map(|compiled| &compiled.resources)
+        .filter_map(|r| CodeRepo::of_site(&r.body))
+        .map(|repo| {
+            let source = state.code.source(&repo);
+            (repo, source)
+        })
+        .collect();
+    Html(dashboard::page(&snapshot, &Addresses { port }, &code, &previews)).into_response()
 }
 
 async fn event_stream(State(state): State<Arc<AdminState>>) -> Response {
@@ -108,9 +119,16 @@ pub async fn preview_host(
         Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => (page, variant),
         _ => return respond(preview_host::serve(state, host, path, &headers)),
     };
+    // The page's code repository: a change to its files reloads the page.
+    let code = load_site(state.store.as_ref(), &host.org, &host.site)
+        .ok()
+        .flatten()
+        .and_then(|site| CodeRepo::of_site(&site))
+        .map(|repo| repo.to_string())
+        .unwrap_or_default();
     if let Err(error) = preview_on_view(state, host, &headers, &page).await {
         let message = error.message.clone();
-        let body = events::inject(&error_page(path, error.status, &message), generation);
+        let body = events::inject(&error_page(path, error.status, &message), generation, &code);
         let mut response = (error.status, Html(body)).into_response();
         if let Ok(value) = HeaderValue::from_str(&message.replace(['\r', '\n'], " ")) {
             response.headers_mut().insert("x-error", value);
@@ -125,7 +143,7 @@ pub async fn preview_host(
     let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
-    let html = events::inject(&String::from_utf8_lossy(&bytes), generation);
+    let html = events::inject(&String::from_utf8_lossy(&bytes), generation, &code);
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response

@@ -1,6 +1,7 @@
 //! `siteops serve`: one HTTP server for the administration service (`/admin`), and the
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
+mod code_files;
 mod live_routes;
 mod preview_host;
 
@@ -74,6 +75,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let store: Arc<dyn Store> = Arc::new(store);
     let state = Arc::new(AdminState {
         code_sync: Arc::new(CodeSync::new(store.clone())),
+        code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
         locks: KeyedLocks::default(),
         key,

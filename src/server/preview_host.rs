@@ -2,7 +2,9 @@
 //! - `/config.json`: the public configuration, or the previewed page a mapping points there;
 //! - previewed pages from the store: `<path>` (the rendered page, or a sheet's JSON),
 //!   `<path>.md`, `<path>.plain.html`;
-//! - the branch's images, `…/media_<hash>.<ext>` at any depth.
+//! - the branch's images, `…/media_<hash>.<ext>` at any depth;
+//! - every other file (`/styles/styles.css`, `/blocks/hero/hero.js`, `/404.html`) from the
+//!   site's code ([`super::code_files`]).
 //!
 //! A site with `requireAuth` answers 401 without a token for it.
 //!
@@ -11,6 +13,7 @@
 //! `requireAuth` is not asked of the local browser (the session's own identity is used);
 //! and the preview host answers the reload events too.
 
+use super::code_files;
 use axum::Json;
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -20,7 +23,8 @@ use serde_json::{Value, json};
 use crate::admin::config::{access_of, load_site, public_config};
 use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError};
-use crate::preview::images::media::content_type_of;
+use crate::code::CodeRepo;
+use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::rules::is_id;
@@ -95,11 +99,18 @@ pub(super) fn serve(
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
         "/config.json" => {
-            let mappings = path_mappings(store, org, site, &document, &host.branch)?
+            let mappings = path_mappings(store, &state.code, org, site, &document, &host.branch)?
                 .map(|m| m.value)
                 .unwrap_or_default();
             config_json(&previews, public_config(store, org, site)?, &mappings)
         }
+        path if is_code_path(path) => code_files::respond(
+            &state.code,
+            CodeRepo::of_site(&document).as_ref(),
+            &host.branch,
+            path,
+            headers,
+        ),
         path => {
             let not_found = || ApiError::not_found(format!("{path} has not been previewed"));
             match requested(path).map_err(|e| ApiError::bad_request(e.to_string()))? {
@@ -111,12 +122,31 @@ pub(super) fn serve(
                         content_type_of(extension).unwrap_or("application/octet-stream"),
                     ))
                 }
-                Requested::Page(page, variant) => {
-                    page_file(&previews, &page, variant)?.ok_or_else(not_found)
-                }
+                Requested::Page(page, variant) => match page_file(&previews, &page, variant)? {
+                    Some(response) => Ok(response),
+                    // A JSON file that is no previewed sheet may be the code's.
+                    None if path.ends_with(".json") => code_files::respond(
+                        &state.code,
+                        CodeRepo::of_site(&document).as_ref(),
+                        &host.branch,
+                        path,
+                        headers,
+                    ),
+                    None => Err(not_found()),
+                },
             }
         }
     }
+}
+
+/// Whether a request path is the code's: a file name with an extension, other than the
+/// content's own (`.md`, `.plain.html`, sheets' `.json`) and the branch's images.
+pub fn is_code_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or("");
+    if is_media_name(name) || path.ends_with(".plain.html") || path.ends_with(".md") {
+        return false;
+    }
+    matches!(name.rsplit_once('.'), Some((stem, extension)) if !stem.is_empty() && extension != "json")
 }
 
 /// A stored page in the variant asked for; a sheet only as itself.
@@ -191,6 +221,31 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(header::HOST, HeaderValue::from_str(value).expect("header"));
         PreviewHost::of(&headers)
+    }
+
+    #[test]
+    fn code_paths_are_files_that_are_not_content() {
+        for code in [
+            "/styles/styles.css",
+            "/blocks/hero/hero.js",
+            "/404.html",
+            "/favicon.ico",
+            "/icons/search.svg",
+            "/fonts/roboto.woff2",
+        ] {
+            assert!(is_code_path(code), "{code}");
+        }
+        for content in [
+            "/",
+            "/products/1234",
+            "/products/1234.md",
+            "/products/1234.plain.html",
+            "/query-index.json",
+            "/products/media_0123456789abcdef0123456789abcdef01234567.png",
+            "/.hlxignore",
+        ] {
+            assert!(!is_code_path(content), "{content}");
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 pub use fleet::Explanation;
 
+use crate::code::CodeRepo;
 use crate::diagnostic::{self, Code, Diagnostic, SourceLookup, Summary};
 use crate::document::push_token;
 use crate::model::files::EnvRef;
@@ -43,6 +44,9 @@ pub struct Validation {
     /// The worker address `{transform_url}` stood for (the option, else siteops.toml's),
     /// without a trailing `/`. `plan` and `apply` send worker configurations there.
     pub transform_url: Option<String>,
+    /// The local code checkouts of siteops.toml (`[code]`), as written: directories
+    /// relative to the repository root. Whether they exist is for `serve` to say.
+    pub checkouts: BTreeMap<CodeRepo, String>,
     sources: BTreeMap<String, Arc<SourceFile>>,
 }
 
@@ -79,6 +83,7 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     fleet::templates(&drafts, &origins, repo, &mut diagnostics);
     fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
     let explanations = fleet::examples(&drafts, &mut diagnostics);
+    let checkouts = checkouts(&loaded, &origins, &mut diagnostics);
     let sites = drafts
         .iter()
         .zip(origins)
@@ -90,8 +95,55 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
         diagnostics,
         explanations,
         transform_url,
+        checkouts,
         sources: loaded.sources,
     }
+}
+
+/// The `[code]` checkouts of siteops.toml: each key must be `owner/repo`, and should be
+/// the code of some site.
+fn checkouts(
+    loaded: &load::Loaded,
+    origins: &[CodeOrigin],
+    out: &mut Vec<Diagnostic>,
+) -> BTreeMap<CodeRepo, String> {
+    let mut checkouts = BTreeMap::new();
+    let Some(settings) = loaded.settings.as_ref() else {
+        return checkouts;
+    };
+    let used: std::collections::HashSet<CodeRepo> = origins
+        .iter()
+        .filter_map(|origin| origin.code().map(CodeRepo::of))
+        .collect();
+    for (name, dir) in &settings.value.code {
+        let pointer = push_token("/code", name);
+        match CodeRepo::parse(name) {
+            None => out.push(
+                settings.locate(
+                    Diagnostic::error(
+                        Code::InvalidName,
+                        format!("`{name}` is not a code repository: write it as `owner/repo`"),
+                    )
+                    .at_pointer(&pointer),
+                ),
+            ),
+            Some(repo) => {
+                if !used.contains(&repo) {
+                    out.push(
+                        settings.locate(
+                            Diagnostic::warning(
+                                Code::UnusedCodeCheckout,
+                                format!("no site's code is `{repo}`, so this checkout is never served"),
+                            )
+                            .at_pointer(&pointer),
+                        ),
+                    );
+                }
+                checkouts.insert(repo, dir.clone());
+            }
+        }
+    }
+    checkouts
 }
 
 /// The worker address: the option, else siteops.toml's, checked to be an http(s) URL.

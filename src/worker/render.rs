@@ -24,10 +24,10 @@ use super::html;
 use crate::admin::config::{access_of, load_site};
 use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError, check_names};
-use crate::codesync::code_key;
+use crate::code::CodeRepo;
 use crate::endpoint::{EndpointTemplate, ExpandError};
 use crate::json::{Json, JsonRef};
-use crate::model::api::{CodeConfig, WorkerEntry};
+use crate::model::api::WorkerEntry;
 use crate::preview::redirect::follow;
 use crate::routing::{self, IdError};
 use crate::template::NoPartials;
@@ -116,7 +116,7 @@ pub async fn handle(
     page = html::expand_tags(&page);
     if entry.use_aem_mapping == Some(true)
         && let Some(document) = &site_document
-        && let Some(mappings) = path_mappings(store, &org, &site, document, &branch)?
+        && let Some(mappings) = path_mappings(store, &state.code, &org, &site, document, &branch)?
     {
         page = html::apply_mappings(&page, &mappings.value);
     }
@@ -268,7 +268,7 @@ pub fn select_record<'d>(
         .find(|record| record.get(path_key).and_then(JsonRef::as_str) == Some(page_path))
 }
 
-/// The template text from the site's code store (branch, then main). A site that requires
+/// The template text from the site's code (a checkout, else the branch's, else main's). A site that requires
 /// authentication serves it only to an entry whose `templateApiKey` is a valid token for it.
 fn template_source(
     state: &AdminState,
@@ -291,14 +291,7 @@ fn template_source(
             return None;
         }
     }
-    let code: CodeConfig = serde_json::from_value(site.get("code")?.clone()).ok()?;
-    [branch, "main"].iter().find_map(|candidate| {
-        let bytes = state
-            .store
-            .get(&code_key(&code.owner, &code.repo, candidate, path))
-            .ok()??;
-        String::from_utf8(bytes).ok()
-    })
+    state.code.text(&CodeRepo::of_site(site)?, branch, path)
 }
 
 #[cfg(test)]

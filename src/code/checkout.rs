@@ -1,0 +1,141 @@
+//! A local checkout of a code repository: a directory on disk whose files are the
+//! repository's code. The edge between the code paths and the file system.
+//!
+//! A [`CodePath`] cannot climb out by itself; what can is the file system: a symlink
+//! inside the checkout may point anywhere. So a file is opened only after its real path
+//! (symlinks resolved) is found inside the checkout's real root, and only when that real
+//! path is itself servable (a symlink to `.git/config` inside the checkout is refused as
+//! `.git/config` would be).
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::path::CodePath;
+
+/// Largest file a checkout serves; a code file larger than this is an error.
+pub const FILE_LIMIT: u64 = 20 * 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkout {
+    /// As configured, for messages and the dashboard.
+    pub configured: PathBuf,
+    /// The real path of the directory (symlinks resolved).
+    root: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckoutError {
+    #[error("the code checkout {0} is not a directory")]
+    NotADirectory(PathBuf),
+    #[error("cannot open the code checkout {path}: {source}")]
+    Open { path: PathBuf, source: io::Error },
+    #[error("{path} is larger than {FILE_LIMIT} bytes")]
+    TooLarge { path: String },
+    #[error("cannot read {path} from the checkout: {source}")]
+    Read { path: String, source: io::Error },
+}
+
+impl Checkout {
+    pub fn open(dir: &Path) -> Result<Checkout, CheckoutError> {
+        let root = dir.canonicalize().map_err(|source| CheckoutError::Open {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        if !root.is_dir() {
+            return Err(CheckoutError::NotADirectory(dir.to_path_buf()));
+        }
+        Ok(Checkout {
+            configured: dir.to_path_buf(),
+            root,
+        })
+    }
+
+    /// The directory's real path.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file at `path`, or `None` when the checkout has no such servable file.
+    pub fn read(&self, path: &CodePath) -> Result<Option<Vec<u8>>, CheckoutError> {
+        let Some(real) = self.resolve(path) else {
+            return Ok(None);
+        };
+        let read_error = |source| CheckoutError::Read {
+            path: path.to_string(),
+            source,
+        };
+        let metadata = std::fs::metadata(&real).map_err(read_error)?;
+        if !metadata.is_file() {
+            return Ok(None);
+        }
+        if metadata.len() > FILE_LIMIT {
+            return Err(CheckoutError::TooLarge {
+                path: path.to_string(),
+            });
+        }
+        std::fs::read(&real).map(Some).map_err(read_error)
+    }
+
+    /// The real path of `path` when it exists inside the checkout and is servable there.
+    fn resolve(&self, path: &CodePath) -> Option<PathBuf> {
+        let real = self.root.join(path.as_str()).canonicalize().ok()?;
+        let inside = real.strip_prefix(&self.root).ok()?;
+        let relative = inside.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
+        (CodePath::new(&relative).ok()?.as_str() == relative).then_some(real)
+    }
+
+    /// Whether a changed file (an absolute path the watcher saw) is one this checkout
+    /// serves, and as which code path.
+    pub fn code_path_of(&self, changed: &Path) -> Option<CodePath> {
+        let inside = changed
+            .strip_prefix(&self.root)
+            .or_else(|_| changed.strip_prefix(&self.configured))
+            .ok()?;
+        let relative = inside.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
+        CodePath::new(&relative).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(p: &str) -> CodePath {
+        CodePath::new(p).expect("path")
+    }
+
+    #[test]
+    fn files_inside_are_read_and_nothing_else() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().join("site");
+        std::fs::create_dir_all(root.join("styles")).expect("mkdir");
+        std::fs::write(root.join("styles/styles.css"), "body{}").expect("write");
+        std::fs::write(dir.path().join("secret.txt"), "secret").expect("write");
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        std::fs::write(root.join(".git/config"), "[core]").expect("write");
+        let checkout = Checkout::open(&root).expect("open");
+        assert_eq!(
+            checkout.read(&path("styles/styles.css")).expect("read"),
+            Some(b"body{}".to_vec())
+        );
+        assert_eq!(checkout.read(&path("styles")).expect("read"), None);
+        assert_eq!(checkout.read(&path("missing.css")).expect("read"), None);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::symlink;
+            symlink(dir.path().join("secret.txt"), root.join("out.txt")).expect("symlink");
+            symlink(dir.path(), root.join("up")).expect("symlink");
+            symlink(root.join(".git/config"), root.join("config.txt")).expect("symlink");
+            symlink(root.join("styles/styles.css"), root.join("alias.css")).expect("symlink");
+            assert_eq!(checkout.read(&path("out.txt")).expect("read"), None);
+            assert_eq!(checkout.read(&path("up/secret.txt")).expect("read"), None);
+            assert_eq!(checkout.read(&path("config.txt")).expect("read"), None);
+            assert_eq!(
+                checkout.read(&path("alias.css")).expect("read"),
+                Some(b"body{}".to_vec())
+            );
+        }
+        assert!(Checkout::open(&root.join("styles/styles.css")).is_err());
+        assert!(Checkout::open(&root.join("missing")).is_err());
+    }
+}
