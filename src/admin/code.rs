@@ -21,15 +21,16 @@ use crate::codesync::runner::EnqueueError;
 use crate::codesync::signature;
 use crate::model::api::CodeConfig;
 
-/// The site's code block, which must be an external repository to be synced here.
-fn external_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {
+/// The site's code block, which must name a repository that code jobs can read: an
+/// external one (`byogit`) or a hosted one (`github`).
+fn synced_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {
     let code: CodeConfig = site
         .get("code")
         .and_then(|c| serde_json::from_value(c.clone()).ok())
         .ok_or_else(|| ApiError::bad_request(format!("{org}/{name} has no code configuration")))?;
-    if !code.source.is_byogit() {
+    if code.raw_base().is_none() {
         return Err(ApiError::bad_request(format!(
-            "{org}/{name} uses a hosted repository (`{}`); code jobs sync external (`byogit`) repositories",
+            "{org}/{name}'s code source (`{}`) cannot be synced: code jobs read `github` repositories and `byogit` ones with a `raw_url`",
             code.source.kind
         )));
     }
@@ -72,7 +73,7 @@ pub async fn trigger(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
-    external_code(&document, &org, &site)?;
+    synced_code(&document, &org, &site)?;
     enqueue(&state, &org, &site, &branch, Trigger::Manual)
 }
 
@@ -88,7 +89,7 @@ pub async fn webhook(
     let store = state.store.as_ref();
     let document = load_site(store, &org, &site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    let code = external_code(&document, &org, &site)?;
+    let code = synced_code(&document, &org, &site)?;
     let secret = repos::sync_secret(store, &org, &site, &code)?;
     let unauthorized = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
     let Some(secret) = secret else {

@@ -94,12 +94,10 @@ pub fn path_mappings(
         }));
     }
     Ok(
-        code_yaml::<LegacyPaths>(code, site, branch, "paths.yaml").map(
-            |legacy| Effective {
-                value: legacy.mappings,
-                origin: "paths.yaml",
-            },
-        ),
+        code_yaml::<LegacyPaths>(code, site, branch, "paths.yaml").map(|legacy| Effective {
+            value: legacy.mappings,
+            origin: "paths.yaml",
+        }),
     )
 }
 

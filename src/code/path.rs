@@ -99,7 +99,10 @@ mod tests {
         let spaced = CodePath::from_request("/fonts/My%20Font.WOFF2").expect("path");
         assert_eq!(spaced.as_str(), "fonts/My Font.WOFF2");
         assert_eq!(spaced.extension().as_deref(), Some("woff2"));
-        assert_eq!(CodePath::new("head.html").expect("path").as_str(), "head.html");
+        assert_eq!(
+            CodePath::new("head.html").expect("path").as_str(),
+            "head.html"
+        );
     }
 
     #[test]

@@ -37,11 +37,12 @@ pub enum EnqueueError {
     Store(#[from] StoreError),
 }
 
-/// What a job needs to fetch: the code block and the credentials for its raw host.
+/// What a job needs to fetch: the code block and the credentials for its raw host (a
+/// public `github` repository needs none).
 struct Source {
     code: CodeConfig,
     raw_url: String,
-    secret: String,
+    secret: Option<String>,
 }
 
 impl CodeSync {
@@ -136,20 +137,18 @@ impl CodeSync {
             .get("code")
             .and_then(|c| serde_json::from_value(c.clone()).ok())
             .ok_or("the site has no code configuration")?;
-        if !code.source.is_byogit() {
-            return Err(format!(
-                "code source type `{}` is not synced by code jobs",
-                code.source.kind
-            ));
-        }
         let raw_url = code
-            .source
-            .raw_url
-            .clone()
-            .ok_or("the code source has no raw_url")?;
-        let secret = repos::sync_secret(store, &job.org, &job.site, &code)
-            .map_err(error)?
-            .ok_or("the repository's sync secret is not stored")?;
+            .raw_base()
+            .ok_or_else(|| match code.source.kind.as_str() {
+                "byogit" => "the code source has no raw_url".to_string(),
+                kind => format!("code source type `{kind}` is not synced by code jobs"),
+            })?;
+        // An external repository is read with its sync secret; a hosted one with the
+        // secret its code block names, if any (a private repository), else anonymously.
+        let secret = repos::sync_secret(store, &job.org, &job.site, &code).map_err(error)?;
+        if secret.is_none() && (code.source.is_byogit() || code.source.secret_id.is_some()) {
+            return Err("the repository's sync secret is not stored".into());
+        }
         Ok(Source {
             code,
             raw_url,
@@ -192,7 +191,7 @@ impl CodeSync {
         }
     }
 
-    /// GETs `<raw_url>/<branch>/<path>` with the sync secret; `None` on 404.
+    /// GETs `<raw_url>/<branch>/<path>` with the sync secret if any; `None` on 404.
     async fn fetch(
         &self,
         source: &Source,
@@ -200,10 +199,11 @@ impl CodeSync {
         path: &str,
     ) -> Result<Option<Vec<u8>>, String> {
         let url = format!("{}/{branch}/{path}", source.raw_url.trim_end_matches('/'));
-        let response = self
-            .client
-            .get(&url)
-            .header("authorization", format!("token {}", source.secret))
+        let mut request = self.client.get(&url);
+        if let Some(secret) = &source.secret {
+            request = request.header("authorization", format!("token {secret}"));
+        }
+        let response = request
             .send()
             .await
             .map_err(|e| format!("cannot fetch: {e}"))?;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
-use siteops::live::offline::OfflineTransport;
 use siteops::live::code_watch::CodeWatch;
+use siteops::live::offline::OfflineTransport;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
 use siteops::server::{RunningServer, ServerConfig, start};
 
@@ -35,7 +35,12 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         live.code_overrides = args
             .code
             .iter()
-            .map(|(repo, dir)| (repo.clone(), std::path::absolute(dir).unwrap_or(dir.clone())))
+            .map(|(repo, dir)| {
+                (
+                    repo.clone(),
+                    std::path::absolute(dir).unwrap_or(dir.clone()),
+                )
+            })
             .collect();
         Arc::new(live)
     });

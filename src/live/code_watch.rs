@@ -122,10 +122,7 @@ fn start(
 
 /// The events for a batch of changed paths: one per repository, its servable files'
 /// web paths, deduplicated in order.
-pub fn changes<'a>(
-    checkouts: &Checkouts,
-    paths: impl Iterator<Item = &'a Path>,
-) -> Vec<LiveEvent> {
+pub fn changes<'a>(checkouts: &Checkouts, paths: impl Iterator<Item = &'a Path>) -> Vec<LiveEvent> {
     let mut by_repo: BTreeMap<CodeRepo, Vec<String>> = BTreeMap::new();
     for path in paths {
         for (repo, checkout) in checkouts {

@@ -259,7 +259,12 @@ mod tests {
             diagnostics: "error[x]: <oops>".into(),
             ..Snapshot::default()
         };
-        let html = page(&snapshot, &Addresses { port: 3000 }, &CodeSources::new(), &[]);
+        let html = page(
+            &snapshot,
+            &Addresses { port: 3000 },
+            &CodeSources::new(),
+            &[],
+        );
         assert!(html.contains("&lt;bad&gt; &amp; worse"));
         assert!(html.contains("error[x]: &lt;oops&gt;"));
         assert!(html.contains("Nothing applied yet."));

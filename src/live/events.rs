@@ -64,7 +64,9 @@ fn to_sse(event: &LiveEvent) -> Event {
 /// instead: the new sheet loads beside the old, which goes once it has, so the page keeps
 /// its state and never shows unstyled.
 pub fn reload_script(generation: u64, code: &str) -> String {
-    let code = serde_json::Value::from(code).to_string().replace('<', "\\u003c");
+    let code = serde_json::Value::from(code)
+        .to_string()
+        .replace('<', "\\u003c");
     format!(
         "<script>(()=>{{const made={generation},code={code};const events=new EventSource('{EVENTS_PATH}');\
          const reload=()=>{{events.close();location.reload();}};\

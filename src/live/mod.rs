@@ -83,10 +83,18 @@ pub struct Snapshot {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LiveEvent {
-    Reloaded { generation: u64 },
-    Failed { generation: u64, message: String },
+    Reloaded {
+        generation: u64,
+    },
+    Failed {
+        generation: u64,
+        message: String,
+    },
     /// Files of a checkout changed: their web paths (`/styles/styles.css`).
-    CodeChanged { repo: CodeRepo, paths: Vec<String> },
+    CodeChanged {
+        repo: CodeRepo,
+        paths: Vec<String>,
+    },
 }
 
 impl std::fmt::Debug for Live {

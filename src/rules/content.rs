@@ -62,6 +62,9 @@ pub fn code(code: &CodeConfig) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let source = &code.source;
     diagnostics.extend(check_url(&source.url, "/source/url"));
+    if let Some(raw_url) = &source.raw_url {
+        diagnostics.extend(check_url(raw_url, "/source/raw_url"));
+    }
     match source.kind.as_str() {
         "byogit" => {
             let missing: Vec<&str> = [
@@ -88,9 +91,6 @@ pub fn code(code: &CodeConfig) -> Vec<Diagnostic> {
                     .with_help("`raw_url` is the raw file address, `owner` and `repo` identify the external repository")
                     .at_pointer("/source"),
                 );
-            }
-            if let Some(raw_url) = &source.raw_url {
-                diagnostics.extend(check_url(raw_url, "/source/raw_url"));
             }
         }
         "github" => {}

@@ -63,7 +63,13 @@ async fn dashboard_page(State(state): State<Arc<AdminState>>, request: Request) 
             (repo, source)
         })
         .collect();
-    Html(dashboard::page(&snapshot, &Addresses { port }, &code, &previews)).into_response()
+    Html(dashboard::page(
+        &snapshot,
+        &Addresses { port },
+        &code,
+        &previews,
+    ))
+    .into_response()
 }
 
 async fn event_stream(State(state): State<Arc<AdminState>>) -> Response {

@@ -133,11 +133,27 @@ fn checkouts(
                         settings.locate(
                             Diagnostic::warning(
                                 Code::UnusedCodeCheckout,
-                                format!("no site's code is `{repo}`, so this checkout is never served"),
+                                format!(
+                                    "no site's code is `{repo}`, so this checkout is never served"
+                                ),
                             )
                             .at_pointer(&pointer),
                         ),
                     );
+                }
+                if checkouts.contains_key(&repo) {
+                    out.push(
+                        settings.locate(
+                            Diagnostic::error(
+                                Code::DuplicateKey,
+                                format!(
+                                    "`{repo}` is mapped twice (repositories compare without case)"
+                                ),
+                            )
+                            .at_pointer(&pointer),
+                        ),
+                    );
+                    continue;
                 }
                 checkouts.insert(repo, dir.clone());
             }

@@ -66,9 +66,67 @@ async fn dashboard_preview_trace_and_live_reload_in_chromium() {
             .await
             .starts_with("http://main--website--acme.localhost:")
     );
+    // The site's code ran on it: styles and the columns block's script, nothing missing.
+    site_code_loaded(&browser, "[data-block-name=\"columns\"].columns-2-cols").await;
     std::fs::write(artefacts().join("preview.png"), browser.screenshot().await).expect("png");
 
-    // Its trace: the overlay (the worker) was asked first and used.
+    // The tour's other pages: the home page's cards, the blog (repoless: its base's code)
+    // and the docs site's own design.
+    browser
+        .goto(&serve.url("main--website--acme.localhost", "/"))
+        .await;
+    site_code_loaded(&browser, "main .cards ul > li .cards-card-body").await;
+    std::fs::write(artefacts().join("home.png"), browser.screenshot().await).expect("png");
+    browser
+        .goto(&serve.url("main--blog--acme.localhost", "/"))
+        .await;
+    site_code_loaded(&browser, "body.appear").await;
+    browser
+        .goto(&serve.url("main--docs--globex.localhost", "/"))
+        .await;
+    site_code_loaded(&browser, "body.appear").await;
+    std::fs::write(artefacts().join("docs.png"), browser.screenshot().await).expect("png");
+
+    // A block's stylesheet edited in the checkout restyles the open page in place.
+    browser
+        .goto(&serve.url("main--website--acme.localhost", "/"))
+        .await;
+    wait_for(
+        &browser,
+        "return document.querySelector('main .cards ul') !== null",
+    )
+    .await;
+    browser.script("window.siteopsKept = true; return 1;").await;
+    let styles = repo.path().join("code/acme-website/blocks/cards/cards.css");
+    let text = std::fs::read_to_string(&styles).expect("cards.css");
+    let edited_at = Instant::now();
+    std::fs::write(
+        &styles,
+        format!("{text}\nmain .cards {{ --siteops-edit: 7; }}\n"),
+    )
+    .expect("edit");
+    wait_for(
+        &browser,
+        "const c = document.querySelector('main .cards'); \
+         return getComputedStyle(c).getPropertyValue('--siteops-edit').trim() === '7';",
+    )
+    .await;
+    eprintln!(
+        "stylesheet edit to restyled page: {} ms",
+        edited_at.elapsed().as_millis()
+    );
+    assert_eq!(
+        browser.script("return window.siteopsKept === true;").await,
+        true,
+        "the stylesheet edit reloaded the page instead of swapping the sheet"
+    );
+
+    // The product page's trace (viewing it again makes it the last preview): the overlay
+    // (the worker) was asked first and used.
+    browser
+        .goto(&serve.url("main--website--acme.localhost", "/products/1234"))
+        .await;
+    assert_eq!(browser.text("h1").await, "Acme Kettle Pro");
     browser.goto(&serve.url("localhost", "/")).await;
     browser.click("#previews a.trace").await;
     let attempts = browser.text("#fetch").await;
@@ -107,4 +165,42 @@ async fn dashboard_preview_trace_and_live_reload_in_chromium() {
     );
     std::fs::write(artefacts().join("reloaded.png"), browser.screenshot().await).expect("png");
     browser.quit().await;
+}
+
+/// Polls `script` (returning a boolean) until it holds, for at most 15 s.
+async fn wait_for(browser: &Browser, script: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while browser.script(script).await != true {
+        assert!(Instant::now() < deadline, "not seen within 15 s: {script}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The open page ran its site's code: `decorated` (a selector only the block scripts
+/// produce) matches, the site's stylesheet applies, and every request the page made
+/// was answered without an error (no 404 in the network log).
+async fn site_code_loaded(browser: &Browser, decorated: &str) {
+    let selector = serde_json::to_string(decorated).expect("selector");
+    wait_for(
+        browser,
+        &format!("return document.querySelector({selector}) !== null;"),
+    )
+    .await;
+    let requests = browser
+        .script(
+            "return performance.getEntriesByType('resource').map(e => \
+             [new URL(e.name).pathname, e.responseStatus]);",
+        )
+        .await;
+    let requests = requests.as_array().expect("entries");
+    let paths: Vec<&str> = requests.iter().filter_map(|r| r[0].as_str()).collect();
+    assert!(paths.contains(&"/styles/styles.css"), "{paths:?}");
+    assert!(paths.contains(&"/scripts/scripts.js"), "{paths:?}");
+    let failed: Vec<&serde_json::Value> = requests
+        .iter()
+        .filter(|r| r[1].as_u64().is_none_or(|status| status >= 400))
+        .collect();
+    assert!(failed.is_empty(), "requests that failed: {failed:?}");
+    let sheets = browser.script("return document.styleSheets.length;").await;
+    assert!(sheets.as_u64().is_some_and(|n| n >= 1), "{sheets}");
 }

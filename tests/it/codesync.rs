@@ -281,10 +281,75 @@ async fn push_notifications_must_be_signed_with_the_repository_secret() {
 }
 
 #[tokio::test]
-async fn a_hosted_repository_is_not_synced_by_code_jobs() {
+async fn a_hosted_repository_is_synced_anonymously_and_its_files_served_by_the_preview_host() {
+    let raw = MockServer::start().await;
+    // A public hosted repository: read without credentials.
+    let file = |name: &str, body: &str| {
+        Mock::given(method("GET"))
+            .and(path(format!("/acme/docs/main/{name}")))
+            .respond_with(ResponseTemplate::new(200).set_body_string(body.to_string()))
+    };
+    file(
+        "siteops-files.txt",
+        "styles/styles.css
+",
+    )
+    .mount(&raw)
+    .await;
+    file("styles/styles.css", "main { color: teal; }")
+        .mount(&raw)
+        .await;
     let server = TestServer::start().await;
     let root = server.token(ORG_ADMIN);
-    let site = json!({"code": {"owner": "acme", "repo": "docs", "source": {"type": "github", "url": "https://github.com/acme/docs"}}});
+    let site = json!({"code": {"owner": "acme", "repo": "docs", "source": {"type": "github", "url": "https://github.com/acme/docs", "raw_url": format!("{}/acme/docs", raw.uri())}}});
+    let created = server
+        .put("/admin/config/acme/sites/docs.json", &root, &site)
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    let started = server
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/docs/main",
+            Some(&root),
+            None,
+        )
+        .await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
+    let link = started.body["links"]["self"]
+        .as_str()
+        .expect("link")
+        .to_string();
+    let job = finished(&server, &root, &link).await;
+    assert_eq!(job["progress"]["failed"], 0, "{job:#}");
+    let requests = raw.received_requests().await.expect("recorded");
+    assert!(
+        requests
+            .iter()
+            .all(|r| !r.headers.contains_key("authorization")),
+        "a public repository is read without credentials"
+    );
+
+    // With no local checkout, the preview host serves what the sync stored.
+    let styles = server
+        .client
+        .get(server.url("/styles/styles.css"))
+        .header("host", "main--docs--acme.localhost")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(styles.status(), StatusCode::OK);
+    assert_eq!(
+        styles.headers()["x-siteops-code"].to_str().expect("ascii"),
+        "store main"
+    );
+    assert_eq!(styles.text().await.expect("body"), "main { color: teal; }");
+}
+
+#[tokio::test]
+async fn a_source_without_a_raw_host_is_not_synced() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let site = json!({"code": {"owner": "acme", "repo": "docs", "source": {"type": "gitea", "url": "https://git.acme.example/acme/docs"}}});
     server
         .put("/admin/config/acme/sites/docs.json", &root, &site)
         .await;
@@ -300,7 +365,10 @@ async fn a_hosted_repository_is_not_synced_by_code_jobs() {
     assert!(
         answer
             .error
-            .is_some_and(|e| e.contains("hosted repository"))
+            .as_deref()
+            .is_some_and(|e| e.contains("cannot be synced")),
+        "{:?}",
+        answer.error
     );
 }
 

@@ -63,7 +63,8 @@ async fn a_killed_server_keeps_every_acknowledged_write() {
     let data = temp.path();
     let token = token(data);
     let (mut child, address) = spawn_server(data);
-    let client = reqwest::Client::new();
+    // The library's client: it installs the TLS crypto provider that reqwest needs.
+    let client = siteops::http::client(Duration::from_secs(60));
     let url = |path: &str| format!("http://{address}/admin/config/acme/sites{path}");
     let created = client
         .put(url("/web.json"))

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::support::{copy_dir, repo_root};
+use crate::support::{copy_dir, example_copy, repo_root};
 
 fn siteops_test(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_siteops"))
@@ -29,17 +29,10 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// A scratch copy of the repository with its golden cases.
+/// A scratch copy of the repository (sites, their code checkouts) with its golden cases.
 fn repository_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::copy(
-        repo_root().join("siteops.toml"),
-        dir.path().join("siteops.toml"),
-    )
-    .expect("copy siteops.toml");
-    for sub in ["sites", "golden"] {
-        copy_dir(&repo_root().join(sub), &dir.path().join(sub));
-    }
+    let dir = example_copy();
+    copy_dir(&repo_root().join("golden"), &dir.path().join("golden"));
     dir
 }
 

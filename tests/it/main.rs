@@ -3,6 +3,7 @@
 mod admin;
 mod browser;
 mod cli;
+mod code_host;
 mod codesync;
 mod compile;
 mod crash;

@@ -80,7 +80,8 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A scratch copy of the example repository (`siteops.toml` and `sites/`).
+/// A scratch copy of the example repository (`siteops.toml`, `sites/` and the sites'
+/// code checkouts in `code/`).
 pub fn example_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::copy(
@@ -89,5 +90,6 @@ pub fn example_copy() -> tempfile::TempDir {
     )
     .expect("copy siteops.toml");
     copy_dir(&repo_root().join("sites"), &dir.path().join("sites"));
+    copy_dir(&repo_root().join("code"), &dir.path().join("code"));
     dir
 }

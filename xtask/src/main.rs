@@ -11,7 +11,8 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   schema        regenerate the JSON schemas in schemas/ from the Rust types
-  bench [NAME]  run the benchmarks, or one (fleet, plan, render, worker_load) (release build)
+  bench [NAME]  run the benchmarks, or one (fleet, plan, render, worker_load, ingest,
+                code_reload) (release build)
   bench-render  the render benchmark, then mustache.js on the same template and data
                 (needs node and npm; installs mustache@4.2.0 into target/bench-render)
   diff-fuzz [--budget SECS] [--seed N] [--out DIR] [--max N]
@@ -101,8 +102,10 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("plan" | "apply" | "plan_apply") => cargo(&["bench", "--bench", "plan_apply"]),
         Some("render") => cargo(&["bench", "--bench", "render"]),
         Some("worker_load" | "load") => cargo(&["bench", "--bench", "worker_load"]),
+        Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
+        Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),
         Some(other) => Err(format!(
-            "no benchmark `{other}`: fleet, plan, render or worker_load"
+            "no benchmark `{other}`: fleet, plan, render, worker_load, ingest or code_reload"
         )),
     }
 }
