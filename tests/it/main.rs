@@ -7,6 +7,7 @@ mod code_host;
 mod codesync;
 mod compile;
 mod crash;
+mod crate_graph;
 mod differential;
 mod docs;
 mod golden;

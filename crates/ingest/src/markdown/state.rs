@@ -7,8 +7,8 @@ use super::flow::setext;
 use super::js_len;
 use super::phrasing::autolink;
 use super::safe::{C, SafeConfig, safe};
-use crate::ingest::model::{Kind, Node};
-use crate::ingest::sanitize;
+use crate::model::{Kind, Node};
+use crate::sanitize;
 
 /// A short piece of surrounding text, kept inline: the escaping patterns look only a few
 /// characters around a value, so a longer context keeps its last (or first) 32 bytes.

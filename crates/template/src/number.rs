@@ -9,7 +9,7 @@ use std::fmt::Write;
 const EXACT_INTEGER_LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53
 
 /// Appends the JavaScript string form of `x` to `out`.
-pub(crate) fn write_js_number(x: f64, out: &mut String) {
+pub fn write_js_number(x: f64, out: &mut String) {
     if x.is_nan() {
         out.push_str("NaN");
     } else if x == 0.0 {

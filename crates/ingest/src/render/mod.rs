@@ -26,7 +26,7 @@ mod to_hast;
 
 use url::Url;
 
-use crate::ingest::dom::HNode;
+use crate::dom::HNode;
 use html::{el, format_and_serialise};
 
 /// Options of [`page_html`].

@@ -5,7 +5,7 @@ use super::grid::{CellSpec, Table};
 use super::js_len;
 use super::safe::{C, SafeConfig, safe};
 use super::state::{Info, State, Tracker, char_ref};
-use crate::ingest::model::{BlockInfo, Kind, Node, TablePart};
+use crate::model::{BlockInfo, Kind, Node, TablePart};
 
 impl State<'_> {
     pub(super) fn heading(&mut self, node: &Node, depth: u8, info: &Info) -> String {

@@ -110,7 +110,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{IngestOptions, ingest};
+    use crate::{IngestOptions, ingest};
 
     #[test]
     fn lists_and_rewrites_images() {

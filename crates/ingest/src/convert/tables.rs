@@ -1,8 +1,8 @@
 //! HTML tables and blocks (the `block` elements `create_blocks` made): rows of cells.
 
 use super::{all, parse_int};
-use crate::ingest::dom::{HElement, HNode};
-use crate::ingest::model::{BlockInfo, Kind, Node, TablePart};
+use crate::dom::{HElement, HNode};
+use crate::model::{BlockInfo, Kind, Node, TablePart};
 
 /// The reference's HTML table handler: a grid table of header, body and footer rows.
 pub(super) fn table(e: &HElement) -> Node {

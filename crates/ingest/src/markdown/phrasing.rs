@@ -7,7 +7,7 @@ use super::js_len;
 use super::safe::{self, C};
 use super::state::{Info, State, Tracker, encode_first_unit, encode_last_unit};
 use super::{collapse_spaces, unicode_punctuation, unicode_whitespace};
-use crate::ingest::model::{Kind, Node};
+use crate::model::{Kind, Node};
 
 impl State<'_> {
     pub(super) fn inline_code(&mut self, raw: &str) -> String {

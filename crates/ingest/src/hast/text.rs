@@ -1,7 +1,7 @@
 //! `hast-util-to-text`: the rendered text of an element, for code and form controls.
 
 use super::{Ws, infer_ws};
-use crate::ingest::dom::{HElement, HNode};
+use crate::dom::{HElement, HNode};
 
 const NOT_RENDERED: &[&str] = &[
     "datalist", "head", "noembed", "noframes", "noscript", "rp", "script", "style", "template",

@@ -6,7 +6,7 @@
 use super::html::{el, text};
 use super::mdast::{GridCell, Md};
 use super::slug::Slugger;
-use crate::ingest::dom::{HElement, HNode};
+use crate::dom::{HElement, HNode};
 
 /// The name of the placeholder element that holds a raw HTML string as its one text child.
 pub(crate) const RAW: &str = "#raw";

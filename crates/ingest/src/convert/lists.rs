@@ -3,8 +3,8 @@
 
 use super::flow::to_flow;
 use super::{all, all_of, parse_int};
-use crate::ingest::dom::{HElement, HNode};
-use crate::ingest::model::{Kind, Node};
+use crate::dom::{HElement, HNode};
+use crate::model::{Kind, Node};
 
 pub(super) fn list(e: &HElement) -> Node {
     let ordered = e.is("ol");

@@ -6,7 +6,7 @@
 
 use super::html::serialise_for_parsing;
 use super::to_hast::RAW;
-use crate::ingest::dom::{self, HNode};
+use crate::dom::{self, HNode};
 
 pub(crate) fn resolve(nodes: Vec<HNode>) -> Vec<HNode> {
     let mut simple = true;

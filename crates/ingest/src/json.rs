@@ -2,7 +2,7 @@
 //! the reference does it, keeping the key order of the source (serde_json's map here is
 //! sorted, so this small parser keeps its own order) and printing numbers as JavaScript.
 
-use crate::template::number::write_js_number;
+use siteops_template::number::write_js_number;
 
 /// Nesting deeper than this is refused rather than risking the stack.
 const MAX_DEPTH: usize = 512;

@@ -4,8 +4,8 @@
 
 use html5ever::LocalName;
 
-use crate::ingest::dom::{HElement, HNode};
-use crate::ingest::hast::{is_whitespace, minify_children};
+use crate::dom::{HElement, HNode};
+use crate::hast::{is_whitespace, minify_children};
 
 const INDENT: &str = "  ";
 const VOID: &[&str] = &[

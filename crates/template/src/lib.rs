@@ -19,8 +19,9 @@
 mod context;
 mod error;
 mod escape;
+pub mod json;
 mod node;
-pub(crate) mod number;
+pub mod number;
 mod parse;
 mod partials;
 mod render;

@@ -4,7 +4,7 @@
 //! footer separators (`=`) drawn into the border lines.
 
 use super::{State, js_len};
-use crate::ingest::model::Node;
+use crate::model::Node;
 
 const TABLE_WIDTH: f64 = 120.0;
 
@@ -148,8 +148,7 @@ impl Table {
         let old_wrapped = std::mem::replace(&mut state.wrapped, false);
         state.line_width = Some(max_width - 3);
         let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
-        let cleaned_again =
-            first && crate::ingest::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
+        let cleaned_again = first && crate::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
         state.line_width = old;
         let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped) || cleaned_again;
         state.wrapped |= wrapped;

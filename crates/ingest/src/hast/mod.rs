@@ -385,7 +385,7 @@ fn infer_boundary(node: &HNode) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::dom::parse;
+    use crate::dom::parse;
 
     fn main_of(html: &str) -> HElement {
         let root = parse(html);

@@ -2,8 +2,8 @@
 //! holding flow content are split) and the final text pass of `hast-util-to-mdast`.
 
 use super::drop_surrounding_breaks;
-use crate::ingest::hast::is_whitespace;
-use crate::ingest::model::{Kind, Node};
+use crate::hast::is_whitespace;
+use crate::model::{Kind, Node};
 
 /// Whether a node counts as phrasing for paragraph wrapping.
 pub(super) fn phrasing(node: &Node) -> bool {

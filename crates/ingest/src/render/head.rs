@@ -11,7 +11,7 @@ use url::Url;
 use super::html::{el, text};
 use super::sections::ContentInfo;
 use super::steps::{rewrite_url, to_string};
-use crate::ingest::dom::{self, HElement, HNode};
+use crate::dom::{self, HElement, HNode};
 
 /// The head's children and the `lang` of `html`.
 pub(crate) struct Head {
@@ -317,7 +317,7 @@ fn render_head(
     }
     if let Some(json) = json_ld.filter(|j| !j.is_empty()) {
         let sanitised = json.replace('<', "&#x3c;").replace('>', "&#x3e;");
-        head.push(match crate::ingest::json::pretty(sanitised.trim()) {
+        head.push(match crate::json::pretty(sanitised.trim()) {
             Ok(pretty) => el(
                 "script",
                 vec![("type", "application/ld+json".into())],

@@ -11,7 +11,7 @@ use url::Url;
 use super::html::{el, text};
 use super::media::{after_url_prefix, icon_end, mime_type};
 use super::slug::Slugger;
-use crate::ingest::dom::{HElement, HNode};
+use crate::dom::{HElement, HNode};
 
 /// `rewrite-urls`: `a[href]` and `img[src]` through `rewriteUrl`.
 pub(crate) fn rewrite_urls(nodes: &mut [HNode], page_path: &str) {

@@ -2,9 +2,9 @@
 
 use super::flow::wrap_needed;
 use super::{all, collapse_trim, non_empty, parse_int};
-use crate::ingest::dom::{HElement, HNode};
-use crate::ingest::hast::to_text;
-use crate::ingest::model::{Kind, Node};
+use crate::dom::{HElement, HNode};
+use crate::hast::to_text;
+use crate::model::{Kind, Node};
 
 /// A text area: its lines, joined by breaks (a blank line as two).
 pub(super) fn textarea(e: &HElement) -> Vec<Node> {
