@@ -14,7 +14,6 @@ pub mod golden;
 pub mod html;
 pub mod http;
 pub mod live;
-pub mod mocks;
 pub mod model;
 pub mod plan;
 pub mod preview;
@@ -34,5 +33,7 @@ pub mod worker;
 // the network or the runtime; re-exported here under the names the rest of the code uses.
 pub use siteops_ingest as ingest;
 pub use siteops_jsregex as jsregex;
+pub use siteops_media as media;
+pub use siteops_mocks as mocks;
 pub use siteops_template as template;
 pub use siteops_template::json;

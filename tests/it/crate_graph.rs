@@ -11,7 +11,13 @@ use crate::support::repo_root;
 
 /// Crates that must stay pure, and what none of their dependencies (normal or build,
 /// transitively) may be.
-const PURE: [&str; 3] = ["siteops-ingest", "siteops-template", "siteops-jsregex"];
+const PURE: [&str; 5] = [
+    "siteops-ingest",
+    "siteops-template",
+    "siteops-jsregex",
+    "siteops-media",
+    "siteops-mocks",
+];
 const FORBIDDEN: [&str; 7] = [
     "siteops", "tokio", "axum", "reqwest", "hyper", "notify", "mio",
 ];

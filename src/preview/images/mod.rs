@@ -3,7 +3,7 @@
 
 pub mod allow;
 pub mod download;
-pub mod media;
+pub use siteops_media as media;
 pub mod svg;
 
 pub use download::{ImageMap, MediaSink, download_images};

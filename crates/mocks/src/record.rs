@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use super::MockFile;
-use crate::preview::images::media::{essence, extension_of};
+use siteops_media::{essence, extension_of};
 
 /// One GET and its answer, as a transport saw them.
 #[derive(Debug, Clone)]

@@ -264,7 +264,8 @@ fn the_example_site_mocks_parse() {
             }
         }
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sites/acme/website/mocks");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sites/acme/website/mocks");
     let mut files = Vec::new();
     read(&dir, "", &mut files);
     let mocks = set(&files);

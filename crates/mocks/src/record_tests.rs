@@ -2,7 +2,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use super::*;
-use crate::mocks::{MockRequest, MockSet};
+use crate::{MockRequest, MockSet};
 
 fn exchange(url: &str, request_headers: &[(&str, &str)], status: u16, body: &str) -> Exchange {
     Exchange {
