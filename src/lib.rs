@@ -23,6 +23,7 @@ pub mod routing;
 pub mod rules;
 pub mod schema;
 pub mod server;
+pub mod sites;
 pub mod source;
 pub mod store;
 pub mod time;

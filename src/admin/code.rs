@@ -24,9 +24,7 @@ use crate::model::api::CodeConfig;
 /// The site's code block, which must name a repository that code jobs can read: an
 /// external one (`byogit`) or a hosted one (`github`).
 fn synced_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {
-    let code: CodeConfig = site
-        .get("code")
-        .and_then(|c| serde_json::from_value(c.clone()).ok())
+    let code = crate::sites::code(org, name, site)?
         .ok_or_else(|| ApiError::bad_request(format!("{org}/{name} has no code configuration")))?;
     if code.raw_base().is_none() {
         return Err(ApiError::bad_request(format!(

@@ -27,18 +27,11 @@ use crate::diagnostic::Diagnostic;
 use crate::model::api::AccessConfig;
 use crate::rules;
 use crate::schema::SchemaKind;
+use crate::sites::{self, public_key, site_key};
 use crate::store::Store;
 
 /// Fields the service manages; a client may send them back, they are ignored.
 const MANAGED: [&str; 2] = ["created", "lastModified"];
-
-pub fn site_key(org: &str, site: &str) -> String {
-    format!("config/{org}/sites/{site}.json")
-}
-
-fn public_key(org: &str, site: &str) -> String {
-    format!("config/{org}/sites/{site}/public.json")
-}
 
 fn secret_key(org: &str, site: &str, id: &str) -> String {
     format!("config/{org}/sites/{site}/secrets/{id}.json")
@@ -49,23 +42,8 @@ pub fn load_site(store: &dyn Store, org: &str, site: &str) -> Result<Option<Valu
     load_json(store, &site_key(org, site))
 }
 
-/// The access block of a stored site document.
-pub fn access_of(site: &Value) -> Option<AccessConfig> {
-    site.get("access")
-        .and_then(|a| serde_json::from_value(a.clone()).ok())
-}
-
 fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
-    match store.get(key)? {
-        None => Ok(None),
-        Some(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|error| {
-            tracing::error!(%key, %error, "stored document does not parse");
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "a stored document is damaged",
-            )
-        }),
-    }
+    Ok(sites::read(store, key)?)
 }
 
 fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
@@ -177,7 +155,7 @@ pub fn existing_site(
         headers,
         org,
         site,
-        access_of(&document).as_ref(),
+        sites::access(org, site, &document)?.as_ref(),
         action,
     )?;
     Ok(document)
@@ -208,7 +186,7 @@ pub async fn list_sites(
         let Some(document) = load_site(store, &org, site)? else {
             continue;
         };
-        let access = access_of(&document);
+        let access = sites::access(&org, site, &document)?;
         if authorize(
             Some(&caller),
             &org,
@@ -266,7 +244,12 @@ pub async fn site(
                         &headers,
                         &org,
                         site,
-                        previous.as_ref().and_then(access_of).as_ref(),
+                        previous
+                            .as_ref()
+                            .map(|document| sites::access(&org, site, document))
+                            .transpose()?
+                            .flatten()
+                            .as_ref(),
                         Action::Configure,
                     )?;
                     return Err(ApiError::new(
@@ -279,7 +262,7 @@ pub async fn site(
                     &headers,
                     &org,
                     site,
-                    access_of(document).as_ref(),
+                    sites::access(&org, site, document)?.as_ref(),
                     Action::Configure,
                 )?,
             }

@@ -12,7 +12,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::AdminState;
@@ -23,6 +23,7 @@ use crate::code::{CodeRepo, SiteCode};
 use crate::document::Document;
 use crate::model::api::ContentConfig;
 use crate::model::files::{FstabFile, LegacyPaths};
+use crate::sites::{self, SiteError};
 use crate::source::SourceFile;
 use crate::store::Store;
 
@@ -50,28 +51,31 @@ fn code_yaml<T: serde::de::DeserializeOwned>(
         .ok()
 }
 
+/// The content source of `org/site` (its stored `document`) on `branch`.
 pub fn content_source(
     code: &SiteCode,
-    site: &Value,
+    org: &str,
+    site: &str,
+    document: &Value,
     branch: &str,
-) -> Option<Effective<ContentConfig>> {
-    if let Some(content) = site
-        .get("content")
-        .and_then(|c| serde_json::from_value(c.clone()).ok())
-    {
-        return Some(Effective {
+) -> Result<Option<Effective<ContentConfig>>, SiteError> {
+    if let Some(content) = sites::content(org, site, document)? {
+        return Ok(Some(Effective {
             value: content,
             origin: "config",
-        });
+        }));
     }
-    let fstab: FstabFile = code_yaml(code, site, branch, "fstab.yaml")?;
-    Some(Effective {
-        value: ContentConfig {
-            source: fstab.root_source()?,
-            overlay: None,
-        },
-        origin: "fstab.yaml",
-    })
+    let from_fstab = || {
+        let fstab: FstabFile = code_yaml(code, document, branch, "fstab.yaml")?;
+        Some(Effective {
+            value: ContentConfig {
+                source: fstab.root_source()?,
+                overlay: None,
+            },
+            origin: "fstab.yaml",
+        })
+    };
+    Ok(from_fstab())
 }
 
 pub fn path_mappings(
@@ -83,11 +87,16 @@ pub fn path_mappings(
     branch: &str,
 ) -> Result<Option<Effective<Vec<String>>>, ApiError> {
     let public = public_config(store, org, site_name)?;
-    if let Some(mappings) = public
+    let configured = public
         .as_ref()
         .and_then(|p| p.pointer("/paths/mappings"))
-        .and_then(|m| serde_json::from_value::<Vec<String>>(m.clone()).ok())
-    {
+        .map(Vec::<String>::deserialize)
+        .transpose()
+        .map_err(|error| SiteError::Damaged {
+            key: sites::public_key(org, site_name),
+            reason: format!("`paths.mappings`: {error}"),
+        })?;
+    if let Some(mappings) = configured {
         return Ok(Some(Effective {
             value: mappings,
             origin: "public.json",
@@ -111,7 +120,7 @@ pub async fn status(
     let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
     let store = state.store.as_ref();
     let body = serde_json::json!({
-        "content": content_source(&state.code, &document, &branch),
+        "content": content_source(&state.code, &org, &site, &document, &branch)?,
         "mappings": path_mappings(store, &state.code, &org, &site, &document, &branch)?,
     });
     Ok(Json(body).into_response())

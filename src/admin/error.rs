@@ -43,6 +43,18 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<crate::sites::SiteError> for ApiError {
+    fn from(error: crate::sites::SiteError) -> ApiError {
+        match error {
+            crate::sites::SiteError::Store(error) => error.into(),
+            damaged => {
+                tracing::error!(error = %damaged, "stored document does not read back");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, damaged.to_string())
+            }
+        }
+    }
+}
+
 impl ApiError {
     /// The response with an empty body: the message only in `x-error` (the preview API's
     /// error form).

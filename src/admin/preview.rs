@@ -130,7 +130,7 @@ pub async fn preview_now(
     } = *target;
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
-    let content = content_source(&state.code, document, branch).ok_or_else(|| {
+    let content = content_source(&state.code, org, site, document, branch)?.ok_or_else(|| {
         ApiError::not_found(format!(
             "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
         ))

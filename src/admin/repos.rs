@@ -62,9 +62,7 @@ pub fn load(store: &dyn Store, owner: &str, repo: &str) -> Result<Option<Reposit
     let Some(key) = key(owner, repo) else {
         return Ok(None);
     };
-    Ok(store
-        .get(&key)?
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok()))
+    Ok(crate::sites::read(store, &key)?)
 }
 
 pub fn status(store: &dyn Store, repository: &Repository) -> Result<Status, ApiError> {
@@ -102,8 +100,12 @@ pub fn sync_secret(
     }
 }
 
-fn parse_code(code: Option<&Value>) -> Option<CodeConfig> {
-    code.and_then(|c| serde_json::from_value(c.clone()).ok())
+/// A code block of a request body, which validation has already checked (so an error
+/// here is a bug of that validation, answered as a bad request rather than ignored).
+fn parse_code(code: Option<&Value>) -> Result<Option<CodeConfig>, ApiError> {
+    code.map(CodeConfig::deserialize)
+        .transpose()
+        .map_err(|error| ApiError::bad_request(format!("`code`: {error}")))
 }
 
 impl AdminState {
@@ -115,7 +117,7 @@ impl AdminState {
         site: &str,
         code: Option<&Value>,
     ) -> Result<(), ApiError> {
-        let Some(code) = parse_code(code) else {
+        let Some(code) = parse_code(code)? else {
             return Ok(());
         };
         let Some((owner, repo, secret_id)) = external(&code) else {
@@ -150,7 +152,7 @@ impl AdminState {
         site: &str,
         code: Option<&Value>,
     ) -> Result<(), ApiError> {
-        let Some(code) = parse_code(code) else {
+        let Some(code) = parse_code(code)? else {
             return Ok(());
         };
         let Some((owner, repo, Some(secret_id))) = external(&code) else {

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sites::SiteError;
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,19 +91,12 @@ pub fn load(
     site: &str,
     branch: &str,
     name: &str,
-) -> Result<Option<Job>, StoreError> {
-    Ok(store
-        .get(&key(org, site, branch, name))?
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok()))
+) -> Result<Option<Job>, SiteError> {
+    crate::sites::read(store, &key(org, site, branch, name))
 }
 
 /// The jobs of a branch, newest first (names sort by creation time).
-pub fn list(
-    store: &dyn Store,
-    org: &str,
-    site: &str,
-    branch: &str,
-) -> Result<Vec<Job>, StoreError> {
+pub fn list(store: &dyn Store, org: &str, site: &str, branch: &str) -> Result<Vec<Job>, SiteError> {
     let mut jobs = Vec::new();
     for file in store
         .list(&format!("jobs/{org}/{site}/{branch}/code"))?

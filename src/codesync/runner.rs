@@ -13,6 +13,7 @@ use super::job::{self, FileError, Job, JobState, Progress, Trigger};
 use crate::admin::config::load_site;
 use crate::admin::repos;
 use crate::model::api::CodeConfig;
+use crate::sites::SiteError;
 use crate::store::{KeyedLocks, Store, StoreError};
 use crate::time::now_rfc3339;
 
@@ -34,7 +35,13 @@ pub enum EnqueueError {
     #[error("{0} jobs are already queued for this branch")]
     TooManyQueued(usize),
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(#[from] SiteError),
+}
+
+impl From<StoreError> for EnqueueError {
+    fn from(error: StoreError) -> EnqueueError {
+        EnqueueError::Store(error.into())
+    }
 }
 
 /// What a job needs to fetch: the code block and the credentials for its raw host (a
@@ -133,9 +140,8 @@ impl CodeSync {
         let site = load_site(store, &job.org, &job.site)
             .map_err(error)?
             .ok_or("the site does not exist")?;
-        let code: CodeConfig = site
-            .get("code")
-            .and_then(|c| serde_json::from_value(c.clone()).ok())
+        let code = crate::sites::code(&job.org, &job.site, &site)
+            .map_err(|e| e.to_string())?
             .ok_or("the site has no code configuration")?;
         let raw_url = code
             .raw_base()
@@ -161,7 +167,13 @@ impl CodeSync {
             Ok(Some(bytes)) => files::parse_manifest(&String::from_utf8_lossy(&bytes)),
             _ => Vec::new(),
         };
-        let templates = self.worker_templates(job);
+        let templates = match self.worker_templates(job) {
+            Ok(templates) => templates,
+            Err(error) => {
+                job.error = Some(error.to_string());
+                return;
+            }
+        };
         let wanted = files::wanted(&manifest, &templates);
         job.progress.total = wanted.len();
         self.save(job);
@@ -218,15 +230,15 @@ impl CodeSync {
     }
 
     /// Templates named by the branch's worker entries (or main's, which other branches use).
-    fn worker_templates(&self, job: &Job) -> Vec<String> {
-        [job.branch.as_str(), "main"]
-            .iter()
-            .find_map(|branch| {
-                let key = format!("transform/{}/{}/{branch}.json", job.org, job.site);
-                self.store.get(&key).ok().flatten()
-            })
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .map(|config| files::templates(&config))
-            .unwrap_or_default()
+    fn worker_templates(&self, job: &Job) -> Result<Vec<String>, SiteError> {
+        for branch in [job.branch.as_str(), "main"] {
+            let key = format!("transform/{}/{}/{branch}.json", job.org, job.site);
+            if let Some(config) =
+                crate::sites::read::<serde_json::Value>(self.store.as_ref(), &key)?
+            {
+                return Ok(files::templates(&config));
+            }
+        }
+        Ok(Vec::new())
     }
 }

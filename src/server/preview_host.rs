@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use crate::admin::config::{access_of, load_site, public_config};
+use crate::admin::config::{load_site, public_config};
 use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError};
 use crate::code::CodeRepo;
@@ -81,7 +81,7 @@ pub(super) fn serve(
     let PreviewHost { org, site, .. } = host;
     let document = load_site(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    let access = access_of(&document);
+    let access = crate::sites::access(org, site, &document)?;
     let requires_auth = access
         .as_ref()
         .and_then(|a| a.admin.as_ref())

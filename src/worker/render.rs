@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::config::load_effective;
 use super::html;
-use crate::admin::config::{access_of, load_site};
+use crate::admin::config::load_site;
 use crate::admin::effective::path_mappings;
 use crate::admin::{AdminState, ApiError, check_names};
 use crate::code::CodeRepo;
@@ -93,7 +93,7 @@ pub async fn handle(
     };
     let site_document = load_site(store, &org, &site)?;
     let mut page =
-        match template_source(&state, entry, site_document.as_ref(), &org, &site, &branch) {
+        match template_source(&state, entry, site_document.as_ref(), &org, &site, &branch)? {
             Some(source) => {
                 let template = state.worker_cache.template(&source).map_err(|e| {
                     ApiError::new(
@@ -269,7 +269,9 @@ pub fn select_record<'d>(
 }
 
 /// The template text from the site's code (a checkout, else the branch's, else main's). A site that requires
-/// authentication serves it only to an entry whose `templateApiKey` is a valid token for it.
+/// authentication serves it only to an entry whose `templateApiKey` is a valid token for it;
+/// `None` (the generic page) otherwise. A site document whose access does not read back is
+/// an error: it must not pass for a site without authentication.
 fn template_source(
     state: &AdminState,
     entry: &WorkerEntry,
@@ -277,21 +279,32 @@ fn template_source(
     org: &str,
     site_name: &str,
     branch: &str,
-) -> Option<String> {
-    let path = entry.template.as_deref()?.strip_prefix('/')?;
-    let site = site?;
-    let requires_auth = access_of(site)
+) -> Result<Option<String>, ApiError> {
+    let (Some(path), Some(site)) = (
+        entry.template.as_deref().and_then(|t| t.strip_prefix('/')),
+        site,
+    ) else {
+        return Ok(None);
+    };
+    let requires_auth = crate::sites::access(org, site_name, site)?
         .and_then(|a| a.admin)
         .and_then(|a| a.require_auth)
         .is_some_and(|mode| mode == "auto" || mode == "true");
     if requires_auth {
-        let key = entry.template_api_key.as_deref()?;
-        let claims = state.key.verify(key, crate::time::now_seconds()).ok()?;
-        if !claims.covers(org, site_name) {
-            return None;
+        let covered = entry
+            .template_api_key
+            .as_deref()
+            .and_then(|key| state.key.verify(key, crate::time::now_seconds()).ok())
+            .is_some_and(|claims| claims.covers(org, site_name));
+        if !covered {
+            return Ok(None);
         }
     }
-    state.code.text(&CodeRepo::of_site(site)?, branch, path)
+    let Some(repo) = crate::sites::code(org, site_name, site)?.map(|code| CodeRepo::of(&code))
+    else {
+        return Ok(None);
+    };
+    Ok(state.code.text(&repo, branch, path))
 }
 
 #[cfg(test)]

@@ -625,3 +625,52 @@ async fn an_external_repository_is_selectable_once_onboarded() {
             .is_some_and(|e| e.contains("onboarded by acme/web"))
     );
 }
+
+#[tokio::test]
+async fn a_damaged_stored_site_answers_500_naming_the_document() {
+    let (server, root) = with_site().await;
+    let stored = server.data.join("config/acme/sites/web.json");
+    let damaged = |answer: &crate::harness::Answer, what: &str| {
+        assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR, "{what}");
+        let error = answer.error.as_deref().unwrap_or_default();
+        assert!(
+            error.contains("the stored document `config/acme/sites/web.json` is damaged"),
+            "{what}: {error}"
+        );
+        error.to_string()
+    };
+
+    // Valid JSON whose access block does not read back: never taken for "no access
+    // rules", neither by the configuration routes nor by the preview host.
+    let mut document: Value =
+        serde_json::from_slice(&std::fs::read(&stored).expect("stored")).expect("JSON");
+    document["access"] = json!({"admin": {"role": "everyone"}});
+    std::fs::write(&stored, serde_json::to_vec(&document).expect("JSON")).expect("write");
+    let error = damaged(&server.get(SITE, &root).await, "GET of the site");
+    assert!(error.contains("`access`"), "{error}");
+    damaged(
+        &server
+            .preview("main--web--acme.localhost", "/config.json", None)
+            .await,
+        "the preview host",
+    );
+
+    // A code block that does not read back fails the code routes the same way.
+    document["access"] = site_body()["access"].clone();
+    document["code"] = json!({"owner": "acme"});
+    std::fs::write(&stored, serde_json::to_vec(&document).expect("JSON")).expect("write");
+    let sync = server
+        .send(Method::POST, "/admin/code/acme/web/main", Some(&root), None)
+        .await;
+    let error = damaged(&sync, "a code sync");
+    assert!(error.contains("`code`"), "{error}");
+
+    // Bytes that are not JSON at all.
+    std::fs::write(&stored, b"{\"code\": ").expect("write");
+    damaged(&server.get(SITE, &root).await, "GET of a torn document");
+    // Listing the org's sites says which one is damaged instead of skipping it.
+    damaged(
+        &server.get("/admin/config/acme/sites.json", &root).await,
+        "the site listing",
+    );
+}
