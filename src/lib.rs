@@ -10,6 +10,7 @@ pub mod compile;
 pub mod diagnostic;
 pub mod document;
 pub mod endpoint;
+pub mod fsutil;
 pub mod golden;
 pub mod html;
 pub mod http;

@@ -194,11 +194,7 @@ fn head_html(code: &SiteCode, site: &Value, branch: &str) -> Option<String> {
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites
 /// that share a source share it.
 fn hex_id(source: &str) -> String {
-    Sha256::digest(source.as_bytes())
-        .iter()
-        .take(20)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(&Sha256::digest(source.as_bytes())[..20])
 }
 
 fn api_error(error: PreviewError) -> ApiError {

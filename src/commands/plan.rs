@@ -1,6 +1,5 @@
 //! `siteops plan`: what apply would change, as text, JSON or a pull-request comment.
 
-use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -42,12 +41,6 @@ pub fn run(args: &PlanArgs) -> Result<Outcome> {
 
 /// Writes the plan beside `path` and renames it into place: never half a plan.
 fn save(path: &Path, plan: &Plan) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "plan.json".into());
-    let staging = path.with_file_name(format!(".{name}.tmp"));
-    fs::write(&staging, render::json(plan))
-        .with_context(|| format!("cannot write {}", staging.display()))?;
-    fs::rename(&staging, path).with_context(|| format!("cannot write {}", path.display()))
+    siteops::fsutil::write_atomic(path, render::json(plan).as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }

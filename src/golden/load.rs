@@ -123,13 +123,12 @@ pub fn write(case: &Case, name: &str, expression: &str, contents: &str) -> Resul
         source,
     })?;
     let path = dir.join(snapshot::file_name(name));
-    let temporary = dir.join(format!(".{}.tmp", snapshot::file_name(name)));
-    let io = |source| GoldenError::Io {
-        path: path.clone(),
-        source,
-    };
-    std::fs::write(&temporary, snapshot::render(expression, contents)).map_err(io)?;
-    std::fs::rename(&temporary, &path).map_err(io)
+    crate::fsutil::write_atomic(&path, snapshot::render(expression, contents).as_bytes()).map_err(
+        |source| GoldenError::Io {
+            path: path.clone(),
+            source,
+        },
+    )
 }
 
 /// Removes a stored snapshot that no page produces any more.

@@ -8,7 +8,7 @@
 //! mocks first. A page whose preview failed is never read from the preview host, so a
 //! page stored by an earlier case cannot stand in for it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -37,7 +37,8 @@ pub struct Harness {
     mocks: Arc<RwLock<Arc<MockSet>>>,
     token: String,
     client: reqwest::Client,
-    _data: ScratchDir,
+    /// The scratch data directory, removed when the harness is dropped.
+    _data: tempfile::TempDir,
 }
 
 impl std::fmt::Debug for Harness {
@@ -51,7 +52,13 @@ impl std::fmt::Debug for Harness {
 impl Harness {
     /// Starts the server and applies the repository at `root` to it.
     pub async fn start(root: &Path) -> Result<Harness, GoldenError> {
-        let data = ScratchDir::new()?;
+        let data = tempfile::Builder::new()
+            .prefix("siteops-golden-")
+            .tempdir()
+            .map_err(|source| GoldenError::Io {
+                path: std::env::temp_dir(),
+                source,
+            })?;
         let mocks: Arc<RwLock<Arc<MockSet>>> = Arc::default();
         let source = mocks.clone();
         let transport = OfflineTransport::new(Arc::new(move || {
@@ -59,7 +66,7 @@ impl Harness {
         }));
         let config = ServerConfig {
             addr: (std::net::Ipv4Addr::LOCALHOST, 0).into(),
-            data_dir: data.path.clone(),
+            data_dir: data.path().to_path_buf(),
             org_admins: vec![SERVE_SUBJECT.to_string()],
             preview_limits: crate::preview::Limits::default(),
             preview_transport: Some(Arc::new(transport)),
@@ -245,30 +252,5 @@ fn http_error(url: &str, error: &reqwest::Error) -> GoldenError {
     GoldenError::Http {
         url: url.to_string(),
         message: error.to_string(),
-    }
-}
-
-/// A directory under the system's temporary directory, removed when dropped.
-struct ScratchDir {
-    path: PathBuf,
-}
-
-impl ScratchDir {
-    fn new() -> Result<ScratchDir, GoldenError> {
-        let mut random = [0u8; 8];
-        getrandom::fill(&mut random).map_err(|e| GoldenError::Server(e.to_string()))?;
-        let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let path = std::env::temp_dir().join(format!("siteops-golden-{name}"));
-        std::fs::create_dir_all(&path).map_err(|source| GoldenError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        Ok(ScratchDir { path })
-    }
-}
-
-impl Drop for ScratchDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
     }
 }

@@ -65,7 +65,7 @@ impl LiveState {
         // serde_json's map is sorted: the serialization is canonical.
         let bytes = serde_json::to_vec(&Value::Object(sites)).expect("JSON serializes");
         let digest = Sha256::digest(&bytes);
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = hex::encode(digest);
         format!("sha256:{hex}")
     }
 }

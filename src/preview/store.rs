@@ -73,10 +73,6 @@ impl std::fmt::Debug for BranchPreviews<'_> {
     }
 }
 
-fn hex(bytes: &[u8], len: usize) -> String {
-    bytes.iter().take(len).map(|b| format!("{b:02x}")).collect()
-}
-
 impl<'a> BranchPreviews<'a> {
     pub fn new(store: &'a dyn Store, org: &str, site: &str, branch: &str) -> BranchPreviews<'a> {
         BranchPreviews {
@@ -90,7 +86,7 @@ impl<'a> BranchPreviews<'a> {
         format!(
             "{}/pages/{}",
             self.prefix,
-            hex(&Sha256::digest(web_path.as_bytes()), 16)
+            hex::encode(&Sha256::digest(web_path.as_bytes())[..16])
         )
     }
 
@@ -121,7 +117,7 @@ impl<'a> BranchPreviews<'a> {
             hasher.update((bytes.len() as u64).to_be_bytes());
             hasher.update(bytes);
         }
-        let revision = hex(&hasher.finalize(), 16);
+        let revision = hex::encode(&hasher.finalize()[..16]);
         let page_key = self.page_key(&preview.web_path);
         for (name, bytes) in &files {
             self.store

@@ -1,19 +1,16 @@
 //! [`Store`] on the local file system.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{Store, StoreError, check_key};
-
-/// Marks files being written; never a valid key segment (keys cannot start with `.`).
-const TEMP_PREFIX: &str = ".tmp-";
+// Marks files being written; never a valid key segment (keys cannot start with `.`).
+use crate::fsutil::{TEMP_PREFIX, write_atomic};
 
 #[derive(Debug)]
 pub struct FsStore {
     root: PathBuf,
-    counter: AtomicU64,
 }
 
 impl FsStore {
@@ -22,10 +19,7 @@ impl FsStore {
         let root = root.into();
         fs::create_dir_all(&root)?;
         remove_temp_files(&root)?;
-        Ok(FsStore {
-            root,
-            counter: AtomicU64::new(0),
-        })
+        Ok(FsStore { root })
     }
 
     pub fn root(&self) -> &Path {
@@ -57,27 +51,8 @@ impl Store for FsStore {
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        let path = self.path(key)?;
-        let dir = path.parent().unwrap_or(&self.root).to_path_buf();
-        fs::create_dir_all(&dir).map_err(io_error(key))?;
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let temp = dir.join(format!("{TEMP_PREFIX}{}-{n}", std::process::id()));
-        let written = (|| {
-            let mut file = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&temp)?;
-            file.write_all(bytes)?;
-            // The data is on disk before the name points at it…
-            file.sync_all()?;
-            fs::rename(&temp, &path)?;
-            // …and the new name is on disk before `put` returns.
-            File::open(&dir)?.sync_all()
-        })();
-        if written.is_err() {
-            let _ = fs::remove_file(&temp);
-        }
-        written.map_err(io_error(key))
+        // Durable before `put` returns: the data, then the name.
+        write_atomic(&self.path(key)?, bytes).map_err(io_error(key))
     }
 
     fn delete(&self, key: &str) -> Result<bool, StoreError> {

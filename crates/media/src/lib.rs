@@ -6,8 +6,7 @@ use sha2::{Digest, Sha256};
 /// `media_<first 40 hex digits of the SHA-256 of the bytes>.<ext>`.
 pub fn media_name(bytes: &[u8], extension: &str) -> String {
     let digest = Sha256::digest(bytes);
-    let hex: String = digest.iter().take(20).map(|b| format!("{b:02x}")).collect();
-    format!("media_{hex}.{extension}")
+    format!("media_{}.{extension}", hex::encode(&digest[..20]))
 }
 
 /// Whether a name is a stored media name (`media_<40 hex>.<known extension>`).

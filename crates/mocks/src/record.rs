@@ -277,7 +277,7 @@ fn slug(host: &str, path: &str, identity: &str) -> String {
     }
     let readable = cleaned[..cut].trim_matches(['-', '_', '.']);
     let digest = Sha256::digest(identity.as_bytes());
-    let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    let hash = hex::encode(&digest[..4]);
     format!("{readable}-{hash}")
 }
 

@@ -24,7 +24,7 @@ use crate::mocks::{MockRequest, MockSet};
 use crate::model::SiteId;
 use crate::preview::Transport;
 use crate::server::{ServerConfig, start};
-use files::{ScratchDir, read_tree, write_atomic};
+use files::{read_tree, write_atomic};
 
 pub use transport::RecordingTransport;
 
@@ -110,11 +110,14 @@ pub async fn record(
     recording: &Recording<'_>,
     network: Arc<dyn Transport>,
 ) -> Result<RecordReport, RecordError> {
-    let scratch = ScratchDir::new().map_err(|source| RecordError::Scratch { source })?;
+    let scratch = tempfile::Builder::new()
+        .prefix("siteops-record-")
+        .tempdir()
+        .map_err(|source| RecordError::Scratch { source })?;
     let recorder = Arc::new(RecordingTransport::new(network));
     let server = start(ServerConfig {
         addr: (std::net::Ipv4Addr::LOCALHOST, 0).into(),
-        data_dir: scratch.0.clone(),
+        data_dir: scratch.path().to_path_buf(),
         org_admins: vec![SERVE_SUBJECT.to_string()],
         preview_limits: crate::preview::Limits::default(),
         preview_transport: Some(recorder.clone()),
