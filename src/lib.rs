@@ -6,33 +6,25 @@ pub mod apply;
 pub mod auth;
 pub mod code;
 pub mod codesync;
-pub mod compile;
-pub mod diagnostic;
-pub mod document;
-pub mod endpoint;
 pub mod fsutil;
 pub mod golden;
 pub mod html;
 pub mod http;
 pub mod live;
-pub mod model;
 pub mod plan;
 pub mod preview;
 pub mod remote;
-pub mod repo;
-pub mod routing;
-pub mod rules;
-pub mod schema;
 pub mod server;
 pub mod sites;
-pub mod source;
 pub mod store;
 pub mod time;
-pub mod validate;
 pub mod worker;
 
 // The pure leaves live in crates of their own (`crates/`), which cannot reach the server,
 // the network or the runtime; re-exported here under the names the rest of the code uses.
+pub use siteops_config::{
+    compile, diagnostic, document, endpoint, model, repo, routing, rules, schema, source, validate,
+};
 pub use siteops_ingest as ingest;
 pub use siteops_jsregex as jsregex;
 pub use siteops_media as media;

@@ -25,66 +25,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
-use serde_json::Value;
-
 pub use checkout::{Checkout, CheckoutError};
 pub use path::{CodePath, CodePathError};
 
-use crate::model::api::CodeConfig;
+pub use crate::model::code_repo::CodeRepo;
 use crate::store::{Store, StoreError};
-
-/// A code repository, as sites name it: `owner/repo`, compared without regard to case.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CodeRepo {
-    pub owner: String,
-    pub repo: String,
-}
-
-impl CodeRepo {
-    pub fn new(owner: &str, repo: &str) -> CodeRepo {
-        CodeRepo {
-            owner: owner.to_ascii_lowercase(),
-            repo: repo.to_ascii_lowercase(),
-        }
-    }
-
-    /// Reads `owner/repo`; both parts as the interface's ids (`[a-z0-9][a-z0-9-]*`, any
-    /// case, dots and underscores allowed as git hosts allow them).
-    pub fn parse(text: &str) -> Option<CodeRepo> {
-        let (owner, repo) = text.split_once('/')?;
-        let part = |p: &str| {
-            !p.is_empty()
-                && !p.starts_with('.')
-                && p.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        };
-        (part(owner) && part(repo)).then(|| CodeRepo::new(owner, repo))
-    }
-
-    pub fn of(code: &CodeConfig) -> CodeRepo {
-        CodeRepo::new(&code.owner, &code.repo)
-    }
-
-    /// The code repository of a stored site document, when it has a code block.
-    pub fn of_site(site: &Value) -> Option<CodeRepo> {
-        let code = site.get("code")?;
-        Some(CodeRepo::new(
-            code.get("owner")?.as_str()?,
-            code.get("repo")?.as_str()?,
-        ))
-    }
-
-    /// Store key of a file on a branch.
-    pub fn key(&self, branch: &str, path: &str) -> String {
-        format!("code/{}/{}/{branch}/{path}", self.owner, self.repo)
-    }
-}
-
-impl std::fmt::Display for CodeRepo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.owner, self.repo)
-    }
-}
 
 /// Local checkouts by repository.
 pub type Checkouts = BTreeMap<CodeRepo, Checkout>;

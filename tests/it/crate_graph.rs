@@ -11,7 +11,8 @@ use crate::support::repo_root;
 
 /// Crates that must stay pure, and what none of their dependencies (normal or build,
 /// transitively) may be.
-const PURE: [&str; 5] = [
+const PURE: [&str; 6] = [
+    "siteops-config",
     "siteops-ingest",
     "siteops-template",
     "siteops-jsregex",

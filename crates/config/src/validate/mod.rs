@@ -16,9 +16,9 @@ use std::sync::Arc;
 
 pub use fleet::Explanation;
 
-use crate::code::CodeRepo;
 use crate::diagnostic::{self, Code, Diagnostic, SourceLookup, Summary};
 use crate::document::push_token;
+use crate::model::code_repo::CodeRepo;
 use crate::model::files::EnvRef;
 use crate::model::{Fleet, Sensitive, Site, WorkerEntrySpec, api};
 use crate::repo::RepoFiles;

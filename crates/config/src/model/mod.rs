@@ -4,6 +4,7 @@
 //! bodies. Only validation constructs a [`Fleet`], so holding one means the rules passed.
 
 pub mod api;
+pub mod code_repo;
 pub mod files;
 
 use std::collections::BTreeMap;

@@ -2,8 +2,8 @@
 //! Validation uses it to check entry examples; the worker serves pages with it.
 
 use crate::endpoint::EndpointTemplate;
-use crate::jsregex::{JsRegex, JsRegexError};
 use crate::model::api::WorkerEntry;
+use siteops_jsregex::{JsRegex, JsRegexError};
 
 /// The first entry, in array order, whose `path` is a prefix of the page path.
 pub fn select<'e>(entries: &'e [WorkerEntry], page_path: &str) -> Option<(usize, &'e WorkerEntry)> {

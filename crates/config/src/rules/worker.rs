@@ -3,8 +3,8 @@
 use super::http_url;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::endpoint::{EndpointTemplate, is_header_name};
-use crate::jsregex::JsRegex;
 use crate::model::api::WorkerEntry;
+use siteops_jsregex::JsRegex;
 
 /// Checks every entry; pointers are `/<index>/<key>` into the array.
 pub fn worker_entries(entries: &[WorkerEntry]) -> Vec<Diagnostic> {
