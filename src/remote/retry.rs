@@ -1,6 +1,6 @@
 //! When to try a request again, and how long to wait first. Pure.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 /// Retries for 429, 5xx and network errors: exponential backoff from `base`, at most
 /// `cap` per wait, at most `attempts` tries in all. A 429's `retry-after` is honoured up to
@@ -49,55 +49,15 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
-    let at = UNIX_EPOCH + Duration::from_secs(parse_http_date(value)?);
+    // IMF-fixdate, the form HTTP requires senders to use (and the two obsolete forms).
+    let at = httpdate::parse_http_date(value).ok()?;
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
-/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP requires senders to use,
-/// to seconds since the epoch.
-fn parse_http_date(value: &str) -> Option<u64> {
-    let (_, rest) = value.split_once(", ")?;
-    let parts: Vec<&str> = rest.split(' ').collect();
-    let [day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
-    };
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let month = MONTHS.iter().position(|m| m == month)? as u32 + 1;
-    let day: u32 = day.parse().ok()?;
-    let year: i64 = year.parse().ok()?;
-    let clock: Vec<u64> = time
-        .split(':')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let [h, m, s] = clock.as_slice() else {
-        return None;
-    };
-    if !(1..=31).contains(&day) || *h > 23 || *m > 59 || *s > 60 {
-        return None;
-    }
-    let days = days_from_civil(year, month, day);
-    u64::try_from(days)
-        .ok()
-        .map(|d| d * 86_400 + h * 3600 + m * 60 + s)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month = i64::from(month);
-    let day_of_year =
-        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::UNIX_EPOCH;
 
     #[test]
     fn backoff_doubles_up_to_the_cap() {
@@ -125,6 +85,10 @@ mod tests {
         assert_eq!(check("Wed, 21 Oct 2015 07:00:00 GMT"), Some(Duration::ZERO));
         assert_eq!(check("soon"), None);
         assert_eq!(check("Wed, 32 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(
+            check("Wednesday, 21-Oct-15 07:28:00 GMT"),
+            Some(Duration::from_secs(10))
+        );
         assert_eq!(check("-1"), None);
     }
 
@@ -138,12 +102,5 @@ mod tests {
             policy.max_retry_after
         );
         assert_eq!(policy.after_429(3, None, now), policy.backoff(3));
-    }
-
-    #[test]
-    fn civil_days() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-        assert_eq!(days_from_civil(1994, 11, 6), 9_075);
     }
 }
