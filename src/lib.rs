@@ -2,18 +2,14 @@
 //! platform. See ARCHITECTURE.md for the map of this crate.
 
 pub mod admin;
-pub mod apply;
 pub mod auth;
 pub mod code;
 pub mod codesync;
 pub mod fsutil;
 pub mod golden;
 pub mod html;
-pub mod http;
 pub mod live;
-pub mod plan;
 pub mod preview;
-pub mod remote;
 pub mod server;
 pub mod sites;
 pub mod store;
@@ -29,5 +25,6 @@ pub use siteops_ingest as ingest;
 pub use siteops_jsregex as jsregex;
 pub use siteops_media as media;
 pub use siteops_mocks as mocks;
+pub use siteops_plan::{apply, http, plan, remote};
 pub use siteops_template as template;
 pub use siteops_template::json;

@@ -17,7 +17,11 @@ pub fn unified(old_label: &str, new_label: &str, old: &str, new: &str) -> String
     let diff = TextDiff::configure()
         .timeout(std::time::Duration::from_secs(2))
         .diff_slices(&old, &new);
-    if diff.ops().iter().all(|op| matches!(op, similar::DiffOp::Equal { .. })) {
+    if diff
+        .ops()
+        .iter()
+        .all(|op| matches!(op, similar::DiffOp::Equal { .. }))
+    {
         return String::new();
     }
     let mut out = format!("--- {old_label}\n+++ {new_label}\n");

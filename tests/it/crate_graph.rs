@@ -9,6 +9,16 @@ use serde_json::Value;
 
 use crate::support::repo_root;
 
+/// The workspace's layers, lowest first: a crate may depend only on crates of lower
+/// layers, never on its own layer's or a higher one's.
+const LAYERS: [&[&str]; 5] = [
+    &["siteops-jsregex", "siteops-template", "siteops-media"],
+    &["siteops-mocks", "siteops-ingest", "siteops-config"],
+    &["siteops-plan"],
+    &["siteops-server"],
+    &["siteops"],
+];
+
 /// Crates that must stay pure, and what none of their dependencies (normal or build,
 /// transitively) may be.
 const PURE: [&str; 6] = [
@@ -22,6 +32,10 @@ const PURE: [&str; 6] = [
 const FORBIDDEN: [&str; 7] = [
     "siteops", "tokio", "axum", "reqwest", "hyper", "notify", "mio",
 ];
+
+/// What the plan crate (a client of the administration API) must not reach: the server
+/// side of HTTP, file watching and the page pipeline.
+const PLAN_FORBIDDEN: [&str; 4] = ["axum", "notify", "siteops-ingest", "siteops-mocks"];
 
 fn metadata() -> Value {
     // This machine's platform only: other platforms' crates need not be downloaded.
@@ -84,32 +98,100 @@ fn reachable(
     seen
 }
 
+/// Package names by id, and the resolved graph's nodes by id.
+struct Graph<'m> {
+    names: HashMap<&'m str, &'m str>,
+    nodes: HashMap<&'m str, &'m Value>,
+}
+
+impl<'m> Graph<'m> {
+    fn new(metadata: &'m Value) -> Self {
+        let names: HashMap<&str, &str> = metadata["packages"]
+            .as_array()
+            .expect("packages")
+            .iter()
+            .map(|p| {
+                (
+                    p["id"].as_str().expect("id"),
+                    p["name"].as_str().expect("name"),
+                )
+            })
+            .collect();
+        let nodes: HashMap<&str, &Value> = metadata["resolve"]["nodes"]
+            .as_array()
+            .expect("resolve graph")
+            .iter()
+            .map(|n| (n["id"].as_str().expect("id"), n))
+            .collect();
+        Graph { names, nodes }
+    }
+
+    /// The package names `name` reaches through normal and build dependencies.
+    fn reached_from(&self, name: &str) -> BTreeSet<String> {
+        let (id, _) = self
+            .names
+            .iter()
+            .find(|(_, n)| **n == name)
+            .unwrap_or_else(|| panic!("{name} is not in the workspace"));
+        reachable(id, &self.nodes, &self.names)
+    }
+}
+
+#[test]
+fn no_crate_reaches_its_own_layer_or_one_above() {
+    let metadata = metadata();
+    let graph = Graph::new(&metadata);
+    let layer_of = |name: &str| LAYERS.iter().position(|layer| layer.contains(&name));
+    let mut checked = 0;
+    for (layer, crates) in LAYERS.iter().enumerate() {
+        for name in *crates {
+            let upward: Vec<String> = graph
+                .reached_from(name)
+                .into_iter()
+                .filter(|dep| layer_of(dep).is_some_and(|l| l >= layer))
+                .collect();
+            assert!(
+                upward.is_empty(),
+                "{name} depends on {upward:?}, which are not below it (see ARCHITECTURE.md)"
+            );
+            checked += 1;
+        }
+    }
+    // Every workspace member is placed in a layer.
+    let members: Vec<&str> = metadata["workspace_members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .map(|id| graph.names[id.as_str().expect("id")])
+        .filter(|name| *name != "xtask")
+        .collect();
+    assert_eq!(checked, members.len(), "members: {members:?}");
+    // The check itself can fail: the binary reaches crates of every layer below it.
+    let reached = graph.reached_from("siteops");
+    for name in ["siteops-plan", "siteops-config", "siteops-jsregex"] {
+        assert!(reached.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn the_plan_crate_reaches_no_server_or_page_pipeline() {
+    let metadata = metadata();
+    let graph = Graph::new(&metadata);
+    let reached = graph.reached_from("siteops-plan");
+    let broken: Vec<&&str> = PLAN_FORBIDDEN
+        .iter()
+        .filter(|f| reached.contains(**f))
+        .collect();
+    assert!(broken.is_empty(), "siteops-plan depends on {broken:?}");
+    assert!(reached.contains("reqwest"), "the check can fail");
+}
+
 #[test]
 fn the_pure_crates_reach_no_runtime_http_or_server_code() {
     let metadata = metadata();
-    let names: HashMap<&str, &str> = metadata["packages"]
-        .as_array()
-        .expect("packages")
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_str().expect("id"),
-                p["name"].as_str().expect("name"),
-            )
-        })
-        .collect();
-    let nodes: HashMap<&str, &Value> = metadata["resolve"]["nodes"]
-        .as_array()
-        .expect("resolve graph")
-        .iter()
-        .map(|n| (n["id"].as_str().expect("id"), n))
-        .collect();
+    let graph = Graph::new(&metadata);
     for pure in PURE {
-        let (id, _) = names
-            .iter()
-            .find(|(_, name)| **name == pure)
-            .unwrap_or_else(|| panic!("{pure} is not in the workspace"));
-        let reached = reachable(id, &nodes, &names);
+        let reached = graph.reached_from(pure);
         let broken: Vec<&&str> = FORBIDDEN.iter().filter(|f| reached.contains(**f)).collect();
         assert!(
             broken.is_empty(),
@@ -117,11 +199,7 @@ fn the_pure_crates_reach_no_runtime_http_or_server_code() {
         );
     }
     // The check itself can fail: the binary's crate reaches all of them.
-    let (siteops, _) = names
-        .iter()
-        .find(|(_, n)| **n == "siteops")
-        .expect("siteops");
-    let reached = reachable(siteops, &nodes, &names);
+    let reached = graph.reached_from("siteops");
     for crate_name in ["tokio", "axum", "reqwest", "siteops-ingest"] {
         assert!(reached.contains(crate_name), "{crate_name}");
     }

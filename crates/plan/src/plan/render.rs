@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{Action, Change, Plan, Planned, Summary};
-use crate::compile::REDACTED;
+use siteops_config::compile::REDACTED;
 
 const GREEN: &str = "\x1b[32m";
 const YELLOW: &str = "\x1b[33m";

@@ -8,8 +8,8 @@ use super::{
     Action, Body, Change, FORMAT_VERSION, Kind, LiveSite, LiveState, Plan, PlanSettings, Planned,
     Summary,
 };
-use crate::compile::{Compiled, REDACTED, Resource, ResourceKind, mask_at, masked};
-use crate::model::SiteId;
+use siteops_config::compile::{Compiled, REDACTED, Resource, ResourceKind, mask_at, masked};
+use siteops_config::model::SiteId;
 
 /// Fields the service stamps on the documents it stores; the diff ignores them.
 pub const SERVER_MANAGED: [&str; 2] = ["created", "lastModified"];

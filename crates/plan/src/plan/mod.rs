@@ -25,8 +25,8 @@ use serde_json::Value;
 pub use diff::{PlanError, diff};
 pub use live::{LiveSite, LiveState};
 
-use crate::compile::{REDACTED, ResourceKind};
-use crate::model::SiteId;
+use siteops_config::compile::{REDACTED, ResourceKind};
+use siteops_config::model::SiteId;
 
 /// The version of the JSON plan document; bumped on any incompatible change.
 pub const FORMAT_VERSION: u32 = 1;
@@ -127,7 +127,7 @@ impl Planned {
         let Some(Body(body)) = &self.body else {
             return Vec::new();
         };
-        let resource = crate::compile::Resource {
+        let resource = siteops_config::compile::Resource {
             site: self.site_id(),
             kind: self.resource_kind(),
             body: body.clone(),

@@ -8,9 +8,9 @@ use futures_util::StreamExt;
 use serde_json::Value;
 
 use super::{Client, ClientError, Location};
-use crate::compile::{Compiled, ResourceKind};
-use crate::model::SiteId;
 use crate::plan::{Body, LiveSite, LiveState};
+use siteops_config::compile::{Compiled, ResourceKind};
+use siteops_config::model::SiteId;
 
 /// With `--prune`, which live sites besides the repository's are read (and may go).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Where each resource lives on the two services.
 
-use crate::compile::ResourceKind;
-use crate::model::SiteId;
+use siteops_config::compile::ResourceKind;
+use siteops_config::model::SiteId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Service {

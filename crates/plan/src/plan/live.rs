@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use super::Body;
-use crate::compile::{ResourceKind, masked};
-use crate::model::SiteId;
+use siteops_config::compile::{ResourceKind, masked};
+use siteops_config::model::SiteId;
 
 /// The live state of every site read: the repository's sites, and with `--prune` the
 /// other sites of its orgs.

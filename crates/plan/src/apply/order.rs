@@ -137,9 +137,9 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::compile::{Compiled, Resource, ResourceKind};
-    use crate::model::SiteId;
     use crate::plan::{Body, LiveSite, LiveState, Plan, PlanSettings, diff};
+    use siteops_config::compile::{Compiled, Resource, ResourceKind};
+    use siteops_config::model::SiteId;
 
     fn resource(site: &str, kind: ResourceKind, body: Value) -> Resource {
         Resource {
