@@ -45,7 +45,7 @@ async fn run() {
         org_admins: vec![ADMIN.to_string()],
         preview_limits: Default::default(),
         preview_transport: None,
-        live: None,
+        session: None,
     })
     .await
     .expect("the service starts");

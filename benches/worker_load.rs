@@ -49,7 +49,7 @@ async fn run(connections: usize, requests: usize) {
         org_admins: vec!["root@acme.example".into()],
         preview_limits: Default::default(),
         preview_transport: None,
-        live: None,
+        session: None,
     })
     .await
     .expect("server starts");

@@ -2,6 +2,7 @@
 //! platform. See ARCHITECTURE.md for the map of this crate.
 
 pub mod admin;
+pub mod app;
 pub mod auth;
 pub mod code;
 pub mod codesync;

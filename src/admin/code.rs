@@ -14,7 +14,8 @@ use serde_json::{Value, json};
 
 use super::config::{existing_site, load_site};
 use super::error::ApiError;
-use super::{AdminState, check_names, read_body, repos};
+use super::{check_names, read_body, repos};
+use crate::app::AppState;
 use crate::auth::Action;
 use crate::codesync::job::{self, Job, Trigger};
 use crate::codesync::runner::EnqueueError;
@@ -45,7 +46,7 @@ fn started(job: Job) -> Response {
 }
 
 fn enqueue(
-    state: &AdminState,
+    state: &AppState,
     org: &str,
     site: &str,
     branch: &str,
@@ -65,7 +66,7 @@ fn enqueue(
 
 /// `POST /code/<org>/<site>/<branch>`.
 pub async fn trigger(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -77,7 +78,7 @@ pub async fn trigger(
 
 /// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
 pub async fn webhook(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site)): Path<(String, String)>,
     headers: HeaderMap,
     body: Body,
@@ -118,7 +119,7 @@ pub async fn webhook(
 
 /// `GET /job/<org>/<site>/<branch>/code`.
 pub async fn list(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -130,7 +131,7 @@ pub async fn list(
 
 /// `GET /job/<org>/<site>/<branch>/code/<name>`.
 pub async fn one(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, branch, name)): Path<(String, String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {

@@ -21,7 +21,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use super::error::ApiError;
-use super::{AdminState, check_names, read_body};
+use super::{check_names, read_body};
+use crate::app::AppState;
 use crate::auth::{Action, Decision, authorize};
 use crate::diagnostic::Diagnostic;
 use crate::model::api::AccessConfig;
@@ -108,7 +109,7 @@ fn stamp(value: &mut Value, previous: Option<&Value>) {
 }
 
 fn check_access(
-    state: &AdminState,
+    state: &AppState,
     headers: &HeaderMap,
     org: &str,
     site: &str,
@@ -136,7 +137,7 @@ fn check_access(
 /// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
 /// revealed to callers without a token.
 pub fn existing_site(
-    state: &AdminState,
+    state: &AppState,
     headers: &HeaderMap,
     org: &str,
     site: &str,
@@ -163,7 +164,7 @@ pub fn existing_site(
 
 /// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
 pub async fn list_sites(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, file)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -204,7 +205,7 @@ pub async fn list_sites(
 
 /// `/config/<org>/sites/<site>.json`.
 pub async fn site(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, file)): Path<(String, String)>,
     method: Method,
     headers: HeaderMap,
@@ -286,7 +287,7 @@ pub async fn site(
 
 /// `/config/<org>/sites/<site>/<field>.json`: `public`, or a field of the site document.
 pub async fn sub_resource(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, file)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
@@ -357,7 +358,7 @@ pub async fn sub_resource(
 }
 
 async fn public(
-    state: Arc<AdminState>,
+    state: Arc<AppState>,
     org: &str,
     site: &str,
     method: Method,
@@ -411,7 +412,7 @@ fn without_managed(mut value: Value) -> Value {
 
 /// `/config/<org>/sites/<site>/secrets/<id>.json`. Values are write-only.
 pub async fn secret(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, file)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
@@ -453,7 +454,7 @@ pub async fn secret(
 /// (id and dates, never a value), sorted by id. `siteops plan` reads it to learn which
 /// secrets exist, and which `--prune` may delete, in one request per site.
 fn list_secrets(
-    state: &AdminState,
+    state: &AppState,
     org: &str,
     site: &str,
     method: Method,

@@ -15,9 +15,9 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::AdminState;
 use super::config::{existing_site, public_config};
 use super::error::ApiError;
+use crate::app::AppState;
 use crate::auth::Action;
 use crate::code::{CodeRepo, SiteCode};
 use crate::document::Document;
@@ -112,7 +112,7 @@ pub fn path_mappings(
 
 /// `GET /status/<org>/<site>/<branch>`.
 pub async fn status(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {

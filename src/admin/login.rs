@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::AdminState;
+use crate::app::AppState;
 use crate::auth::Claims;
 use crate::time::{format_rfc3339, now_seconds};
 
@@ -33,7 +33,7 @@ pub struct ProfileQuery {
 }
 
 pub async fn profile(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Query(query): Query<ProfileQuery>,
     headers: HeaderMap,
 ) -> Response {

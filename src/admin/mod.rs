@@ -14,46 +14,21 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::routing::{MethodFilter, get, on, post};
 
-pub use caller::token_of;
+pub use caller::{caller, token_of};
 pub use error::ApiError;
 
-use crate::auth::{Claims, OrgAdmins, SigningKey};
-use crate::codesync::runner::CodeSync;
-use crate::store::{KeyedLocks, Store};
+use crate::app::AppState;
+use crate::auth::SigningKey;
+use crate::store::Store;
 
 /// Largest request body accepted (413 beyond).
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
 /// Where the service keeps its token signing key.
 pub const SIGNING_KEY: &str = "keys/token-signing.key";
-
-pub struct AdminState {
-    pub store: Arc<dyn Store>,
-    pub locks: KeyedLocks,
-    pub key: SigningKey,
-    pub org_admins: OrgAdmins,
-    pub code_sync: Arc<CodeSync>,
-    /// Every site's code: local checkouts over the code store.
-    pub code: Arc<crate::code::SiteCode>,
-    /// Where previews fetch pages and images: the network in `serve`, mock files in the
-    /// golden harness.
-    pub preview_transport: Arc<dyn crate::preview::Transport>,
-    pub preview_limits: crate::preview::Limits,
-    /// The worker's compiled templates and regexes.
-    pub worker_cache: crate::worker::cache::WorkerCache,
-    /// `serve`'s live session, when serving a repository.
-    pub live: Option<Arc<crate::live::Live>>,
-}
-
-impl AdminState {
-    /// The verified caller of a request, if its token is valid.
-    pub fn caller(&self, headers: &HeaderMap) -> Option<Claims> {
-        caller::caller(headers, &self.key)
-    }
-}
 
 /// Loads the signing key from the store, creating it on first use.
 pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
@@ -66,7 +41,7 @@ pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
     Ok(key)
 }
 
-pub fn router(state: Arc<AdminState>) -> Router {
+pub fn router(state: Arc<AppState>) -> Router {
     let all = MethodFilter::GET
         .or(MethodFilter::PUT)
         .or(MethodFilter::POST)

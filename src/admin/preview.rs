@@ -18,10 +18,11 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::check_names;
 use super::config::existing_site;
 use super::effective::content_source;
 use super::error::ApiError;
-use super::{AdminState, check_names};
+use crate::app::AppState;
 use url::Url;
 
 use crate::auth::Action;
@@ -30,7 +31,7 @@ use crate::preview::store::{BranchPreviews, PreviewRecord};
 use crate::preview::{PagePath, PreviewError, PreviewRequest};
 
 pub async fn handle(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
@@ -54,7 +55,7 @@ fn split(path: &str) -> Option<(&str, &str, &str, &str)> {
 }
 
 async fn route(
-    state: &AdminState,
+    state: &AppState,
     method: &Method,
     uri: &Uri,
     headers: &HeaderMap,
@@ -116,7 +117,7 @@ pub struct SiteRef<'a> {
 /// call it too, to preview a page when it is viewed. In `serve` the outcome also goes to
 /// the live session's list of recent previews, trace included.
 pub async fn preview_now(
-    state: &AdminState,
+    state: &AppState,
     target: &SiteRef<'_>,
     page: &PagePath,
     authorization: Option<&axum::http::HeaderValue>,
@@ -157,12 +158,12 @@ pub async fn preview_now(
         Err(failure) => (Err(failure.error), failure.trace),
     };
     log_trace(org, site, branch, &page.web_path(), &trace);
-    if let Some(live) = &state.live {
+    if let Some(session) = &state.session {
         let (status, error) = match &preview {
             Ok(_) => (200, None),
             Err(error) => (error.status, Some(error.message.clone())),
         };
-        live.record_preview(crate::live::RecentPreview {
+        session.previewed(crate::app::RecentPreview {
             id: 0,
             site: crate::model::SiteId {
                 org: org.into(),

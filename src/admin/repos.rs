@@ -10,9 +10,9 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::AdminState;
 use super::config::secret_value;
 use super::error::ApiError;
+use crate::app::AppState;
 use crate::model::api::CodeConfig;
 use crate::store::Store;
 
@@ -108,7 +108,7 @@ fn parse_code(code: Option<&Value>) -> Result<Option<CodeConfig>, ApiError> {
         .map_err(|error| ApiError::bad_request(format!("`code`: {error}")))
 }
 
-impl AdminState {
+impl AppState {
     /// Whether `org/site` may use this code block: it onboards a new repository (with
     /// `secretId`), or selects a ready one (without).
     pub fn check_code_selectable(

@@ -65,7 +65,9 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         org_admins,
         preview_limits: siteops::preview::Limits::default(),
         preview_transport: transport,
-        live: live.clone(),
+        session: live
+            .clone()
+            .map(|live| live as Arc<dyn siteops::app::Session>),
     };
     let server = start(config).await?;
     let port = server.addr.port();

@@ -72,7 +72,7 @@ impl Harness {
             preview_transport: Some(Arc::new(transport)),
             // No live session in the server: pages are served as stored, without the
             // reload script, and previewed only when asked.
-            live: None,
+            session: None,
         };
         let server = start(config)
             .await

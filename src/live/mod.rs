@@ -11,6 +11,7 @@ pub mod events;
 pub mod offline;
 pub mod pages;
 pub mod record;
+mod routes;
 pub mod session;
 pub mod trace_page;
 pub mod watch;
@@ -44,20 +45,7 @@ pub struct Live {
     recent: Mutex<VecDeque<RecentPreview>>,
 }
 
-/// One preview made while serving, for the dashboard.
-#[derive(Debug, Clone)]
-pub struct RecentPreview {
-    /// Assigned when recorded; addresses the preview's trace page.
-    pub id: u64,
-    pub site: SiteId,
-    pub branch: String,
-    pub path: String,
-    pub status: u16,
-    pub error: Option<String>,
-    pub at: u64,
-    /// The pipeline's trace: fetch attempts, images.
-    pub trace: crate::preview::Trace,
-}
+pub use crate::app::RecentPreview;
 
 /// How many previews the dashboard keeps.
 const RECENT: usize = 50;

@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::{Live, LiveEvent};
-use crate::admin::AdminState;
+use crate::app::AppState;
 use crate::apply::{self, ApplyOptions};
 use crate::auth::{Claims, SigningKey};
 use crate::code::{Checkout, Checkouts, CodeRepo, SiteCode};
@@ -45,7 +45,7 @@ impl<'a> Target<'a> {
     }
 
     /// The server listening on `addr` with `state`.
-    pub fn new(addr: SocketAddr, state: &'a AdminState) -> Target<'a> {
+    pub fn new(addr: SocketAddr, state: &'a AppState) -> Target<'a> {
         Target {
             base: format!("http://127.0.0.1:{}", addr.port()),
             key: &state.key,

@@ -2,7 +2,6 @@
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
 mod code_files;
-mod live_routes;
 mod preview_host;
 
 use std::net::SocketAddr;
@@ -18,12 +17,13 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::admin::{self, AdminState};
+use crate::admin;
+use crate::app::{AppState, Session};
 use crate::auth::OrgAdmins;
 use crate::codesync::runner::CodeSync;
 use crate::store::{FsStore, KeyedLocks, Store};
 
-pub use preview_host::PreviewHost;
+pub use preview_host::{PreviewHost, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -37,13 +37,13 @@ pub struct ServerConfig {
     /// Where previews fetch from; `None`: the network ([`crate::preview::ReqwestTransport`]).
     pub preview_transport: Option<Arc<dyn crate::preview::Transport>>,
     /// `serve`'s live session: the dashboard, reload events, previews made on view.
-    pub live: Option<Arc<crate::live::Live>>,
+    pub session: Option<Arc<dyn Session>>,
 }
 
 /// A server running in the background of the current tokio runtime.
 pub struct RunningServer {
     pub addr: SocketAddr,
-    pub state: Arc<AdminState>,
+    pub state: Arc<AppState>,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -73,7 +73,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     })?;
     let key = admin::signing_key(&store)?;
     let store: Arc<dyn Store> = Arc::new(store);
-    let state = Arc::new(AdminState {
+    let state = Arc::new(AppState {
         code_sync: Arc::new(CodeSync::new(store.clone())),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
@@ -86,7 +86,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
             .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new())),
         preview_limits: config.preview_limits.clone(),
         worker_cache: Default::default(),
-        live: config.live.clone(),
+        session: config.session.clone(),
     });
     let listener = TcpListener::bind(config.addr)
         .await
@@ -113,21 +113,20 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 }
 
 /// The whole application: preview hosts by `Host`, everything else by path.
-pub fn app(state: Arc<AdminState>) -> Router {
-    let router = if state.live.is_some() {
-        live_routes::router(state.clone())
-    } else {
-        Router::new()
+pub fn app(state: Arc<AppState>) -> Router {
+    let router = match &state.session {
+        Some(session) => session.clone().routes(state.clone()),
+        None => Router::new(),
     };
     router
         .nest("/admin", admin::router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
-        .layer(middleware::from_fn_with_state(state, dispatch_host))
+        .layer(middleware::from_fn_with_state(state.clone(), dispatch_host))
         .layer(middleware::from_fn(log_request))
 }
 
 async fn dispatch_host(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     request: Request,
     next: Next,
 ) -> Response {

@@ -20,9 +20,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use crate::admin::ApiError;
 use crate::admin::config::{load_site, public_config};
 use crate::admin::effective::path_mappings;
-use crate::admin::{AdminState, ApiError};
+use crate::app::AppState;
 use crate::code::CodeRepo;
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews};
@@ -61,9 +62,9 @@ impl PreviewHost {
     }
 }
 
-pub async fn handle(state: &AdminState, host: &PreviewHost, request: Request) -> Response {
-    if let Some(live) = &state.live {
-        return super::live_routes::preview_host(state, live, host, request).await;
+pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
+    if let Some(session) = &state.session {
+        return session.clone().preview_host(state, host, request).await;
     }
     match serve(state, host, request.uri().path(), request.headers()) {
         Ok(response) => response,
@@ -71,8 +72,9 @@ pub async fn handle(state: &AdminState, host: &PreviewHost, request: Request) ->
     }
 }
 
-pub(super) fn serve(
-    state: &AdminState,
+/// A preview host's stored files, as the platform serves them (no session involved).
+pub fn serve(
+    state: &AppState,
     host: &PreviewHost,
     path: &str,
     headers: &HeaderMap,
@@ -88,7 +90,7 @@ pub(super) fn serve(
         .and_then(|a| a.require_auth.as_deref())
         .is_some_and(|mode| mode == "auto" || mode == "true");
     if requires_auth
-        && state.live.is_none()
+        && state.session.is_none()
         && !state.caller(headers).is_some_and(|c| c.covers(org, site))
     {
         return Err(ApiError::new(

@@ -17,7 +17,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::admin::config::{existing_site, method_not_allowed, parse_body, typed};
-use crate::admin::{AdminState, ApiError, check_names, read_body};
+use crate::admin::{ApiError, check_names, read_body};
+use crate::app::AppState;
 use crate::auth::Action;
 use crate::model::api::WorkerEntry;
 use crate::rules;
@@ -50,7 +51,7 @@ pub fn load_effective(
 }
 
 pub async fn handle(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
@@ -96,7 +97,7 @@ pub async fn handle(
 
 /// `GET /transform/config/<org>/<site>`: `{"branches": [...]}`, sorted.
 pub async fn branches(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site)): Path<(String, String)>,
     method: Method,
     headers: HeaderMap,

@@ -14,10 +14,11 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{MethodFilter, get, on};
 
-use crate::admin::{AdminState, ApiError};
+use crate::admin::ApiError;
+use crate::app::AppState;
 
 /// The worker, mounted under `/transform` (`{transform_url}`).
-pub fn router(state: Arc<AdminState>) -> Router {
+pub fn router(state: Arc<AppState>) -> Router {
     let methods = MethodFilter::GET
         .or(MethodFilter::POST)
         .or(MethodFilter::PUT)

@@ -23,7 +23,8 @@ use super::config::load_effective;
 use super::html;
 use crate::admin::config::load_site;
 use crate::admin::effective::path_mappings;
-use crate::admin::{AdminState, ApiError, check_names};
+use crate::admin::{ApiError, check_names};
+use crate::app::AppState;
 use crate::code::CodeRepo;
 use crate::endpoint::{EndpointTemplate, ExpandError};
 use crate::json::{Json, JsonRef};
@@ -40,7 +41,7 @@ pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_REDIRECTS: usize = 5;
 
 pub async fn handle(
-    State(state): State<Arc<AdminState>>,
+    State(state): State<Arc<AppState>>,
     Path((org, site, branch, path)): Path<(String, String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -130,7 +131,7 @@ pub async fn handle(
 
 /// `routing::id`, with the entry's regex compiled once.
 fn page_id(
-    state: &AdminState,
+    state: &AppState,
     entry: &WorkerEntry,
     page_path: &str,
 ) -> Result<Option<String>, IdError> {
@@ -189,7 +190,7 @@ fn forwarded_names(entry: &WorkerEntry) -> Vec<String> {
 
 /// The endpoint's response body; parsing it is left to the caller.
 async fn fetch_json(
-    state: &AdminState,
+    state: &AppState,
     entry: &WorkerEntry,
     url: &str,
     incoming: &HeaderMap,
@@ -273,7 +274,7 @@ pub fn select_record<'d>(
 /// `None` (the generic page) otherwise. A site document whose access does not read back is
 /// an error: it must not pass for a site without authentication.
 fn template_source(
-    state: &AdminState,
+    state: &AppState,
     entry: &WorkerEntry,
     site: Option<&Value>,
     org: &str,

@@ -73,7 +73,7 @@ impl TestServer {
             preview_transport: Some(Arc::new(OfflineTransport::new(Arc::new(move || {
                 mocks.mocks()
             })))),
-            live: Some(live.clone()),
+            session: Some(live.clone()),
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
@@ -95,7 +95,7 @@ impl TestServer {
             org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
-            live: None,
+            session: None,
         })
         .await
     }

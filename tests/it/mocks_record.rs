@@ -199,7 +199,7 @@ async fn serve(
         org_admins: vec![SERVE_SUBJECT.into()],
         preview_limits: Default::default(),
         preview_transport: Some(transport),
-        live: None,
+        session: None,
     })
     .await
     .expect("server starts");

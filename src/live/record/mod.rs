@@ -121,7 +121,7 @@ pub async fn record(
         org_admins: vec![SERVE_SUBJECT.to_string()],
         preview_limits: crate::preview::Limits::default(),
         preview_transport: Some(recorder.clone()),
-        live: None,
+        session: None,
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;

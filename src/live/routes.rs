@@ -1,5 +1,6 @@
-//! What `serve` adds when a live session runs: the dashboard at `/`, the trace pages of
-//! recent previews, the reload events, and the preview hosts' preview-on-view.
+//! What `serve` adds when a live session runs, plugged into the server as its
+//! [`Session`]: the dashboard at `/`, the trace pages of recent previews, the reload
+//! events, and the preview hosts' preview-on-view.
 
 use std::sync::Arc;
 
@@ -10,35 +11,53 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use url::Url;
 
-use super::preview_host::{self, PreviewHost};
+use futures_util::future::BoxFuture;
+
+use crate::admin::ApiError;
 use crate::admin::config::load_site;
 use crate::admin::preview::{SiteRef, preview_now};
-use crate::admin::{AdminState, ApiError};
+use crate::app::{AppState, RecentPreview, Session};
 use crate::code::CodeRepo;
 use crate::live::dashboard::{self, Addresses, PreviewSummary};
 use crate::live::events::{self, EVENTS_PATH};
 use crate::live::{Live, trace_page};
 use crate::preview::url::{Requested, Variant, requested};
+use crate::server::{self, PreviewHost};
 
-pub fn router(state: Arc<AdminState>) -> Router {
-    Router::new()
-        .route("/", get(dashboard_page))
-        .route(EVENTS_PATH, get(event_stream))
-        .route("/.siteops/previews/{id}", get(trace))
-        .with_state(state)
+impl Session for Live {
+    fn routes(self: Arc<Self>, state: Arc<AppState>) -> Router {
+        let (dashboard, events, traces) = (self.clone(), self.clone(), self);
+        Router::new()
+            .route(
+                "/",
+                get(|State(state), request| dashboard_page(state, dashboard, request)),
+            )
+            .route(
+                EVENTS_PATH,
+                get(|| async move { events::stream(events).into_response() }),
+            )
+            .route(
+                "/.siteops/previews/{id}",
+                get(|Path(id), request| trace(traces, id, request)),
+            )
+            .with_state(state)
+    }
+
+    fn preview_host<'a>(
+        self: Arc<Self>,
+        state: &'a AppState,
+        host: &'a PreviewHost,
+        request: Request,
+    ) -> BoxFuture<'a, Response> {
+        Box::pin(async move { preview_host(state, &self, host, request).await })
+    }
+
+    fn previewed(&self, preview: RecentPreview) {
+        self.record_preview(preview);
+    }
 }
 
-fn live_of(state: &AdminState) -> Result<&Arc<Live>, ApiError> {
-    state
-        .live
-        .as_ref()
-        .ok_or_else(|| ApiError::not_found("no live session"))
-}
-
-async fn dashboard_page(State(state): State<Arc<AdminState>>, request: Request) -> Response {
-    let Ok(live) = live_of(&state) else {
-        return ApiError::not_found("no live session").into_response();
-    };
+async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request) -> Response {
     let port = port_of(&request).unwrap_or(80);
     let previews: Vec<PreviewSummary> = live
         .recent_previews()
@@ -72,21 +91,7 @@ async fn dashboard_page(State(state): State<Arc<AdminState>>, request: Request) 
     .into_response()
 }
 
-async fn event_stream(State(state): State<Arc<AdminState>>) -> Response {
-    match live_of(&state) {
-        Ok(live) => events::stream(live.clone()).into_response(),
-        Err(error) => error.into_response(),
-    }
-}
-
-async fn trace(
-    State(state): State<Arc<AdminState>>,
-    Path(id): Path<u64>,
-    request: Request,
-) -> Response {
-    let Ok(live) = live_of(&state) else {
-        return ApiError::not_found("no live session").into_response();
-    };
+async fn trace(live: Arc<Live>, id: u64, request: Request) -> Response {
     let port = port_of(&request).unwrap_or(80);
     match live.recent_previews().into_iter().find(|p| p.id == id) {
         Some(preview) => Html(trace_page::page(&preview, &Addresses { port })).into_response(),
@@ -101,8 +106,8 @@ fn port_of(request: &Request) -> Option<u16> {
 
 /// A preview host request in `serve`: events, or a page previewed now and served with
 /// the reload script, or the stored files as without a session.
-pub async fn preview_host(
-    state: &AdminState,
+async fn preview_host(
+    state: &AppState,
     live: &Arc<Live>,
     host: &PreviewHost,
     request: Request,
@@ -123,7 +128,7 @@ pub async fn preview_host(
     // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed.
     let (page, variant) = match requested(path) {
         Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => (page, variant),
-        _ => return respond(preview_host::serve(state, host, path, &headers)),
+        _ => return respond(server::serve_stored(state, host, path, &headers)),
     };
     // The page's code repository: a change to its files reloads the page.
     let code = load_site(state.store.as_ref(), &host.org, &host.site)
@@ -141,7 +146,7 @@ pub async fn preview_host(
         }
         return response;
     }
-    let response = respond(preview_host::serve(state, host, path, &headers));
+    let response = respond(server::serve_stored(state, host, path, &headers));
     if variant != Variant::Html || !is_html(&response) {
         return response;
     }
@@ -175,7 +180,7 @@ fn is_html(response: &Response) -> bool {
 }
 
 async fn preview_on_view(
-    state: &AdminState,
+    state: &AppState,
     host: &PreviewHost,
     headers: &axum::http::HeaderMap,
     page: &crate::preview::PagePath,
