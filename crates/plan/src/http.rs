@@ -4,13 +4,18 @@
 use std::sync::Once;
 use std::time::Duration;
 
-/// A client with a total `timeout` per request and at most five redirects.
-pub fn client(timeout: Duration) -> reqwest::Client {
+/// Installs the process-wide TLS crypto provider rustls needs (ring, the one built in),
+/// once. Every reqwest client siteops builds calls this first.
+pub fn install_crypto_provider() {
     static PROVIDER: Once = Once::new();
-    // rustls needs a process-wide crypto provider; ring is the one built in.
     PROVIDER.call_once(|| {
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
+}
+
+/// A client with a total `timeout` per request and at most five redirects.
+pub fn client(timeout: Duration) -> reqwest::Client {
+    install_crypto_provider();
     reqwest::Client::builder()
         .timeout(timeout)
         .redirect(reqwest::redirect::Policy::limited(5))

@@ -1,0 +1,148 @@
+//! Code sync routes:
+//! - `POST /code/<org>/<site>/<branch>`: start a sync of a branch (the console's action);
+//! - `POST /webhook/code/<org>/<site>`: a signed push notification from the git service;
+//! - `GET /job/<org>/<site>/<branch>/code[/<name>]`: the jobs, or one job.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::config::{existing_site, load_site};
+use super::error::ApiError;
+use super::{check_names, read_body, repos};
+use crate::app::AppState;
+use crate::auth::Action;
+use crate::codesync::job::{self, Job, Trigger};
+use crate::codesync::runner::EnqueueError;
+use crate::codesync::signature;
+use siteops_config::model::api::CodeConfig;
+
+/// The site's code block, which must name a repository that code jobs can read: an
+/// external one (`byogit`) or a hosted one (`github`).
+fn synced_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {
+    let code = crate::sites::code(org, name, site)?
+        .ok_or_else(|| ApiError::bad_request(format!("{org}/{name} has no code configuration")))?;
+    if code.raw_base().is_none() {
+        return Err(ApiError::bad_request(format!(
+            "{org}/{name}'s code source (`{}`) cannot be synced: code jobs read `github` repositories and `byogit` ones with a `raw_url`",
+            code.source.kind
+        )));
+    }
+    Ok(code)
+}
+
+fn started(job: Job) -> Response {
+    let list = format!("/admin/job/{}/{}/{}/code", job.org, job.site, job.branch);
+    let body = json!({
+        "job": {"topic": job.topic, "name": job.name, "state": job.state},
+        "links": {"self": job.link(), "list": list},
+    });
+    (StatusCode::ACCEPTED, Json(body)).into_response()
+}
+
+fn enqueue(
+    state: &AppState,
+    org: &str,
+    site: &str,
+    branch: &str,
+    trigger: Trigger,
+) -> Result<Response, ApiError> {
+    match state.code_sync.enqueue(org, site, branch, trigger) {
+        Ok(job) => Ok(started(job)),
+        Err(EnqueueError::TooManyQueued(n)) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{n} code jobs are already queued for {org}/{site} branch {branch}: wait for them to run"
+            ),
+        )),
+        Err(EnqueueError::Store(error)) => Err(error.into()),
+    }
+}
+
+/// `POST /code/<org>/<site>/<branch>`.
+pub async fn trigger(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    synced_code(&document, &org, &site)?;
+    enqueue(&state, &org, &site, &branch, Trigger::Manual)
+}
+
+/// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
+pub async fn webhook(
+    State(state): State<Arc<AppState>>,
+    Path((org, site)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site)])?;
+    let bytes = read_body(body).await?;
+    let store = state.store.as_ref();
+    let document = load_site(store, &org, &site)?
+        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+    let code = synced_code(&document, &org, &site)?;
+    let secret = repos::sync_secret(store, &org, &site, &code)?;
+    let unauthorized = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
+    let Some(secret) = secret else {
+        return unauthorized("the repository has no webhook secret: nothing can be verified");
+    };
+    let Some(header) = headers.get(signature::HEADER).and_then(|v| v.to_str().ok()) else {
+        return unauthorized("missing x-hub-signature-256");
+    };
+    if !signature::verify(secret.as_bytes(), &bytes, header) {
+        return unauthorized("invalid x-hub-signature-256");
+    }
+    let payload: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("invalid JSON: {e}")))?;
+    let Some(branch) = payload
+        .get("ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("refs/heads/"))
+    else {
+        return Ok((
+            StatusCode::ACCEPTED,
+            Json(json!({"ignored": "not a branch push"})),
+        )
+            .into_response());
+    };
+    check_names(&[("branch", branch)])?;
+    enqueue(&state, &org, &site, branch, Trigger::Webhook)
+}
+
+/// `GET /job/<org>/<site>/<branch>/code`.
+pub async fn list(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    let jobs = job::list(state.store.as_ref(), &org, &site, &branch)?;
+    Ok(Json(json!({ "jobs": jobs })).into_response())
+}
+
+/// `GET /job/<org>/<site>/<branch>/code/<name>`.
+pub async fn one(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, branch, name)): Path<(String, String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    let valid = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let found = if valid {
+        job::load(state.store.as_ref(), &org, &site, &branch, &name)?
+    } else {
+        None
+    };
+    let job = found.ok_or_else(|| ApiError::not_found(format!("no job `{name}`")))?;
+    Ok(Json(job).into_response())
+}

@@ -1,0 +1,505 @@
+//! `/config/<org>/sites/…`: the site configuration and its sub-resources.
+//!
+//! Storage layout (keys of the [`Store`]):
+//! - `config/<org>/sites/<site>.json`: the site document (`version`, `code`, `content`,
+//!   `access`, `created`, `lastModified`). `access.json`, `code.json` and `content.json`
+//!   read and write one field of it, as the hosted service does.
+//! - `config/<org>/sites/<site>/public.json`: the public configuration.
+//! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`; the
+//!   value is never returned. `secrets.json` lists them without values.
+//!
+//! Every write of a site runs under that site's lock, so concurrent read-modify-write
+//! requests cannot lose each other's updates.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use super::error::ApiError;
+use super::{check_names, read_body};
+use crate::app::AppState;
+use crate::auth::{Action, Decision, authorize};
+use crate::sites::{self, public_key, site_key};
+use crate::store::Store;
+use siteops_config::diagnostic::Diagnostic;
+use siteops_config::model::api::AccessConfig;
+use siteops_config::rules;
+use siteops_config::schema::SchemaKind;
+
+/// Fields the service manages; a client may send them back, they are ignored.
+const MANAGED: [&str; 2] = ["created", "lastModified"];
+
+fn secret_key(org: &str, site: &str, id: &str) -> String {
+    format!("config/{org}/sites/{site}/secrets/{id}.json")
+}
+
+/// The stored site document, when there is one.
+pub fn load_site(store: &dyn Store, org: &str, site: &str) -> Result<Option<Value>, ApiError> {
+    load_json(store, &site_key(org, site))
+}
+
+fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
+    Ok(sites::read(store, key)?)
+}
+
+fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
+    let bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
+    Ok(store.put(key, &bytes)?)
+}
+
+fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
+    file.strip_suffix(".json").ok_or_else(|| {
+        ApiError::not_found(format!("no such {what}: `{file}` (expected <name>.json)"))
+    })
+}
+
+/// Parses and validates a request body against a schema and the document rules.
+pub(crate) fn parse_body(
+    bytes: &[u8],
+    schema: SchemaKind,
+    rules: impl Fn(&Value) -> Vec<Diagnostic>,
+) -> Result<Value, ApiError> {
+    let mut value: Value = serde_json::from_slice(bytes)
+        .map_err(|error| ApiError::bad_request(format!("invalid JSON: {error}")))?;
+    if let Value::Object(map) = &mut value {
+        for field in MANAGED {
+            map.remove(field);
+        }
+    }
+    let problems = schema.check(&value);
+    if !problems.is_empty() {
+        return Err(ApiError::invalid_body(&problems));
+    }
+    let errors: Vec<Diagnostic> = rules(&value)
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_body(&errors));
+    }
+    Ok(value)
+}
+
+/// Applies a rule function to a body already known to fit its schema.
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    rule: impl Fn(&T) -> Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    serde_json::from_value::<T>(value.clone())
+        .map(|t| rule(&t))
+        .unwrap_or_default()
+}
+
+/// Sets `created` (kept from the previous version) and `lastModified`.
+fn stamp(value: &mut Value, previous: Option<&Value>) {
+    let now = crate::time::now_rfc3339();
+    let created = previous
+        .and_then(|p| p.get("created"))
+        .cloned()
+        .unwrap_or_else(|| Value::String(now.clone()));
+    if let Value::Object(map) = value {
+        map.insert("created".into(), created);
+        map.insert("lastModified".into(), Value::String(now));
+    }
+}
+
+fn check_access(
+    state: &AppState,
+    headers: &HeaderMap,
+    org: &str,
+    site: &str,
+    access: Option<&AccessConfig>,
+    action: Action,
+) -> Result<(), ApiError> {
+    let caller = state.caller(headers);
+    match authorize(
+        caller.as_ref(),
+        org,
+        site,
+        access,
+        &state.org_admins,
+        action,
+    ) {
+        Decision::Allow => Ok(()),
+        Decision::Unauthenticated => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "authentication required: send a token",
+        )),
+        Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
+    }
+}
+
+/// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
+/// revealed to callers without a token.
+pub fn existing_site(
+    state: &AppState,
+    headers: &HeaderMap,
+    org: &str,
+    site: &str,
+    action: Action,
+) -> Result<Value, ApiError> {
+    if state.caller(headers).is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "authentication required: send a token",
+        ));
+    }
+    let document = load_site(state.store.as_ref(), org, site)?
+        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+    check_access(
+        state,
+        headers,
+        org,
+        site,
+        sites::access(org, site, &document)?.as_ref(),
+        action,
+    )?;
+    Ok(document)
+}
+
+/// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
+pub async fn list_sites(
+    State(state): State<Arc<AppState>>,
+    Path((org, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if file != "sites.json" {
+        return Err(ApiError::not_found(format!("no such resource `{file}`")));
+    }
+    check_names(&[("org", &org)])?;
+    let Some(caller) = state.caller(&headers) else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "authentication required: send a token",
+        ));
+    };
+    let store = state.store.as_ref();
+    let mut sites = Vec::new();
+    for name in store.list(&format!("config/{org}/sites"))? {
+        let Some(site) = name.strip_suffix(".json") else {
+            continue;
+        };
+        let Some(document) = load_site(store, &org, site)? else {
+            continue;
+        };
+        let access = sites::access(&org, site, &document)?;
+        if authorize(
+            Some(&caller),
+            &org,
+            site,
+            access.as_ref(),
+            &state.org_admins,
+            Action::Configure,
+        ) == Decision::Allow
+        {
+            sites.push(json!({ "name": site }));
+        }
+    }
+    Ok(Json(json!({ "sites": sites })).into_response())
+}
+
+/// `/config/<org>/sites/<site>.json`.
+pub async fn site(
+    State(state): State<Arc<AppState>>,
+    Path((org, file)): Path<(String, String)>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let site = strip_json(&file, "site")?;
+    check_names(&[("org", &org), ("site", site)])?;
+    let store = state.store.as_ref();
+    match method {
+        Method::GET => Ok(Json(existing_site(
+            &state,
+            &headers,
+            &org,
+            site,
+            Action::Configure,
+        )?)
+        .into_response()),
+        Method::DELETE => {
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, site, Action::Configure)?;
+            store.delete(&site_key(&org, site))?;
+            store.delete_all(&format!("config/{org}/sites/{site}"))?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        Method::PUT | Method::POST => {
+            let bytes = read_body(body).await?;
+            let mut value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
+                typed(v, rules::site_config)
+            })?;
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            let previous = load_site(store, &org, site)?;
+            match &previous {
+                None => check_access(&state, &headers, &org, site, None, Action::CreateSite)?,
+                Some(_) if method == Method::PUT => {
+                    check_access(
+                        &state,
+                        &headers,
+                        &org,
+                        site,
+                        previous
+                            .as_ref()
+                            .map(|document| sites::access(&org, site, document))
+                            .transpose()?
+                            .flatten()
+                            .as_ref(),
+                        Action::Configure,
+                    )?;
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        format!("site {org}/{site} exists; POST replaces it"),
+                    ));
+                }
+                Some(document) => check_access(
+                    &state,
+                    &headers,
+                    &org,
+                    site,
+                    sites::access(&org, site, document)?.as_ref(),
+                    Action::Configure,
+                )?,
+            }
+            if let Value::Object(map) = &mut value {
+                map.entry("version").or_insert(json!(1));
+            }
+            state.check_code_selectable(&org, site, value.get("code"))?;
+            stamp(&mut value, previous.as_ref());
+            save_json(store, &site_key(&org, site), &value)?;
+            state.register_repository(&org, site, value.get("code"))?;
+            let status = if previous.is_none() && method == Method::PUT {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            Ok((status, Json(value)).into_response())
+        }
+        _ => Err(method_not_allowed()),
+    }
+}
+
+/// `/config/<org>/sites/<site>/<field>.json`: `public`, or a field of the site document.
+pub async fn sub_resource(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, file)): Path<(String, String, String)>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site)])?;
+    let name = strip_json(&file, "sub-resource")?;
+    if name == "public" {
+        return public(state, &org, &site, method, &headers, body).await;
+    }
+    if name == "secrets" {
+        return list_secrets(&state, &org, &site, method, &headers);
+    }
+    let (schema, rule): (SchemaKind, fn(&Value) -> Vec<Diagnostic>) = match name {
+        "access" => (SchemaKind::ApiAccess, |v| typed(v, rules::access)),
+        "code" => (SchemaKind::ApiCode, |v| typed(v, rules::code)),
+        "content" => (SchemaKind::ApiContent, |v| typed(v, rules::content)),
+        _ => {
+            return Err(ApiError::not_found(format!(
+                "no such sub-resource `{file}`"
+            )));
+        }
+    };
+    let store = state.store.as_ref();
+    match method {
+        Method::GET => {
+            let document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let field = document.get(name).cloned().ok_or_else(|| {
+                ApiError::not_found(format!("{org}/{site} has no {name} configuration"))
+            })?;
+            Ok(Json(field).into_response())
+        }
+        Method::POST | Method::DELETE => {
+            let bytes = if method == Method::POST {
+                Some(read_body(body).await?)
+            } else {
+                None
+            };
+            let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            let mut document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            if name == "code" {
+                state.check_code_selectable(&org, &site, value.as_ref())?;
+            }
+            let previous = document.clone();
+            let Value::Object(map) = &mut document else {
+                return Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "a stored document is damaged",
+                ));
+            };
+            match &value {
+                Some(value) => map.insert(name.to_string(), value.clone()),
+                None => map.remove(name),
+            };
+            stamp(&mut document, Some(&previous));
+            save_json(store, &site_key(&org, &site), &document)?;
+            if name == "code" {
+                state.register_repository(&org, &site, value.as_ref())?;
+            }
+            Ok(match value {
+                Some(value) => Json(value).into_response(),
+                None => StatusCode::NO_CONTENT.into_response(),
+            })
+        }
+        _ => Err(method_not_allowed()),
+    }
+}
+
+async fn public(
+    state: Arc<AppState>,
+    org: &str,
+    site: &str,
+    method: Method,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let store = state.store.as_ref();
+    let key = public_key(org, site);
+    match method {
+        Method::GET => {
+            existing_site(&state, headers, org, site, Action::Configure)?;
+            let document = load_json(store, &key)?.ok_or_else(|| {
+                ApiError::not_found(format!("{org}/{site} has no public configuration"))
+            })?;
+            Ok(Json(document).into_response())
+        }
+        Method::POST => {
+            let bytes = read_body(body).await?;
+            let mut value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, headers, org, site, Action::Configure)?;
+            let previous = load_json(store, &key)?;
+            stamp(&mut value, previous.as_ref());
+            save_json(store, &key, &value)?;
+            Ok(Json(value).into_response())
+        }
+        Method::DELETE => {
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, headers, org, site, Action::Configure)?;
+            store.delete(&key)?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        _ => Err(method_not_allowed()),
+    }
+}
+
+/// The stored public configuration of a site without the service's fields, as the preview
+/// host's `/config.json` publishes it.
+pub fn public_config(store: &dyn Store, org: &str, site: &str) -> Result<Option<Value>, ApiError> {
+    Ok(load_json(store, &public_key(org, site))?.map(without_managed))
+}
+
+fn without_managed(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        for field in MANAGED {
+            map.remove(field);
+        }
+    }
+    value
+}
+
+/// `/config/<org>/sites/<site>/secrets/<id>.json`. Values are write-only.
+pub async fn secret(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, file)): Path<(String, String, String)>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site)])?;
+    let id = strip_json(&file, "secret")?;
+    check_names(&[("secret", id)])?;
+    let store = state.store.as_ref();
+    let key = secret_key(&org, &site, id);
+    match method {
+        Method::GET => {
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let stored = load_json(store, &key)?
+                .ok_or_else(|| ApiError::not_found(format!("{org}/{site} has no secret `{id}`")))?;
+            Ok(Json(secret_view(id, &stored)).into_response())
+        }
+        Method::POST => {
+            let bytes = read_body(body).await?;
+            let mut value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let previous = load_json(store, &key)?;
+            stamp(&mut value, previous.as_ref());
+            save_json(store, &key, &value)?;
+            Ok(Json(secret_view(id, &value)).into_response())
+        }
+        Method::DELETE => {
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            store.delete(&key)?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        _ => Err(method_not_allowed()),
+    }
+}
+
+/// `GET /config/<org>/sites/<site>/secrets.json`: the site's secrets as GET shows each
+/// (id and dates, never a value), sorted by id. `siteops plan` reads it to learn which
+/// secrets exist, and which `--prune` may delete, in one request per site.
+fn list_secrets(
+    state: &AppState,
+    org: &str,
+    site: &str,
+    method: Method,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    if method != Method::GET {
+        return Err(method_not_allowed());
+    }
+    existing_site(state, headers, org, site, Action::Configure)?;
+    let store = state.store.as_ref();
+    let mut secrets = Vec::new();
+    for name in store.list(&format!("config/{org}/sites/{site}/secrets"))? {
+        let Some(id) = name.strip_suffix(".json") else {
+            continue;
+        };
+        if let Some(stored) = load_json(store, &secret_key(org, site, id))? {
+            secrets.push(secret_view(id, &stored));
+        }
+    }
+    Ok(Json(json!({ "secrets": secrets })).into_response())
+}
+
+/// A secret as GET shows it: its id and dates, never its value.
+fn secret_view(id: &str, stored: &Value) -> Value {
+    let mut view = Map::new();
+    view.insert("id".into(), Value::String(id.to_string()));
+    for field in MANAGED {
+        if let Some(value) = stored.get(field) {
+            view.insert(field.into(), value.clone());
+        }
+    }
+    Value::Object(view)
+}
+
+/// The value of a stored secret, for the service's own use (code sync, webhooks).
+pub fn secret_value(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    id: &str,
+) -> Result<Option<String>, ApiError> {
+    Ok(load_json(store, &secret_key(org, site, id))?
+        .and_then(|v| v.get("value").and_then(Value::as_str).map(str::to_string)))
+}
+
+pub fn method_not_allowed() -> ApiError {
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
+}

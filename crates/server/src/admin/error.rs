@@ -1,0 +1,97 @@
+//! Errors of the administration API: a status, `text/plain`, and the message in the
+//! `x-error` header (and the body, for people reading a browser tab).
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::store::StoreError;
+use siteops_config::diagnostic::Diagnostic;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// A 400 naming each problem of a request body: `pointer: message; …`.
+    pub fn invalid_body(problems: &[Diagnostic]) -> ApiError {
+        let messages: Vec<String> = problems.iter().map(Diagnostic::headline).collect();
+        ApiError::bad_request(messages.join("; "))
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        tracing::error!(%error, "store failure");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "storage failure")
+    }
+}
+
+impl From<crate::sites::SiteError> for ApiError {
+    fn from(error: crate::sites::SiteError) -> ApiError {
+        match error {
+            crate::sites::SiteError::Store(error) => error.into(),
+            damaged => {
+                tracing::error!(error = %damaged, "stored document does not read back");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, damaged.to_string())
+            }
+        }
+    }
+}
+
+impl ApiError {
+    /// The response with an empty body: the message only in `x-error` (the preview API's
+    /// error form).
+    pub fn without_body(self) -> Response {
+        let mut response = self.into_response();
+        *response.body_mut() = axum::body::Body::empty();
+        response.headers_mut().remove(header::CONTENT_TYPE);
+        response
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let header_value = HeaderValue::from_str(&header_safe(&self.message))
+            .unwrap_or_else(|_| HeaderValue::from_static("error"));
+        let mut response = (self.status, format!("{}\n", self.message)).into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        headers.insert("x-error", header_value);
+        response
+    }
+}
+
+/// Header values are visible ASCII: anything else becomes `?`, and the length is bounded.
+fn header_safe(message: &str) -> String {
+    message
+        .chars()
+        .take(1000)
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,101 @@
+//! The bundled administration service, mounted under `/admin`: configuration API, sign-in,
+//! and (through [`crate::server`]) the preview hosts' public configuration.
+
+mod caller;
+mod code;
+pub mod config;
+pub mod effective;
+mod error;
+mod login;
+pub mod preview;
+pub mod repos;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::StatusCode;
+use axum::routing::{MethodFilter, get, on, post};
+
+pub use caller::{caller, token_of};
+pub use error::ApiError;
+
+use crate::app::AppState;
+use crate::auth::SigningKey;
+use crate::store::Store;
+
+/// Largest request body accepted (413 beyond).
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// Where the service keeps its token signing key.
+pub const SIGNING_KEY: &str = "keys/token-signing.key";
+
+/// Loads the signing key from the store, creating it on first use.
+pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
+    if let Some(bytes) = store.get(SIGNING_KEY)? {
+        return Ok(SigningKey::from_bytes(bytes));
+    }
+    let key = SigningKey::generate()
+        .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
+    store.put(SIGNING_KEY, key.as_bytes())?;
+    Ok(key)
+}
+
+pub fn router(state: Arc<AppState>) -> Router {
+    let all = MethodFilter::GET
+        .or(MethodFilter::PUT)
+        .or(MethodFilter::POST)
+        .or(MethodFilter::DELETE)
+        .or(MethodFilter::PATCH)
+        .or(MethodFilter::HEAD);
+    Router::new()
+        .route("/login", get(login::login_page))
+        .route("/profile", get(login::profile))
+        .route("/config/{org}/{file}", get(config::list_sites))
+        .route("/config/{org}/sites/{file}", on(all, config::site))
+        .route(
+            "/config/{org}/sites/{site}/{file}",
+            on(all, config::sub_resource),
+        )
+        .route(
+            "/config/{org}/sites/{site}/secrets/{file}",
+            on(all, config::secret),
+        )
+        .route("/code/{org}/{site}/{branch}", post(code::trigger))
+        .route("/webhook/code/{org}/{site}", post(code::webhook))
+        .route("/job/{org}/{site}/{branch}/code", get(code::list))
+        .route("/job/{org}/{site}/{branch}/code/{name}", get(code::one))
+        .route("/status/{org}/{site}/{branch}", get(effective::status))
+        .route("/preview/{org}/{site}/{branch}", on(all, preview::handle))
+        .route("/preview/{org}/{site}/{branch}/", on(all, preview::handle))
+        .route(
+            "/preview/{org}/{site}/{branch}/{*path}",
+            on(all, preview::handle),
+        )
+        .fallback(|| async { ApiError::not_found("no such administration resource") })
+        .with_state(state)
+}
+
+/// Checks org, site, branch and secret names from a request path: `[a-z0-9][a-z0-9-]*`
+/// (no path traversal, no surprises), 400 otherwise. Each pair is (what, name).
+pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
+    match names
+        .iter()
+        .find(|(_, name)| !siteops_config::rules::is_id(name))
+    {
+        Some((what, name)) => Err(ApiError::bad_request(format!(
+            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Reads a request body of at most [`BODY_LIMIT`] bytes.
+pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
+    axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {BODY_LIMIT} bytes (or could not be read)"),
+        )
+    })
+}

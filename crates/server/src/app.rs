@@ -1,0 +1,83 @@
+//! The server's one shared state, [`AppState`], and the plug through which a live session
+//! (`siteops serve` on a repository) joins the server without the server knowing it: the
+//! [`Session`] trait. The admin routes, the worker, the preview hosts and code sync all
+//! read the same state; none of them names the live session's module.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::future::BoxFuture;
+
+use crate::auth::{Claims, OrgAdmins, SigningKey};
+use crate::codesync::runner::CodeSync;
+use crate::server::PreviewHost;
+use crate::store::{KeyedLocks, Store};
+use siteops_config::model::SiteId;
+
+/// Everything a request handler may need, shared by every route of the server.
+pub struct AppState {
+    pub store: Arc<dyn Store>,
+    pub locks: KeyedLocks,
+    pub key: SigningKey,
+    pub org_admins: OrgAdmins,
+    pub code_sync: Arc<CodeSync>,
+    /// Every site's code: local checkouts over the code store.
+    pub code: Arc<crate::code::SiteCode>,
+    /// Where previews fetch pages and images: the network in `serve`, mock files in the
+    /// golden harness.
+    pub preview_transport: Arc<dyn crate::preview::Transport>,
+    pub preview_limits: crate::preview::Limits,
+    /// The worker's compiled templates and regexes.
+    pub worker_cache: crate::worker::cache::WorkerCache,
+    /// The live session, when `serve` serves a repository.
+    pub session: Option<Arc<dyn Session>>,
+}
+
+impl AppState {
+    /// The verified caller of a request, if its token is valid.
+    pub fn caller(&self, headers: &HeaderMap) -> Option<Claims> {
+        crate::admin::caller(headers, &self.key)
+    }
+}
+
+/// What a live session adds to the server. The server calls it; it never names the type
+/// behind it, so the session can depend on the server and not the other way round.
+pub trait Session: Send + Sync + 'static {
+    /// Routes of the session (its dashboard, events, trace pages), merged at the root.
+    fn routes(self: Arc<Self>, state: Arc<AppState>) -> Router;
+
+    /// Answers a preview host's request: a session previews pages as they are viewed.
+    fn preview_host<'a>(
+        self: Arc<Self>,
+        state: &'a AppState,
+        host: &'a PreviewHost,
+        request: Request,
+    ) -> BoxFuture<'a, Response>;
+
+    /// Called after each preview made through the administration API.
+    fn previewed(&self, preview: RecentPreview);
+}
+
+impl std::fmt::Debug for dyn Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Session")
+    }
+}
+
+/// One preview made while serving, for the dashboard.
+#[derive(Debug, Clone)]
+pub struct RecentPreview {
+    /// Assigned when recorded; addresses the preview's trace page.
+    pub id: u64,
+    pub site: SiteId,
+    pub branch: String,
+    pub path: String,
+    pub status: u16,
+    pub error: Option<String>,
+    pub at: u64,
+    /// The pipeline's trace: fetch attempts, images.
+    pub trace: crate::preview::Trace,
+}

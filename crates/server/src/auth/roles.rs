@@ -1,0 +1,215 @@
+//! Who may do what with a site: a pure decision from the verified caller, the site's
+//! access configuration and the service's org administrators.
+
+use siteops_config::model::api::AccessConfig;
+
+use super::Claims;
+
+/// What a request wants to do with a site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Create a site: org administrators only.
+    CreateSite,
+    /// Read or change configuration (site, sub-resources, secrets, worker entries).
+    Configure,
+    /// Everything else a site administrator does: preview, code sync, jobs.
+    Operate,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Allow,
+    /// No valid token: 401.
+    Unauthenticated,
+    /// A valid token without the role: 403, with the reason.
+    Forbidden(String),
+}
+
+/// The org administrators named with `serve --org-admin`: `ADDRESS` for every org, or
+/// `org:ADDRESS` for one.
+#[derive(Debug, Clone, Default)]
+pub struct OrgAdmins(Vec<(Option<String>, String)>);
+
+impl OrgAdmins {
+    pub fn parse(specs: &[String]) -> OrgAdmins {
+        OrgAdmins(
+            specs
+                .iter()
+                .map(|spec| match spec.split_once(':') {
+                    Some((org, address)) => (Some(org.to_string()), address.to_string()),
+                    None => (None, spec.clone()),
+                })
+                .collect(),
+        )
+    }
+
+    pub fn is_admin(&self, org: &str, subject: &str) -> bool {
+        self.0.iter().any(|(scope, address)| {
+            scope.as_deref().is_none_or(|s| s == org) && address.eq_ignore_ascii_case(subject)
+        })
+    }
+}
+
+pub fn authorize(
+    caller: Option<&Claims>,
+    org: &str,
+    site: &str,
+    access: Option<&AccessConfig>,
+    org_admins: &OrgAdmins,
+    action: Action,
+) -> Decision {
+    let Some(caller) = caller else {
+        return Decision::Unauthenticated;
+    };
+    if !caller.covers(org, site) {
+        return Decision::Forbidden(format!("the token is for {}, not {org}/{site}", caller.aud));
+    }
+    if org_admins.is_admin(org, &caller.sub) {
+        return Decision::Allow;
+    }
+    if action == Action::CreateSite {
+        return Decision::Forbidden(format!(
+            "creating a site in {org} needs an org administrator"
+        ));
+    }
+    let roles = access
+        .and_then(|a| a.admin.as_ref())
+        .and_then(|a| a.role.as_ref());
+    let is_admin = roles.and_then(|r| r.admin.as_ref()).is_some_and(|list| {
+        list.iter()
+            .any(|entry| entry == "*" || entry.eq_ignore_ascii_case(&caller.sub))
+    });
+    let is_config_admin = roles
+        .and_then(|r| r.config_admin.as_ref())
+        .is_some_and(|list| list.iter().any(|entry| entry == &caller.sub));
+    match action {
+        _ if is_admin => Decision::Allow,
+        Action::Configure if is_config_admin => Decision::Allow,
+        _ => Decision::Forbidden(format!(
+            "{} has no role on {org}/{site} that allows this",
+            caller.sub
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use siteops_config::model::api::{AdminAccess, AdminRoles};
+
+    fn caller(sub: &str) -> Claims {
+        Claims {
+            sub: sub.into(),
+            iat: 0,
+            exp: u64::MAX,
+            aud: "*".into(),
+        }
+    }
+
+    fn access(admin: &[&str], config_admin: &[&str]) -> AccessConfig {
+        AccessConfig {
+            admin: Some(AdminAccess {
+                role: Some(AdminRoles {
+                    admin: Some(admin.iter().map(|s| s.to_string()).collect()),
+                    config_admin: Some(config_admin.iter().map(|s| s.to_string()).collect()),
+                }),
+                require_auth: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn the_role_matrix() {
+        let org_admins =
+            OrgAdmins::parse(&["root@acme.example".into(), "globex:g@globex.example".into()]);
+        let site = access(&["web@acme.example"], &["tech@techacct.example"]);
+        let decide = |who: Option<&str>, action| {
+            authorize(
+                who.map(caller).as_ref(),
+                "acme",
+                "web",
+                Some(&site),
+                &org_admins,
+                action,
+            )
+        };
+        use Action::*;
+        assert_eq!(decide(None, Configure), Decision::Unauthenticated);
+        for action in [CreateSite, Configure, Operate] {
+            assert_eq!(
+                decide(Some("root@acme.example"), action),
+                Decision::Allow,
+                "{action:?}"
+            );
+            assert!(
+                matches!(
+                    decide(Some("g@globex.example"), action),
+                    Decision::Forbidden(_)
+                ),
+                "{action:?}"
+            );
+            assert!(
+                matches!(
+                    decide(Some("stranger@x.example"), action),
+                    Decision::Forbidden(_)
+                ),
+                "{action:?}"
+            );
+        }
+        assert_eq!(decide(Some("WEB@acme.example"), Configure), Decision::Allow);
+        assert_eq!(decide(Some("web@acme.example"), Operate), Decision::Allow);
+        assert!(matches!(
+            decide(Some("web@acme.example"), CreateSite),
+            Decision::Forbidden(_)
+        ));
+        assert_eq!(
+            decide(Some("tech@techacct.example"), Configure),
+            Decision::Allow
+        );
+        assert!(matches!(
+            decide(Some("tech@techacct.example"), Operate),
+            Decision::Forbidden(_)
+        ));
+    }
+
+    #[test]
+    fn wildcard_admins_and_scoped_tokens() {
+        let everyone = access(&["*"], &[]);
+        let none = OrgAdmins::default();
+        assert_eq!(
+            authorize(
+                Some(&caller("a@b.example")),
+                "o",
+                "s",
+                Some(&everyone),
+                &none,
+                Action::Operate
+            ),
+            Decision::Allow
+        );
+        let mut scoped = caller("a@b.example");
+        scoped.aud = "o/other".into();
+        assert!(matches!(
+            authorize(
+                Some(&scoped),
+                "o",
+                "s",
+                Some(&everyone),
+                &none,
+                Action::Operate
+            ),
+            Decision::Forbidden(_)
+        ));
+        assert!(matches!(
+            authorize(
+                Some(&caller("a@b.example")),
+                "o",
+                "s",
+                None,
+                &none,
+                Action::Configure
+            ),
+            Decision::Forbidden(_)
+        ));
+    }
+}

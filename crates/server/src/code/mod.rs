@@ -1,0 +1,162 @@
+//! A site's code: the files of its code repository (`code.owner`/`code.repo`) on a branch,
+//! which the preview host serves (styles, scripts, blocks, icons, fonts), the page render
+//! reads (`head.html`), the worker reads (templates) and the effective configuration reads
+//! (`fstab.yaml`, `paths.yaml`).
+//!
+//! Code comes from one of two places, asked in this order:
+//! 1. a **local checkout** mapped to the repository (`[code]` in `siteops.toml`, or
+//!    `serve --code owner/repo=PATH`): a directory on disk, the same for every branch, as
+//!    a developer's working tree is;
+//! 2. the **code store**, `code/<owner>/<repo>/<branch>/<path>`, which code sync fills from
+//!    the repository and `serve` fills with the repository's `templates/`: the branch's
+//!    file, else `main`'s.
+//!
+//! - [`path`]: the request path of a code file, checked (pure);
+//! - [`checkout`]: reading a checkout without leaving it (the disk edge);
+//! - [`media_type`]: the content type a code file is served with (pure).
+//!
+//! Repoless sites share their base's code block, so they share its code as well.
+
+pub mod checkout;
+pub mod media_type;
+pub mod path;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+pub use checkout::{Checkout, CheckoutError};
+pub use path::{CodePath, CodePathError};
+
+use crate::store::{Store, StoreError};
+pub use siteops_config::model::code_repo::CodeRepo;
+
+/// Local checkouts by repository.
+pub type Checkouts = BTreeMap<CodeRepo, Checkout>;
+
+/// Where a file came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Checkout,
+    Store { branch: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeFile {
+    pub bytes: Vec<u8>,
+    pub origin: Origin,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CodeError {
+    #[error(transparent)]
+    Checkout(#[from] CheckoutError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Where a repository's code comes from, for the dashboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A mapped checkout: the path as configured.
+    Checkout(PathBuf),
+    /// The code store, with the names at the top of `main`'s code (files and folders).
+    Store { main_entries: Vec<String> },
+}
+
+/// The code of every repository: the checkouts (replaced whole when the mapping changes)
+/// over the code store.
+pub struct SiteCode {
+    store: Arc<dyn Store>,
+    checkouts: RwLock<Arc<Checkouts>>,
+}
+
+impl SiteCode {
+    pub fn new(store: Arc<dyn Store>) -> SiteCode {
+        SiteCode {
+            store,
+            checkouts: RwLock::default(),
+        }
+    }
+
+    /// The current checkouts (a cheap handle).
+    pub fn checkouts(&self) -> Arc<Checkouts> {
+        self.checkouts
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub fn set_checkouts(&self, checkouts: Checkouts) {
+        *self.checkouts.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(checkouts);
+    }
+
+    /// A code file of `repo` on `branch`: the checkout's, else the branch's in the store,
+    /// else `main`'s.
+    pub fn read(
+        &self,
+        repo: &CodeRepo,
+        branch: &str,
+        path: &CodePath,
+    ) -> Result<Option<CodeFile>, CodeError> {
+        if let Some(checkout) = self.checkouts().get(repo)
+            && let Some(bytes) = checkout.read(path)?
+        {
+            return Ok(Some(CodeFile {
+                bytes,
+                origin: Origin::Checkout,
+            }));
+        }
+        // Keys are stricter than code paths (ASCII names): anything else is not stored.
+        let mut branches = vec![branch];
+        if branch != "main" {
+            branches.push("main");
+        }
+        for candidate in branches {
+            let key = repo.key(candidate, path.as_str());
+            if crate::store::check_key(&key).is_err() {
+                return Ok(None);
+            }
+            if let Some(bytes) = self.store.get(&key)? {
+                return Ok(Some(CodeFile {
+                    bytes,
+                    origin: Origin::Store {
+                        branch: candidate.to_string(),
+                    },
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A code file as UTF-8 text (`head.html`, a template, a YAML file); `None` when it is
+    /// missing, unreadable or not UTF-8, which callers treat as absent (and log).
+    pub fn text(&self, repo: &CodeRepo, branch: &str, path: &str) -> Option<String> {
+        let path = CodePath::new(path).ok()?;
+        match self.read(repo, branch, &path) {
+            Ok(file) => String::from_utf8(file?.bytes).ok(),
+            Err(error) => {
+                tracing::warn!(%repo, %branch, %path, %error, "cannot read a code file");
+                None
+            }
+        }
+    }
+
+    /// Where `repo`'s code comes from.
+    pub fn source(&self, repo: &CodeRepo) -> Source {
+        if let Some(checkout) = self.checkouts().get(repo) {
+            return Source::Checkout(checkout.configured.clone());
+        }
+        let prefix = format!("code/{}/{}/main", repo.owner, repo.repo);
+        let main_entries = self.store.list(&prefix).unwrap_or_default();
+        Source::Store { main_entries }
+    }
+}
+
+impl std::fmt::Debug for SiteCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SiteCode")
+            .field("checkouts", &self.checkouts())
+            .finish_non_exhaustive()
+    }
+}

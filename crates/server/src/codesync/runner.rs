@@ -1,0 +1,244 @@
+//! Runs code sync jobs: one at a time per org/site/branch, each in its own task. The job
+//! record is saved at every step, so a reader (and a restart) sees its progress.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use reqwest::StatusCode;
+
+use super::code_key;
+use super::files::{self, Wanted};
+use super::job::{self, FileError, Job, JobState, Progress, Trigger};
+use crate::admin::config::load_site;
+use crate::admin::repos;
+use crate::sites::SiteError;
+use crate::store::{KeyedLocks, Store, StoreError};
+use crate::time::now_rfc3339;
+use siteops_config::model::api::CodeConfig;
+
+/// Queued (not yet running) jobs allowed per branch; one more is refused (409).
+pub const MAX_QUEUED: usize = 3;
+/// Largest code file fetched.
+pub const FILE_LIMIT: usize = 5 * 1024 * 1024;
+
+pub struct CodeSync {
+    store: Arc<dyn Store>,
+    client: reqwest::Client,
+    running: KeyedLocks,
+    enqueue: Mutex<()>,
+    sequence: AtomicU64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EnqueueError {
+    #[error("{0} jobs are already queued for this branch")]
+    TooManyQueued(usize),
+    #[error(transparent)]
+    Store(#[from] SiteError),
+}
+
+impl From<StoreError> for EnqueueError {
+    fn from(error: StoreError) -> EnqueueError {
+        EnqueueError::Store(error.into())
+    }
+}
+
+/// What a job needs to fetch: the code block and the credentials for its raw host (a
+/// public `github` repository needs none).
+struct Source {
+    code: CodeConfig,
+    raw_url: String,
+    secret: Option<String>,
+}
+
+impl CodeSync {
+    pub fn new(store: Arc<dyn Store>) -> CodeSync {
+        CodeSync {
+            store,
+            client: siteops_plan::http::client(Duration::from_secs(10)),
+            running: KeyedLocks::default(),
+            enqueue: Mutex::new(()),
+            sequence: AtomicU64::new(0),
+        }
+    }
+
+    /// Records a new job and starts it in the background.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        org: &str,
+        site: &str,
+        branch: &str,
+        trigger: Trigger,
+    ) -> Result<Job, EnqueueError> {
+        let job = {
+            // One enqueue at a time, so two requests cannot both pass the queue check.
+            let _guard = self.enqueue.lock().unwrap_or_else(|p| p.into_inner());
+            let queued = job::list(self.store.as_ref(), org, site, branch)?
+                .iter()
+                .filter(|j| j.state == JobState::Created)
+                .count();
+            if queued >= MAX_QUEUED {
+                return Err(EnqueueError::TooManyQueued(queued));
+            }
+            let millis = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis());
+            let sequence = self.sequence.fetch_add(1, Ordering::Relaxed) % 10_000;
+            let job = Job {
+                topic: "code".into(),
+                name: format!("job-{millis:013}-{sequence:04}"),
+                state: JobState::Created,
+                org: org.into(),
+                site: site.into(),
+                branch: branch.into(),
+                trigger,
+                create_time: now_rfc3339(),
+                start_time: None,
+                stop_time: None,
+                progress: Progress::default(),
+                errors: Vec::new(),
+                error: None,
+            };
+            job::save(self.store.as_ref(), &job)?;
+            job
+        };
+        let runner = Arc::clone(self);
+        let started = job.clone();
+        tokio::spawn(async move { runner.run(started).await });
+        Ok(job)
+    }
+
+    async fn run(self: Arc<Self>, mut job: Job) {
+        let _turn = self
+            .running
+            .lock(&format!("{}/{}/{}", job.org, job.site, job.branch))
+            .await;
+        job.state = JobState::Running;
+        job.start_time = Some(now_rfc3339());
+        self.save(&job);
+        match self.source(&job) {
+            Ok(source) => self.sync(&mut job, &source).await,
+            Err(reason) => job.error = Some(reason),
+        }
+        job.state = JobState::Stopped;
+        job.stop_time = Some(now_rfc3339());
+        self.save(&job);
+        tracing::info!(job = %job.name, site = %format!("{}/{}", job.org, job.site), branch = %job.branch, failed = job.progress.failed, error = ?job.error, "code sync stopped");
+    }
+
+    fn save(&self, job: &Job) {
+        if let Err(error) = job::save(self.store.as_ref(), job) {
+            tracing::error!(%error, job = %job.name, "cannot save the job");
+        }
+    }
+
+    /// The site's external code source and its sync secret (the onboarding site's).
+    fn source(&self, job: &Job) -> Result<Source, String> {
+        let store = self.store.as_ref();
+        let error = |e: crate::admin::ApiError| e.message;
+        let site = load_site(store, &job.org, &job.site)
+            .map_err(error)?
+            .ok_or("the site does not exist")?;
+        let code = crate::sites::code(&job.org, &job.site, &site)
+            .map_err(|e| e.to_string())?
+            .ok_or("the site has no code configuration")?;
+        let raw_url = code
+            .raw_base()
+            .ok_or_else(|| match code.source.kind.as_str() {
+                "byogit" => "the code source has no raw_url".to_string(),
+                kind => format!("code source type `{kind}` is not synced by code jobs"),
+            })?;
+        // An external repository is read with its sync secret; a hosted one with the
+        // secret its code block names, if any (a private repository), else anonymously.
+        let secret = repos::sync_secret(store, &job.org, &job.site, &code).map_err(error)?;
+        if secret.is_none() && (code.source.is_byogit() || code.source.secret_id.is_some()) {
+            return Err("the repository's sync secret is not stored".into());
+        }
+        Ok(Source {
+            code,
+            raw_url,
+            secret,
+        })
+    }
+
+    async fn sync(&self, job: &mut Job, source: &Source) {
+        let manifest = match self.fetch(source, &job.branch, files::MANIFEST).await {
+            Ok(Some(bytes)) => files::parse_manifest(&String::from_utf8_lossy(&bytes)),
+            _ => Vec::new(),
+        };
+        let templates = match self.worker_templates(job) {
+            Ok(templates) => templates,
+            Err(error) => {
+                job.error = Some(error.to_string());
+                return;
+            }
+        };
+        let wanted = files::wanted(&manifest, &templates);
+        job.progress.total = wanted.len();
+        self.save(job);
+        for Wanted { path, required } in wanted {
+            let outcome = if files::is_storable(&path) {
+                match self.fetch(source, &job.branch, &path).await {
+                    Ok(Some(bytes)) => self
+                        .store
+                        .put(
+                            &code_key(&source.code.owner, &source.code.repo, &job.branch, &path),
+                            &bytes,
+                        )
+                        .map_err(|e| e.to_string()),
+                    Ok(None) if required => Err("not found (404)".to_string()),
+                    Ok(None) => Ok(()),
+                    Err(error) => Err(error),
+                }
+            } else {
+                Err("not a storable path".to_string())
+            };
+            job.progress.processed += 1;
+            if let Err(error) = outcome {
+                job.progress.failed += 1;
+                job.errors.push(FileError { path, error });
+            }
+            self.save(job);
+        }
+    }
+
+    /// GETs `<raw_url>/<branch>/<path>` with the sync secret if any; `None` on 404.
+    async fn fetch(
+        &self,
+        source: &Source,
+        branch: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, String> {
+        let url = format!("{}/{branch}/{path}", source.raw_url.trim_end_matches('/'));
+        let mut request = self.client.get(&url);
+        if let Some(secret) = &source.secret {
+            request = request.header("authorization", format!("token {secret}"));
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| format!("cannot fetch: {e}"))?;
+        match response.status() {
+            StatusCode::OK => siteops_plan::http::read_limited(response, FILE_LIMIT)
+                .await
+                .map(Some)
+                .map_err(|e| e.to_string()),
+            StatusCode::NOT_FOUND => Ok(None),
+            status => Err(format!("HTTP {status}")),
+        }
+    }
+
+    /// Templates named by the branch's worker entries (or main's, which other branches use).
+    fn worker_templates(&self, job: &Job) -> Result<Vec<String>, SiteError> {
+        for branch in [job.branch.as_str(), "main"] {
+            let key = format!("transform/{}/{}/{branch}.json", job.org, job.site);
+            if let Some(config) =
+                crate::sites::read::<serde_json::Value>(self.store.as_ref(), &key)?
+            {
+                return Ok(files::templates(&config));
+            }
+        }
+        Ok(Vec::new())
+    }
+}

@@ -1,0 +1,36 @@
+//! The disk side of a recording: atomic writes into the repository, the site's mocks read
+//! back, and the scratch data directory of the in-process server.
+
+use std::path::Path;
+
+use super::RecordError;
+use siteops_mocks::MockFile;
+
+/// Every file under `dir`, with paths relative to it.
+pub(super) fn read_tree(dir: &Path, prefix: &str, out: &mut Vec<MockFile>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = format!("{prefix}{name}");
+        if entry.file_type()?.is_dir() {
+            read_tree(&entry.path(), &format!("{path}/"), out)?;
+        } else {
+            out.push(MockFile {
+                path,
+                content: std::fs::read(entry.path())?,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `root/relative` through a temporary file beside it and a rename, so
+/// a reader (a running `serve`) sees the old file or the new one, never a part.
+pub(super) fn write_atomic(root: &Path, relative: &str, bytes: &[u8]) -> Result<(), RecordError> {
+    let path = root.join(relative);
+    let failed = |source| RecordError::Write {
+        path: relative.to_string(),
+        source,
+    };
+    crate::fsutil::write_atomic(&path, bytes).map_err(failed)
+}

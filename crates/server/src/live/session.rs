@@ -1,0 +1,339 @@
+//! One reload of the live session: the repository read, validated and compiled, its
+//! templates put in the code store, and the result applied to the bundled service with the
+//! same plan and apply code as `siteops apply`. A repository that does not validate leaves
+//! the last good state in place and shows its diagnostics.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::{Live, LiveEvent};
+use crate::app::AppState;
+use crate::auth::{Claims, SigningKey};
+use crate::code::{Checkout, Checkouts, CodeRepo, SiteCode};
+use crate::codesync::code_key;
+use crate::server::RunningServer;
+use crate::store::Store;
+use siteops_config::compile::{Compiled, ResourceKind, Secrets, compile};
+use siteops_config::diagnostic::render;
+use siteops_config::model::SiteId;
+use siteops_config::repo::RepoFiles;
+use siteops_config::validate::{Options, validate};
+use siteops_mocks::{MockFile, MockSet};
+use siteops_plan::apply::{self, ApplyOptions};
+use siteops_plan::plan::{PlanSettings, diff};
+use siteops_plan::remote::live::{self, PruneScope};
+use siteops_plan::remote::{Client, ClientOptions, Endpoints, Token};
+
+/// What a reload needs of the running server.
+pub struct Target<'a> {
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    pub key: &'a SigningKey,
+    pub store: &'a dyn Store,
+    /// Where the server reads code: the reload sets its checkouts.
+    pub code: &'a SiteCode,
+}
+
+impl<'a> Target<'a> {
+    /// The bundled server `server`, on its loopback address.
+    pub fn of(server: &'a RunningServer) -> Target<'a> {
+        Target::new(server.addr, &server.state)
+    }
+
+    /// The server listening on `addr` with `state`.
+    pub fn new(addr: SocketAddr, state: &'a AppState) -> Target<'a> {
+        Target {
+            base: format!("http://127.0.0.1:{}", addr.port()),
+            key: &state.key,
+            store: state.store.as_ref(),
+            code: &state.code,
+        }
+    }
+}
+
+/// The subject of the tokens serve mints for itself.
+pub const SERVE_SUBJECT: &str = "serve@localhost";
+
+/// How long the session's own token lasts (a year: it lives as long as the process).
+const TOKEN_LIFETIME: u64 = 365 * 24 * 3600;
+
+/// Reads, validates, compiles and applies the repository at `live.root`; publishes the
+/// outcome in `live` (snapshot and event). Never fails: problems become the snapshot.
+pub async fn reload(live: &Live, target: &Target<'_>) {
+    let started = Instant::now();
+    let outcome = attempt(live, target).await;
+    let elapsed_ms = started.elapsed().as_millis() as u64;
+    let mut snapshot = live.snapshot.write().unwrap_or_else(|p| p.into_inner());
+    snapshot.generation += 1;
+    snapshot.reload_ms = elapsed_ms;
+    snapshot.reloaded_at = crate::time::now_seconds();
+    let event = match outcome {
+        Ok(applied) => {
+            snapshot.diagnostics = applied.diagnostics;
+            snapshot.compiled = Some(applied.compiled);
+            snapshot.pages = applied.pages;
+            snapshot.changes = applied.changes;
+            snapshot.error = None;
+            LiveEvent::Reloaded {
+                generation: snapshot.generation,
+            }
+        }
+        Err(failure) => {
+            snapshot.diagnostics = failure.diagnostics;
+            snapshot.error = Some(failure.message.clone());
+            LiveEvent::Failed {
+                generation: snapshot.generation,
+                message: failure.message,
+            }
+        }
+    };
+    drop(snapshot);
+    tracing::info!(elapsed_ms, ?event, "repository reloaded");
+    // No subscriber is fine: nobody has a page open.
+    let _ = live.events.send(event);
+}
+
+struct Applied {
+    compiled: Compiled,
+    pages: BTreeMap<SiteId, Vec<String>>,
+    diagnostics: String,
+    changes: Vec<String>,
+}
+
+struct Failure {
+    message: String,
+    diagnostics: String,
+}
+
+impl Failure {
+    fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            diagnostics: String::new(),
+        }
+    }
+}
+
+async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
+    let repo = RepoFiles::load(&live.root)
+        .map_err(|e| Failure::new(format!("cannot read {}: {e}", live.root.display())))?;
+    let worker = format!("{}/transform", target.base);
+    let validation = validate(
+        &repo,
+        &Options {
+            transform_url: Some(worker.clone()),
+        },
+    );
+    let mut diagnostics = if validation.diagnostics.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "{}{}\n",
+            render::human(&validation.diagnostics, &validation, false),
+            render::human_summary(validation.summary())
+        )
+    };
+    if validation.has_errors() {
+        return Err(Failure {
+            message: "the repository does not validate; the last good state stays applied".into(),
+            diagnostics,
+        });
+    }
+    // One token for the whole session: it is also the default of secret values, and a
+    // new one on every reload would change the worker keys on every reload.
+    let token = live
+        .token
+        .get_or_init(|| {
+            let now = crate::time::now_seconds();
+            target.key.sign(&Claims {
+                sub: SERVE_SUBJECT.into(),
+                iat: now,
+                exp: now + TOKEN_LIFETIME,
+                aud: "*".into(),
+            })
+        })
+        .clone();
+    // Secrets come from the environment as for `apply`; a value that is not set gets a
+    // token of this server, valid for every site, so worker keys work out of the box.
+    let lookup = |name: &str| std::env::var(name).ok().or_else(|| Some(token.clone()));
+    let compiled =
+        compile(&validation.fleet, &Secrets::Lookup(&lookup)).map_err(|problems| Failure {
+            message: format!("{} secret values cannot be read", problems.len()),
+            diagnostics: render::human(&problems, &validation, false),
+        })?;
+    let mocks = load_mocks(&live.root, &repo)?;
+    let pages = super::pages::known_pages(&validation.fleet, &mocks, &worker);
+    live.set_mocks(mocks);
+    put_templates(&live.root, &repo, &compiled, target.store)?;
+    let (checkouts, problems) = open_checkouts(live, &validation.checkouts);
+    for problem in &problems {
+        diagnostics.push_str(&format!("warning: {problem}\n"));
+    }
+    target.code.set_checkouts(checkouts);
+    let changes = apply_to_self(&compiled, &target.base, &worker, &token).await?;
+    Ok(Applied {
+        compiled,
+        pages,
+        diagnostics,
+        changes,
+    })
+}
+
+/// The code checkouts: siteops.toml's (relative to the repository), then `--code`'s over
+/// them. One that cannot be opened is left out, so that repository's code comes from the
+/// code store, and the problem is reported.
+fn open_checkouts(
+    live: &Live,
+    configured: &BTreeMap<CodeRepo, String>,
+) -> (Checkouts, Vec<String>) {
+    let mut wanted: BTreeMap<CodeRepo, std::path::PathBuf> = configured
+        .iter()
+        .map(|(repo, dir)| (repo.clone(), live.root.join(dir)))
+        .collect();
+    wanted.extend(live.code_overrides.clone());
+    let mut checkouts = Checkouts::new();
+    let mut problems = Vec::new();
+    for (repo, dir) in wanted {
+        match Checkout::open(&dir) {
+            Ok(checkout) => {
+                checkouts.insert(repo, checkout);
+            }
+            Err(error) => problems.push(format!(
+                "{error}; the code of {repo} comes from the code store"
+            )),
+        }
+    }
+    (checkouts, problems)
+}
+
+/// Every site's `mocks/`, one set (sites in path order).
+fn load_mocks(root: &Path, repo: &RepoFiles) -> Result<MockSet, Failure> {
+    let mut all = MockSet::default();
+    let mut dirs: BTreeSet<String> = BTreeSet::new();
+    for path in repo.paths() {
+        if let Some((dir, _)) = path.split_once("/mocks/")
+            && dir.matches('/').count() == 2
+        {
+            dirs.insert(format!("{dir}/mocks"));
+        }
+    }
+    let mut problems = Vec::new();
+    for dir in dirs.iter().rev() {
+        let prefix = format!("{dir}/");
+        let mut files = Vec::new();
+        for path in repo.paths().filter(|p| p.starts_with(&prefix)) {
+            let content = match repo.content(path) {
+                Some(content) => content.to_vec(),
+                None => std::fs::read(root.join(path))
+                    .map_err(|e| Failure::new(format!("cannot read {path}: {e}")))?,
+            };
+            files.push(MockFile {
+                path: path[prefix.len()..].to_string(),
+                content,
+            });
+        }
+        match MockSet::from_files(dir, &files) {
+            Ok(set) => all.layer(set),
+            Err(errors) => problems.extend(errors.iter().map(ToString::to_string)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(all)
+    } else {
+        Err(Failure {
+            message: "invalid mocks; the last good state stays applied".into(),
+            diagnostics: problems.join("\n"),
+        })
+    }
+}
+
+/// The repository is the code of its sites: each site's `templates/` goes into the code
+/// store of the site's code repository (branch `main`), where the worker reads templates.
+fn put_templates(
+    root: &Path,
+    repo: &RepoFiles,
+    compiled: &Compiled,
+    store: &dyn Store,
+) -> Result<(), Failure> {
+    for resource in compiled
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Site)
+    {
+        let code = &resource.body["code"];
+        let (Some(owner), Some(code_repo)) = (
+            code.get("owner").and_then(Value::as_str),
+            code.get("repo").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let prefix = format!(
+            "sites/{}/{}/templates/",
+            resource.site.org, resource.site.site
+        );
+        for path in repo.paths().filter(|p| p.starts_with(&prefix)) {
+            let file = &path[prefix.len() - "templates/".len()..];
+            let bytes = std::fs::read(root.join(path))
+                .map_err(|e| Failure::new(format!("cannot read {path}: {e}")))?;
+            let key = code_key(owner, code_repo, "main", file);
+            // Unchanged templates are not written again: every put is a durable write.
+            if store.get(&key).ok().flatten().as_deref() == Some(bytes.as_slice()) {
+                continue;
+            }
+            store
+                .put(&key, &bytes)
+                .map_err(|e| Failure::new(format!("cannot store {path}: {e}")))?;
+        }
+    }
+    Ok(())
+}
+
+/// Plans against the bundled service and applies the changes, pruning what the
+/// repository's orgs no longer have. Returns one line per change made.
+async fn apply_to_self(
+    compiled: &Compiled,
+    base: &str,
+    worker: &str,
+    token: &str,
+) -> Result<Vec<String>, Failure> {
+    let client = Client::new(
+        Endpoints {
+            admin: format!("{base}/admin"),
+            worker: Some(worker.to_string()),
+        },
+        &Token::new(token),
+        &ClientOptions::default(),
+    )
+    .map_err(|e| Failure::new(e.to_string()))?;
+    let orgs: BTreeSet<String> = compiled
+        .resources
+        .iter()
+        .map(|r| r.site.org.clone())
+        .collect();
+    let scope = PruneScope::Orgs(orgs);
+    let state = live::read(&client, compiled, Some(&scope), 8)
+        .await
+        .map_err(|e| Failure::new(format!("cannot read the bundled service: {e}")))?;
+    let settings = PlanSettings {
+        prune: true,
+        ..PlanSettings::default()
+    };
+    let plan = diff(compiled, &state, &settings).map_err(|e| Failure::new(e.to_string()))?;
+    if !plan.has_changes() {
+        return Ok(Vec::new());
+    }
+    let report = apply::run(&client, &plan, &ApplyOptions::default())
+        .await
+        .map_err(|e| Failure::new(e.to_string()))?;
+    if !report.succeeded() {
+        return Err(Failure {
+            message: "applying to the bundled service failed part-way".into(),
+            diagnostics: apply::report::table(&report),
+        });
+    }
+    Ok(report.steps.iter().map(apply::report::line).collect())
+}

@@ -1,0 +1,175 @@
+//! One preview run: fetch (overlay, then primary), then for an HTML page parse, download
+//! the images, rewrite them to the stored media and convert; a JSON page is kept as it
+//! is. Storage of the result is the caller's ([`super::store`]); media go through the
+//! [`MediaSink`] as they arrive.
+
+use http::HeaderValue;
+use url::Url;
+
+use super::convert::{self, Converted, RenderContext};
+use super::fetch::{Role, Source, fetch_page};
+use super::images::allow::AllowList;
+use super::images::download::{Downloader, StoredMedia};
+use super::images::{MediaSink, download_images};
+use super::trace::Trace;
+use super::transport::Transport;
+use super::url::PagePath;
+use super::{Limits, PreviewError};
+use siteops_config::model::api::ContentConfig;
+
+/// What a preview produced.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    pub web_path: String,
+    pub resource_path: String,
+    pub source: Role,
+    /// The URL of the source that served the page.
+    pub source_url: Url,
+    /// The source's `Last-Modified`, when it sent one.
+    pub source_last_modified: Option<String>,
+    pub body: PreviewBody,
+    pub media: Vec<StoredMedia>,
+    pub trace: Trace,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum PreviewBody {
+    /// A sheet, as the source sent it.
+    Json(Vec<u8>),
+    /// A page: what the source sent, and the conversion.
+    Page {
+        source: Vec<u8>,
+        converted: Converted,
+    },
+}
+
+/// A failed run: the status and message, and the trace up to the failure.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub error: PreviewError,
+    pub trace: Trace,
+}
+
+/// The sources of a content configuration, in the order they are asked.
+pub fn sources(content: &ContentConfig) -> Result<Vec<Source>, PreviewError> {
+    if content.source.kind != "markup" {
+        return Err(PreviewError::new(
+            400,
+            format!(
+                "content source type `{}` cannot be previewed: only markup sources can",
+                content.source.kind
+            ),
+        ));
+    }
+    let mut sources = Vec::new();
+    if let Some(overlay) = &content.overlay {
+        sources.push(Source {
+            role: Role::Overlay,
+            url: overlay.url.clone(),
+            suffix: None,
+        });
+    }
+    sources.push(Source {
+        role: Role::Primary,
+        url: content.source.url.clone(),
+        suffix: content.source.suffix.clone(),
+    });
+    Ok(sources)
+}
+
+/// What one preview is about: the site's content configuration, the page, the
+/// caller's `x-content-source-authorization`, and where the page will be served.
+#[derive(Debug, Clone)]
+pub struct PreviewRequest<'a> {
+    pub content: &'a ContentConfig,
+    pub page: &'a PagePath,
+    pub authorization: Option<&'a HeaderValue>,
+    /// The preview host's origin (`http://main--site--org.localhost:3000`).
+    pub preview_origin: &'a Url,
+    /// The site's `head.html`, when its code has one.
+    pub head_html: Option<String>,
+}
+
+/// Runs one preview with `transport`; images go to `sink` as they arrive.
+pub async fn run(
+    transport: &dyn Transport,
+    limits: &Limits,
+    request: &PreviewRequest<'_>,
+    sink: &dyn MediaSink,
+) -> Result<Preview, Failure> {
+    let mut trace = Trace::default();
+    match run_traced(transport, limits, request, sink, &mut trace).await {
+        Ok(mut preview) => {
+            preview.trace = trace;
+            Ok(preview)
+        }
+        Err(error) => Err(Failure { error, trace }),
+    }
+}
+
+async fn run_traced(
+    transport: &dyn Transport,
+    limits: &Limits,
+    request: &PreviewRequest<'_>,
+    sink: &dyn MediaSink,
+    trace: &mut Trace,
+) -> Result<Preview, PreviewError> {
+    let PreviewRequest {
+        content,
+        page,
+        authorization,
+        ..
+    } = *request;
+    let sources = sources(content)?;
+    let fetched = fetch_page(transport, &sources, page, authorization, limits, trace).await?;
+    let mut preview = Preview {
+        web_path: page.web_path(),
+        resource_path: page.resource_path(fetched.json),
+        source: fetched.role,
+        source_url: fetched.url.clone(),
+        source_last_modified: fetched.last_modified.clone(),
+        body: PreviewBody::Json(Vec::new()),
+        media: Vec::new(),
+        trace: Trace::default(),
+        warnings: Vec::new(),
+    };
+    if fetched.json {
+        preview.web_path = preview.resource_path.clone();
+        preview.body = PreviewBody::Json(fetched.body);
+        return Ok(preview);
+    }
+    let allow = AllowList::parse(fetched.img_src.as_deref(), &fetched.url);
+    trace.ignored_img_src = allow.ignored.clone();
+    let html = String::from_utf8_lossy(&fetched.body).into_owned();
+    let parsed = convert::parse(&html, &fetched.url)?;
+    let downloader = Downloader {
+        transport,
+        limits,
+        allow: &allow,
+        authorization,
+        sink,
+    };
+    let images = download_images(
+        &downloader,
+        &parsed.image_sources(),
+        &fetched.url,
+        &mut trace.images,
+    )
+    .await?;
+    let context = RenderContext {
+        public_url: request
+            .preview_origin
+            .join(&preview.web_path)
+            .unwrap_or_else(|_| request.preview_origin.clone()),
+        head_html: request.head_html.clone(),
+    };
+    let converted = parsed.render(&images, &context)?;
+    preview.warnings = converted.warnings.clone();
+    preview.media = images.stored;
+    preview.body = PreviewBody::Page {
+        source: fetched.body,
+        converted,
+    };
+    Ok(preview)
+}

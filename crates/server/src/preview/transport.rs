@@ -1,0 +1,282 @@
+//! The network seam of the preview pipeline: one GET, nothing else.
+//!
+//! A [`Transport`] sends one request and returns the status, the headers and a body of at
+//! most `limit` bytes. It never follows redirects (the pipeline judges every hop) and has
+//! no time-out of its own (the pipeline bounds each call). The pipeline takes the transport
+//! per run, so the server, tests and an offline harness answering from mock files share
+//! all the rest of the code.
+//!
+//! [`ReqwestTransport`] is the real one. It resolves names through [`GuardedResolver`],
+//! which refuses link-local and cloud-metadata addresses, and it uses no proxy, so the
+//! address it checks is the address it connects to.
+
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+
+use http::HeaderMap;
+use url::Url;
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+#[derive(Debug, Clone)]
+pub struct OutgoingRequest {
+    pub url: Url,
+    /// Exactly the headers to send; a transport adds none of the caller's.
+    pub headers: HeaderMap,
+    /// Largest body accepted: reading stops past it with [`TransportError::TooLarge`].
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct IncomingResponse {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl IncomingResponse {
+    /// A header's value as text, when it is one.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    /// The address is not one siteops connects to (link-local, cloud metadata).
+    #[error("refused address: {0}")]
+    Refused(String),
+    #[error("the body is larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("network error: {0}")]
+    Network(String),
+}
+
+pub trait Transport: Send + Sync + std::fmt::Debug {
+    fn get(
+        &self,
+        request: OutgoingRequest,
+    ) -> BoxFuture<'_, Result<IncomingResponse, TransportError>>;
+}
+
+/// Addresses never contacted: IPv4 link-local (169.254.0.0/16, which holds the cloud
+/// metadata service 169.254.169.254), IPv6 link-local (fe80::/10), the IPv6 metadata
+/// address fd00:ec2::254, the unspecified addresses, and IPv4 addresses mapped or
+/// translated into IPv6 that are one of those. Loopback is allowed: `siteops serve` is a
+/// local tool whose sources (its own worker, a local demo, tests) live on 127.0.0.1.
+pub fn is_refused(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4.is_link_local() || v4.is_unspecified(),
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_refused(IpAddr::V4(v4));
+            }
+            let segments = v6.segments();
+            // 64:ff9b::/96, the NAT64 prefix, embeds an IPv4 address in the last 32 bits.
+            if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+                let v4 =
+                    std::net::Ipv4Addr::from(((segments[6] as u32) << 16) | segments[7] as u32);
+                return is_refused(IpAddr::V4(v4));
+            }
+            v6.is_unspecified()
+                || (segments[0] & 0xffc0) == 0xfe80
+                || v6 == std::net::Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)
+        }
+    }
+}
+
+/// Whether a URL may be requested at all: http(s) with a host that is not a refused
+/// address literal. Names are checked again, after resolution, by [`GuardedResolver`].
+pub fn check_url(url: &Url) -> Result<(), TransportError> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(TransportError::Refused(format!(
+            "{} URLs are never fetched",
+            url.scheme()
+        )));
+    }
+    match url.host() {
+        None => Err(TransportError::Refused("a URL without a host".into())),
+        Some(url::Host::Ipv4(ip)) if is_refused(IpAddr::V4(ip)) => {
+            Err(TransportError::Refused(ip.to_string()))
+        }
+        Some(url::Host::Ipv6(ip)) if is_refused(IpAddr::V6(ip)) => {
+            Err(TransportError::Refused(ip.to_string()))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// DNS resolution that drops refused addresses, failing when none is left.
+#[derive(Debug, Default)]
+pub struct GuardedResolver;
+
+impl reqwest::dns::Resolve for GuardedResolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_string();
+        Box::pin(async move {
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let allowed: Vec<SocketAddr> = found
+                .iter()
+                .copied()
+                .filter(|a| !is_refused(a.ip()))
+                .collect();
+            if allowed.is_empty() && !found.is_empty() {
+                return Err(
+                    format!("refused address: {host} resolves to {}", found[0].ip()).into(),
+                );
+            }
+            Ok(Box::new(allowed.into_iter()) as reqwest::dns::Addrs)
+        })
+    }
+}
+
+/// The real transport: reqwest, no redirects, no proxy, guarded name resolution.
+#[derive(Debug, Clone)]
+pub struct ReqwestTransport {
+    client: reqwest::Client,
+}
+
+impl Default for ReqwestTransport {
+    fn default() -> Self {
+        ReqwestTransport::new()
+    }
+}
+
+impl ReqwestTransport {
+    pub fn new() -> ReqwestTransport {
+        ReqwestTransport::with_hosts(&[])
+    }
+
+    /// A transport that resolves the given names to the given addresses without asking
+    /// DNS, so a URL such as `http://cms.test:<port>/` reaches a local server on that port
+    /// while its host stays an ordinary, non-loopback name (tests record and replay mocks
+    /// this way). The URL's port is used. Refused addresses are left out.
+    pub fn with_hosts(hosts: &[(&str, IpAddr)]) -> ReqwestTransport {
+        siteops_plan::http::install_crypto_provider();
+        let mut builder = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .dns_resolver(Arc::new(GuardedResolver))
+            .user_agent(concat!("siteops/", env!("CARGO_PKG_VERSION")));
+        for (name, ip) in hosts.iter().filter(|(_, ip)| !is_refused(*ip)) {
+            builder = builder.resolve(name, SocketAddr::new(*ip, 0));
+        }
+        let client = builder
+            .build()
+            .expect("the HTTP client configuration is valid");
+        ReqwestTransport { client }
+    }
+}
+
+impl Transport for ReqwestTransport {
+    fn get(
+        &self,
+        request: OutgoingRequest,
+    ) -> BoxFuture<'_, Result<IncomingResponse, TransportError>> {
+        Box::pin(async move {
+            check_url(&request.url)?;
+            let response = self
+                .client
+                .get(request.url)
+                .headers(request.headers)
+                .send()
+                .await
+                .map_err(network)?;
+            let status = response.status().as_u16();
+            let headers = response.headers().clone();
+            let body = siteops_plan::http::read_limited(response, request.limit)
+                .await
+                .map_err(|error| match error {
+                    siteops_plan::http::BodyError::TooLarge(limit) => {
+                        TransportError::TooLarge { limit }
+                    }
+                    siteops_plan::http::BodyError::Http(error) => network(error),
+                })?;
+            Ok(IncomingResponse {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+}
+
+/// A reqwest error with its causes (the refusal of [`GuardedResolver`] is one).
+fn network(error: reqwest::Error) -> TransportError {
+    let mut message = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        message = format!("{message}: {cause}");
+        source = cause.source();
+    }
+    if message.contains("refused address:") {
+        TransportError::Refused(message)
+    } else {
+        TransportError::Network(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_addresses() {
+        let cases = [
+            ("169.254.169.254", true),
+            ("169.254.0.1", true),
+            ("0.0.0.0", true),
+            ("::", true),
+            ("fe80::1", true),
+            ("febf::1", true),
+            ("fd00:ec2::254", true),
+            ("::ffff:169.254.169.254", true),
+            ("64:ff9b::a9fe:a9fe", true),
+            ("127.0.0.1", false),
+            ("::1", false),
+            ("10.0.0.1", false),
+            ("169.253.255.255", false),
+            ("169.255.0.1", false),
+            ("fec0::1", false),
+            ("2001:db8::1", false),
+        ];
+        for (ip, refused) in cases {
+            assert_eq!(is_refused(ip.parse().expect(ip)), refused, "{ip}");
+        }
+    }
+
+    #[tokio::test]
+    async fn resolution_drops_refused_addresses() {
+        use reqwest::dns::Resolve;
+        let resolve = |name: &str| GuardedResolver.resolve(name.parse().expect("name"));
+        let refused = resolve("169.254.169.254").await.err().expect("refused");
+        assert!(
+            refused.to_string().starts_with("refused address:"),
+            "{refused}"
+        );
+        let local: Vec<SocketAddr> = resolve("127.0.0.1").await.expect("allowed").collect();
+        assert_eq!(local[0].ip().to_string(), "127.0.0.1");
+    }
+
+    #[test]
+    fn only_http_urls_to_allowed_literals() {
+        let cases = [
+            ("http://127.0.0.1:1/x", true),
+            ("https://example.com/x", true),
+            ("http://169.254.169.254/latest/meta-data", false),
+            ("http://0xa9fea9fe/", false),
+            ("http://[fe80::1]/", false),
+            ("http://[::ffff:a9fe:a9fe]/", false),
+            ("file:///etc/passwd", false),
+            ("ftp://example.com/x", false),
+            ("data:image/png;base64,AAAA", false),
+        ];
+        for (url, ok) in cases {
+            let url = Url::parse(url).expect(url);
+            assert_eq!(check_url(&url).is_ok(), ok, "{url}");
+        }
+    }
+}

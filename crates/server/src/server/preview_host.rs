@@ -1,0 +1,270 @@
+//! The site preview hosts, `<branch>--<site>--<org>.localhost[:port]`:
+//! - `/config.json`: the public configuration, or the previewed page a mapping points there;
+//! - previewed pages from the store: `<path>` (the rendered page, or a sheet's JSON),
+//!   `<path>.md`, `<path>.plain.html`;
+//! - the branch's images, `…/media_<hash>.<ext>` at any depth;
+//! - every other file (`/styles/styles.css`, `/blocks/hero/hero.js`, `/404.html`) from the
+//!   site's code ([`super::code_files`]).
+//!
+//! A site with `requireAuth` answers 401 without a token for it.
+//!
+//! In `serve` (a live session is running) a page is previewed when it is viewed, so an
+//! open page shows the repository's current state; HTML pages carry the reload script;
+//! `requireAuth` is not asked of the local browser (the session's own identity is used);
+//! and the preview host answers the reload events too.
+
+use super::code_files;
+use axum::Json;
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::admin::ApiError;
+use crate::admin::config::{load_site, public_config};
+use crate::admin::effective::path_mappings;
+use crate::app::AppState;
+use crate::code::CodeRepo;
+use crate::preview::images::media::{content_type_of, is_media_name};
+use crate::preview::store::{self, BranchPreviews};
+use crate::preview::url::{PagePath, Requested, Variant, requested};
+use siteops_config::rules::is_id;
+
+/// The site a preview host name addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewHost {
+    pub branch: String,
+    pub site: String,
+    pub org: String,
+}
+
+impl PreviewHost {
+    /// Parses `Host: <branch>--<site>--<org>.localhost[:port]`.
+    pub fn of(headers: &HeaderMap) -> Option<PreviewHost> {
+        let host = headers.get(header::HOST)?.to_str().ok()?;
+        let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+        let label = name
+            .to_ascii_lowercase()
+            .strip_suffix(".localhost")?
+            .to_string();
+        let parts: Vec<&str> = label.split("--").collect();
+        let [branch, site, org] = parts[..] else {
+            return None;
+        };
+        [branch, site, org]
+            .iter()
+            .all(|p| is_id(p))
+            .then(|| PreviewHost {
+                branch: branch.to_string(),
+                site: site.to_string(),
+                org: org.to_string(),
+            })
+    }
+}
+
+pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
+    if let Some(session) = &state.session {
+        return session.clone().preview_host(state, host, request).await;
+    }
+    match serve(state, host, request.uri().path(), request.headers()) {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
+/// A preview host's stored files, as the platform serves them (no session involved).
+pub fn serve(
+    state: &AppState,
+    host: &PreviewHost,
+    path: &str,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let store = state.store.as_ref();
+    let PreviewHost { org, site, .. } = host;
+    let document = load_site(store, org, site)?
+        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+    let access = crate::sites::access(org, site, &document)?;
+    let requires_auth = access
+        .as_ref()
+        .and_then(|a| a.admin.as_ref())
+        .and_then(|a| a.require_auth.as_deref())
+        .is_some_and(|mode| mode == "auto" || mode == "true");
+    if requires_auth
+        && state.session.is_none()
+        && !state.caller(headers).is_some_and(|c| c.covers(org, site))
+    {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            format!("{org}/{site} requires authentication: send a token"),
+        ));
+    }
+    let previews = BranchPreviews::new(store, org, site, &host.branch);
+    match path {
+        "/config.json" => {
+            let mappings = path_mappings(store, &state.code, org, site, &document, &host.branch)?
+                .map(|m| m.value)
+                .unwrap_or_default();
+            config_json(&previews, public_config(store, org, site)?, &mappings)
+        }
+        path if is_code_path(path) => code_files::respond(
+            &state.code,
+            CodeRepo::of_site(&document).as_ref(),
+            &host.branch,
+            path,
+            headers,
+        ),
+        path => {
+            let not_found = || ApiError::not_found(format!("{path} has not been previewed"));
+            match requested(path).map_err(|e| ApiError::bad_request(e.to_string()))? {
+                Requested::Media(name) => {
+                    let bytes = previews.media(&name)?.ok_or_else(not_found)?;
+                    let extension = name.rsplit('.').next().unwrap_or("");
+                    Ok(typed(
+                        bytes,
+                        content_type_of(extension).unwrap_or("application/octet-stream"),
+                    ))
+                }
+                Requested::Page(page, variant) => match page_file(&previews, &page, variant)? {
+                    Some(response) => Ok(response),
+                    // A JSON file that is no previewed sheet may be the code's.
+                    None if path.ends_with(".json") => code_files::respond(
+                        &state.code,
+                        CodeRepo::of_site(&document).as_ref(),
+                        &host.branch,
+                        path,
+                        headers,
+                    ),
+                    None => Err(not_found()),
+                },
+            }
+        }
+    }
+}
+
+/// Whether a request path is the code's: a file name with an extension, other than the
+/// content's own (`.md`, `.plain.html`, sheets' `.json`) and the branch's images.
+pub fn is_code_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or("");
+    if is_media_name(name) || path.ends_with(".plain.html") || path.ends_with(".md") {
+        return false;
+    }
+    matches!(name.rsplit_once('.'), Some((stem, extension)) if !stem.is_empty() && extension != "json")
+}
+
+/// A stored page in the variant asked for; a sheet only as itself.
+fn page_file(
+    previews: &BranchPreviews<'_>,
+    page: &PagePath,
+    variant: Variant,
+) -> Result<Option<Response>, ApiError> {
+    let web_path = page.web_path();
+    let Some(record) = previews.load(&web_path)? else {
+        return Ok(None);
+    };
+    let (file, content_type) = match (record.is_json(), variant) {
+        (true, Variant::Html) => (store::JSON, "application/json"),
+        (true, _) => return Ok(None),
+        (false, Variant::Html) => (store::PAGE, "text/html; charset=utf-8"),
+        (false, Variant::Markdown) => (store::MARKDOWN, "text/markdown; charset=utf-8"),
+        (false, Variant::Plain) => (store::PLAIN, "text/html; charset=utf-8"),
+    };
+    Ok(previews
+        .file(&web_path, file)?
+        .map(|(_, bytes)| typed(bytes, content_type)))
+}
+
+fn typed(bytes: Vec<u8>, content_type: &'static str) -> Response {
+    let mut response = bytes.into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// `/config.json`: the public configuration, unless a path mapping (the public one, or the
+/// legacy `paths.yaml` of the site's code) publishes a configuration page there, which is
+/// served once it has been previewed.
+fn config_json(
+    previews: &BranchPreviews<'_>,
+    public: Option<Value>,
+    mappings: &[String],
+) -> Result<Response, ApiError> {
+    let mapped = mappings.iter().find_map(|m| {
+        m.split_once(':')
+            .filter(|(_, to)| *to == "/config.json")
+            .map(|(from, _)| from)
+    });
+    if let Some(source) = mapped {
+        // The page as mapped, or the sheet it became (`<source>.json`).
+        let mut served = None;
+        if let Ok(page) = PagePath::parse(source) {
+            served = page_file(previews, &page, Variant::Html)?;
+            if served.is_none()
+                && let Ok(sheet) = PagePath::parse(&page.resource_path(true))
+            {
+                served = page_file(previews, &sheet, Variant::Html)?;
+            }
+        }
+        return served.ok_or_else(|| {
+            ApiError::not_found(format!(
+                "/config.json is mapped to the configuration page {source}, which has not been previewed"
+            ))
+        });
+    }
+    Ok(Json(json!({ "public": public.unwrap_or_else(|| json!({})) })).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn host(value: &str) -> Option<PreviewHost> {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_str(value).expect("header"));
+        PreviewHost::of(&headers)
+    }
+
+    #[test]
+    fn code_paths_are_files_that_are_not_content() {
+        for code in [
+            "/styles/styles.css",
+            "/blocks/hero/hero.js",
+            "/404.html",
+            "/favicon.ico",
+            "/icons/search.svg",
+            "/fonts/roboto.woff2",
+        ] {
+            assert!(is_code_path(code), "{code}");
+        }
+        for content in [
+            "/",
+            "/products/1234",
+            "/products/1234.md",
+            "/products/1234.plain.html",
+            "/query-index.json",
+            "/products/media_0123456789abcdef0123456789abcdef01234567.png",
+            "/.hlxignore",
+        ] {
+            assert!(!is_code_path(content), "{content}");
+        }
+    }
+
+    #[test]
+    fn preview_host_names() {
+        assert_eq!(
+            host("main--website--acme.localhost:3000"),
+            Some(PreviewHost {
+                branch: "main".into(),
+                site: "website".into(),
+                org: "acme".into()
+            })
+        );
+        assert!(host("Main--Website--Acme.LOCALHOST").is_some());
+        assert_eq!(host("127.0.0.1:3000"), None);
+        assert_eq!(host("localhost"), None);
+        assert_eq!(host("main--website.localhost"), None);
+        assert_eq!(host("a--b--c--d.localhost"), None);
+        assert_eq!(host("main--web_site--acme.localhost"), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! The worker's configuration: per org/site/branch, a non-empty array of entries, stored
+//! at `transform/<org>/<site>/<branch>.json`. A branch without its own uses `main`'s.
+//!
+//! `GET` and `POST /transform/config/<org>/<site>/<branch>`: POST replaces the whole array
+//! (no merge); `DELETE` removes the branch's own entries (204, also when it had none).
+//! `GET /transform/config/<org>/<site>` lists the branches that have entries, so that
+//! `siteops apply --prune` can find a branch the repository no longer configures. The
+//! token (`Authorization: token …`) must allow configuring the site.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use crate::admin::config::{existing_site, method_not_allowed, parse_body, typed};
+use crate::admin::{ApiError, check_names, read_body};
+use crate::app::AppState;
+use crate::auth::Action;
+use crate::store::Store;
+use siteops_config::model::api::WorkerEntry;
+use siteops_config::rules;
+use siteops_config::schema::SchemaKind;
+
+pub fn key(org: &str, site: &str, branch: &str) -> String {
+    format!("transform/{org}/{site}/{branch}.json")
+}
+
+/// The entries that serve `branch`: its own, else `main`'s; with the branch they come from.
+pub fn load_effective(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    branch: &str,
+) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
+    for candidate in [branch, "main"] {
+        if let Some(bytes) = store.get(&key(org, site, candidate))? {
+            let entries = serde_json::from_slice(&bytes).map_err(|_| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "a stored worker configuration is damaged",
+                )
+            })?;
+            return Ok(Some((entries, candidate.to_string())));
+        }
+    }
+    Ok(None)
+}
+
+pub async fn handle(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, branch)): Path<(String, String, String)>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    let store = state.store.as_ref();
+    match method {
+        Method::GET => {
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let bytes = store.get(&key(&org, &site, &branch))?.ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "{org}/{site} has no worker configuration for branch {branch}"
+                ))
+            })?;
+            let entries: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+            Ok(Json(entries).into_response())
+        }
+        Method::POST => {
+            let bytes = read_body(body).await?;
+            let value = parse_body(&bytes, SchemaKind::ApiWorkerConfig, |v| {
+                typed(v, |entries: &Vec<WorkerEntry>| {
+                    rules::worker_entries(entries)
+                })
+            })?;
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            store.put(
+                &key(&org, &site, &branch),
+                &serde_json::to_vec_pretty(&value).expect("JSON serializes"),
+            )?;
+            Ok(Json(value).into_response())
+        }
+        Method::DELETE => {
+            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            store.delete(&key(&org, &site, &branch))?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        _ => Err(method_not_allowed()),
+    }
+}
+
+/// `GET /transform/config/<org>/<site>`: `{"branches": [...]}`, sorted.
+pub async fn branches(
+    State(state): State<Arc<AppState>>,
+    Path((org, site)): Path<(String, String)>,
+    method: Method,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site)])?;
+    if method != Method::GET {
+        return Err(method_not_allowed());
+    }
+    existing_site(&state, &headers, &org, &site, Action::Configure)?;
+    let branches: Vec<String> = state
+        .store
+        .list(&format!("transform/{org}/{site}"))?
+        .into_iter()
+        .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
+        .collect();
+    Ok(Json(serde_json::json!({ "branches": branches })).into_response())
+}

@@ -1,0 +1,340 @@
+//! `GET /transform/<org>/<site>/<branch>/<page path>`: a page rendered from JSON.
+//!
+//! 1. The first entry whose `path` prefixes the page path handles it (none: 404).
+//! 2. `{{id}}` is the whole match of its `regex`; the endpoint's header placeholders take
+//!    the request's headers listed in `forwardHeaders` (a listed header that is absent: 400).
+//! 3. The endpoint's JSON is fetched with the entry's `headers` and the forwarded ones
+//!    (failure, time-out, oversize or non-JSON: 502 `Failed to fetch endpoint data: …`).
+//! 4. A listing entry picks the record whose `pathKey` equals the page path (none: 404).
+//! 5. The template comes from the site's code store. A site that requires authentication
+//!    gives it only to an entry whose `templateApiKey` is a valid token for the site.
+//!    Without a template, the generic page is produced.
+//! 6. The render is post-processed: media URL prefix, `article:tag` metadata, mappings.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::config::load_effective;
+use super::html;
+use crate::admin::config::load_site;
+use crate::admin::effective::path_mappings;
+use crate::admin::{ApiError, check_names};
+use crate::app::AppState;
+use crate::code::CodeRepo;
+use crate::preview::redirect::follow;
+use siteops_config::endpoint::{EndpointTemplate, ExpandError};
+use siteops_config::model::api::WorkerEntry;
+use siteops_config::routing::{self, IdError};
+use siteops_template::NoPartials;
+use siteops_template::json::{Json, JsonRef};
+
+/// Largest endpoint document accepted.
+pub const DATA_LIMIT: usize = 16 * 1024 * 1024;
+/// Time allowed for an endpoint fetch.
+pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Redirects followed for an endpoint.
+const MAX_REDIRECTS: usize = 5;
+
+pub async fn handle(
+    State(state): State<Arc<AppState>>,
+    Path((org, site, branch, path)): Path<(String, String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    let page_path = format!("/{path}");
+    let store = state.store.as_ref();
+    let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
+        // As the hosted worker: no configuration at all is a server error.
+        return Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no worker configuration for {org}/{site} branch {branch}"),
+        ));
+    };
+    let Some((_, entry)) = routing::select(&entries, &page_path) else {
+        return Err(ApiError::not_found(format!(
+            "no worker entry handles {page_path}"
+        )));
+    };
+    let id = match page_id(&state, entry, &page_path) {
+        Ok(id) => id,
+        Err(IdError::NoMatch(literal)) => {
+            return Err(ApiError::not_found(format!(
+                "{page_path} does not match {literal}"
+            )));
+        }
+        Err(error @ IdError::Invalid(_)) => {
+            return Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                error.to_string(),
+            ));
+        }
+    };
+    let endpoint = endpoint_url(entry, id.as_deref(), &headers)?;
+    let mut body = fetch_json(&state, entry, &endpoint, &headers).await?;
+    let document = Json::parse_in_place(&mut body).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "Failed to fetch endpoint data: the response is not JSON",
+        )
+    })?;
+    let data = match (&entry.array_key, &entry.path_key) {
+        (Some(array_key), Some(path_key)) => {
+            select_record(document.root(), array_key, path_key, &page_path).ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no record of {endpoint} has {path_key} = {page_path}"
+                ))
+            })?
+        }
+        _ => document.root(),
+    };
+    let site_document = load_site(store, &org, &site)?;
+    let mut page =
+        match template_source(&state, entry, site_document.as_ref(), &org, &site, &branch)? {
+            Some(source) => {
+                let template = state.worker_cache.template(&source).map_err(|e| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("template error: {e}"),
+                    )
+                })?;
+                template.render(data, &NoPartials).map_err(|e| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("template error: {e}"),
+                    )
+                })?
+            }
+            None => html::generic_html(&data.to_value()),
+        };
+    if let Some(prefix) = &entry.relative_url_prefix {
+        page = html::prefix_media_urls(&page, prefix);
+    }
+    page = html::expand_tags(&page);
+    if entry.use_aem_mapping == Some(true)
+        && let Some(document) = &site_document
+        && let Some(mappings) = path_mappings(store, &state.code, &org, &site, document, &branch)?
+    {
+        page = html::apply_mappings(&page, &mappings.value);
+    }
+    let mut response = page.into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    Ok(response)
+}
+
+/// `routing::id`, with the entry's regex compiled once.
+fn page_id(
+    state: &AppState,
+    entry: &WorkerEntry,
+    page_path: &str,
+) -> Result<Option<String>, IdError> {
+    let Some(literal) = &entry.regex else {
+        return Ok(None);
+    };
+    let regex = state
+        .worker_cache
+        .regex(literal)
+        .map_err(IdError::Invalid)?;
+    routing::find_id(&regex, literal, page_path).map(Some)
+}
+
+/// The endpoint with `{{id}}` and the forwarded headers filled in.
+fn endpoint_url(
+    entry: &WorkerEntry,
+    id: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<String, ApiError> {
+    let template = EndpointTemplate::parse(&entry.endpoint).map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the entry's endpoint has invalid placeholders",
+        )
+    })?;
+    let forwarded = forwarded_names(entry);
+    template
+        .expand(id, |name| {
+            forwarded
+                .iter()
+                .any(|f| f == name)
+                .then(|| {
+                    headers
+                        .get(name)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string)
+                })
+                .flatten()
+        })
+        .map_err(|error| match error {
+            ExpandError::MissingHeader(name) => {
+                ApiError::bad_request(format!("missing header {name}"))
+            }
+            other => ApiError::bad_request(other.to_string()),
+        })
+}
+
+fn forwarded_names(entry: &WorkerEntry) -> Vec<String> {
+    entry
+        .forward_headers
+        .iter()
+        .flatten()
+        .map(|h| h.to_ascii_lowercase())
+        .collect()
+}
+
+/// The endpoint's response body; parsing it is left to the caller.
+async fn fetch_json(
+    state: &AppState,
+    entry: &WorkerEntry,
+    url: &str,
+    incoming: &HeaderMap,
+) -> Result<Vec<u8>, ApiError> {
+    let failed = |what: String| {
+        ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            format!("Failed to fetch endpoint data: {what}"),
+        )
+    };
+    let url = url::Url::parse(url).map_err(|_| failed("the endpoint is not a URL".into()))?;
+    let mut headers = HeaderMap::new();
+    for (name, value) in entry.headers.iter().flatten() {
+        if let (Ok(name), Ok(value)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(name, value);
+        }
+    }
+    for name in forwarded_names(entry) {
+        if let (Ok(header_name), Some(value)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            incoming.get(&name),
+        ) {
+            headers.append(header_name, value.clone());
+        }
+    }
+    // Through the service's transport (offline mocks in `serve`), redirects followed by
+    // hand: the entry's headers, which may hold API keys, go to the endpoint's origin only.
+    let origin = url.origin();
+    let same_origin = move |hop: &url::Url| hop.origin() == origin;
+    let mut hops = Vec::new();
+    let fetched = tokio::time::timeout(
+        FETCH_TIMEOUT,
+        follow(
+            state.preview_transport.as_ref(),
+            url,
+            &headers,
+            &same_origin,
+            DATA_LIMIT,
+            MAX_REDIRECTS,
+            &mut hops,
+        ),
+    )
+    .await;
+    let response = match fetched {
+        Err(_) => return Err(failed("timeout".into())),
+        Ok(Err(error)) => return Err(failed(error.to_string())),
+        Ok(Ok((_, response))) => response,
+    };
+    if !(200..300).contains(&response.status) {
+        return Err(failed(response.status.to_string()));
+    }
+    Ok(response.body)
+}
+
+/// The record of a listing whose `path_key` field equals the page path. `array_key` is a
+/// dotted path to the array; empty means the document is the array.
+pub fn select_record<'d>(
+    data: JsonRef<'d>,
+    array_key: &str,
+    path_key: &str,
+    page_path: &str,
+) -> Option<JsonRef<'d>> {
+    let array = array_key
+        .split('.')
+        .filter(|segment| !segment.is_empty())
+        .try_fold(data, |value, segment| match value.as_array() {
+            Some(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            None => value.get(segment),
+        })?;
+    array
+        .as_array()?
+        .elements()
+        .find(|record| record.get(path_key).and_then(JsonRef::as_str) == Some(page_path))
+}
+
+/// The template text from the site's code (a checkout, else the branch's, else main's). A site that requires
+/// authentication serves it only to an entry whose `templateApiKey` is a valid token for it;
+/// `None` (the generic page) otherwise. A site document whose access does not read back is
+/// an error: it must not pass for a site without authentication.
+fn template_source(
+    state: &AppState,
+    entry: &WorkerEntry,
+    site: Option<&Value>,
+    org: &str,
+    site_name: &str,
+    branch: &str,
+) -> Result<Option<String>, ApiError> {
+    let (Some(path), Some(site)) = (
+        entry.template.as_deref().and_then(|t| t.strip_prefix('/')),
+        site,
+    ) else {
+        return Ok(None);
+    };
+    let requires_auth = crate::sites::access(org, site_name, site)?
+        .and_then(|a| a.admin)
+        .and_then(|a| a.require_auth)
+        .is_some_and(|mode| mode == "auto" || mode == "true");
+    if requires_auth {
+        let covered = entry
+            .template_api_key
+            .as_deref()
+            .and_then(|key| state.key.verify(key, crate::time::now_seconds()).ok())
+            .is_some_and(|claims| claims.covers(org, site_name));
+        if !covered {
+            return Ok(None);
+        }
+    }
+    let Some(repo) = crate::sites::code(org, site_name, site)?.map(|code| CodeRepo::of(&code))
+    else {
+        return Ok(None);
+    };
+    Ok(state.code.text(&repo, branch, path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn select(data: Value, array_key: &str, path_key: &str, page: &str) -> Option<Value> {
+        let text = data.to_string();
+        let mut buffer = Vec::new();
+        let document = Json::parse(text.as_bytes(), &mut buffer).ok()?;
+        select_record(document.root(), array_key, path_key, page).map(JsonRef::to_value)
+    }
+
+    #[test]
+    fn listing_records_are_found_by_path() {
+        let data = json!({"data": {"people": [{"path": "/team/a", "name": "A"}, {"path": "/team/b", "name": "B"}]}});
+        assert_eq!(
+            select(data.clone(), "data.people", "path", "/team/b"),
+            Some(json!({"path": "/team/b", "name": "B"}))
+        );
+        assert_eq!(select(data.clone(), "data.people", "path", "/team/c"), None);
+        let root = json!([{"p": "/x"}]);
+        assert_eq!(select(root, "", "p", "/x"), Some(json!({"p": "/x"})));
+        assert_eq!(select(data.clone(), "missing", "path", "/team/a"), None);
+        let nested = json!({"pages": [[], [{"path": "/n"}]]});
+        assert_eq!(
+            select(nested, "pages.1", "path", "/n"),
+            Some(json!({"path": "/n"}))
+        );
+    }
+}
