@@ -11,6 +11,7 @@ pub mod app;
 pub mod auth;
 pub mod code;
 pub mod codesync;
+pub mod effective;
 pub mod fsutil;
 pub mod html;
 pub mod live;

@@ -48,7 +48,12 @@ impl CodeRepo {
 
     /// Store key of a file on a branch.
     pub fn key(&self, branch: &str, path: &str) -> String {
-        format!("code/{}/{}/{branch}/{path}", self.owner, self.repo)
+        format!("{}/{path}", self.branch_prefix(branch))
+    }
+
+    /// Store prefix of a branch's files.
+    pub fn branch_prefix(&self, branch: &str) -> String {
+        format!("code/{}/{}/{branch}", self.owner, self.repo)
     }
 }
 

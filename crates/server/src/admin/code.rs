@@ -12,20 +12,24 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::config::{existing_site, load_site};
+use super::config::existing_site;
 use super::error::ApiError;
-use super::{check_names, read_body, repos};
+use super::{check_names, read_body};
 use crate::app::AppState;
 use crate::auth::Action;
 use crate::codesync::job::{self, Job, Trigger};
 use crate::codesync::runner::EnqueueError;
 use crate::codesync::signature;
+use crate::sites::{self, Site};
 use siteops_config::model::api::CodeConfig;
 
 /// The site's code block, which must name a repository that code jobs can read: an
 /// external one (`byogit`) or a hosted one (`github`).
-fn synced_code(site: &Value, org: &str, name: &str) -> Result<CodeConfig, ApiError> {
-    let code = crate::sites::code(org, name, site)?
+fn synced_code(site: &Site) -> Result<CodeConfig, ApiError> {
+    let (org, name) = (&site.org, &site.name);
+    let code = site
+        .code()
+        .cloned()
         .ok_or_else(|| ApiError::bad_request(format!("{org}/{name} has no code configuration")))?;
     if code.raw_base().is_none() {
         return Err(ApiError::bad_request(format!(
@@ -72,7 +76,7 @@ pub async fn trigger(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
-    synced_code(&document, &org, &site)?;
+    synced_code(&document)?;
     enqueue(&state, &org, &site, &branch, Trigger::Manual)
 }
 
@@ -86,10 +90,10 @@ pub async fn webhook(
     check_names(&[("org", &org), ("site", &site)])?;
     let bytes = read_body(body).await?;
     let store = state.store.as_ref();
-    let document = load_site(store, &org, &site)?
+    let document = sites::load(store, &org, &site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    let code = synced_code(&document, &org, &site)?;
-    let secret = repos::sync_secret(store, &org, &site, &code)?;
+    let code = synced_code(&document)?;
+    let secret = sites::repos::sync_secret(store, &org, &site, &code)?;
     let unauthorized = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
     let Some(secret) = secret else {
         return unauthorized("the repository has no webhook secret: nothing can be verified");

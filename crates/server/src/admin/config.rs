@@ -24,24 +24,12 @@ use super::error::ApiError;
 use super::{check_names, read_body};
 use crate::app::AppState;
 use crate::auth::{Action, Decision, authorize};
-use crate::sites::{self, public_key, site_key};
+use crate::sites::{self, MANAGED, Site, public_key, site_key};
 use crate::store::Store;
 use siteops_config::diagnostic::Diagnostic;
 use siteops_config::model::api::AccessConfig;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
-
-/// Fields the service manages; a client may send them back, they are ignored.
-const MANAGED: [&str; 2] = ["created", "lastModified"];
-
-fn secret_key(org: &str, site: &str, id: &str) -> String {
-    format!("config/{org}/sites/{site}/secrets/{id}.json")
-}
-
-/// The stored site document, when there is one.
-pub fn load_site(store: &dyn Store, org: &str, site: &str) -> Result<Option<Value>, ApiError> {
-    load_json(store, &site_key(org, site))
-}
 
 fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
     Ok(sites::read(store, key)?)
@@ -142,23 +130,16 @@ pub fn existing_site(
     org: &str,
     site: &str,
     action: Action,
-) -> Result<Value, ApiError> {
+) -> Result<Site, ApiError> {
     if state.caller(headers).is_none() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "authentication required: send a token",
         ));
     }
-    let document = load_site(state.store.as_ref(), org, site)?
+    let document = sites::load(state.store.as_ref(), org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    check_access(
-        state,
-        headers,
-        org,
-        site,
-        sites::access(org, site, &document)?.as_ref(),
-        action,
-    )?;
+    check_access(state, headers, org, site, document.access(), action)?;
     Ok(document)
 }
 
@@ -184,15 +165,14 @@ pub async fn list_sites(
         let Some(site) = name.strip_suffix(".json") else {
             continue;
         };
-        let Some(document) = load_site(store, &org, site)? else {
+        let Some(document) = sites::load(store, &org, site)? else {
             continue;
         };
-        let access = sites::access(&org, site, &document)?;
         if authorize(
             Some(&caller),
             &org,
             site,
-            access.as_ref(),
+            document.access(),
             &state.org_admins,
             Action::Configure,
         ) == Decision::Allow
@@ -215,13 +195,9 @@ pub async fn site(
     check_names(&[("org", &org), ("site", site)])?;
     let store = state.store.as_ref();
     match method {
-        Method::GET => Ok(Json(existing_site(
-            &state,
-            &headers,
-            &org,
-            site,
-            Action::Configure,
-        )?)
+        Method::GET => Ok(Json(
+            existing_site(&state, &headers, &org, site, Action::Configure)?.json,
+        )
         .into_response()),
         Method::DELETE => {
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
@@ -236,7 +212,7 @@ pub async fn site(
                 typed(v, rules::site_config)
             })?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            let previous = load_site(store, &org, site)?;
+            let previous = sites::load(store, &org, site)?;
             match &previous {
                 None => check_access(&state, &headers, &org, site, None, Action::CreateSite)?,
                 Some(_) if method == Method::PUT => {
@@ -245,12 +221,7 @@ pub async fn site(
                         &headers,
                         &org,
                         site,
-                        previous
-                            .as_ref()
-                            .map(|document| sites::access(&org, site, document))
-                            .transpose()?
-                            .flatten()
-                            .as_ref(),
+                        previous.as_ref().and_then(Site::access),
                         Action::Configure,
                     )?;
                     return Err(ApiError::new(
@@ -263,7 +234,7 @@ pub async fn site(
                     &headers,
                     &org,
                     site,
-                    sites::access(&org, site, document)?.as_ref(),
+                    document.access(),
                     Action::Configure,
                 )?,
             }
@@ -271,7 +242,7 @@ pub async fn site(
                 map.entry("version").or_insert(json!(1));
             }
             state.check_code_selectable(&org, site, value.get("code"))?;
-            stamp(&mut value, previous.as_ref());
+            stamp(&mut value, previous.as_ref().map(|p| &p.json));
             save_json(store, &site_key(&org, site), &value)?;
             state.register_repository(&org, site, value.get("code"))?;
             let status = if previous.is_none() && method == Method::PUT {
@@ -315,7 +286,7 @@ pub async fn sub_resource(
     match method {
         Method::GET => {
             let document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            let field = document.get(name).cloned().ok_or_else(|| {
+            let field = document.json.get(name).cloned().ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no {name} configuration"))
             })?;
             Ok(Json(field).into_response())
@@ -328,7 +299,8 @@ pub async fn sub_resource(
             };
             let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            let mut document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let mut document =
+                existing_site(&state, &headers, &org, &site, Action::Configure)?.json;
             if name == "code" {
                 state.check_code_selectable(&org, &site, value.as_ref())?;
             }
@@ -395,21 +367,6 @@ async fn public(
     }
 }
 
-/// The stored public configuration of a site without the service's fields, as the preview
-/// host's `/config.json` publishes it.
-pub fn public_config(store: &dyn Store, org: &str, site: &str) -> Result<Option<Value>, ApiError> {
-    Ok(load_json(store, &public_key(org, site))?.map(without_managed))
-}
-
-fn without_managed(mut value: Value) -> Value {
-    if let Value::Object(map) = &mut value {
-        for field in MANAGED {
-            map.remove(field);
-        }
-    }
-    value
-}
-
 /// `/config/<org>/sites/<site>/secrets/<id>.json`. Values are write-only.
 pub async fn secret(
     State(state): State<Arc<AppState>>,
@@ -422,7 +379,7 @@ pub async fn secret(
     let id = strip_json(&file, "secret")?;
     check_names(&[("secret", id)])?;
     let store = state.store.as_ref();
-    let key = secret_key(&org, &site, id);
+    let key = sites::secret_key(&org, &site, id);
     match method {
         Method::GET => {
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
@@ -470,7 +427,7 @@ fn list_secrets(
         let Some(id) = name.strip_suffix(".json") else {
             continue;
         };
-        if let Some(stored) = load_json(store, &secret_key(org, site, id))? {
+        if let Some(stored) = load_json(store, &sites::secret_key(org, site, id))? {
             secrets.push(secret_view(id, &stored));
         }
     }
@@ -487,17 +444,6 @@ fn secret_view(id: &str, stored: &Value) -> Value {
         }
     }
     Value::Object(view)
-}
-
-/// The value of a stored secret, for the service's own use (code sync, webhooks).
-pub fn secret_value(
-    store: &dyn Store,
-    org: &str,
-    site: &str,
-    id: &str,
-) -> Result<Option<String>, ApiError> {
-    Ok(load_json(store, &secret_key(org, site, id))?
-        .and_then(|v| v.get("value").and_then(Value::as_str).map(str::to_string)))
 }
 
 pub fn method_not_allowed() -> ApiError {

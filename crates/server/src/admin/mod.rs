@@ -4,7 +4,7 @@
 mod caller;
 mod code;
 pub mod config;
-pub mod effective;
+mod effective;
 mod error;
 mod login;
 pub mod preview;

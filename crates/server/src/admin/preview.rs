@@ -20,15 +20,16 @@ use sha2::{Digest, Sha256};
 
 use super::check_names;
 use super::config::existing_site;
-use super::effective::content_source;
 use super::error::ApiError;
 use crate::app::AppState;
+use crate::effective::content_source;
 use url::Url;
 
 use crate::auth::Action;
-use crate::code::{CodeRepo, SiteCode};
+use crate::code::SiteCode;
 use crate::preview::store::{BranchPreviews, PreviewRecord};
 use crate::preview::{PagePath, PreviewError, PreviewRequest};
+use crate::sites::Site;
 
 pub async fn handle(
     State(state): State<Arc<AppState>>,
@@ -109,7 +110,7 @@ pub struct SiteRef<'a> {
     pub org: &'a str,
     pub site: &'a str,
     pub branch: &'a str,
-    pub document: &'a Value,
+    pub document: &'a Site,
 }
 
 /// Previews `page` now and stores the result: the pipeline from the site's effective
@@ -131,7 +132,7 @@ pub async fn preview_now(
     } = *target;
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
-    let content = content_source(&state.code, org, site, document, branch)?.ok_or_else(|| {
+    let content = content_source(&state.code, document, branch).ok_or_else(|| {
         ApiError::not_found(format!(
             "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
         ))
@@ -188,8 +189,8 @@ pub async fn preview_now(
 }
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).
-fn head_html(code: &SiteCode, site: &Value, branch: &str) -> Option<String> {
-    code.text(&CodeRepo::of_site(site)?, branch, "head.html")
+fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
+    code.text(&site.code_repo()?, branch, "head.html")
 }
 
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites

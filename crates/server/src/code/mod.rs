@@ -147,8 +147,10 @@ impl SiteCode {
         if let Some(checkout) = self.checkouts().get(repo) {
             return Source::Checkout(checkout.configured.clone());
         }
-        let prefix = format!("code/{}/{}/main", repo.owner, repo.repo);
-        let main_entries = self.store.list(&prefix).unwrap_or_default();
+        let main_entries = self
+            .store
+            .list(&repo.branch_prefix("main"))
+            .unwrap_or_default();
         Source::Store { main_entries }
     }
 }

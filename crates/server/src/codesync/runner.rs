@@ -10,9 +10,7 @@ use reqwest::StatusCode;
 use super::code_key;
 use super::files::{self, Wanted};
 use super::job::{self, FileError, Job, JobState, Progress, Trigger};
-use crate::admin::config::load_site;
-use crate::admin::repos;
-use crate::sites::SiteError;
+use crate::sites::{self, SiteError};
 use crate::store::{KeyedLocks, Store, StoreError};
 use crate::time::now_rfc3339;
 use siteops_config::model::api::CodeConfig;
@@ -136,12 +134,13 @@ impl CodeSync {
     /// The site's external code source and its sync secret (the onboarding site's).
     fn source(&self, job: &Job) -> Result<Source, String> {
         let store = self.store.as_ref();
-        let error = |e: crate::admin::ApiError| e.message;
-        let site = load_site(store, &job.org, &job.site)
+        let error = |e: SiteError| e.to_string();
+        let site = sites::load(store, &job.org, &job.site)
             .map_err(error)?
             .ok_or("the site does not exist")?;
-        let code = crate::sites::code(&job.org, &job.site, &site)
-            .map_err(|e| e.to_string())?
+        let code = site
+            .code()
+            .cloned()
             .ok_or("the site has no code configuration")?;
         let raw_url = code
             .raw_base()
@@ -151,7 +150,7 @@ impl CodeSync {
             })?;
         // An external repository is read with its sync secret; a hosted one with the
         // secret its code block names, if any (a private repository), else anonymously.
-        let secret = repos::sync_secret(store, &job.org, &job.site, &code).map_err(error)?;
+        let secret = sites::repos::sync_secret(store, &job.org, &job.site, &code).map_err(error)?;
         if secret.is_none() && (code.source.is_byogit() || code.source.secret_id.is_some()) {
             return Err("the repository's sync secret is not stored".into());
         }

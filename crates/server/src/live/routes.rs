@@ -14,7 +14,6 @@ use url::Url;
 use futures_util::future::BoxFuture;
 
 use crate::admin::ApiError;
-use crate::admin::config::load_site;
 use crate::admin::preview::{SiteRef, preview_now};
 use crate::app::{AppState, RecentPreview, Session};
 use crate::code::CodeRepo;
@@ -23,6 +22,7 @@ use crate::live::events::{self, EVENTS_PATH};
 use crate::live::{Live, trace_page};
 use crate::preview::url::{Requested, Variant, requested};
 use crate::server::{self, PreviewHost};
+use crate::sites::{self, Site};
 
 impl Session for Live {
     fn routes(self: Arc<Self>, state: Arc<AppState>) -> Router {
@@ -130,14 +130,24 @@ async fn preview_host(
         Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => (page, variant),
         _ => return respond(server::serve_stored(state, host, path, &headers)),
     };
+    let site = sites::load(state.store.as_ref(), &host.org, &host.site)
+        .map_err(ApiError::from)
+        .and_then(|site| {
+            site.ok_or_else(|| {
+                ApiError::not_found(format!("site {}/{} does not exist", host.org, host.site))
+            })
+        });
     // The page's code repository: a change to its files reloads the page.
-    let code = load_site(state.store.as_ref(), &host.org, &host.site)
-        .ok()
-        .flatten()
-        .and_then(|site| CodeRepo::of_site(&site))
+    let code = site
+        .as_ref()
+        .map_or(None, Site::code_repo)
         .map(|repo| repo.to_string())
         .unwrap_or_default();
-    if let Err(error) = preview_on_view(state, host, &headers, &page).await {
+    let previewed = match site {
+        Ok(site) => preview_on_view(state, &site, host, &headers, &page).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = previewed {
         let message = error.message.clone();
         let body = events::inject(&error_page(path, error.status, &message), generation, &code);
         let mut response = (error.status, Html(body)).into_response();
@@ -181,13 +191,11 @@ fn is_html(response: &Response) -> bool {
 
 async fn preview_on_view(
     state: &AppState,
+    document: &Site,
     host: &PreviewHost,
     headers: &axum::http::HeaderMap,
     page: &crate::preview::PagePath,
 ) -> Result<(), ApiError> {
-    let document = load_site(state.store.as_ref(), &host.org, &host.site)?.ok_or_else(|| {
-        ApiError::not_found(format!("site {}/{} does not exist", host.org, host.site))
-    })?;
     let origin = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -197,7 +205,7 @@ async fn preview_on_view(
         org: &host.org,
         site: &host.site,
         branch: &host.branch,
-        document: &document,
+        document,
     };
     let authorization = headers.get("x-content-source-authorization");
     preview_now(state, &target, page, authorization, &origin)

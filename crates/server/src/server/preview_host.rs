@@ -18,16 +18,16 @@ use axum::Json;
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::admin::ApiError;
-use crate::admin::config::{load_site, public_config};
-use crate::admin::effective::path_mappings;
 use crate::app::AppState;
-use crate::code::CodeRepo;
+use crate::effective::path_mappings;
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
+use crate::sites;
+use siteops_config::model::api::PublicConfig;
 use siteops_config::rules::is_id;
 
 /// The site a preview host name addresses.
@@ -81,15 +81,9 @@ pub fn serve(
 ) -> Result<Response, ApiError> {
     let store = state.store.as_ref();
     let PreviewHost { org, site, .. } = host;
-    let document = load_site(store, org, site)?
+    let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    let access = crate::sites::access(org, site, &document)?;
-    let requires_auth = access
-        .as_ref()
-        .and_then(|a| a.admin.as_ref())
-        .and_then(|a| a.require_auth.as_deref())
-        .is_some_and(|mode| mode == "auto" || mode == "true");
-    if requires_auth
+    if document.requires_auth()
         && state.session.is_none()
         && !state.caller(headers).is_some_and(|c| c.covers(org, site))
     {
@@ -101,14 +95,14 @@ pub fn serve(
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
         "/config.json" => {
-            let mappings = path_mappings(store, &state.code, org, site, &document, &host.branch)?
+            let mappings = path_mappings(store, &state.code, &document, &host.branch)?
                 .map(|m| m.value)
                 .unwrap_or_default();
-            config_json(&previews, public_config(store, org, site)?, &mappings)
+            config_json(&previews, sites::public(store, org, site)?, &mappings)
         }
         path if is_code_path(path) => code_files::respond(
             &state.code,
-            CodeRepo::of_site(&document).as_ref(),
+            document.code_repo().as_ref(),
             &host.branch,
             path,
             headers,
@@ -129,7 +123,7 @@ pub fn serve(
                     // A JSON file that is no previewed sheet may be the code's.
                     None if path.ends_with(".json") => code_files::respond(
                         &state.code,
-                        CodeRepo::of_site(&document).as_ref(),
+                        document.code_repo().as_ref(),
                         &host.branch,
                         path,
                         headers,
@@ -186,7 +180,7 @@ fn typed(bytes: Vec<u8>, content_type: &'static str) -> Response {
 /// served once it has been previewed.
 fn config_json(
     previews: &BranchPreviews<'_>,
-    public: Option<Value>,
+    public: Option<PublicConfig>,
     mappings: &[String],
 ) -> Result<Response, ApiError> {
     let mapped = mappings.iter().find_map(|m| {
@@ -211,7 +205,7 @@ fn config_json(
             ))
         });
     }
-    Ok(Json(json!({ "public": public.unwrap_or_else(|| json!({})) })).into_response())
+    Ok(Json(json!({ "public": public.unwrap_or_default() })).into_response())
 }
 
 #[cfg(test)]

@@ -17,16 +17,14 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 use super::config::load_effective;
 use super::html;
-use crate::admin::config::load_site;
-use crate::admin::effective::path_mappings;
 use crate::admin::{ApiError, check_names};
 use crate::app::AppState;
-use crate::code::CodeRepo;
+use crate::effective::path_mappings;
 use crate::preview::redirect::follow;
+use crate::sites::{self, Site};
 use siteops_config::endpoint::{EndpointTemplate, ExpandError};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::routing::{self, IdError};
@@ -92,32 +90,31 @@ pub async fn handle(
         }
         _ => document.root(),
     };
-    let site_document = load_site(store, &org, &site)?;
-    let mut page =
-        match template_source(&state, entry, site_document.as_ref(), &org, &site, &branch)? {
-            Some(source) => {
-                let template = state.worker_cache.template(&source).map_err(|e| {
-                    ApiError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        format!("template error: {e}"),
-                    )
-                })?;
-                template.render(data, &NoPartials).map_err(|e| {
-                    ApiError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        format!("template error: {e}"),
-                    )
-                })?
-            }
-            None => html::generic_html(&data.to_value()),
-        };
+    let site_document = sites::load(store, &org, &site)?;
+    let mut page = match template_source(&state, entry, site_document.as_ref(), &branch) {
+        Some(source) => {
+            let template = state.worker_cache.template(&source).map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("template error: {e}"),
+                )
+            })?;
+            template.render(data, &NoPartials).map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("template error: {e}"),
+                )
+            })?
+        }
+        None => html::generic_html(&data.to_value()),
+    };
     if let Some(prefix) = &entry.relative_url_prefix {
         page = html::prefix_media_urls(&page, prefix);
     }
     page = html::expand_tags(&page);
     if entry.use_aem_mapping == Some(true)
         && let Some(document) = &site_document
-        && let Some(mappings) = path_mappings(store, &state.code, &org, &site, document, &branch)?
+        && let Some(mappings) = path_mappings(store, &state.code, document, &branch)?
     {
         page = html::apply_mappings(&page, &mappings.value);
     }
@@ -269,49 +266,34 @@ pub fn select_record<'d>(
         .find(|record| record.get(path_key).and_then(JsonRef::as_str) == Some(page_path))
 }
 
-/// The template text from the site's code (a checkout, else the branch's, else main's). A site that requires
-/// authentication serves it only to an entry whose `templateApiKey` is a valid token for it;
-/// `None` (the generic page) otherwise. A site document whose access does not read back is
-/// an error: it must not pass for a site without authentication.
+/// The template text from the site's code (a checkout, else the branch's, else main's). A
+/// site that requires authentication serves it only to an entry whose `templateApiKey` is
+/// a valid token for it; `None` (the generic page) otherwise.
 fn template_source(
     state: &AppState,
     entry: &WorkerEntry,
-    site: Option<&Value>,
-    org: &str,
-    site_name: &str,
+    site: Option<&Site>,
     branch: &str,
-) -> Result<Option<String>, ApiError> {
-    let (Some(path), Some(site)) = (
-        entry.template.as_deref().and_then(|t| t.strip_prefix('/')),
-        site,
-    ) else {
-        return Ok(None);
-    };
-    let requires_auth = crate::sites::access(org, site_name, site)?
-        .and_then(|a| a.admin)
-        .and_then(|a| a.require_auth)
-        .is_some_and(|mode| mode == "auto" || mode == "true");
-    if requires_auth {
+) -> Option<String> {
+    let path = entry.template.as_deref()?.strip_prefix('/')?;
+    let site = site?;
+    if site.requires_auth() {
         let covered = entry
             .template_api_key
             .as_deref()
             .and_then(|key| state.key.verify(key, crate::time::now_seconds()).ok())
-            .is_some_and(|claims| claims.covers(org, site_name));
+            .is_some_and(|claims| claims.covers(&site.org, &site.name));
         if !covered {
-            return Ok(None);
+            return None;
         }
     }
-    let Some(repo) = crate::sites::code(org, site_name, site)?.map(|code| CodeRepo::of(&code))
-    else {
-        return Ok(None);
-    };
-    Ok(state.code.text(&repo, branch, path))
+    state.code.text(&site.code_repo()?, branch, path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn select(data: Value, array_key: &str, path_key: &str, page: &str) -> Option<Value> {
         let text = data.to_string();

@@ -1,0 +1,86 @@
+//! What a site actually uses on a branch, where configuration and code both have a say:
+//! - the content source: the site's `content`, else the `/` mountpoint of `fstab.yaml` in
+//!   its code;
+//! - the path mappings: the public configuration's, else the legacy `paths.yaml` of its
+//!   code (ignored as soon as public mappings are configured).
+//!
+//! The admin service's `GET /status/<org>/<site>/<branch>` shows both with their origin;
+//! the worker and the preview hosts use them.
+
+use serde::Serialize;
+
+use crate::code::SiteCode;
+use crate::sites::{self, Site, SiteError};
+use crate::store::Store;
+use siteops_config::document::Document;
+use siteops_config::model::api::ContentConfig;
+use siteops_config::model::files::{FstabFile, LegacyPaths};
+use siteops_config::source::SourceFile;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Effective<T> {
+    pub value: T,
+    /// Where it comes from: `config`, `public.json`, `fstab.yaml` or `paths.yaml`.
+    pub origin: &'static str,
+}
+
+/// A code file of the site's repository on `branch`, parsed as YAML into `T`. A file
+/// that does not parse counts as absent, as on the platform; the log says why.
+fn code_yaml<T: serde::de::DeserializeOwned>(
+    code: &SiteCode,
+    site: &Site,
+    branch: &str,
+    file: &str,
+) -> Option<T> {
+    let text = code.text(&site.code_repo()?, branch, file)?;
+    let parsed = Document::parse_yaml(SourceFile::new(file, text))
+        .map_err(|e| format!("{e:?}"))
+        .and_then(|document| serde_json::from_value(document.value).map_err(|e| e.to_string()));
+    parsed
+        .inspect_err(|error| tracing::warn!(%file, %branch, %error, "ignoring a code file"))
+        .ok()
+}
+
+/// The content source of a site on `branch`.
+pub fn content_source(
+    code: &SiteCode,
+    site: &Site,
+    branch: &str,
+) -> Option<Effective<ContentConfig>> {
+    if let Some(content) = site.content() {
+        return Some(Effective {
+            value: content.clone(),
+            origin: "config",
+        });
+    }
+    let fstab: FstabFile = code_yaml(code, site, branch, "fstab.yaml")?;
+    Some(Effective {
+        value: ContentConfig {
+            source: fstab.root_source()?,
+            overlay: None,
+        },
+        origin: "fstab.yaml",
+    })
+}
+
+/// The path mappings of a site on `branch`.
+pub fn path_mappings(
+    store: &dyn Store,
+    code: &SiteCode,
+    site: &Site,
+    branch: &str,
+) -> Result<Option<Effective<Vec<String>>>, SiteError> {
+    let public = sites::public(store, &site.org, &site.name)?;
+    if let Some(mappings) = public.and_then(|p| p.paths).and_then(|p| p.mappings) {
+        return Ok(Some(Effective {
+            value: mappings,
+            origin: "public.json",
+        }));
+    }
+    Ok(
+        code_yaml::<LegacyPaths>(code, site, branch, "paths.yaml").map(|legacy| Effective {
+            value: legacy.mappings,
+            origin: "paths.yaml",
+        }),
+    )
+}

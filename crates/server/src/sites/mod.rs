@@ -1,0 +1,214 @@
+//! The typed site store under the server: reads of what the administration service stores
+//! (site documents, public configurations, repository registrations, jobs, worker
+//! configurations) as typed documents, with an error of their own. The admin routes, the
+//! worker, the preview hosts and code sync all read through here.
+//!
+//! Every document was validated when it was written, so one that does not read back is
+//! damaged (edited by hand, or written by another version): that is an error naming the
+//! document and what is wrong, never a silent "absent", which could, for instance, turn a
+//! site that requires authentication into an open one. The HTTP answer (500) is made at
+//! the route edge ([`crate::admin::ApiError`] from [`SiteError`]).
+
+pub mod repos;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::code::CodeRepo;
+use crate::store::{Store, StoreError};
+use siteops_config::model::api::{
+    AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteConfig,
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    #[error("the stored document `{key}` is damaged: {reason}")]
+    Damaged { key: String, reason: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Store key of a site document.
+pub fn site_key(org: &str, site: &str) -> String {
+    format!("config/{org}/sites/{site}.json")
+}
+
+/// Store key of a site's public configuration.
+pub fn public_key(org: &str, site: &str) -> String {
+    format!("config/{org}/sites/{site}/public.json")
+}
+
+/// Store key of a site's secret.
+pub fn secret_key(org: &str, site: &str, id: &str) -> String {
+    format!("config/{org}/sites/{site}/secrets/{id}.json")
+}
+
+/// The value of `org/site`'s secret `id`, for the service's own use (code sync, webhooks).
+pub fn secret_value(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    id: &str,
+) -> Result<Option<String>, SiteError> {
+    /// A stored secret: its value and the service's fields.
+    #[derive(Deserialize)]
+    struct StoredSecret {
+        value: String,
+    }
+    Ok(read::<StoredSecret>(store, &secret_key(org, site, id))?.map(|secret| secret.value))
+}
+
+/// The JSON record at `key`, typed; `None` when there is none.
+pub fn read<T: DeserializeOwned>(store: &dyn Store, key: &str) -> Result<Option<T>, SiteError> {
+    let Some(bytes) = store.get(key)? else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|error| SiteError::Damaged {
+            key: key.to_string(),
+            reason: error.to_string(),
+        })
+}
+
+/// Fields the service manages on stored documents; a client may send them back, they
+/// are ignored.
+pub const MANAGED: [&str; 2] = ["created", "lastModified"];
+
+/// A stored site document: the JSON as stored (what the API answers) and its typed
+/// configuration, read once when loaded.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub org: String,
+    pub name: String,
+    /// The document as stored, with the service's fields (`created`, `lastModified`).
+    pub json: Value,
+    pub config: SiteConfig,
+}
+
+impl Site {
+    /// Reads a stored document as `org/name`'s site.
+    pub fn from_json(org: &str, name: &str, json: Value) -> Result<Site, SiteError> {
+        let config = typed(&site_key(org, name), without_managed(json.clone()))?;
+        Ok(Site {
+            org: org.to_string(),
+            name: name.to_string(),
+            json,
+            config,
+        })
+    }
+
+    pub fn code(&self) -> Option<&CodeConfig> {
+        self.config.code.as_ref()
+    }
+
+    pub fn content(&self) -> Option<&ContentConfig> {
+        self.config.content.as_ref()
+    }
+
+    pub fn access(&self) -> Option<&AccessConfig> {
+        self.config.access.as_ref()
+    }
+
+    /// Whether the site's content requires authentication (`access.admin.requireAuth` is
+    /// `auto` or `true`).
+    pub fn requires_auth(&self) -> bool {
+        self.access()
+            .and_then(|a| a.admin.as_ref())
+            .and_then(|a| a.require_auth.as_deref())
+            .is_some_and(|mode| mode == "auto" || mode == "true")
+    }
+
+    /// The site's code repository, when it has a code block.
+    pub fn code_repo(&self) -> Option<CodeRepo> {
+        self.code().map(CodeRepo::of)
+    }
+}
+
+/// `org/site`'s stored site document; `None` when the site does not exist.
+pub fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Site>, SiteError> {
+    read::<Value>(store, &site_key(org, site))?
+        .map(|json| Site::from_json(org, site, json))
+        .transpose()
+}
+
+/// `org/site`'s stored public configuration, typed, without the service's fields.
+pub fn public(store: &dyn Store, org: &str, site: &str) -> Result<Option<PublicConfig>, SiteError> {
+    let key = public_key(org, site);
+    read::<Value>(store, &key)?
+        .map(|json| typed(&key, without_managed(json)))
+        .transpose()
+}
+
+/// The document at `key` as a `T`; a damaged one names the field that does not read
+/// (`` `access.admin.role`: invalid type… ``).
+fn typed<T: DeserializeOwned>(key: &str, json: Value) -> Result<T, SiteError> {
+    serde_path_to_error::deserialize(json).map_err(|error| {
+        let path = error.path().to_string();
+        let reason = error.into_inner().to_string();
+        SiteError::Damaged {
+            key: key.to_string(),
+            reason: if path == "." {
+                reason
+            } else {
+                format!("`{path}`: {reason}")
+            },
+        }
+    })
+}
+
+/// `value` without the service's fields.
+pub fn without_managed(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        for field in MANAGED {
+            map.remove(field);
+        }
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn site(json: Value) -> Result<Site, SiteError> {
+        Site::from_json("acme", "web", json)
+    }
+
+    #[test]
+    fn a_stored_site_reads_typed_with_the_service_fields_kept_in_its_json() {
+        let stored = json!({
+            "version": 1,
+            "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+            "access": null,
+            "created": "2026-01-01T00:00:00Z",
+            "lastModified": "2026-01-02T00:00:00Z",
+        });
+        let site = site(stored.clone()).expect("a valid document");
+        assert_eq!(
+            site.code_repo().map(|r| r.to_string()).as_deref(),
+            Some("acme/web")
+        );
+        assert!(site.access().is_none() && site.content().is_none());
+        assert_eq!(site.json, stored);
+    }
+
+    #[test]
+    fn a_damaged_site_names_the_document_and_what_is_wrong() {
+        let message = site(json!({"code": {"owner": "acme"}}))
+            .expect_err("damaged")
+            .to_string();
+        assert!(
+            message.starts_with(
+                "the stored document `config/acme/sites/web.json` is damaged: `code`: missing field"
+            ),
+            "{message}"
+        );
+        let unknown = site(json!({"versoin": 1}))
+            .expect_err("damaged")
+            .to_string();
+        assert!(unknown.contains("unknown field `versoin`"), "{unknown}");
+    }
+}
