@@ -132,12 +132,11 @@ fn broken_links(page: &Path, text: &str) -> Vec<String> {
         } else {
             dir.join(file)
         };
-        let ok = if !target.exists() {
-            false
-        } else if anchor.is_empty() || !target.extension().is_some_and(|e| e == "md") {
-            true
-        } else {
-            anchors(&read(&target)).iter().any(|a| a == anchor)
+        let markdown = target.extension().is_some_and(|e| e == "md");
+        let ok = match (target.exists(), anchor.is_empty() || !markdown) {
+            (false, _) => false,
+            (true, true) => true,
+            (true, false) => anchors(&read(&target)).iter().any(|a| a == anchor),
         };
         if !ok {
             broken.push(format!("{}: {link}", page.display()));
