@@ -4,7 +4,7 @@
 //! `https://www.example.com/NAME`). Checked without node: the outputs are stored.
 //!
 //! A case with a `known-difference` file is an open difference: skipped, and it must be
-//! listed, by name, in `docs/fidelity.md`.
+//! listed, by name, in `docs/src/fidelity.md`.
 
 use std::path::Path;
 
@@ -24,7 +24,8 @@ fn every_found_difference_stays_fixed() {
     names.sort();
     assert!(!names.is_empty(), "no cases in {CASES}");
     let fidelity =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/fidelity.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/fidelity.md"))
+            .unwrap();
     let (known, names): (Vec<String>, Vec<String>) = names.into_iter().partition(|name| {
         Path::new(CASES)
             .join(name)
@@ -37,7 +38,7 @@ fn every_found_difference_stays_fixed() {
         .collect();
     assert!(
         unlisted.is_empty(),
-        "open differences missing from docs/fidelity.md: {unlisted:?}"
+        "open differences missing from docs/src/fidelity.md: {unlisted:?}"
     );
     let cases: Vec<Case> = names
         .iter()
@@ -62,7 +63,7 @@ fn every_found_difference_stays_fixed() {
         .collect();
     let failures = check(&cases, scratch.path());
     println!(
-        "differential cases: {} checked, {} differ, {} open (docs/fidelity.md)",
+        "differential cases: {} checked, {} differ, {} open (docs/src/fidelity.md)",
         cases.len(),
         failures.len(),
         known.len()

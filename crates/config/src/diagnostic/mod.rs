@@ -19,7 +19,7 @@ pub enum Severity {
 }
 
 macro_rules! codes {
-    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal,)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal ($severity:ident),)*) => {
         /// Stable diagnostic codes. The string form is part of the interface (JSON output,
         /// GitHub annotations, documentation): never rename one, only add.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,106 +36,112 @@ macro_rules! codes {
             pub fn summary(self) -> &'static str {
                 match self { $(Code::$variant => concat!($($doc),*).trim_ascii(),)* }
             }
+
+            /// The severity a diagnostic of this code has: every code has one, which
+            /// [`Diagnostic::error`] and [`Diagnostic::warning`] check in debug builds.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
         }
     };
 }
 
 codes! {
     /// A file is not valid UTF-8.
-    InvalidUtf8 = "invalid-utf8",
+    InvalidUtf8 = "invalid-utf8" (Error),
     /// A TOML file does not parse.
-    TomlSyntax = "toml-syntax",
+    TomlSyntax = "toml-syntax" (Error),
     /// A key is defined twice in one TOML table.
-    DuplicateKey = "duplicate-key",
+    DuplicateKey = "duplicate-key" (Error),
     /// A YAML file does not parse.
-    YamlSyntax = "yaml-syntax",
+    YamlSyntax = "yaml-syntax" (Error),
     /// A key that the file format does not have.
-    UnknownKey = "unknown-key",
+    UnknownKey = "unknown-key" (Error),
     /// A required key is missing.
-    MissingKey = "missing-key",
+    MissingKey = "missing-key" (Error),
     /// A value has the wrong type.
-    WrongType = "wrong-type",
+    WrongType = "wrong-type" (Error),
     /// A value is outside what the schema allows.
-    InvalidValue = "invalid-value",
+    InvalidValue = "invalid-value" (Error),
     /// A file in the sites tree that siteops does not read.
-    UnknownFile = "unknown-file",
+    UnknownFile = "unknown-file" (Warning),
     /// A site directory without its `site.toml`.
-    MissingFile = "missing-file",
+    MissingFile = "missing-file" (Error),
     /// An org, site, branch or secret name is not `[a-z0-9][a-z0-9-]*`.
-    InvalidName = "invalid-name",
+    InvalidName = "invalid-name" (Error),
     /// A URL does not parse or is not http(s).
-    InvalidUrl = "invalid-url",
+    InvalidUrl = "invalid-url" (Error),
     /// An overlay whose type is not `markup`.
-    OverlayType = "overlay-type",
+    OverlayType = "overlay-type" (Error),
     /// A content source type that siteops cannot preview.
-    ContentSourceType = "content-source-type",
+    ContentSourceType = "content-source-type" (Warning),
     /// A suffix that does not start with `.`.
-    InvalidSuffix = "invalid-suffix",
+    InvalidSuffix = "invalid-suffix" (Error),
     /// A public path mapping that is not `<absolute path>:<absolute path>`.
-    InvalidMapping = "invalid-mapping",
+    InvalidMapping = "invalid-mapping" (Error),
     /// A public include that is not an absolute path prefix.
-    InvalidInclude = "invalid-include",
+    InvalidInclude = "invalid-include" (Error),
     /// An access entry that is neither an e-mail address nor `*`.
-    InvalidAccessEntry = "invalid-access-entry",
+    InvalidAccessEntry = "invalid-access-entry" (Error),
     /// A code source type other than `github` or `byogit`.
-    CodeSourceType = "code-source-type",
+    CodeSourceType = "code-source-type" (Warning),
     /// A `byogit` code source without `raw_url`, `owner` or `repo`.
-    ByogitIncomplete = "byogit-incomplete",
+    ByogitIncomplete = "byogit-incomplete" (Error),
     /// No site of an external repository carries the `secretId` its sync needs.
-    MissingSecretId = "missing-secret-id",
+    MissingSecretId = "missing-secret-id" (Error),
     /// A later site of a shared external repository carries `secretId`.
-    SharedSecretId = "shared-secret-id",
+    SharedSecretId = "shared-secret-id" (Error),
     /// A `secretId` names a secret that the site does not declare.
-    UnknownSecret = "unknown-secret",
+    UnknownSecret = "unknown-secret" (Error),
     /// A declared secret that nothing uses.
-    UnusedSecret = "unused-secret",
+    UnusedSecret = "unused-secret" (Warning),
     /// A site names a base site that does not exist.
-    UnknownBase = "unknown-base",
+    UnknownBase = "unknown-base" (Error),
     /// Base sites that name each other in a cycle.
-    BaseCycle = "base-cycle",
+    BaseCycle = "base-cycle" (Error),
     /// A site that names a base and also has its own `[code]`.
-    ConflictingCode = "conflicting-code",
+    ConflictingCode = "conflicting-code" (Error),
     /// A site with no code, neither its own nor from a base.
-    MissingCode = "missing-code",
+    MissingCode = "missing-code" (Error),
     /// A site with no content source, neither in site.toml nor in fstab.yaml.
-    MissingContent = "missing-content",
+    MissingContent = "missing-content" (Error),
     /// An environment site whose name differs from the site in its content source URL.
-    EnvironmentMismatch = "environment-mismatch",
+    EnvironmentMismatch = "environment-mismatch" (Error),
     /// A file that is ignored because another one takes precedence.
-    IgnoredFile = "ignored-file",
+    IgnoredFile = "ignored-file" (Warning),
     /// A `{placeholder}` in a URL that siteops cannot fill.
-    UnknownVariable = "unknown-variable",
+    UnknownVariable = "unknown-variable" (Error),
     /// A worker entry `path` that does not start with `/`.
-    InvalidWorkerPath = "invalid-worker-path",
+    InvalidWorkerPath = "invalid-worker-path" (Error),
     /// A malformed or unknown `{{…}}` placeholder in a worker endpoint.
-    InvalidPlaceholder = "invalid-placeholder",
+    InvalidPlaceholder = "invalid-placeholder" (Error),
     /// `{{id}}` in an endpoint of an entry without `regex`.
-    IdWithoutRegex = "id-without-regex",
+    IdWithoutRegex = "id-without-regex" (Error),
     /// A header placeholder whose header is not in `forwardHeaders`.
-    HeaderNotForwarded = "header-not-forwarded",
+    HeaderNotForwarded = "header-not-forwarded" (Error),
     /// A `regex` that is not a valid JavaScript regular-expression literal.
-    InvalidRegex = "invalid-regex",
+    InvalidRegex = "invalid-regex" (Error),
     /// `arrayKey`/`pathKey` used inconsistently (both needed, no `regex`).
-    InvalidListing = "invalid-listing",
+    InvalidListing = "invalid-listing" (Error),
     /// A `relativeURLPrefix` that is not a URL origin.
-    InvalidUrlPrefix = "invalid-url-prefix",
+    InvalidUrlPrefix = "invalid-url-prefix" (Error),
     /// An invalid HTTP header name or value.
-    InvalidHeader = "invalid-header",
+    InvalidHeader = "invalid-header" (Error),
     /// A `template` that does not exist where templates are kept.
-    MissingTemplate = "missing-template",
+    MissingTemplate = "missing-template" (Error),
     /// A worker entry with a template on a site that requires authentication, without the
     /// `templateApiKey` the worker needs to read it.
-    TemplateNeedsKey = "template-needs-key",
+    TemplateNeedsKey = "template-needs-key" (Warning),
     /// A worker entry that an earlier entry's path prefix always wins over.
-    UnreachableEntry = "unreachable-entry",
+    UnreachableEntry = "unreachable-entry" (Warning),
     /// A worker entry example that the entry does not handle.
-    ExampleMismatch = "example-mismatch",
+    ExampleMismatch = "example-mismatch" (Error),
     /// An overlay or source that points at the worker, which has no entries for that branch.
-    WorkerUnconfigured = "worker-unconfigured",
+    WorkerUnconfigured = "worker-unconfigured" (Warning),
     /// A secret's environment variable is not set at compile time.
-    MissingSecretValue = "missing-secret-value",
+    MissingSecretValue = "missing-secret-value" (Error),
     /// A code checkout in siteops.toml for a repository that no site's code names.
-    UnusedCodeCheckout = "unused-code-checkout",
+    UnusedCodeCheckout = "unused-code-checkout" (Warning),
 }
 
 impl Serialize for Code {
@@ -211,10 +217,16 @@ impl Diagnostic {
     }
 
     pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+        debug_assert_eq!(code.severity(), Severity::Error, "{code} is not an error");
         Diagnostic::new(Severity::Error, code, message)
     }
 
     pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+        debug_assert_eq!(
+            code.severity(),
+            Severity::Warning,
+            "{code} is not a warning"
+        );
         Diagnostic::new(Severity::Warning, code, message)
     }
 

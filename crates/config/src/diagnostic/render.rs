@@ -1,11 +1,12 @@
 //! Renderers for diagnostics: human (with the source line and a caret), a versioned JSON
-//! document, and GitHub Actions workflow-command annotations. Renderers only format: they
-//! never decide severity or exit codes.
+//! document, and GitHub Actions workflow-command annotations; and the guide's table of
+//! every code ([`code_table`]). Renderers only format: they never decide severity or exit
+//! codes.
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use serde::Serialize;
 
-use super::{Diagnostic, Severity, SourceLookup, Summary};
+use super::{Code, Diagnostic, Severity, SourceLookup, Summary};
 
 /// Version of the JSON document written by `--format json`. Bump on breaking changes.
 pub const JSON_FORMAT_VERSION: u32 = 1;
@@ -152,10 +153,28 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// The table of every diagnostic code, its severity and its meaning, in Markdown: the
+/// guide's page of diagnostic codes holds it between markers, and `cargo xtask docs`
+/// writes it there.
+pub fn code_table() -> String {
+    let mut out = String::from("| code | severity | meaning |\n|---|---|---|\n");
+    for code in Code::ALL {
+        let severity = match code.severity() {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        out.push_str(&format!(
+            "| `{}` | {severity} | {} |\n",
+            code.as_str(),
+            code.summary().replace('|', "\\|")
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Code;
 
     #[test]
     fn github_annotations_escape_newlines_and_property_separators() {
@@ -176,5 +195,16 @@ mod tests {
             warnings: 2,
         };
         assert_eq!(human_summary(summary), "1 error, 2 warnings");
+    }
+
+    #[test]
+    fn the_code_table_has_a_row_per_code_with_its_severity_and_summary() {
+        let table = code_table();
+        assert_eq!(table.lines().count(), Code::ALL.len() + 2);
+        assert!(
+            table
+                .contains("| `unused-secret` | warning | A declared secret that nothing uses. |\n")
+        );
+        assert!(table.contains("| `template-needs-key` | warning | A worker entry with a template on a site that requires authentication, without the `templateApiKey` the worker needs to read it. |\n"));
     }
 }
