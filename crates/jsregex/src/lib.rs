@@ -11,8 +11,11 @@
 //!   uses; the Rust ones are Unicode-wide, so `\d` would match `٣`. Inside a
 //!   class the negated sets become nested classes (`[a\D]` → `[a[^0-9]]`).
 //! * `\b` and `\B` become look-around over ASCII word characters, because the
-//!   Rust word boundary is Unicode-aware and `(?-u:\b)` is rejected by
+//!   Rust word boundary is Unicode-aware and `(?-i:\b)` is rejected by
 //!   fancy-regex.
+//! * Without `u`/`v`, the standalone `\w`, `\W`, `\b` and `\B` are kept exact
+//!   under `i` with `(?-i:…)`; with `u`/`v` they fold like JavaScript's, which
+//!   then counts `ſ` and the Kelvin sign as word characters.
 //! * `.` excludes all four JavaScript line terminators (`\n`, `\r`, U+2028,
 //!   U+2029), not only `\n`.
 //! * Escapes that JavaScript reads as the plain character (`\e`, `\<`, `\K`,
@@ -186,8 +189,10 @@ struct Flags {
     multi_line: bool,
     dot_all: bool,
     sticky: bool,
-    /// `u` or `v`: only `\p{…}` depends on it here.
+    /// `u` or `v`: `\p{…}`, and what `i` does to `\w` and `\b`, depend on it here.
     unicode: bool,
+    /// `v`: classes may hold set operations, which are refused.
+    unicode_sets: bool,
 }
 
 impl Flags {
@@ -207,7 +212,11 @@ impl Flags {
                 'm' => flags.multi_line = true,
                 's' => flags.dot_all = true,
                 'y' => flags.sticky = true,
-                'u' | 'v' => flags.unicode = true,
+                'u' => flags.unicode = true,
+                'v' => {
+                    flags.unicode = true;
+                    flags.unicode_sets = true;
+                }
                 _ => {}
             }
         }

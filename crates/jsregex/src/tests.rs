@@ -93,6 +93,11 @@ fn escaped_sets_are_javascript_ascii_sets() {
         (r"/\w/i", "ſ", None),
         (r"/\bfoo/", "éfoo", Some("foo")),
         (r"/\Bfoo/", "xfoo", Some("foo")),
+        // With u, JavaScript's word characters under i include ſ and the Kelvin sign.
+        (r"/\w+/iu", "ſ\u{212A}", Some("ſ\u{212A}")),
+        (r"/\W/iu", "ſ-", Some("-")),
+        (r"/a\b/iu", "aſ a", Some("a")),
+        (r"/\w+/u", "ſk", Some("k")),
     ]);
 }
 
@@ -264,6 +269,10 @@ fn invalid_patterns_are_reported_on_one_line() {
         "/(?<>x)/",
         "/(?<$a>x)/",
         "/a/uv",
+        r"/[\p{L}--[a-z]]/v",
+        r"/[\p{L}&&\p{Lu}]/v",
+        r"/[[a]]/v",
+        r"/[\q{abc}]/v",
     ];
     for literal in cases {
         match parse_error(literal) {
