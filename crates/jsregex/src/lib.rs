@@ -11,8 +11,11 @@
 //!   uses; the Rust ones are Unicode-wide, so `\d` would match `٣`. Inside a
 //!   class the negated sets become nested classes (`[a\D]` → `[a[^0-9]]`).
 //! * `\b` and `\B` become look-around over ASCII word characters, because the
-//!   Rust word boundary is Unicode-aware and `(?-u:\b)` is rejected by
+//!   Rust word boundary is Unicode-aware and `(?-i:\b)` is rejected by
 //!   fancy-regex.
+//! * Without `u`/`v`, the standalone `\w`, `\W`, `\b` and `\B` are kept exact
+//!   under `i` with `(?-i:…)`; with `u`/`v` they fold like JavaScript's, which
+//!   then counts `ſ` and the Kelvin sign as word characters.
 //! * `.` excludes all four JavaScript line terminators (`\n`, `\r`, U+2028,
 //!   U+2029), not only `\n`.
 //! * Escapes that JavaScript reads as the plain character (`\e`, `\<`, `\K`,
@@ -25,23 +28,37 @@
 //! * Syntax only fancy-regex has (`(?>…)`, `(?(…)…)`, `(*FAIL)`, possessive
 //!   `a++`, `(?x)`) is rejected, as JavaScript would.
 //!
-//! Known differences that remain (all rare in URL-path patterns):
+//! Known differences that remain (all rare in URL-path patterns). The table
+//! `ENGINES` in `src/tests.rs` shows each on an example, with JavaScript's result
+//! and the `regress` crate's; `docs/dev/decisions.md` says why this crate stays
+//! on fancy-regex.
 //! * With `m`, `^` and `$` treat only `\n` as a line end, not `\r`, U+2028 or U+2029.
-//! * With `i`, Unicode case folding applies to literals and to sets written as
-//!   ranges, so `k` also matches the Kelvin sign and `[a-z]` matches `ſ`;
-//!   JavaScript without `u` does not. The standalone `\w`/`\W`/`\b` are kept
-//!   exact with `(?-i:…)`.
+//! * With `i` and without `u`, Unicode case folding applies to literals and to
+//!   sets written as ranges or with `\w` inside a class, so `k` also matches
+//!   the Kelvin sign and `[a-z]` and `[\w]` match `ſ`; JavaScript does not.
+//! * Without `u`, JavaScript reads the haystack as UTF-16 code units, so `.`
+//!   does not match an emoji but `..` does; here a character is a code point,
+//!   as with `u`.
 //! * `\u{…}` is a code point even without the `u` flag; JavaScript would read
 //!   `\u{3}` as `uuu` there.
 //! * A lone surrogate (`\uD800`) is an error, since a Rust string cannot hold one.
-//! * A backreference to a group that has not matched yet fails the match;
-//!   in JavaScript it matches the empty string. A backreference to a group
-//!   that does not exist is an error, not a legacy octal escape.
+//! * A backreference to a group that has not matched yet (`\1(a)`,
+//!   `(a)|\1b`) fails the match; in JavaScript it matches the empty string.
+//!   A named backreference before its group, or a backreference to a group
+//!   that does not exist, is an error, not an empty match or a legacy octal
+//!   escape.
 //! * Identity escapes of letters (`\e`) are accepted even with `u`/`v`, where
 //!   JavaScript would reject them. Group names must be Unicode
 //!   letters, digits and `_`, not starting with a digit, which approximates
 //!   JavaScript's identifier rules but refuses `$`, which fancy-regex cannot
 //!   refer back to; duplicate names are accepted by fancy-regex.
+//! * With `v`, class set syntax (`--`, `&&`, a class inside a class, `\q{…}`)
+//!   is refused rather than read as the `u` flag would; other `v`-only rules
+//!   (reserved double punctuators such as `!!`) are not checked.
+//! * Matching that backtracks past fancy-regex's limit stops with
+//!   [`JsRegexError::MatchFailed`]; JavaScript would go on, for minutes on
+//!   patterns such as `/([a-z0-9]+-?)+$/`. The parts of a pattern without
+//!   look-around or backreferences run on the `regex` crate, in linear time.
 
 use std::error::Error as _;
 
@@ -186,8 +203,10 @@ struct Flags {
     multi_line: bool,
     dot_all: bool,
     sticky: bool,
-    /// `u` or `v`: only `\p{…}` depends on it here.
+    /// `u` or `v`: `\p{…}`, and what `i` does to `\w` and `\b`, depend on it here.
     unicode: bool,
+    /// `v`: classes may hold set operations, which are refused.
+    unicode_sets: bool,
 }
 
 impl Flags {
@@ -207,7 +226,11 @@ impl Flags {
                 'm' => flags.multi_line = true,
                 's' => flags.dot_all = true,
                 'y' => flags.sticky = true,
-                'u' | 'v' => flags.unicode = true,
+                'u' => flags.unicode = true,
+                'v' => {
+                    flags.unicode = true;
+                    flags.unicode_sets = true;
+                }
                 _ => {}
             }
         }

@@ -8,10 +8,20 @@ const ANY_CHAR: &str = "(?s:.)";
 const NEVER_MATCHES: &str = r"[^\x{0}-\x{10FFFF}]";
 /// `.` without the `s` flag: anything but JavaScript's four line terminators.
 const JS_DOT: &str = r"[^\n\r\x{2028}\x{2029}]";
-const WORD_BOUNDARY: &str =
-    r"(?-i:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))";
+const WORD_BOUNDARY: &str = r"(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_])";
 const NOT_WORD_BOUNDARY: &str =
-    r"(?-i:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))";
+    r"(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_])";
+
+/// `\b` or `\B`. Without `u`/`v` the word characters are exactly the ASCII ones, so
+/// the `i` flag is switched off inside; with `u` or `v`, JavaScript counts the
+/// characters that fold to them (`ſ`, the Kelvin sign) too, as `i` does here.
+fn word_boundary(assertion: &str, unicode: bool) -> String {
+    if unicode {
+        format!("(?:{assertion})")
+    } else {
+        format!("(?-i:{assertion})")
+    }
+}
 
 /// One of JavaScript's fixed sets `\d`, `\w`, `\s` or their negations.
 #[derive(Clone, Copy)]
@@ -40,12 +50,13 @@ impl AsciiSet {
         })
     }
 
-    /// The set as a stand-alone class. `\w` is shielded from the `i` flag,
-    /// which would otherwise add `ſ` and the Kelvin sign to it.
-    fn standalone(self) -> String {
+    /// The set as a stand-alone class. Without `u`/`v`, `\w` is shielded from
+    /// the `i` flag, which would otherwise add `ſ` and the Kelvin sign to it;
+    /// with them JavaScript adds those two as well.
+    fn standalone(self, unicode: bool) -> String {
         let caret = if self.negated { "^" } else { "" };
         let class = format!("[{caret}{}]", self.body);
-        if self.has_letters {
+        if self.has_letters && !unicode {
             format!("(?-i:{class})")
         } else {
             class
@@ -266,12 +277,12 @@ impl Translator {
             .next()
             .ok_or_else(|| invalid("the pattern ends with a lone `\\`"))?;
         if let Some(set) = AsciiSet::for_escape(c) {
-            self.atom_str(&set.standalone());
+            self.atom_str(&set.standalone(self.flags.unicode));
             return Ok(());
         }
         match c {
-            'b' => self.assertion(WORD_BOUNDARY),
-            'B' => self.assertion(NOT_WORD_BOUNDARY),
+            'b' => self.assertion(&word_boundary(WORD_BOUNDARY, self.flags.unicode)),
+            'B' => self.assertion(&word_boundary(NOT_WORD_BOUNDARY, self.flags.unicode)),
             '1'..='9' => {
                 let number = format!("\\{c}{}", self.take_digits());
                 self.atom_str(&number);
@@ -439,6 +450,11 @@ impl Translator {
             let c = self
                 .next()
                 .ok_or_else(|| invalid("a character class is opened with `[` but never closed"))?;
+            if self.flags.unicode_sets && self.is_class_set_syntax(c) {
+                return Err(invalid(
+                    "the v flag's class set syntax (`--`, `&&`, a class inside a class, `\\q{…}`) is not supported; write the class with the u flag's syntax",
+                ));
+            }
             state = match c {
                 ']' => break,
                 '\\' => self.class_escape(state)?,
@@ -452,6 +468,17 @@ impl Translator {
         self.out.push(']');
         self.prev = Prev::Atom;
         Ok(())
+    }
+
+    /// Whether `c`, just read inside a class, starts syntax that only the `v`
+    /// flag has: a nested class, a difference, an intersection or `\q{…}`.
+    fn is_class_set_syntax(&self, c: char) -> bool {
+        match c {
+            '[' => true,
+            '-' | '&' => self.peek() == Some(c),
+            '\\' => self.peek() == Some('q'),
+            _ => false,
+        }
     }
 
     /// Every class member that is one character goes through here, escaped
