@@ -7,6 +7,7 @@ use std::sync::Arc;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Deserialize;
 
 use crate::app::AppState;
@@ -19,11 +20,14 @@ const SESSION_SECONDS: u64 = 12 * 3600;
 pub async fn login_page() -> Html<String> {
     page(
         "Sign in",
-        r#"<p>This is the local sign-in of siteops: an e-mail address is all it asks for.</p>
-<form method="get" action="profile">
-  <label>E-mail <input type="email" name="email" required autofocus></label>
-  <button type="submit">Sign in</button>
-</form>"#,
+        html! {
+            p { "This is the local sign-in of siteops: an e-mail address is all it asks for." }
+            form method="get" action="profile" {
+                label { "E-mail " input type="email" name="email" required autofocus; }
+                " "
+                button type="submit" { "Sign in" }
+            }
+        },
     )
 }
 
@@ -55,19 +59,22 @@ pub async fn profile(
             None => return Redirect::to("login").into_response(),
         },
     };
-    let token_note = new_token.as_deref().map_or(String::new(), |token| {
-        format!(
-            "<p>Your token, for <code>x-auth-token</code> or <code>Authorization: token …</code>:</p><pre>{}</pre>",
-            escape(token)
-        )
-    });
     let mut response = page(
         "Profile",
-        &format!(
-            "<p>Signed in as <strong>{}</strong> until {}.</p>{token_note}<p><a href=\"login\">Sign in as someone else</a></p>",
-            escape(&claims.sub),
-            format_rfc3339(claims.exp, 0)
-        ),
+        html! {
+            p {
+                "Signed in as " strong { (claims.sub) } " until "
+                (format_rfc3339(claims.exp, 0)) "."
+            }
+            @if let Some(token) = &new_token {
+                p {
+                    "Your token, for " code { "x-auth-token" } " or "
+                    code { "Authorization: token …" } ":"
+                }
+                pre { (token) }
+            }
+            p { a href="login" { "Sign in as someone else" } }
+        },
     )
     .into_response();
     if let Some(token) = new_token
@@ -86,17 +93,22 @@ fn is_plausible_email(text: &str) -> bool {
         && !text.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-fn page(title: &str, body: &str) -> Html<String> {
-    Html(format!(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{title} · siteops</title>\
-         <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}\
-         pre{{white-space:pre-wrap;word-break:break-all;background:#f4f4f4;padding:.5rem}}</style></head>\
-         <body><h1>{title}</h1>{body}</body></html>"
-    ))
+fn page(title: &str, body: Markup) -> Html<String> {
+    Html(
+        html! {
+            (DOCTYPE)
+            html {
+                head {
+                    meta charset="utf-8";
+                    title { (title) " · siteops" }
+                    style { (PreEscaped(STYLE)) }
+                }
+                body { h1 { (title) } (body) }
+            }
+        }
+        .into_string(),
+    )
 }
 
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    crate::html::escape_into(text, &mut out);
-    out
-}
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}\
+pre{white-space:pre-wrap;word-break:break-all;background:#f4f4f4;padding:.5rem}";

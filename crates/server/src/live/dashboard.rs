@@ -1,16 +1,15 @@
-//! The dashboard at `/` of `siteops serve`: plain server-rendered HTML. The sites with
+//! The dashboard at `/` of `siteops serve`: server-rendered HTML, built with maud (every
+//! value escaped by construction). The sites with
 //! their compiled configuration, the last reload's diagnostics and changes, each site's
 //! known pages with preview links, and the last previews with their traces.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use serde_json::Value;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::Snapshot;
 use crate::code::{self, CodeRepo};
-use crate::html::escape_into;
-use siteops_config::compile::{ResourceKind, masked, pretty};
+use siteops_config::compile::{Compiled, ResourceKind, masked, pretty};
 use siteops_config::model::SiteId;
 
 /// One stored preview, as the dashboard lists it.
@@ -63,6 +62,24 @@ th { color: var(--muted); font-weight: 600; }
 details summary { cursor: pointer; color: var(--muted); }
 "#;
 
+/// The document around a page of `serve`: the shared style, a header, the main part.
+pub fn layout(title: &str, header: Markup, main: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (title) }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                header { (header) }
+                main { (main) }
+            }
+        }
+    }
+}
+
 /// The whole dashboard page.
 pub fn page(
     snapshot: &Snapshot,
@@ -70,181 +87,161 @@ pub fn page(
     code: &CodeSources,
     previews: &[PreviewSummary],
 ) -> String {
-    let mut out = String::with_capacity(16 * 1024);
-    out.push_str("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>siteops serve</title><style>");
-    out.push_str(STYLE);
-    out.push_str("</style></head><body><header><h1>siteops serve</h1>");
-    let _ = write!(
-        out,
-        "<span class=\"meta\">reload {} · {} ms</span>",
-        snapshot.generation, snapshot.reload_ms
-    );
-    match &snapshot.error {
-        None => out.push_str("<span class=\"ok\" id=\"status\">applied</span>"),
-        Some(error) => {
-            out.push_str("<span class=\"bad\" id=\"status\">");
-            escape_into(error, &mut out);
-            out.push_str("</span>");
+    let header = html! {
+        h1 { "siteops serve" }
+        span.meta { "reload " (snapshot.generation) " · " (snapshot.reload_ms) " ms" }
+        @match &snapshot.error {
+            None => span.ok #status { "applied" },
+            Some(error) => span.bad #status { (error) },
         }
-    }
-    out.push_str("</header><main>");
-    if !snapshot.diagnostics.is_empty() {
-        out.push_str("<section id=\"diagnostics\"><h2>Diagnostics</h2><pre>");
-        escape_into(&snapshot.diagnostics, &mut out);
-        out.push_str("</pre></section>");
-    }
-    if !snapshot.changes.is_empty() {
-        out.push_str("<section id=\"changes\"><h2>Applied by the last reload</h2><pre>");
-        escape_into(&snapshot.changes.join("\n"), &mut out);
-        out.push_str("</pre></section>");
-    }
-    previews_section(previews, &mut out);
-    sites_section(snapshot, addresses, code, &mut out);
-    out.push_str("</main></body></html>");
-    out
+    };
+    let main = html! {
+        @if !snapshot.diagnostics.is_empty() {
+            section #diagnostics { h2 { "Diagnostics" } pre { (snapshot.diagnostics) } }
+        }
+        @if !snapshot.changes.is_empty() {
+            section #changes { h2 { "Applied by the last reload" } pre { (snapshot.changes.join("\n")) } }
+        }
+        (previews_section(previews))
+        (sites_section(snapshot, addresses, code))
+    };
+    layout("siteops serve", header, main).into_string()
 }
 
-fn previews_section(previews: &[PreviewSummary], out: &mut String) {
-    out.push_str("<section id=\"previews\"><h2>Last previews</h2>");
-    if previews.is_empty() {
-        out.push_str("<p>No preview yet: open a page below.</p></section>");
-        return;
+fn previews_section(previews: &[PreviewSummary]) -> Markup {
+    html! {
+        section #previews {
+            h2 { "Last previews" }
+            @if previews.is_empty() {
+                p { "No preview yet: open a page below." }
+            } @else {
+                table {
+                    tr { th { "site" } th { "page" } th { "status" } th { "when" } th {} }
+                    @for preview in previews {
+                        tr {
+                            td { (preview.site.org) "/" (preview.site.site) " (" (preview.branch) ")" }
+                            td { (preview.path) }
+                            td class=(status_class(preview.status)) { (preview.status) }
+                            td { (crate::time::format_rfc3339(preview.at, 0)) }
+                            td { a.trace href=(preview.trace_link) { "trace" } }
+                        }
+                    }
+                }
+            }
+        }
     }
-    out.push_str("<table><tr><th>site</th><th>page</th><th>status</th><th>when</th><th></th></tr>");
-    for preview in previews {
-        out.push_str("<tr><td>");
-        escape_into(
-            &format!(
-                "{}/{} ({})",
-                preview.site.org, preview.site.site, preview.branch
-            ),
-            out,
-        );
-        out.push_str("</td><td>");
-        escape_into(&preview.path, out);
-        let class = if preview.status < 300 { "ok" } else { "bad" };
-        let _ = write!(
-            out,
-            "</td><td class=\"{class}\">{}</td><td>",
-            preview.status
-        );
-        escape_into(&crate::time::format_rfc3339(preview.at, 0), out);
-        out.push_str("</td><td><a class=\"trace\" href=\"");
-        escape_into(&preview.trace_link, out);
-        out.push_str("\">trace</a></td></tr>");
-    }
-    out.push_str("</table></section>");
+}
+
+/// The class of a status: `ok` below 300, else `bad`.
+pub fn status_class(status: u16) -> &'static str {
+    if status < 300 { "ok" } else { "bad" }
 }
 
 /// Where each code repository's files come from now.
 pub type CodeSources = BTreeMap<CodeRepo, code::Source>;
 
 /// One line: the site's code repository and where its files come from.
-fn code_line(repo: &CodeRepo, source: Option<&code::Source>, out: &mut String) {
-    out.push_str("<p class=\"code\">Code: <b>");
-    escape_into(&repo.to_string(), out);
-    out.push_str("</b> ");
-    match source {
-        Some(code::Source::Checkout(dir)) => {
-            out.push_str("from the local checkout <code>");
-            escape_into(&dir.display().to_string(), out);
-            out.push_str("</code>, live: saving a file reloads the open pages.");
+fn code_line(repo: &CodeRepo, source: Option<&code::Source>) -> Markup {
+    html! {
+        p.code {
+            "Code: " b { (repo) } " "
+            @match source {
+                Some(code::Source::Checkout(dir)) => {
+                    "from the local checkout " code { (dir.display()) }
+                    ", live: saving a file reloads the open pages."
+                }
+                Some(code::Source::Store { main_entries }) if !main_entries.is_empty() => {
+                    "from the code store (synced by code jobs; the repository's " code { "templates/" } "): "
+                    (main_entries.join(", "))
+                    ". Map a checkout in siteops.toml to work on it live."
+                }
+                _ => "from the code store, which is empty: run a code job, or map a checkout in siteops.toml.",
+            }
         }
-        Some(code::Source::Store { main_entries }) if !main_entries.is_empty() => {
-            out.push_str("from the code store (synced by code jobs; the repository's <code>templates/</code>): ");
-            escape_into(&main_entries.join(", "), out);
-            out.push_str(". Map a checkout in siteops.toml to work on it live.");
-        }
-        _ => out.push_str(
-            "from the code store, which is empty: run a code job, or map a checkout in siteops.toml.",
-        ),
     }
-    out.push_str("</p>");
 }
 
-fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources, out: &mut String) {
+fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources) -> Markup {
     let Some(compiled) = &snapshot.compiled else {
-        out.push_str("<section><h2>Sites</h2><p>Nothing applied yet.</p></section>");
-        return;
+        return html! { section { h2 { "Sites" } p { "Nothing applied yet." } } };
     };
     let mut sites: Vec<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
     sites.dedup();
-    for site in sites {
-        let resources: Vec<_> = compiled
-            .resources
-            .iter()
-            .filter(|r| &r.site == site)
-            .collect();
-        let mut branches: Vec<&str> = resources
-            .iter()
-            .filter_map(|r| match &r.kind {
-                ResourceKind::Worker(branch) => Some(branch.as_str()),
-                _ => None,
-            })
-            .collect();
-        if !branches.contains(&"main") {
-            branches.insert(0, "main");
+    html! {
+        @for site in sites {
+            (site_section(snapshot, compiled, site, addresses, code))
         }
-        let id = format!("site-{}-{}", site.org, site.site);
-        let _ = write!(out, "<section class=\"site\" id=\"{id}\"><h2>");
-        escape_into(&format!("{}/{}", site.org, site.site), out);
-        out.push_str("</h2><div>");
-        for branch in &branches {
-            out.push_str("<span class=\"pill\">");
-            escape_into(branch, out);
-            out.push_str("</span>");
-        }
-        let host = addresses.preview_host(site, "main");
-        out.push_str(" <a href=\"");
-        escape_into(&host, out);
-        out.push_str("/\">preview host</a> · <a href=\"");
-        let _ = write!(out, "/admin/job/{}/{}/main/code", site.org, site.site);
-        out.push_str("\">code jobs</a> · <a href=\"");
-        escape_into(&format!("{host}/config.json"), out);
-        out.push_str("\">config.json</a></div>");
-        let repo = resources
-            .iter()
-            .find(|r| r.kind == ResourceKind::Site)
-            .and_then(|r| CodeRepo::of_site(&r.body));
-        if let Some(repo) = repo {
-            code_line(&repo, code.get(&repo), out);
-        }
+    }
+}
 
-        let pages = snapshot
-            .pages
-            .get(site)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        out.push_str("<h3>Pages</h3>");
-        if pages.is_empty() {
-            out.push_str("<p>No known pages (add mocks or worker entry examples).</p>");
-        } else {
-            out.push_str("<table class=\"pages\">");
-            for page in pages {
-                out.push_str("<tr><td>");
-                escape_into(page, out);
-                out.push_str("</td><td><a class=\"button preview\" href=\"");
-                escape_into(&format!("{host}{page}"), out);
-                out.push_str("\">preview</a> <a href=\"");
-                escape_into(&format!("{host}{page}.md"), out);
-                out.push_str("\">.md</a> <a href=\"");
-                escape_into(&format!("{host}{page}.plain.html"), out);
-                out.push_str("\">.plain.html</a></td></tr>");
+fn site_section(
+    snapshot: &Snapshot,
+    compiled: &Compiled,
+    site: &SiteId,
+    addresses: &Addresses,
+    code: &CodeSources,
+) -> Markup {
+    let resources: Vec<_> = compiled
+        .resources
+        .iter()
+        .filter(|r| &r.site == site)
+        .collect();
+    let mut branches: Vec<&str> = resources
+        .iter()
+        .filter_map(|r| match &r.kind {
+            ResourceKind::Worker(branch) => Some(branch.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !branches.contains(&"main") {
+        branches.insert(0, "main");
+    }
+    let host = addresses.preview_host(site, "main");
+    let repo = resources
+        .iter()
+        .find(|r| r.kind == ResourceKind::Site)
+        .and_then(|r| CodeRepo::of_site(&r.body));
+    let pages = snapshot
+        .pages
+        .get(site)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    html! {
+        section.site id={ "site-" (site.org) "-" (site.site) } {
+            h2 { (site.org) "/" (site.site) }
+            div {
+                @for branch in &branches { span.pill { (branch) } }
+                " " a href={ (host) "/" } { "preview host" }
+                " · " a href={ "/admin/job/" (site.org) "/" (site.site) "/main/code" } { "code jobs" }
+                " · " a href={ (host) "/config.json" } { "config.json" }
             }
-            out.push_str("</table>");
+            @if let Some(repo) = &repo { (code_line(repo, code.get(repo))) }
+            h3 { "Pages" }
+            @if pages.is_empty() {
+                p { "No known pages (add mocks or worker entry examples)." }
+            } @else {
+                table.pages {
+                    @for page in pages {
+                        tr {
+                            td { (page) }
+                            td {
+                                a.button.preview href={ (host) (page) } { "preview" } " "
+                                a href={ (host) (page) ".md" } { ".md" } " "
+                                a href={ (host) (page) ".plain.html" } { ".plain.html" }
+                            }
+                        }
+                    }
+                }
+            }
+            h3 { "Compiled configuration" }
+            details {
+                summary { (resources.len()) " documents" }
+                @for resource in &resources {
+                    p { code { (resource.path()) } }
+                    pre { (pretty(&masked(&resource.kind, &resource.body))) }
+                }
+            }
         }
-        out.push_str("<h3>Compiled configuration</h3><details><summary>");
-        let _ = write!(out, "{} documents", resources.len());
-        out.push_str("</summary>");
-        for resource in resources {
-            out.push_str("<p><code>");
-            escape_into(&resource.path(), out);
-            out.push_str("</code></p><pre>");
-            let body: Value = masked(&resource.kind, &resource.body);
-            escape_into(&pretty(&body), out);
-            out.push_str("</pre>");
-        }
-        out.push_str("</details></section>");
     }
 }
 

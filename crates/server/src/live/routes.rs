@@ -12,6 +12,7 @@ use axum::routing::get;
 use url::Url;
 
 use futures_util::future::BoxFuture;
+use maud::{DOCTYPE, html};
 
 use crate::admin::ApiError;
 use crate::admin::preview::{SiteRef, preview_now};
@@ -214,15 +215,17 @@ async fn preview_on_view(
 }
 
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Preview failed</title></head><body style=\"font-family:system-ui;margin:40px\"><h1>Preview failed</h1><p><code>",
-    );
-    crate::html::escape_into(path, &mut out);
-    out.push_str(&format!(
-        "</code> answered {}</p><pre id=\"error\" style=\"white-space:pre-wrap\">",
-        status.as_u16()
-    ));
-    crate::html::escape_into(message, &mut out);
-    out.push_str("</pre><p>Fix the source, mock or configuration: this page reloads when the repository changes.</p></body></html>");
-    out
+    html! {
+        (DOCTYPE)
+        html {
+            head { meta charset="utf-8"; title { "Preview failed" } }
+            body style="font-family:system-ui;margin:40px" {
+                h1 { "Preview failed" }
+                p { code { (path) } " answered " (status.as_u16()) }
+                pre #error style="white-space:pre-wrap" { (message) }
+                p { "Fix the source, mock or configuration: this page reloads when the repository changes." }
+            }
+        }
+    }
+    .into_string()
 }
