@@ -11,7 +11,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[path = "render/data.rs"]
+// The render bench's data generator: the worker serves the same product page.
+#[path = "../crates/template/benches/render/data.rs"]
 mod data;
 
 use std::net::SocketAddr;

@@ -118,7 +118,7 @@ fn docs() -> Result<(), String> {
 /// Times our renderer, then mustache.js on the inputs it wrote, and checks both outputs
 /// are identical.
 fn bench_render() -> Result<(), String> {
-    cargo(&["bench", "--bench", "render"])?;
+    cargo(&["bench", "-p", "siteops-template", "--bench", "render"])?;
     let dir = root().join("target/bench-render");
     if !dir.join("node_modules/mustache").exists() {
         run(Command::new("npm")
@@ -127,7 +127,7 @@ fn bench_render() -> Result<(), String> {
             .arg("mustache@4.2.0"))?;
     }
     run(Command::new("node")
-        .arg(root().join("benches/render/mustache-js.mjs"))
+        .arg(root().join("crates/template/benches/render/mustache-js.mjs"))
         .arg(&dir))
 }
 
@@ -147,7 +147,7 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         None => cargo(&["bench"]),
         Some("fleet") => cargo(&["bench", "--bench", "fleet"]),
         Some("plan" | "apply" | "plan_apply") => cargo(&["bench", "--bench", "plan_apply"]),
-        Some("render") => cargo(&["bench", "--bench", "render"]),
+        Some("render") => cargo(&["bench", "-p", "siteops-template", "--bench", "render"]),
         Some("worker_load" | "load") => cargo(&["bench", "--bench", "worker_load"]),
         Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
         Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),

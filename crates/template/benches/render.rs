@@ -2,9 +2,9 @@
 //! every run (as the worker parses each endpoint response).
 //!
 //! Two documents, generated deterministically: a product page (about 50 KB of JSON) and a
-//! 50,000-item listing (about 8 MB) rendered in full. `cargo bench --bench render` prints
+//! 50,000-item listing (about 8 MB) rendered in full. `cargo bench -p siteops-template --bench render` prints
 //! the median and best time of parse, render, and both, and writes the inputs and outputs
-//! to `target/bench-render/` so that `benches/render/mustache-js.mjs` can time mustache.js
+//! to `target/bench-render/` so that `crates/template/benches/render/mustache-js.mjs` can time mustache.js
 //! on the same template and data and check that both outputs are identical
 //! (`cargo xtask bench-render` runs both).
 
@@ -15,12 +15,12 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use siteops::json::Json;
+use siteops_template::json::Json;
 
 #[path = "render/data.rs"]
 mod data;
 use data::{listing, product};
-use siteops::template::{NoPartials, Template};
+use siteops_template::{NoPartials, Template};
 
 struct Case {
     name: &'static str,
@@ -30,7 +30,7 @@ struct Case {
 }
 
 fn main() {
-    let out_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-render");
+    let out_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-render");
     std::fs::create_dir_all(&out_dir).expect("create target/bench-render");
     let cases = [
         Case {

@@ -2,7 +2,7 @@
 // render` writes, the same way: the template parsed once, then JSON.parse + render per run.
 // Checks that the output equals ours byte for byte.
 //
-// usage: node benches/render/mustache-js.mjs target/bench-render
+// usage: node crates/template/benches/render/mustache-js.mjs target/bench-render
 // (mustache must be installed there: npm i --prefix target/bench-render mustache@4.2.0)
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
