@@ -26,7 +26,7 @@ use siteops::auth::Claims;
 use siteops::codesync::code_key;
 use siteops::server::{RunningServer, ServerConfig, start};
 
-const TEMPLATE: &str = include_str!("render/product.html");
+const TEMPLATE: &str = include_str!("../crates/template/benches/render/product.html");
 
 fn main() {
     let args: Vec<usize> = std::env::args()
