@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use siteops::ingest::render::{PageOptions, page_html};
-use siteops::ingest::{IngestOptions, ingest};
+use siteops_ingest::render::{PageOptions, page_html};
+use siteops_ingest::{IngestOptions, ingest};
 use url::Url;
 
 const ROUNDTRIP: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/conformance/html2md/roundtrip"
+    "/../../../shared/conformance/html2md/roundtrip"
 );
 
 fn render(input: &str) -> String {

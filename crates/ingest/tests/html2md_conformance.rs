@@ -8,12 +8,12 @@
 
 use std::path::{Path, PathBuf};
 
-use siteops::ingest::{IngestError, IngestOptions, ingest};
+use siteops_ingest::{IngestError, IngestOptions, ingest};
 use url::Url;
 
 const FIXTURES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/conformance/html2md/fixtures"
+    "/../../../shared/conformance/html2md/fixtures"
 );
 
 /// Pairs that belong to other tests of the reference (image size limits, list tightening).

@@ -4,18 +4,18 @@
 //! output instead, since the engine follows mustache.js.
 //!
 //! Per-module counts are printed; see them with
-//! `cargo test --test it mustache_spec -- --nocapture`.
+//! `cargo test -p siteops-template --test mustache_spec -- --nocapture`.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
-use siteops::template::Template;
+use siteops_template::Template;
 
 /// Where the specification's JSON files live.
 const SPEC_DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/conformance/mustache-spec"
+    "/../../../shared/conformance/mustache-spec"
 );
 
 /// Tests whose expected output mustache.js does not produce, with what it
@@ -71,7 +71,7 @@ fn run_module(module: &str) -> (usize, usize, usize) {
     (as_spec, as_mustache_js, total)
 }
 
-fn render(test: &Value) -> Result<String, siteops::template::TemplateError> {
+fn render(test: &Value) -> Result<String, siteops_template::TemplateError> {
     let partials: HashMap<String, String> = test["partials"]
         .as_object()
         .map(|map| {
