@@ -40,7 +40,15 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
         let snapshot = live.snapshot.read().expect("snapshot");
         assert_eq!(snapshot.error, None);
         assert_eq!(snapshot.changes.len(), 10, "{:?}", snapshot.changes);
-        assert!(snapshot.diagnostics.is_empty(), "{}", snapshot.diagnostics);
+        // Only notes: the example's secrets are not set here, so they have stand-ins.
+        assert!(
+            snapshot
+                .diagnostics
+                .lines()
+                .all(|l| l.starts_with("note: ")),
+            "{}",
+            snapshot.diagnostics
+        );
         let website = siteops::model::SiteId {
             org: "acme".into(),
             site: "website".into(),
@@ -126,5 +134,70 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
     assert_eq!(
         changed.body["content"]["source"]["url"],
         "https://cms.acme.example/delivery/journal"
+    );
+}
+
+/// Issue 14, finding 1: a secret whose variable is not set used to get the session's own
+/// token (org admin of every org), which a site's `config_admin` could read back from the
+/// worker configuration. Its stand-in now reads one site's templates and nothing else.
+#[tokio::test]
+async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
+    let repo = example_copy();
+    let (server, live) = TestServer::start_live(repo.path().to_path_buf()).await;
+    let diagnostics = live.snapshot.read().expect("snapshot").diagnostics.clone();
+    assert!(
+        diagnostics.contains("note: a templateApiKey of acme/website has no value"),
+        "{diagnostics}"
+    );
+
+    let config_admin = server.token("3A9F00C21E4B5D6A7B8C9D0E@techacct.acme.example");
+    let config = server
+        .get("/transform/config/acme/website/main", &config_admin)
+        .await;
+    assert_eq!(config.status, StatusCode::OK, "{config:?}");
+    let key = config.body[0]["templateApiKey"]
+        .as_str()
+        .expect("a templateApiKey")
+        .to_string();
+    let now = siteops::time::now_seconds();
+    let claims = server.server.state.key.verify(&key, now).expect("a token");
+    assert_eq!(claims.aud, "acme/website");
+    assert_eq!(claims.sub, siteops::live::TEMPLATE_READER_SUBJECT);
+
+    // It creates nothing, configures nothing, reads nothing of the administration API.
+    let body =
+        serde_json::json!({"content": {"source": {"url": "https://x.example/", "type": "markup"}}});
+    let created = server
+        .post("/admin/config/globex/sites/stolen.json", &key, &body)
+        .await;
+    assert_eq!(created.status, StatusCode::FORBIDDEN, "{created:?}");
+    let read = server
+        .get("/admin/config/acme/sites/website.json", &key)
+        .await;
+    assert_eq!(read.status, StatusCode::FORBIDDEN, "{read:?}");
+
+    // The sync secret's stand-in is no token at all.
+    let key = siteops::sites::secret_key("acme", "website", "git-sync");
+    let stored = server.server.state.store.get(&key).expect("store");
+    let stored = String::from_utf8(stored.expect("the secret is stored")).expect("utf-8");
+    assert!(stored.contains("unset-acme-website-git-sync-"), "{stored}");
+    assert!(!stored.contains("eyJ"), "{stored}");
+
+    // And the worker still renders the product template of the site that requires
+    // authentication (the generic page has no `class="specs"`).
+    let admin = server.token("web-team@acme.example");
+    let page = server
+        .client
+        .get(server.url("/products/1234"))
+        .header("host", "main--website--acme.localhost")
+        .header("authorization", format!("token {admin}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.expect("text");
+    assert!(
+        html.contains("Acme Kettle Pro") && html.contains("class=\"specs\""),
+        "{html}"
     );
 }

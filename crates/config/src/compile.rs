@@ -16,8 +16,24 @@ use crate::model::{Fleet, Sensitive, Site, SiteId};
 pub enum Secrets<'a> {
     /// Read each value with this lookup (by environment variable name).
     Lookup(&'a dyn Fn(&str) -> Option<String>),
+    /// Read each value with `lookup`; where it has none, take `stand_in`'s value for that
+    /// use instead of failing. What `serve` does for variables that are not set: the
+    /// stand-in must grant nothing beyond what the secret stands for.
+    StandIn {
+        lookup: &'a dyn Fn(&str) -> Option<String>,
+        stand_in: &'a dyn Fn(&SecretUse<'_>) -> String,
+    },
     /// Write [`REDACTED`] instead; needs no values.
     Redacted,
+}
+
+/// What a secret value is for, so that a stand-in can be made for exactly that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretUse<'a> {
+    /// A named secret of a site (e.g. a code sync secret).
+    Secret { site: &'a SiteId, id: &'a str },
+    /// A worker entry's `templateApiKey`: reads the templates of `site`.
+    TemplateApiKey { site: &'a SiteId },
 }
 
 /// The stand-in for a secret value in redacted output.
@@ -197,7 +213,8 @@ impl Compiler<'_> {
             self.push(site, ResourceKind::Code, to_value(code));
         }
         for (id, sensitive) in &site.secrets {
-            if let Some(value) = self.read(site, &format!("secret `{id}`"), sensitive) {
+            let usage = SecretUse::Secret { site: &site.id, id };
+            if let Some(value) = self.read(site, &format!("secret `{id}`"), sensitive, usage) {
                 let body = crate::model::api::SecretBody { value };
                 self.push(site, ResourceKind::Secret(id.clone()), to_value(&body));
             }
@@ -207,7 +224,8 @@ impl Compiler<'_> {
             for spec in entries {
                 let mut entry = spec.entry.clone();
                 if let Some(key) = &spec.template_api_key {
-                    entry.template_api_key = self.read(site, "templateApiKey", key);
+                    let usage = SecretUse::TemplateApiKey { site: &site.id };
+                    entry.template_api_key = self.read(site, "templateApiKey", key, usage);
                 }
                 bodies.push(to_value(&entry));
             }
@@ -227,10 +245,19 @@ impl Compiler<'_> {
         });
     }
 
-    fn read(&mut self, site: &Site, what: &str, sensitive: &Sensitive) -> Option<String> {
+    fn read(
+        &mut self,
+        site: &Site,
+        what: &str,
+        sensitive: &Sensitive,
+        usage: SecretUse<'_>,
+    ) -> Option<String> {
         let lookup = match self.secrets {
             Secrets::Redacted => return Some(REDACTED.to_string()),
             Secrets::Lookup(lookup) => lookup,
+            Secrets::StandIn { lookup, stand_in } => {
+                return Some(lookup(&sensitive.env).unwrap_or_else(|| stand_in(&usage)));
+            }
         };
         let value = lookup(&sensitive.env);
         if value.is_none() {

@@ -27,7 +27,7 @@ use siteops_config::compile::Compiled;
 use siteops_config::model::SiteId;
 use siteops_mocks::MockSet;
 
-pub use session::{SERVE_SUBJECT, Target, reload};
+pub use session::{SERVE_SUBJECT, TEMPLATE_READER_SUBJECT, Target, reload};
 
 pub struct Live {
     /// The repository served.
@@ -39,8 +39,9 @@ pub struct Live {
     pub snapshot: RwLock<Snapshot>,
     pub events: broadcast::Sender<LiveEvent>,
     mocks: RwLock<Arc<MockSet>>,
-    /// The session's token for its own service, minted on the first reload.
-    token: OnceLock<String>,
+    /// The session's token for its own service and its stand-in secrets, made on the
+    /// first reload.
+    keys: OnceLock<session::SessionKeys>,
     /// The last previews, newest first.
     recent: Mutex<VecDeque<RecentPreview>>,
 }
@@ -103,7 +104,7 @@ impl Live {
             snapshot: RwLock::default(),
             events: broadcast::channel(64).0,
             mocks: RwLock::default(),
-            token: OnceLock::new(),
+            keys: OnceLock::new(),
             recent: Mutex::default(),
         }
     }

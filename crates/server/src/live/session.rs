@@ -17,7 +17,7 @@ use crate::code::{Checkout, Checkouts, CodeRepo, SiteCode};
 use crate::codesync::code_key;
 use crate::server::RunningServer;
 use crate::store::Store;
-use siteops_config::compile::{Compiled, ResourceKind, Secrets, compile};
+use siteops_config::compile::{Compiled, ResourceKind, SecretUse, Secrets, compile};
 use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
 use siteops_config::repo::RepoFiles;
@@ -58,8 +58,76 @@ impl<'a> Target<'a> {
 /// The subject of the tokens serve mints for itself.
 pub const SERVE_SUBJECT: &str = "serve@localhost";
 
+/// The subject of the stand-in `templateApiKey`s: a name no access configuration gives a
+/// role, so the token only proves to the worker that it may read one site's templates.
+pub const TEMPLATE_READER_SUBJECT: &str = "template-reader@serve.localhost";
+
 /// How long the session's own token lasts (a year: it lives as long as the process).
 const TOKEN_LIFETIME: u64 = 365 * 24 * 3600;
+
+/// The session's credentials, made once: a new token on every reload would change the
+/// worker keys (and so the compiled bodies) on every reload.
+pub(super) struct SessionKeys {
+    /// Org admin of every org, for applying the repository to this server. Stays here.
+    token: String,
+    issued_at: u64,
+    /// Random, per process: makes stand-in secrets unguessable.
+    nonce: String,
+}
+
+impl SessionKeys {
+    fn new(key: &SigningKey) -> SessionKeys {
+        let now = crate::time::now_seconds();
+        let mut bytes = [0u8; 16];
+        // Without randomness the stand-ins still differ per process start time; a sync
+        // secret is then weaker, but nothing it protects leaves this machine.
+        let nonce = match getrandom::fill(&mut bytes) {
+            Ok(()) => hex::encode(bytes),
+            Err(_) => format!("{now:x}"),
+        };
+        SessionKeys {
+            token: key.sign(&Claims {
+                sub: SERVE_SUBJECT.into(),
+                iat: now,
+                exp: now + TOKEN_LIFETIME,
+                aud: "*".into(),
+            }),
+            issued_at: now,
+            nonce,
+        }
+    }
+
+    /// The value of a secret whose variable is not set. A `templateApiKey` becomes a token
+    /// for its own site only, held by a subject with no role anywhere: the worker accepts
+    /// it for that site's templates, the administration API and the preview host grant it
+    /// nothing. Any other secret (a code sync secret) becomes a random string that is no
+    /// credential at all.
+    fn stand_in(&self, key: &SigningKey, usage: &SecretUse<'_>) -> String {
+        match usage {
+            SecretUse::TemplateApiKey { site } => key.sign(&Claims {
+                sub: TEMPLATE_READER_SUBJECT.into(),
+                iat: self.issued_at,
+                exp: self.issued_at + TOKEN_LIFETIME,
+                aud: format!("{}/{}", site.org, site.site),
+            }),
+            SecretUse::Secret { site, id } => {
+                format!("unset-{}-{}-{id}-{}", site.org, site.site, self.nonce)
+            }
+        }
+    }
+}
+
+fn describe_stand_in(usage: &SecretUse<'_>) -> String {
+    match usage {
+        SecretUse::TemplateApiKey { site } => format!(
+            "a templateApiKey of {site} has no value in the environment; it is a token that \
+             only reads {site}'s templates"
+        ),
+        SecretUse::Secret { site, id } => format!(
+            "secret `{id}` of {site} has no value in the environment; it is a random stand-in"
+        ),
+    }
+}
 
 /// Reads, validates, compiles and applies the repository at `live.root`; publishes the
 /// outcome in `live` (snapshot and event). Never fails: problems become the snapshot.
@@ -143,28 +211,34 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
             diagnostics,
         });
     }
-    // One token for the whole session: it is also the default of secret values, and a
-    // new one on every reload would change the worker keys on every reload.
-    let token = live
-        .token
-        .get_or_init(|| {
-            let now = crate::time::now_seconds();
-            target.key.sign(&Claims {
-                sub: SERVE_SUBJECT.into(),
-                iat: now,
-                exp: now + TOKEN_LIFETIME,
-                aud: "*".into(),
-            })
-        })
-        .clone();
-    // Secrets come from the environment as for `apply`; a value that is not set gets a
-    // token of this server, valid for every site, so worker keys work out of the box.
-    let lookup = |name: &str| std::env::var(name).ok().or_else(|| Some(token.clone()));
-    let compiled =
-        compile(&validation.fleet, &Secrets::Lookup(&lookup)).map_err(|problems| Failure {
-            message: format!("{} secret values cannot be read", problems.len()),
-            diagnostics: render::human(&problems, &validation, false),
-        })?;
+    let keys = live.keys.get_or_init(|| SessionKeys::new(target.key));
+    let unset = std::sync::Mutex::new(BTreeSet::new());
+    // Secrets come from the environment as for `apply`. A variable that is not set gets a
+    // stand-in that grants nothing beyond what the secret stands for: the session's own
+    // token (org admin of every org) never goes into a stored document.
+    let lookup = |name: &str| std::env::var(name).ok();
+    let stand_in = |usage: &SecretUse<'_>| {
+        unset
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(describe_stand_in(usage));
+        keys.stand_in(target.key, usage)
+    };
+    let compiled = compile(
+        &validation.fleet,
+        &Secrets::StandIn {
+            lookup: &lookup,
+            stand_in: &stand_in,
+        },
+    )
+    .map_err(|problems| Failure {
+        message: format!("{} secret values cannot be read", problems.len()),
+        diagnostics: render::human(&problems, &validation, false),
+    })?;
+    for line in unset.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        diagnostics.push_str(&format!("note: {line}\n"));
+    }
+    let token = keys.token.clone();
     let mocks = load_mocks(&live.root, &repo)?;
     let pages = super::pages::known_pages(&validation.fleet, &mocks, &worker);
     live.set_mocks(mocks);
