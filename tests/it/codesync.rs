@@ -446,3 +446,88 @@ async fn a_site_without_content_reads_its_code_and_public_mappings_win_over_path
         "config"
     );
 }
+
+/// Issue 14, finding 3: code sync goes out the way previews do. A redirect is followed by
+/// hand: the sync secret stays with the raw host's origin, and a hop to a refused address
+/// (here the cloud metadata address, refused before any connection) fails that file.
+#[tokio::test]
+async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
+    let raw = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/acme/web/main/head.html"))
+        .respond_with(
+            ResponseTemplate::new(302)
+                .insert_header("location", format!("{}/moved/head.html", elsewhere.uri())),
+        )
+        .mount(&raw)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/moved/head.html"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("<meta name=\"moved\">"))
+        .mount(&elsewhere)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/acme/web/main/fstab.yaml"))
+        .respond_with(
+            ResponseTemplate::new(301)
+                .insert_header("location", "http://169.254.169.254/latest/meta-data"),
+        )
+        .mount(&raw)
+        .await;
+    let (server, _) = setup(&raw).await;
+    let admin = server.token("web@acme.example");
+    let started = server
+        .send(reqwest::Method::POST, "/admin/code/acme/web/main", Some(&admin), None)
+        .await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
+    let link = started.body["links"]["self"].as_str().expect("a link");
+    let job = finished(&server, &admin, link).await;
+
+    let errors = job["errors"].as_array().expect("errors");
+    assert_eq!(errors.len(), 1, "{job:#}");
+    assert_eq!(errors[0]["path"], "fstab.yaml");
+    let error = errors[0]["error"].as_str().expect("text");
+    assert!(error.contains("refused address: 169.254.169.254"), "{error}");
+    let stored = server
+        .server
+        .state
+        .store
+        .get("code/acme/web/main/head.html")
+        .expect("store");
+    assert_eq!(stored.as_deref(), Some(&b"<meta name=\"moved\">"[..]));
+    let received = elsewhere.received_requests().await.expect("recorded");
+    assert_eq!(received.len(), 1);
+    assert!(
+        !received[0].headers.contains_key("authorization"),
+        "the sync secret crossed to another origin"
+    );
+    let asked = raw.received_requests().await.expect("recorded");
+    assert!(asked.iter().all(|r| r.headers.contains_key("authorization")));
+}
+
+/// The unspecified address is refused as a raw host.
+#[tokio::test]
+async fn code_sync_refuses_the_unspecified_address() {
+    let raw = MockServer::start().await;
+    let (server, root) = setup(&raw).await;
+    let port = raw.address().port();
+    let code = json!({"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": format!("http://0.0.0.0:{port}/acme/web"), "owner": "p1", "repo": "web", "secretId": "sync"}});
+    let changed = server
+        .post("/admin/config/acme/sites/web/code.json", &root, &code)
+        .await;
+    assert!(changed.status.is_success(), "{changed:?}");
+    let admin = server.token("web@acme.example");
+    let started = server
+        .send(reqwest::Method::POST, "/admin/code/acme/web/main", Some(&admin), None)
+        .await;
+    let link = started.body["links"]["self"].as_str().expect("a link");
+    let job = finished(&server, &admin, link).await;
+    let errors = job["errors"].as_array().expect("errors");
+    assert!(!errors.is_empty(), "{job:#}");
+    for error in errors {
+        let text = error["error"].as_str().expect("text");
+        assert!(text.contains("refused address: 0.0.0.0"), "{text}");
+    }
+    assert!(raw.received_requests().await.expect("recorded").is_empty());
+}

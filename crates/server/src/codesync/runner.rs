@@ -5,11 +5,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use reqwest::StatusCode;
+use http::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use url::Url;
 
 use super::code_key;
 use super::files::{self, Wanted};
 use super::job::{self, FileError, Job, JobState, Progress, Trigger};
+use crate::preview::Transport;
+use crate::preview::redirect;
 use crate::sites::{self, SiteError};
 use crate::store::{KeyedLocks, Store, StoreError};
 use crate::time::now_rfc3339;
@@ -19,10 +22,16 @@ use siteops_config::model::api::CodeConfig;
 pub const MAX_QUEUED: usize = 3;
 /// Largest code file fetched.
 pub const FILE_LIMIT: usize = 5 * 1024 * 1024;
+/// Longest one file's fetch may take, redirects included.
+const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Redirects followed for one file.
+const MAX_REDIRECTS: usize = 5;
 
 pub struct CodeSync {
     store: Arc<dyn Store>,
-    client: reqwest::Client,
+    /// The server's one way out (the previews' too): guarded name resolution, no proxy,
+    /// no redirects of its own; the mocks in `--offline`.
+    transport: Arc<dyn Transport>,
     running: KeyedLocks,
     enqueue: Mutex<()>,
     sequence: AtomicU64,
@@ -51,10 +60,10 @@ struct Source {
 }
 
 impl CodeSync {
-    pub fn new(store: Arc<dyn Store>) -> CodeSync {
+    pub fn new(store: Arc<dyn Store>, transport: Arc<dyn Transport>) -> CodeSync {
         CodeSync {
             store,
-            client: siteops_plan::http::client(Duration::from_secs(10)),
+            transport,
             running: KeyedLocks::default(),
             enqueue: Mutex::new(()),
             sequence: AtomicU64::new(0),
@@ -203,27 +212,41 @@ impl CodeSync {
     }
 
     /// GETs `<raw_url>/<branch>/<path>` with the sync secret if any; `None` on 404.
+    /// Redirects are followed by hand, each hop checked; the secret goes only to the raw
+    /// URL's own origin.
     async fn fetch(
         &self,
         source: &Source,
         branch: &str,
         path: &str,
     ) -> Result<Option<Vec<u8>>, String> {
-        let url = format!("{}/{branch}/{path}", source.raw_url.trim_end_matches('/'));
-        let mut request = self.client.get(&url);
+        let address = format!("{}/{branch}/{path}", source.raw_url.trim_end_matches('/'));
+        let url = Url::parse(&address).map_err(|e| format!("invalid URL {address}: {e}"))?;
+        let mut credentials = HeaderMap::new();
         if let Some(secret) = &source.secret {
-            request = request.header("authorization", format!("token {secret}"));
+            let value = HeaderValue::from_str(&format!("token {secret}"))
+                .map_err(|_| "the sync secret is not a valid header value".to_string())?;
+            credentials.insert(AUTHORIZATION, value);
         }
-        let response = request
-            .send()
+        let origin = url.origin();
+        let permitted = move |hop: &Url| hop.origin() == origin;
+        let mut hops = Vec::new();
+        let followed = redirect::follow(
+            self.transport.as_ref(),
+            url,
+            &credentials,
+            &permitted,
+            FILE_LIMIT,
+            MAX_REDIRECTS,
+            &mut hops,
+        );
+        let (_, response) = tokio::time::timeout(FETCH_TIMEOUT, followed)
             .await
+            .map_err(|_| format!("cannot fetch: no answer in {} s", FETCH_TIMEOUT.as_secs()))?
             .map_err(|e| format!("cannot fetch: {e}"))?;
-        match response.status() {
-            StatusCode::OK => siteops_plan::http::read_limited(response, FILE_LIMIT)
-                .await
-                .map(Some)
-                .map_err(|e| e.to_string()),
-            StatusCode::NOT_FOUND => Ok(None),
+        match response.status {
+            200 => Ok(Some(response.body)),
+            404 => Ok(None),
             status => Err(format!("HTTP {status}")),
         }
     }

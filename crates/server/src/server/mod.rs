@@ -73,17 +73,18 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     })?;
     let key = admin::signing_key(&store)?;
     let store: Arc<dyn Store> = Arc::new(store);
+    let transport: Arc<dyn crate::preview::Transport> = config
+        .preview_transport
+        .clone()
+        .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new()));
     let state = Arc::new(AppState {
-        code_sync: Arc::new(CodeSync::new(store.clone())),
+        code_sync: Arc::new(CodeSync::new(store.clone(), transport.clone())),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
         locks: KeyedLocks::default(),
         key,
         org_admins: OrgAdmins::parse(&config.org_admins),
-        preview_transport: config
-            .preview_transport
-            .clone()
-            .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new())),
+        preview_transport: transport,
         preview_limits: config.preview_limits.clone(),
         worker_cache: Default::default(),
         session: config.session.clone(),
