@@ -326,6 +326,11 @@ pub struct ServeArgs {
     /// Fetch from the real sources even when the repository has mocks.
     #[arg(long)]
     pub online: bool,
+    /// Refuse content, worker, image and code sources on loopback and private addresses
+    /// (their answers would be re-served to whoever reaches this server). On by default
+    /// when the server listens beyond loopback.
+    #[arg(long)]
+    pub refuse_private_sources: bool,
     /// Serve the service alone: do not apply the repository, nor watch it.
     #[arg(long)]
     pub no_repo: bool,

@@ -10,6 +10,7 @@ use anyhow::Result;
 use siteops::live::code_watch::CodeWatch;
 use siteops::live::offline::OfflineTransport;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
+use siteops::preview::{AddressPolicy, ReqwestTransport};
 use siteops::server::{RunningServer, ServerConfig, start};
 
 use super::Outcome;
@@ -44,14 +45,21 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
             .collect();
         Arc::new(live)
     });
-    let transport = match &live {
+    // Loopback only: the sign-in page trusts whoever can reach it.
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
+    let policy = if args.refuse_private_sources || !addr.ip().is_loopback() {
+        AddressPolicy::PublicOnly
+    } else {
+        AddressPolicy::AllowPrivate
+    };
+    let network = ReqwestTransport::under(policy);
+    let transport: Arc<dyn siteops::preview::Transport> = match &live {
         Some(live) if offline => {
             let live = live.clone();
-            let transport: Arc<dyn siteops::preview::Transport> =
-                Arc::new(OfflineTransport::new(Arc::new(move || live.mocks())));
-            Some(transport)
+            let mocks = Arc::new(move || live.mocks());
+            Arc::new(OfflineTransport::with_local(mocks, network.clone()))
         }
-        _ => None,
+        _ => Arc::new(network.clone()),
     };
     let mut org_admins = args.org_admins.clone();
     if live.is_some() {
@@ -59,17 +67,18 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         org_admins.push(SERVE_SUBJECT.to_string());
     }
     let config = ServerConfig {
-        // Loopback only: the sign-in page trusts whoever can reach it.
-        addr: SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)),
+        addr,
         data_dir: data_dir.clone(),
         org_admins,
         preview_limits: siteops::preview::Limits::default(),
-        preview_transport: transport,
+        preview_transport: Some(transport),
         session: live
             .clone()
             .map(|live| live as Arc<dyn siteops::app::Session>),
     };
     let server = start(config).await?;
+    // The previews ask the bundled worker over HTTP, whatever the policy.
+    network.allow_own(server.addr);
     let port = server.addr.port();
     println!("siteops serve: listening on http://127.0.0.1:{port}");
     if live.is_some() {

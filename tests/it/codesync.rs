@@ -478,7 +478,12 @@ async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
     let (server, _) = setup(&raw).await;
     let admin = server.token("web@acme.example");
     let started = server
-        .send(reqwest::Method::POST, "/admin/code/acme/web/main", Some(&admin), None)
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/web/main",
+            Some(&admin),
+            None,
+        )
         .await;
     assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
     let link = started.body["links"]["self"].as_str().expect("a link");
@@ -488,7 +493,10 @@ async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
     assert_eq!(errors.len(), 1, "{job:#}");
     assert_eq!(errors[0]["path"], "fstab.yaml");
     let error = errors[0]["error"].as_str().expect("text");
-    assert!(error.contains("refused address: 169.254.169.254"), "{error}");
+    assert!(
+        error.contains("refused address: 169.254.169.254"),
+        "{error}"
+    );
     let stored = server
         .server
         .state
@@ -503,7 +511,11 @@ async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
         "the sync secret crossed to another origin"
     );
     let asked = raw.received_requests().await.expect("recorded");
-    assert!(asked.iter().all(|r| r.headers.contains_key("authorization")));
+    assert!(
+        asked
+            .iter()
+            .all(|r| r.headers.contains_key("authorization"))
+    );
 }
 
 /// The unspecified address is refused as a raw host.
@@ -519,7 +531,12 @@ async fn code_sync_refuses_the_unspecified_address() {
     assert!(changed.status.is_success(), "{changed:?}");
     let admin = server.token("web@acme.example");
     let started = server
-        .send(reqwest::Method::POST, "/admin/code/acme/web/main", Some(&admin), None)
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/web/main",
+            Some(&admin),
+            None,
+        )
         .await;
     let link = started.body["links"]["self"].as_str().expect("a link");
     let job = finished(&server, &admin, link).await;

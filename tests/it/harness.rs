@@ -44,6 +44,22 @@ impl TestServer {
         server
     }
 
+    /// A server whose outgoing requests go through `transport`.
+    pub async fn start_through(transport: Arc<dyn siteops::preview::Transport>) -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let mut server = TestServer::start_config(ServerConfig {
+            addr: "127.0.0.1:0".parse().expect("address"),
+            data_dir: temp.path().to_path_buf(),
+            org_admins: vec![ORG_ADMIN.into()],
+            preview_limits: Limits::default(),
+            preview_transport: Some(transport),
+            session: None,
+        })
+        .await;
+        server._temp = Some(temp);
+        server
+    }
+
     /// A server on an existing data directory (for restarts).
     pub async fn start_on(data: PathBuf) -> TestServer {
         TestServer::start_on_with(data, &[ORG_ADMIN], Limits::default()).await

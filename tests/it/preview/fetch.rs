@@ -131,6 +131,36 @@ async fn dot_segments_and_encoded_slashes_are_refused() {
     assert!(received(&source).await.is_empty());
 }
 
+/// Issue 14, finding 7: `serve --refuse-private-sources` (and any server listening beyond
+/// loopback) fetches no source on loopback or private addresses, whose answers it would
+/// re-serve; its own address (the bundled worker) stays reachable.
+#[tokio::test]
+async fn public_only_sources_refuse_loopback_before_connecting() {
+    use siteops::preview::{AddressPolicy, ReqwestTransport};
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&source)
+        .await;
+    let transport = ReqwestTransport::under(AddressPolicy::PublicOnly);
+    let server = TestServer::start_through(std::sync::Arc::new(transport.clone())).await;
+    transport.allow_own(server.server.addr);
+    let root = server.token(crate::harness::ORG_ADMIN);
+    let body = json!({
+        "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+        "content": {"source": {"url": format!("{}/delivery", source.uri()), "type": "markup"}},
+    });
+    let created = server
+        .put("/admin/config/acme/sites/web.json", &root, &body)
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    let (answer, _) = preview(&server, &root, "/index", &[]).await;
+    assert_eq!(answer.status, StatusCode::BAD_GATEWAY, "{answer:?}");
+    let error = answer.error.unwrap_or_default();
+    assert!(error.contains("refused address: 127.0.0.1"), "{error}");
+    assert!(received(&source).await.is_empty());
+}
+
 /// A site whose overlay is `overlay` and primary source `primary`.
 async fn overlaid(
     overlay: &MockServer,

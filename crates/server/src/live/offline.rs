@@ -35,6 +35,11 @@ impl OfflineTransport {
         }
     }
 
+    /// Loopback requests go out through `local` (a transport under a stricter policy).
+    pub fn with_local(mocks: MockSource, local: ReqwestTransport) -> OfflineTransport {
+        OfflineTransport { mocks, local }
+    }
+
     /// A transport answering from one fixed set (tests, the golden harness).
     pub fn fixed(mocks: MockSet) -> OfflineTransport {
         let mocks = Arc::new(mocks);

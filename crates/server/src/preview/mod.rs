@@ -28,7 +28,7 @@ use std::time::Duration;
 pub use pipeline::{Preview, PreviewBody, PreviewRequest, run};
 pub use trace::Trace;
 pub use transport::{
-    IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
+    AddressPolicy, IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
 };
 pub use url::PagePath;
 

@@ -7,8 +7,9 @@
 //! all the rest of the code.
 //!
 //! [`ReqwestTransport`] is the real one. It resolves names through [`GuardedResolver`],
-//! which refuses link-local and cloud-metadata addresses, and it uses no proxy, so the
-//! address it checks is the address it connects to.
+//! which refuses link-local and cloud-metadata addresses (and, under
+//! [`AddressPolicy::PublicOnly`], loopback and private ranges too), and it uses no proxy,
+//! so the address it checks is the address it connects to.
 
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -87,9 +88,69 @@ pub fn is_refused(ip: IpAddr) -> bool {
     }
 }
 
+/// Which addresses outgoing requests may reach.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AddressPolicy {
+    /// Everything but [`is_refused`]'s addresses: a laptop, whose sources (its own worker,
+    /// a local demo, tests) live on 127.0.0.1 or the office network.
+    #[default]
+    AllowPrivate,
+    /// Public addresses only: loopback, private, shared (CGNAT), unique-local and the other
+    /// non-global ranges are refused too. For a service others reach, whose answers would
+    /// otherwise re-serve what only the machine itself may see.
+    PublicOnly,
+}
+
+impl AddressPolicy {
+    pub fn refuses(self, ip: IpAddr) -> bool {
+        is_refused(ip) || (self == AddressPolicy::PublicOnly && is_private(ip))
+    }
+}
+
+/// Loopback, private (RFC 1918), shared (100.64.0.0/10), "this network" (0.0.0.0/8),
+/// benchmarking, documentation, multicast and broadcast IPv4; loopback, unique-local
+/// (fc00::/7), site-local, documentation and multicast IPv6, and IPv4 in IPv6 of those.
+pub fn is_private(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            v4.is_loopback()
+                || v4.is_private()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b))
+                || (a == 198 && (b == 18 || b == 19))
+                || a >= 240
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_private(IpAddr::V4(v4));
+            }
+            let segments = v6.segments();
+            if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+                let v4 =
+                    std::net::Ipv4Addr::from(((segments[6] as u32) << 16) | segments[7] as u32);
+                return is_private(IpAddr::V4(v4));
+            }
+            v6.is_loopback()
+                || v6.is_multicast()
+                || (segments[0] & 0xfe00) == 0xfc00
+                || (segments[0] & 0xffc0) == 0xfec0
+                || (segments[0] == 0x2001 && segments[1] == 0x0db8)
+        }
+    }
+}
+
 /// Whether a URL may be requested at all: http(s) with a host that is not a refused
 /// address literal. Names are checked again, after resolution, by [`GuardedResolver`].
 pub fn check_url(url: &Url) -> Result<(), TransportError> {
+    check_url_under(url, AddressPolicy::AllowPrivate)
+}
+
+/// [`check_url`] under `policy`.
+pub fn check_url_under(url: &Url, policy: AddressPolicy) -> Result<(), TransportError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(TransportError::Refused(format!(
             "{} URLs are never fetched",
@@ -98,30 +159,33 @@ pub fn check_url(url: &Url) -> Result<(), TransportError> {
     }
     match url.host() {
         None => Err(TransportError::Refused("a URL without a host".into())),
-        Some(url::Host::Ipv4(ip)) if is_refused(IpAddr::V4(ip)) => {
+        Some(url::Host::Ipv4(ip)) if policy.refuses(IpAddr::V4(ip)) => {
             Err(TransportError::Refused(ip.to_string()))
         }
-        Some(url::Host::Ipv6(ip)) if is_refused(IpAddr::V6(ip)) => {
+        Some(url::Host::Ipv6(ip)) if policy.refuses(IpAddr::V6(ip)) => {
             Err(TransportError::Refused(ip.to_string()))
         }
         Some(_) => Ok(()),
     }
 }
 
-/// DNS resolution that drops refused addresses, failing when none is left.
+/// DNS resolution that drops the addresses its policy refuses, failing when none is left.
 #[derive(Debug, Default)]
-pub struct GuardedResolver;
+pub struct GuardedResolver {
+    pub policy: AddressPolicy,
+}
 
 impl reqwest::dns::Resolve for GuardedResolver {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
         let host = name.as_str().to_string();
+        let policy = self.policy;
         Box::pin(async move {
             let found: Vec<SocketAddr> =
                 tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let allowed: Vec<SocketAddr> = found
                 .iter()
                 .copied()
-                .filter(|a| !is_refused(a.ip()))
+                .filter(|a| !policy.refuses(a.ip()))
                 .collect();
             if allowed.is_empty() && !found.is_empty() {
                 return Err(
@@ -137,6 +201,10 @@ impl reqwest::dns::Resolve for GuardedResolver {
 #[derive(Debug, Clone)]
 pub struct ReqwestTransport {
     client: reqwest::Client,
+    policy: AddressPolicy,
+    /// The server's own address, reachable whatever the policy (the preview asks the
+    /// bundled worker over HTTP). Set once the server has bound it.
+    own: Arc<std::sync::OnceLock<SocketAddr>>,
 }
 
 impl Default for ReqwestTransport {
@@ -155,19 +223,51 @@ impl ReqwestTransport {
     /// while its host stays an ordinary, non-loopback name (tests record and replay mocks
     /// this way). The URL's port is used. Refused addresses are left out.
     pub fn with_hosts(hosts: &[(&str, IpAddr)]) -> ReqwestTransport {
+        ReqwestTransport::build(hosts, AddressPolicy::AllowPrivate)
+    }
+
+    /// A transport that reaches only what `policy` allows.
+    pub fn under(policy: AddressPolicy) -> ReqwestTransport {
+        ReqwestTransport::build(&[], policy)
+    }
+
+    fn build(hosts: &[(&str, IpAddr)], policy: AddressPolicy) -> ReqwestTransport {
         siteops_plan::http::install_crypto_provider();
         let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
-            .dns_resolver(Arc::new(GuardedResolver))
+            .dns_resolver(Arc::new(GuardedResolver { policy }))
             .user_agent(concat!("siteops/", env!("CARGO_PKG_VERSION")));
-        for (name, ip) in hosts.iter().filter(|(_, ip)| !is_refused(*ip)) {
+        for (name, ip) in hosts.iter().filter(|(_, ip)| !policy.refuses(*ip)) {
             builder = builder.resolve(name, SocketAddr::new(*ip, 0));
         }
         let client = builder
             .build()
             .expect("the HTTP client configuration is valid");
-        ReqwestTransport { client }
+        ReqwestTransport {
+            client,
+            policy,
+            own: Arc::default(),
+        }
+    }
+
+    /// Lets requests to `addr` (an address literal and its port) through whatever the
+    /// policy: the server's own. Clones of this transport share it.
+    pub fn allow_own(&self, addr: SocketAddr) {
+        let _ = self.own.set(addr);
+    }
+
+    fn is_own(&self, url: &Url) -> bool {
+        let Some(own) = self.own.get() else {
+            return false;
+        };
+        let ip = match url.host() {
+            Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
+            Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
+            _ => return false,
+        };
+        let port = url.port_or_known_default();
+        ip == own.ip() && port == Some(own.port())
     }
 }
 
@@ -177,7 +277,12 @@ impl Transport for ReqwestTransport {
         request: OutgoingRequest,
     ) -> BoxFuture<'_, Result<IncomingResponse, TransportError>> {
         Box::pin(async move {
-            check_url(&request.url)?;
+            let policy = if self.is_own(&request.url) {
+                AddressPolicy::AllowPrivate
+            } else {
+                self.policy
+            };
+            check_url_under(&request.url, policy)?;
             let response = self
                 .client
                 .get(request.url)
@@ -251,7 +356,7 @@ mod tests {
     #[tokio::test]
     async fn resolution_drops_refused_addresses() {
         use reqwest::dns::Resolve;
-        let resolve = |name: &str| GuardedResolver.resolve(name.parse().expect("name"));
+        let resolve = |name: &str| GuardedResolver::default().resolve(name.parse().expect("name"));
         let refused = resolve("169.254.169.254").await.err().expect("refused");
         assert!(
             refused.to_string().starts_with("refused address:"),
@@ -278,5 +383,97 @@ mod tests {
             let url = Url::parse(url).expect(url);
             assert_eq!(check_url(&url).is_ok(), ok, "{url}");
         }
+    }
+
+    #[test]
+    fn public_only_refuses_loopback_and_private_ranges() {
+        let cases = [
+            ("127.0.0.1", true),
+            ("127.8.9.10", true),
+            ("::1", true),
+            ("10.1.2.3", true),
+            ("172.16.0.1", true),
+            ("172.31.255.255", true),
+            ("192.168.1.1", true),
+            ("100.64.0.1", true),
+            ("100.127.255.255", true),
+            ("0.1.2.3", true),
+            ("255.255.255.255", true),
+            ("224.0.0.1", true),
+            ("fc00::1", true),
+            ("fd12:3456::1", true),
+            ("::ffff:10.0.0.1", true),
+            ("64:ff9b::7f00:1", true),
+            ("169.254.169.254", true),
+            ("93.184.216.34", false),
+            ("172.32.0.1", false),
+            ("100.128.0.1", false),
+            ("2606:4700::1111", false),
+        ];
+        for (ip, refused) in cases {
+            let ip: IpAddr = ip.parse().expect(ip);
+            assert_eq!(AddressPolicy::PublicOnly.refuses(ip), refused, "{ip}");
+        }
+        let loopback: IpAddr = "127.0.0.1".parse().expect("ip");
+        assert!(!AddressPolicy::AllowPrivate.refuses(loopback));
+    }
+
+    /// Refused before any connection: the resolver answers without a socket to the address.
+    #[tokio::test]
+    async fn public_only_refuses_before_connecting() {
+        use reqwest::dns::Resolve;
+        let resolver = GuardedResolver {
+            policy: AddressPolicy::PublicOnly,
+        };
+        let refused = resolver
+            .resolve("localhost".parse().expect("name"))
+            .await
+            .err()
+            .expect("refused");
+        assert!(
+            refused.to_string().starts_with("refused address:"),
+            "{refused}"
+        );
+        let transport = ReqwestTransport::under(AddressPolicy::PublicOnly);
+        let request = OutgoingRequest {
+            url: Url::parse("http://10.0.0.1:9/page").expect("url"),
+            headers: HeaderMap::new(),
+            limit: 10,
+        };
+        let error = transport.get(request.clone()).await.expect_err("refused");
+        assert_eq!(error, TransportError::Refused("10.0.0.1".into()));
+        // The server's own address stays reachable (port 9 on 10.0.0.1 is not this
+        // machine's: only the refusal is checked, never a connection).
+        transport.allow_own("10.0.0.1:10".parse().expect("address"));
+        let error = transport.get(request).await.expect_err("refused");
+        assert_eq!(error, TransportError::Refused("10.0.0.1".into()));
+    }
+
+    #[tokio::test]
+    async fn the_servers_own_address_stays_reachable() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let own = listener.local_addr().expect("address");
+        tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt;
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut buffer = [0u8; 1024];
+                let _ = tokio::io::AsyncReadExt::read(&mut socket, &mut buffer).await;
+                let answer = "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok";
+                let _ = socket.write_all(answer.as_bytes()).await;
+            }
+        });
+        let transport = ReqwestTransport::under(AddressPolicy::PublicOnly);
+        let request = OutgoingRequest {
+            url: Url::parse(&format!("http://{own}/transform")).expect("url"),
+            headers: HeaderMap::new(),
+            limit: 10,
+        };
+        let refused = transport.get(request.clone()).await.expect_err("refused");
+        assert!(matches!(refused, TransportError::Refused(_)), "{refused:?}");
+        transport.allow_own(own);
+        let answer = transport.get(request).await.expect("answered");
+        assert_eq!((answer.status, answer.body), (200, b"ok".to_vec()));
     }
 }
