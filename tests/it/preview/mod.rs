@@ -122,6 +122,35 @@ pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<St
     )
 }
 
+/// A GET of an HTML page of acme/web's preview host: its content security policy, and the
+/// page with the policy's nonce taken off the scripts that carry it (so the page compares
+/// with what the pipeline rendered). Fails unless the policy has a nonce.
+pub async fn host_page(server: &TestServer, path: &str) -> (String, String) {
+    let response = server
+        .client
+        .get(server.url(path))
+        .header("host", "main--web--acme.localhost")
+        .send()
+        .await
+        .expect("answered");
+    let policy = response
+        .headers()
+        .get("content-security-policy")
+        .and_then(|v| v.to_str().ok())
+        .expect("a content security policy")
+        .to_string();
+    let nonce = policy
+        .split("'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .expect("a nonce");
+    let page = response.text().await.expect("text");
+    (
+        policy.clone(),
+        page.replace(&format!(" nonce=\"{nonce}\""), ""),
+    )
+}
+
 /// Replaces every `127.0.0.1:<port>` and `localhost:<port>` with a placeholder, so a JSON
 /// value can be snapshot.
 pub fn redact_ports(value: &Value) -> Value {

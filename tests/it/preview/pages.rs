@@ -10,7 +10,7 @@ use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use super::downloads::{image, png};
-use super::{host_get, html, preview, redact_ports, site_with};
+use super::{host_get, host_page, html, preview, redact_ports, site_with};
 
 const SVG: &[u8] = br#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="1" height="1"/></svg>"#;
 
@@ -123,8 +123,9 @@ async fn a_page_with_images_is_converted_stored_and_served() {
     insta::assert_snapshot!("page-markdown", redact(&String::from_utf8_lossy(&markdown)));
     let (_, _, plain) = host_get(&server, "/news/launch.plain.html").await;
     insta::assert_snapshot!("page-plain", redact(&String::from_utf8_lossy(&plain)));
-    let (_, _, page) = host_get(&server, "/news/launch").await;
-    let page = String::from_utf8_lossy(&page).to_string();
+    let (_, _, served) = host_get(&server, "/news/launch").await;
+    assert!(String::from_utf8_lossy(&served).contains("<script nonce=\""));
+    let (_, page) = host_page(&server, "/news/launch").await;
     assert!(
         page.contains("<script src=\"/scripts/aem.js\" type=\"module\"></script>"),
         "head.html: {page}"
@@ -222,4 +223,36 @@ async fn ingestion_errors_answer_400() {
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert!(body.is_empty());
     assert_eq!(answer.error.as_deref(), Some("invalid json-ld"));
+}
+
+/// Issue 14, finding 8: the reference keeps `javascript:` and `data:text/html` links in the
+/// page and in `.plain.html`, and so does siteops; the preview host serves both with a
+/// content security policy under which such a link runs nothing (no `unsafe-inline`), the
+/// code's own scripts carrying the answer's nonce.
+#[tokio::test]
+async fn script_links_are_kept_as_the_reference_keeps_them_and_stopped_by_the_policy() {
+    let source = MockServer::start().await;
+    let body = "<html><body><main><div><p><a href=\"javascript:alert(1)\">js</a> \
+                <a href=\"data:text/html,<script>alert(2)</script>\">data</a></p></div></main></body></html>";
+    Mock::given(any())
+        .respond_with(html(body))
+        .mount(&source)
+        .await;
+    let (server, root) = site_with(
+        json!({"source": {"url": format!("{}/docs", source.uri()), "type": "markup"}}),
+        Value::Null,
+        Limits::default(),
+    )
+    .await;
+    let (answer, _) = preview(&server, &root, "/links", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{answer:?}");
+    // What the reference pipeline renders (helix-html2md 2.2.4, helix-html-pipeline 6.32.3).
+    let expected = "<a href=\"javascript:alert(1)\">js</a> \
+                    <a href=\"data:text/html,%3Cscript%3Ealert(2)%3C/script%3E\">data</a>";
+    for path in ["/links", "/links.plain.html"] {
+        let (policy, page) = host_page(&server, path).await;
+        assert!(page.contains(expected), "{path}: {page}");
+        assert!(policy.starts_with("script-src 'self' 'nonce-"), "{policy}");
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+    }
 }

@@ -2,6 +2,7 @@
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
 mod code_files;
+pub mod page_policy;
 mod preview_host;
 
 use std::net::SocketAddr;

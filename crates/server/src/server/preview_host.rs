@@ -63,13 +63,16 @@ impl PreviewHost {
 }
 
 pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
-    if let Some(session) = &state.session {
-        return session.clone().preview_host(state, host, request).await;
-    }
-    match serve(state, host, request.uri().path(), request.headers()) {
-        Ok(response) => response,
-        Err(error) => error.into_response(),
-    }
+    let content_only = request.uri().path().ends_with(".plain.html");
+    let response = if let Some(session) = &state.session {
+        session.clone().preview_host(state, host, request).await
+    } else {
+        match serve(state, host, request.uri().path(), request.headers()) {
+            Ok(response) => response,
+            Err(error) => error.into_response(),
+        }
+    };
+    super::page_policy::apply(response, content_only).await
 }
 
 /// A preview host's stored files, as the platform serves them (no session involved).

@@ -1,0 +1,114 @@
+//! The content security policy of preview pages.
+//!
+//! Content may hold `javascript:` and `data:text/html` links: the reference pipeline keeps
+//! them in the page and in `.plain.html` (both outputs are in the guide's fidelity notes),
+//! and siteops renders what the platform renders. The preview host therefore serves every
+//! HTML answer with a policy under which such a link runs nothing: scripts only from URLs
+//! or with the answer's nonce, no inline handlers, no `javascript:`, no plugins.
+//!
+//! The nonce goes on the scripts the page's code and siteops put outside `<main>` (those
+//! of `head.html`, the live session's reload script), never on anything inside `<main>`
+//! (the content) nor on any script of a `.plain.html` (content only).
+
+use axum::body::Body;
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+
+/// Largest HTML answer rewritten; a larger one gets the policy without nonces.
+const REWRITE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// The policy for an answer whose trusted scripts carry `nonce`.
+pub fn policy(nonce: &str) -> String {
+    format!("script-src 'self' 'nonce-{nonce}' http: https:; object-src 'none'; base-uri 'self'")
+}
+
+/// `response` with the policy, and the nonce on its trusted scripts when it is HTML.
+pub async fn apply(response: Response, content_only: bool) -> Response {
+    let is_html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if !is_html {
+        return response;
+    }
+    let nonce = new_nonce();
+    let (mut parts, body) = response.into_parts();
+    let body = match axum::body::to_bytes(body, REWRITE_LIMIT).await {
+        Ok(bytes) => match String::from_utf8(bytes.to_vec()) {
+            Ok(html) if !content_only => Body::from(with_nonce(&html, &nonce)),
+            _ => Body::from(bytes),
+        },
+        Err(_) => Body::empty(),
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    if let Ok(value) = HeaderValue::from_str(&policy(&nonce)) {
+        parts.headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    Response::from_parts(parts, body)
+}
+
+fn new_nonce() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No randomness: a nonce nobody can know in advance is still better than none.
+        bytes = (std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()))
+        .to_le_bytes();
+    }
+    hex::encode(bytes)
+}
+
+/// `html` with `nonce="…"` on every `<script` start tag outside `<main>…</main>`.
+pub fn with_nonce(html: &str, nonce: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let main = match (lower.find("<main"), lower.rfind("</main>")) {
+        (Some(start), Some(end)) if start < end => Some(start..end),
+        _ => None,
+    };
+    let mut out = String::with_capacity(html.len() + 64);
+    let mut copied = 0;
+    for (at, _) in lower.match_indices("<script") {
+        let after = at + "<script".len();
+        let is_tag = lower[after..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_whitespace() || c == '>' || c == '/');
+        if !is_tag || main.as_ref().is_some_and(|m| m.contains(&at)) {
+            continue;
+        }
+        out.push_str(&html[copied..after]);
+        out.push_str(&format!(" nonce=\"{nonce}\""));
+        copied = after;
+    }
+    out.push_str(&html[copied..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_scripts_outside_main_get_the_nonce() {
+        let html = "<html><head><SCRIPT src=\"/scripts/aem.js\" type=module></SCRIPT>\
+                    <script>init()</script><scripts-x></head><body><main><div>\
+                    <script>content()</script><a href=\"javascript:alert(1)\">x</a></div></main>\
+                    <script>reload()</script></body></html>";
+        let expected = "<html><head><SCRIPT nonce=\"n1\" src=\"/scripts/aem.js\" type=module></SCRIPT>\
+                    <script nonce=\"n1\">init()</script><scripts-x></head><body><main><div>\
+                    <script>content()</script><a href=\"javascript:alert(1)\">x</a></div></main>\
+                    <script nonce=\"n1\">reload()</script></body></html>";
+        assert_eq!(with_nonce(html, "n1"), expected);
+    }
+
+    #[test]
+    fn the_policy_allows_no_inline_script_without_the_nonce() {
+        let policy = policy("abc");
+        let scripts = policy.split(';').next().expect("script-src");
+        assert!(scripts.contains("'nonce-abc'"));
+        assert!(!policy.contains("unsafe-inline"));
+        assert!(policy.contains("object-src 'none'"));
+    }
+}
