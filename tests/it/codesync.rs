@@ -182,39 +182,161 @@ async fn sync_and_jobs_need_an_administrator() {
     );
 }
 
+/// Issue 14, finding 9: triggers coalesce. One job runs, at most one waits, and every
+/// trigger meanwhile joins the waiting one (which has not started, so it fetches what the
+/// trigger announced).
 #[tokio::test]
-async fn too_many_queued_jobs_are_refused() {
+async fn triggers_meanwhile_join_the_waiting_job() {
     let raw = MockServer::start().await;
-    // A slow raw host keeps the first job running while more are queued.
+    // A slow raw host keeps the first job running while more triggers arrive.
     Mock::given(method("GET"))
         .respond_with(ResponseTemplate::new(404).set_delay(Duration::from_millis(400)))
         .mount(&raw)
         .await;
     let (server, root) = setup(&raw).await;
-    let mut statuses = Vec::new();
+    let mut answers = Vec::new();
     for _ in 0..6 {
-        statuses.push(
-            server
-                .send(
-                    reqwest::Method::POST,
-                    "/admin/code/acme/web/main",
-                    Some(&root),
-                    None,
-                )
-                .await
-                .status,
-        );
+        let answer = server
+            .send(
+                reqwest::Method::POST,
+                "/admin/code/acme/web/main",
+                Some(&root),
+                None,
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::ACCEPTED, "{:?}", answer.error);
+        answers.push(answer.body);
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    let names: Vec<&str> = answers
+        .iter()
+        .map(|a| a["job"]["name"].as_str().expect("a name"))
+        .collect();
+    assert_ne!(
+        names[0], names[1],
+        "the second trigger makes the waiting job"
+    );
+    assert!(names[2..].iter().all(|n| *n == names[1]), "{names:?}");
+    assert_eq!(answers[0].get("coalesced"), None);
+    assert!(answers[2..].iter().all(|a| a["coalesced"] == true));
+    let link = answers[1]["links"]["self"].as_str().expect("a link");
+    finished(&server, &root, link).await;
+    let jobs = server
+        .get("/admin/job/acme/web/main/code", &root)
+        .await
+        .body;
+    assert_eq!(jobs["jobs"].as_array().map(Vec::len), Some(2), "{jobs:#}");
+}
+
+/// Issue 14, finding 9: a valid delivery received again is ignored (it was replayed 508
+/// times in 10 s, leaving 515 job files).
+#[tokio::test]
+async fn a_delivery_received_again_is_ignored() {
+    let raw = MockServer::start().await;
+    let (server, root) = setup(&raw).await;
+    let push = |body: String| {
+        let signed = signature::sign(SECRET.as_bytes(), body.as_bytes());
+        let request = server
+            .client
+            .post(server.url("/admin/webhook/code/acme/web"))
+            .header("x-hub-signature-256", signed)
+            .body(body);
+        async move {
+            let response = request.send().await.expect("answered");
+            let status = response.status();
+            (status, response.json::<Value>().await.expect("JSON"))
+        }
+    };
+    let body = json!({"ref": "refs/heads/main", "after": "abc123"}).to_string();
+    let (status, first) = push(body.clone()).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let link = first["links"]["self"].as_str().expect("a job").to_string();
+    for _ in 0..50 {
+        let (status, again) = push(body.clone()).await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+        assert_eq!(
+            again,
+            json!({"ignored": "this delivery was already received"})
+        );
+    }
+    finished(&server, &root, &link).await;
+    let jobs = server
+        .get("/admin/job/acme/web/main/code", &root)
+        .await
+        .body;
+    assert_eq!(jobs["jobs"].as_array().map(Vec::len), Some(1), "{jobs:#}");
+    // The next push is a new delivery.
+    let next = json!({"ref": "refs/heads/main", "after": "def456"}).to_string();
+    let (status, answer) = push(next).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    assert!(answer["job"]["name"].is_string(), "{answer}");
+}
+
+/// Issue 14, finding 9: stopped job records expire: a branch keeps the newest ones.
+#[tokio::test]
+async fn a_branch_keeps_only_its_newest_job_records() {
+    let raw = MockServer::start().await;
+    let (server, root) = setup(&raw).await;
+    let kept = siteops::codesync::runner::KEPT_STOPPED;
+    let mut names = Vec::new();
+    for _ in 0..kept + 5 {
+        let started = server
+            .send(
+                reqwest::Method::POST,
+                "/admin/code/acme/web/main",
+                Some(&root),
+                None,
+            )
+            .await;
+        let link = started.body["links"]["self"].as_str().expect("a link");
+        names.push(finished(&server, &root, link).await["name"].clone());
+    }
+    let jobs = server
+        .get("/admin/job/acme/web/main/code", &root)
+        .await
+        .body;
+    let listed: Vec<Value> = jobs["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .map(|j| j["name"].clone())
+        .collect();
+    let newest: Vec<Value> = names.iter().rev().take(kept).cloned().collect();
+    assert_eq!(listed, newest);
+}
+
+/// Jobs a killed server left queued or running are marked stopped when it starts again.
+#[tokio::test]
+async fn jobs_of_a_killed_server_are_stopped_on_restart() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let server = TestServer::start_on(data.path().to_path_buf()).await;
+    let record = json!({"topic": "code", "name": "job-0000000000001-0000", "state": "running",
+        "org": "acme", "site": "web", "branch": "main", "trigger": "manual",
+        "createTime": "2026-11-25T00:00:00Z", "startTime": "2026-11-25T00:00:01Z",
+        "progress": {"total": 4, "processed": 1, "failed": 0}, "errors": []});
+    let key = "jobs/acme/web/main/code/job-0000000000001-0000.json";
+    server
+        .server
+        .state
+        .store
+        .put(key, record.to_string().as_bytes())
+        .expect("put");
+    drop(server);
+    let server = TestServer::start_on(data.path().to_path_buf()).await;
+    let stored = server
+        .server
+        .state
+        .store
+        .get(key)
+        .expect("store")
+        .expect("kept");
+    let job: Value = serde_json::from_slice(&stored).expect("JSON");
+    assert_eq!(job["state"], "stopped");
     assert_eq!(
-        &statuses[..4],
-        [StatusCode::ACCEPTED; 4],
-        "one running and three queued"
+        job["error"],
+        "interrupted: the server stopped before the job ended"
     );
-    assert!(
-        statuses[4..].iter().all(|s| *s == StatusCode::CONFLICT),
-        "{statuses:?}"
-    );
+    assert_eq!(job["progress"]["processed"], 1);
 }
 
 #[tokio::test]

@@ -17,8 +17,8 @@ use super::error::ApiError;
 use super::{check_names, read_body};
 use crate::app::AppState;
 use crate::auth::Action;
-use crate::codesync::job::{self, Job, Trigger};
-use crate::codesync::runner::EnqueueError;
+use crate::codesync::job::{self, Trigger};
+use crate::codesync::runner::{EnqueueError, Enqueued};
 use crate::codesync::signature;
 use crate::sites::{self, Site};
 use siteops_config::model::api::CodeConfig;
@@ -40,12 +40,16 @@ fn synced_code(site: &Site) -> Result<CodeConfig, ApiError> {
     Ok(code)
 }
 
-fn started(job: Job) -> Response {
+fn started(Enqueued { job, coalesced }: Enqueued) -> Response {
     let list = format!("/admin/job/{}/{}/{}/code", job.org, job.site, job.branch);
-    let body = json!({
+    let mut body = json!({
         "job": {"topic": job.topic, "name": job.name, "state": job.state},
         "links": {"self": job.link(), "list": list},
     });
+    if coalesced {
+        // The branch's queued job has not started: it fetches what this trigger asks for.
+        body["coalesced"] = json!(true);
+    }
     (StatusCode::ACCEPTED, Json(body)).into_response()
 }
 
@@ -57,13 +61,7 @@ fn enqueue(
     trigger: Trigger,
 ) -> Result<Response, ApiError> {
     match state.code_sync.enqueue(org, site, branch, trigger) {
-        Ok(job) => Ok(started(job)),
-        Err(EnqueueError::TooManyQueued(n)) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            format!(
-                "{n} code jobs are already queued for {org}/{site} branch {branch}: wait for them to run"
-            ),
-        )),
+        Ok(enqueued) => Ok(started(enqueued)),
         Err(EnqueueError::Store(error)) => Err(error.into()),
     }
 }
@@ -118,6 +116,10 @@ pub async fn webhook(
             .into_response());
     };
     check_names(&[("branch", branch)])?;
+    if !state.code_sync.first_delivery(&bytes) {
+        let ignored = json!({"ignored": "this delivery was already received"});
+        return Ok((StatusCode::ACCEPTED, Json(ignored)).into_response());
+    }
     enqueue(&state, &org, &site, branch, Trigger::Webhook)
 }
 

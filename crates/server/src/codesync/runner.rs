@@ -1,9 +1,10 @@
 //! Runs code sync jobs: one at a time per org/site/branch, each in its own task. The job
 //! record is saved at every step, so a reader (and a restart) sees its progress.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use http::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use url::Url;
@@ -18,8 +19,13 @@ use crate::store::{KeyedLocks, Store, StoreError};
 use crate::time::now_rfc3339;
 use siteops_config::model::api::CodeConfig;
 
-/// Queued (not yet running) jobs allowed per branch; one more is refused (409).
-pub const MAX_QUEUED: usize = 3;
+/// Stopped job records kept per branch (the newest); older ones are removed when a job
+/// is enqueued, so replayed or frequent triggers cannot fill the store.
+pub const KEPT_STOPPED: usize = 20;
+/// Webhook deliveries remembered, to ignore one received again (a replay).
+const REMEMBERED_DELIVERIES: usize = 4096;
+/// How long a delivery is remembered.
+const DELIVERY_MEMORY: Duration = Duration::from_secs(24 * 3600);
 /// Largest code file fetched.
 pub const FILE_LIMIT: usize = 5 * 1024 * 1024;
 /// Longest one file's fetch may take, redirects included.
@@ -33,16 +39,26 @@ pub struct CodeSync {
     /// no redirects of its own; the mocks in `--offline`.
     transport: Arc<dyn Transport>,
     running: KeyedLocks,
-    enqueue: Mutex<()>,
+    /// The job waiting for its turn, per `org/site/branch`: a trigger meanwhile joins it.
+    /// Held while a trigger decides, so two cannot both make a job.
+    waiting: Mutex<HashMap<String, Job>>,
     sequence: AtomicU64,
+    /// Digests of the signed bodies of recent webhook deliveries, oldest first.
+    deliveries: Mutex<VecDeque<([u8; 32], Instant)>>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum EnqueueError {
-    #[error("{0} jobs are already queued for this branch")]
-    TooManyQueued(usize),
     #[error(transparent)]
     Store(#[from] SiteError),
+}
+
+/// A trigger's job: a new one, or the branch's queued one, which has not started and so
+/// will fetch what the trigger announced (triggers coalesce: at most one job waits).
+#[derive(Debug, Clone)]
+pub struct Enqueued {
+    pub job: Job,
+    pub coalesced: bool,
 }
 
 impl From<StoreError> for EnqueueError {
@@ -65,29 +81,76 @@ impl CodeSync {
             store,
             transport,
             running: KeyedLocks::default(),
-            enqueue: Mutex::new(()),
+            waiting: Mutex::default(),
             sequence: AtomicU64::new(0),
+            deliveries: Mutex::default(),
         }
     }
 
-    /// Records a new job and starts it in the background.
+    /// Marks the jobs a previous process left queued or running as stopped, with the
+    /// reason: none of them will run (called once, when the server starts).
+    pub fn recover(&self) -> Result<usize, SiteError> {
+        let store = self.store.as_ref();
+        let mut recovered = 0;
+        for org in store.list("jobs")? {
+            for site in store.list(&format!("jobs/{org}"))? {
+                for branch in store.list(&format!("jobs/{org}/{site}"))? {
+                    for mut job in job::list(store, &org, &site, &branch)? {
+                        if job.state == JobState::Stopped {
+                            continue;
+                        }
+                        job.state = JobState::Stopped;
+                        job.stop_time = Some(now_rfc3339());
+                        job.error =
+                            Some("interrupted: the server stopped before the job ended".into());
+                        job::save(store, &job)?;
+                        recovered += 1;
+                    }
+                }
+            }
+        }
+        Ok(recovered)
+    }
+
+    /// Whether a verified webhook body is new: `false` when the same bytes were delivered
+    /// in the last day (a replay, or a redelivery of the same push).
+    pub fn first_delivery(&self, body: &[u8]) -> bool {
+        use sha2::Digest;
+        let digest: [u8; 32] = sha2::Sha256::digest(body).into();
+        let now = Instant::now();
+        let mut seen = self.deliveries.lock().unwrap_or_else(|p| p.into_inner());
+        while seen.front().is_some_and(|(_, at)| {
+            now.duration_since(*at) > DELIVERY_MEMORY || seen.len() > REMEMBERED_DELIVERIES
+        }) {
+            seen.pop_front();
+        }
+        if seen.iter().any(|(known, _)| *known == digest) {
+            return false;
+        }
+        seen.push_back((digest, now));
+        true
+    }
+
+    /// Records a new job and starts it in the background, unless one is already queued
+    /// for the branch: that one is returned. Old stopped records are removed.
     pub fn enqueue(
         self: &Arc<Self>,
         org: &str,
         site: &str,
         branch: &str,
         trigger: Trigger,
-    ) -> Result<Job, EnqueueError> {
+    ) -> Result<Enqueued, EnqueueError> {
         let job = {
-            // One enqueue at a time, so two requests cannot both pass the queue check.
-            let _guard = self.enqueue.lock().unwrap_or_else(|p| p.into_inner());
-            let queued = job::list(self.store.as_ref(), org, site, branch)?
-                .iter()
-                .filter(|j| j.state == JobState::Created)
-                .count();
-            if queued >= MAX_QUEUED {
-                return Err(EnqueueError::TooManyQueued(queued));
+            let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            let branch_key = format!("{org}/{site}/{branch}");
+            if let Some(queued) = waiting.get(&branch_key) {
+                return Ok(Enqueued {
+                    job: queued.clone(),
+                    coalesced: true,
+                });
             }
+            let jobs = job::list(self.store.as_ref(), org, site, branch)?;
+            self.expire(jobs.iter().filter(|j| j.state == JobState::Stopped));
             let millis = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis());
@@ -108,19 +171,36 @@ impl CodeSync {
                 error: None,
             };
             job::save(self.store.as_ref(), &job)?;
+            waiting.insert(branch_key, job.clone());
             job
         };
         let runner = Arc::clone(self);
         let started = job.clone();
         tokio::spawn(async move { runner.run(started).await });
-        Ok(job)
+        Ok(Enqueued {
+            job,
+            coalesced: false,
+        })
+    }
+
+    /// Removes the stopped records past the newest [`KEPT_STOPPED`] - 1 (room for the job
+    /// about to be made), newest first as `stopped` lists them.
+    fn expire<'j>(&self, stopped: impl Iterator<Item = &'j Job>) {
+        for old in stopped.skip(KEPT_STOPPED - 1) {
+            if let Err(error) = self.store.delete(&old.key()) {
+                tracing::warn!(%error, job = %old.name, "cannot remove an old job record");
+            }
+        }
     }
 
     async fn run(self: Arc<Self>, mut job: Job) {
-        let _turn = self
-            .running
-            .lock(&format!("{}/{}/{}", job.org, job.site, job.branch))
-            .await;
+        let branch_key = format!("{}/{}/{}", job.org, job.site, job.branch);
+        let _turn = self.running.lock(&branch_key).await;
+        // From here on a trigger makes a new job: this one may already have read files.
+        self.waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&branch_key);
         job.state = JobState::Running;
         job.start_time = Some(now_rfc3339());
         self.save(&job);

@@ -78,8 +78,18 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         .preview_transport
         .clone()
         .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new()));
+    let code_sync = CodeSync::new(store.clone(), transport.clone());
+    let interrupted = code_sync
+        .recover()
+        .context("cannot read the code sync jobs")?;
+    if interrupted > 0 {
+        tracing::warn!(
+            interrupted,
+            "code sync jobs of a previous run were marked stopped"
+        );
+    }
     let state = Arc::new(AppState {
-        code_sync: Arc::new(CodeSync::new(store.clone(), transport.clone())),
+        code_sync: Arc::new(code_sync),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
         locks: KeyedLocks::default(),
