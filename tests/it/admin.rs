@@ -339,28 +339,88 @@ async fn the_token_is_read_from_cookie_header_or_authorization() {
     let (server, _) = with_site().await;
     let admin = server.token("web@acme.example");
     let url = server.url(SITE);
-    for (header, value) in [
-        ("cookie", format!("theme=dark; auth_token={admin}")),
-        ("x-auth-token", admin.clone()),
-        ("authorization", format!("token {admin}")),
-    ] {
-        let response = server
-            .client
-            .get(&url)
-            .header(header, value)
-            .send()
-            .await
-            .expect("answered");
-        assert_eq!(response.status(), StatusCode::OK, "{header}");
+    // (what, the request's credential headers, status)
+    type Case<'a> = (&'a str, Vec<(&'a str, String)>, StatusCode);
+    let cases: Vec<Case> = vec![
+        (
+            "cookie",
+            vec![("cookie", format!("theme=dark; auth_token={admin}"))],
+            StatusCode::OK,
+        ),
+        (
+            "x-auth-token",
+            vec![("x-auth-token", admin.clone())],
+            StatusCode::OK,
+        ),
+        (
+            "authorization token",
+            vec![("authorization", format!("token {admin}"))],
+            StatusCode::OK,
+        ),
+        (
+            "authorization bearer",
+            vec![("authorization", format!("Bearer {admin}"))],
+            StatusCode::OK,
+        ),
+        (
+            "authorization basic",
+            vec![("authorization", format!("Basic {admin}"))],
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "stale cookie beside a valid header",
+            vec![
+                ("cookie", "auth_token=stale".into()),
+                ("x-auth-token", admin.clone()),
+            ],
+            StatusCode::OK,
+        ),
+        (
+            "garbage header beside a valid bearer",
+            vec![
+                ("x-auth-token", "garbage".into()),
+                ("authorization", format!("Bearer {admin}")),
+            ],
+            StatusCode::OK,
+        ),
+        (
+            "only invalid credentials",
+            vec![
+                ("cookie", "auth_token=stale".into()),
+                ("x-auth-token", "garbage".into()),
+            ],
+            StatusCode::UNAUTHORIZED,
+        ),
+    ];
+    for (name, headers, expected) in cases {
+        let mut request = server.client.get(&url);
+        for (header, value) in headers {
+            request = request.header(header, value);
+        }
+        let response = request.send().await.expect("answered");
+        assert_eq!(response.status(), expected, "{name}");
     }
-    let bearer = server
-        .client
-        .get(&url)
-        .header("authorization", format!("Bearer {admin}"))
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(bearer.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn role_addresses_compare_case_insensitively() {
+    let (server, _) = with_site().await;
+    // site_body() grants admin to web@acme.example and config_admin to tech@techacct.example.
+    for subject in [
+        "web@acme.example",
+        "WEB@Acme.Example",
+        "tech@techacct.example",
+        "Tech@TECHACCT.example",
+        "ROOT@acme.example",
+    ] {
+        let answer = server.get(SITE, &server.token(subject)).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::OK,
+            "{subject}: {:?}",
+            answer.error
+        );
+    }
 }
 
 #[tokio::test]

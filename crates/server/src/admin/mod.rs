@@ -17,7 +17,7 @@ use axum::body::Body;
 use axum::http::StatusCode;
 use axum::routing::{MethodFilter, get, on, post};
 
-pub use caller::{caller, token_of};
+pub use caller::{caller, token_of, tokens_of};
 pub use error::ApiError;
 
 use crate::app::AppState;

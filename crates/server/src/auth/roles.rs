@@ -45,7 +45,7 @@ impl OrgAdmins {
 
     pub fn is_admin(&self, org: &str, subject: &str) -> bool {
         self.0.iter().any(|(scope, address)| {
-            scope.as_deref().is_none_or(|s| s == org) && address.eq_ignore_ascii_case(subject)
+            scope.as_deref().is_none_or(|s| s == org) && same_address(address, subject)
         })
     }
 }
@@ -57,6 +57,13 @@ pub fn authorize(
     access: Option<&AccessConfig>,
     org_admins: &OrgAdmins,
     action: Action,
+/// Whether two addresses (e-mail addresses, technical account identifiers) name the
+/// same holder: the one comparison of addresses, case-insensitive, as e-mail addresses
+/// are in practice.
+pub fn same_address(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
 ) -> Decision {
     let Some(caller) = caller else {
         return Decision::Unauthenticated;
@@ -77,11 +84,11 @@ pub fn authorize(
         .and_then(|a| a.role.as_ref());
     let is_admin = roles.and_then(|r| r.admin.as_ref()).is_some_and(|list| {
         list.iter()
-            .any(|entry| entry == "*" || entry.eq_ignore_ascii_case(&caller.sub))
+            .any(|entry| entry == "*" || same_address(entry, &caller.sub))
     });
     let is_config_admin = roles
         .and_then(|r| r.config_admin.as_ref())
-        .is_some_and(|list| list.iter().any(|entry| entry == &caller.sub));
+        .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub)));
     match action {
         _ if is_admin => Decision::Allow,
         Action::Configure if is_config_admin => Decision::Allow,
@@ -173,6 +180,15 @@ mod tests {
     }
 
     #[test]
+        assert_eq!(
+            decide(Some("Tech@TechAcct.example"), Configure),
+            Decision::Allow,
+            "config_admin addresses compare as admin ones do: case-insensitively"
+        );
+        assert_eq!(
+            decide(Some("ROOT@acme.example"), CreateSite),
+            Decision::Allow
+        );
     fn wildcard_admins_and_scoped_tokens() {
         let everyone = access(&["*"], &[]);
         let none = OrgAdmins::default();
