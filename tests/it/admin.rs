@@ -533,6 +533,83 @@ async fn the_preview_host_publishes_the_public_configuration() {
 }
 
 #[tokio::test]
+async fn a_site_that_requires_auth_serves_only_callers_with_a_role() {
+    let (server, root) = with_site().await;
+    let access = json!({"admin": {"role": {"admin": ["web@acme.example"], "config_admin": ["tech@techacct.example"]}, "requireAuth": "auto"}});
+    let written = server
+        .post("/admin/config/acme/sites/web/access.json", &root, &access)
+        .await;
+    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    let media = "/media_0123456789abcdef0123456789abcdef01234567.png";
+    let stranger = server.token("stranger@elsewhere.example");
+    let cases = [
+        (
+            "no token",
+            None,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "garbage",
+            Some("garbage".to_string()),
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "no role",
+            Some(stranger.clone()),
+            StatusCode::FORBIDDEN,
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            "site admin",
+            Some(server.token("web@acme.example")),
+            StatusCode::OK,
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "config admin",
+            Some(server.token("tech@techacct.example")),
+            StatusCode::OK,
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "org admin",
+            Some(root.clone()),
+            StatusCode::OK,
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (name, token, config, image) in cases {
+        let answer = server
+            .preview(
+                "main--web--acme.localhost",
+                "/config.json",
+                token.as_deref(),
+            )
+            .await;
+        assert_eq!(
+            answer.status, config,
+            "{name}: /config.json {:?}",
+            answer.error
+        );
+        let answer = server
+            .preview("main--web--acme.localhost", media, token.as_deref())
+            .await;
+        assert_eq!(answer.status, image, "{name}: media {:?}", answer.error);
+    }
+    let refused = server
+        .preview("main--web--acme.localhost", "/index.md", Some(&stranger))
+        .await;
+    assert!(
+        refused
+            .error
+            .is_some_and(|e| e.contains("stranger@elsewhere.example has no role on acme/web")),
+        "the 403 says why"
+    );
+}
+
+#[tokio::test]
 async fn everything_survives_a_restart() {
     let (server, root) = with_site().await;
     server

@@ -14,6 +14,13 @@ pub enum Action {
     Configure,
     /// Everything else a site administrator does: preview, code sync, jobs.
     Operate,
+    /// Read the content of a site that requires authentication (its pages, media and
+    /// files on the preview host): any role on the site.
+    ReadContent,
+    /// Change who is `admin` of a site (its `access.admin.role.admin` grants): site and
+    /// org administrators only; a `config_admin` may change configuration, not raise
+    /// anyone (itself included) to admin.
+    GrantAdmin,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,13 +57,6 @@ impl OrgAdmins {
     }
 }
 
-pub fn authorize(
-    caller: Option<&Claims>,
-    org: &str,
-    site: &str,
-    access: Option<&AccessConfig>,
-    org_admins: &OrgAdmins,
-    action: Action,
 /// Whether two addresses (e-mail addresses, technical account identifiers) name the
 /// same holder: the one comparison of addresses, case-insensitive, as e-mail addresses
 /// are in practice.
@@ -64,6 +64,13 @@ pub fn same_address(a: &str, b: &str) -> bool {
     a.trim().eq_ignore_ascii_case(b.trim())
 }
 
+pub fn authorize(
+    caller: Option<&Claims>,
+    org: &str,
+    site: &str,
+    access: Option<&AccessConfig>,
+    org_admins: &OrgAdmins,
+    action: Action,
 ) -> Decision {
     let Some(caller) = caller else {
         return Decision::Unauthenticated;
@@ -91,7 +98,7 @@ pub fn same_address(a: &str, b: &str) -> bool {
         .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub)));
     match action {
         _ if is_admin => Decision::Allow,
-        Action::Configure if is_config_admin => Decision::Allow,
+        Action::Configure | Action::ReadContent if is_config_admin => Decision::Allow,
         _ => Decision::Forbidden(format!(
             "{} has no role on {org}/{site} that allows this",
             caller.sub
@@ -173,13 +180,6 @@ mod tests {
             decide(Some("tech@techacct.example"), Configure),
             Decision::Allow
         );
-        assert!(matches!(
-            decide(Some("tech@techacct.example"), Operate),
-            Decision::Forbidden(_)
-        ));
-    }
-
-    #[test]
         assert_eq!(
             decide(Some("Tech@TechAcct.example"), Configure),
             Decision::Allow,
@@ -189,6 +189,36 @@ mod tests {
             decide(Some("ROOT@acme.example"), CreateSite),
             Decision::Allow
         );
+        assert!(matches!(
+            decide(Some("tech@techacct.example"), Operate),
+            Decision::Forbidden(_)
+        ));
+        for who in [
+            "web@acme.example",
+            "tech@techacct.example",
+            "root@acme.example",
+        ] {
+            assert_eq!(decide(Some(who), ReadContent), Decision::Allow, "{who}");
+        }
+        assert!(matches!(
+            decide(Some("stranger@x.example"), ReadContent),
+            Decision::Forbidden(_)
+        ));
+        assert_eq!(
+            decide(Some("web@acme.example"), GrantAdmin),
+            Decision::Allow
+        );
+        assert_eq!(
+            decide(Some("root@acme.example"), GrantAdmin),
+            Decision::Allow
+        );
+        assert!(matches!(
+            decide(Some("tech@techacct.example"), GrantAdmin),
+            Decision::Forbidden(_)
+        ));
+    }
+
+    #[test]
     fn wildcard_admins_and_scoped_tokens() {
         let everyone = access(&["*"], &[]);
         let none = OrgAdmins::default();

@@ -6,7 +6,8 @@
 //! - every other file (`/styles/styles.css`, `/blocks/hero/hero.js`, `/404.html`) from the
 //!   site's code ([`super::code_files`]).
 //!
-//! A site with `requireAuth` answers 401 without a token for it.
+//! A site with `requireAuth` answers 401 without a valid token, and 403 to a token
+//! without a role on the site (site admin, `config_admin` or org administrator).
 //!
 //! In `serve` (a live session is running) a page is previewed when it is viewed, so an
 //! open page shows the repository's current state; HTML pages carry the reload script;
@@ -23,6 +24,7 @@ use serde_json::json;
 use crate::admin::ApiError;
 use crate::app::AppState;
 use crate::effective::path_mappings;
+use crate::auth::{Action, Decision, authorize};
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
@@ -83,14 +85,29 @@ pub fn serve(
     let PreviewHost { org, site, .. } = host;
     let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    if document.requires_auth()
-        && state.session.is_none()
-        && !state.caller(headers).is_some_and(|c| c.covers(org, site))
-    {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            format!("{org}/{site} requires authentication: send a token"),
-        ));
+    if document.requires_auth() && state.session.is_none() {
+        match authorize(
+            state.caller(headers).as_ref(),
+            org,
+            site,
+            document.access(),
+            &state.org_admins,
+            Action::ReadContent,
+        ) {
+            Decision::Allow => {}
+            Decision::Unauthenticated => {
+                return Err(ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    format!("{org}/{site} requires authentication: send a token"),
+                ));
+            }
+            Decision::Forbidden(reason) => {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!("{org}/{site} requires authentication: {reason}"),
+                ));
+            }
+        }
     }
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
