@@ -335,6 +335,158 @@ async fn the_token_and_role_matrix() {
 }
 
 #[tokio::test]
+async fn only_an_admin_changes_who_is_admin() {
+    let (server, root) = with_site().await;
+    let tech = server.token("tech@techacct.example");
+    let admin = server.token("web@acme.example");
+    let access = "/admin/config/acme/sites/web/access.json";
+    let roles = |admins: &[&str], config_admins: &[&str]| json!({"admin": {"role": {"admin": admins, "config_admin": config_admins}, "requireAuth": "auto"}});
+    let mut raised_site = site_body();
+    raised_site["access"]["admin"]["role"]["admin"] =
+        json!(["web@acme.example", "tech@techacct.example"]);
+    let mut site_without_access = site_body();
+    site_without_access
+        .as_object_mut()
+        .expect("object")
+        .remove("access");
+    // (what, caller, method, path, body, status, part of the error)
+    type Case<'a> = (
+        &'a str,
+        &'a String,
+        Method,
+        &'a str,
+        Option<Value>,
+        StatusCode,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "config_admin raises itself",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(
+                &["web@acme.example", "tech@techacct.example"],
+                &["tech@techacct.example"],
+            )),
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin: only an admin of acme/web",
+        ),
+        (
+            "config_admin grants everyone",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(&["*"], &[])),
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin",
+        ),
+        (
+            "config_admin removes the admins",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(&[], &["tech@techacct.example"])),
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin",
+        ),
+        (
+            "config_admin deletes the access block",
+            &tech,
+            Method::DELETE,
+            access,
+            None,
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin",
+        ),
+        (
+            "config_admin raises itself through the site",
+            &tech,
+            Method::POST,
+            SITE,
+            Some(raised_site.clone()),
+            StatusCode::FORBIDDEN,
+            "/access/admin/role/admin",
+        ),
+        (
+            "config_admin drops the site's access",
+            &tech,
+            Method::POST,
+            SITE,
+            Some(site_without_access),
+            StatusCode::FORBIDDEN,
+            "/access/admin/role/admin",
+        ),
+        // Other access changes, and the same admins in another case or order, are configuration.
+        (
+            "config_admin changes requireAuth and config_admin",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(
+                &["WEB@acme.example"],
+                &["tech@techacct.example", "ci@techacct.example"],
+            )),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            "config_admin posts the site unchanged",
+            &tech,
+            Method::POST,
+            SITE,
+            Some(site_body()),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            "site admin adds an admin",
+            &admin,
+            Method::POST,
+            SITE,
+            Some(raised_site),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            "org admin replaces the admins",
+            &root,
+            Method::POST,
+            access,
+            Some(roles(&["web@acme.example"], &["tech@techacct.example"])),
+            StatusCode::OK,
+            "",
+        ),
+    ];
+    for (name, token, method, path, body, status, message) in cases {
+        let before = server.get(SITE, &root).await.body["access"].clone();
+        let answer = server
+            .send(
+                method,
+                path,
+                Some(token),
+                body.map(|b| b.to_string().into_bytes()),
+            )
+            .await;
+        assert_eq!(answer.status, status, "{name}: {:?}", answer.error);
+        let error = answer.error.unwrap_or_default();
+        assert!(error.contains(message), "{name}: {error}");
+        if status == StatusCode::FORBIDDEN {
+            assert_eq!(
+                server.get(SITE, &root).await.body["access"],
+                before,
+                "{name}: nothing changed"
+            );
+        }
+    }
+    let roles_now = server.get(access, &root).await.body;
+    assert_eq!(
+        roles_now["admin"]["role"]["admin"],
+        json!(["web@acme.example"])
+    );
+}
+
+#[tokio::test]
 async fn the_token_is_read_from_cookie_header_or_authorization() {
     let (server, _) = with_site().await;
     let admin = server.token("web@acme.example");
