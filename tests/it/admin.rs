@@ -279,6 +279,117 @@ async fn bad_requests_name_the_problem() {
 }
 
 #[tokio::test]
+async fn names_too_long_for_the_store_are_400_naming_the_field() {
+    let (server, root) = with_site().await;
+    let long = "a".repeat(251);
+    let longest = "a".repeat(250);
+    let cases: Vec<(Method, String, Option<Value>, StatusCode, &str)> = vec![
+        (
+            Method::PUT,
+            format!("/admin/config/acme/sites/{long}.json"),
+            Some(site_body()),
+            StatusCode::BAD_REQUEST,
+            "invalid site name: 251 characters",
+        ),
+        (
+            Method::GET,
+            format!("/admin/config/acme/sites/{long}.json"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid site name",
+        ),
+        (
+            Method::POST,
+            format!("/admin/config/acme/sites/{long}/public.json"),
+            Some(json!({"paths": {}})),
+            StatusCode::BAD_REQUEST,
+            "invalid site name",
+        ),
+        (
+            Method::POST,
+            format!("/admin/config/acme/sites/web/secrets/{long}.json"),
+            Some(json!({"value": "v"})),
+            StatusCode::BAD_REQUEST,
+            "invalid secret name: 251 characters",
+        ),
+        (
+            Method::GET,
+            format!("/admin/config/{long}/sites.json"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid org name",
+        ),
+        (
+            Method::POST,
+            format!("/admin/code/acme/web/{long}"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid branch name",
+        ),
+        (
+            Method::GET,
+            format!("/admin/job/acme/web/main/code/{long}"),
+            None,
+            StatusCode::NOT_FOUND,
+            "no job",
+        ),
+        (
+            Method::POST,
+            format!("/transform/config/acme/web/{long}"),
+            Some(json!([{"path": "/", "endpoint": "https://api.example/x.json"}])),
+            StatusCode::BAD_REQUEST,
+            "invalid branch name",
+        ),
+        (
+            Method::POST,
+            "/admin/config/acme/sites/web/code.json".to_string(),
+            Some(
+                json!({"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": "p1", "repo": "web", "secretId": long}}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "invalid code `source.secretId`: 251 characters",
+        ),
+        (
+            Method::POST,
+            SITE.to_string(),
+            Some(
+                json!({"code": {"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": long, "repo": "web", "secretId": "sync"}}}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "invalid code `source.owner`: 251 characters",
+        ),
+        // The longest name still fits.
+        (
+            Method::POST,
+            format!("/admin/config/acme/sites/web/secrets/{longest}.json"),
+            Some(json!({"value": "v"})),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            Method::PUT,
+            format!("/admin/config/acme/sites/{longest}.json"),
+            Some(site_body()),
+            StatusCode::CREATED,
+            "",
+        ),
+    ];
+    for (method, path, body, status, message) in cases {
+        let answer = server
+            .send(
+                method.clone(),
+                &path,
+                Some(&root),
+                body.map(|b| b.to_string().into_bytes()),
+            )
+            .await;
+        assert_eq!(answer.status, status, "{method} {path}: {:?}", answer.error);
+        let error = answer.error.unwrap_or_default();
+        assert!(error.contains(message), "{method} {path}: {error}");
+    }
+}
+
+#[tokio::test]
 async fn the_token_and_role_matrix() {
     let (server, root) = with_site().await;
     let admin = server.token("web@acme.example");

@@ -141,7 +141,8 @@ pub async fn one(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     existing_site(&state, &headers, &org, &site, Action::Operate)?;
-    let valid = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let valid = name.len() <= super::MAX_NAME_LEN
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let found = if valid {
         job::load(state.store.as_ref(), &org, &site, &branch, &name)?
     } else {

@@ -76,18 +76,34 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// The longest org, site, branch or secret name: `<name>.json` must fit a file name of
+/// the store (255 bytes on common file systems).
+pub const MAX_NAME_LEN: usize = 250;
+
+/// Whether `name` can name an org, site, branch or secret: `[a-z0-9][a-z0-9-]*`, at most
+/// [`MAX_NAME_LEN`] characters.
+pub fn is_name(name: &str) -> bool {
+    name.len() <= MAX_NAME_LEN && siteops_config::rules::is_id(name)
+}
+
 /// Checks org, site, branch and secret names from a request path: `[a-z0-9][a-z0-9-]*`
-/// (no path traversal, no surprises), 400 otherwise. Each pair is (what, name).
+/// (no path traversal, no surprises), at most [`MAX_NAME_LEN`] characters, 400 otherwise,
+/// before anything touches the store. Each pair is (what, name).
 pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
-    match names
-        .iter()
-        .find(|(_, name)| !siteops_config::rules::is_id(name))
-    {
-        Some((what, name)) => Err(ApiError::bad_request(format!(
-            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
-        ))),
-        None => Ok(()),
+    for (what, name) in names {
+        if name.len() > MAX_NAME_LEN {
+            return Err(ApiError::bad_request(format!(
+                "invalid {what} name: {} characters, longer than the {MAX_NAME_LEN} allowed",
+                name.len()
+            )));
+        }
+        if !siteops_config::rules::is_id(name) {
+            return Err(ApiError::bad_request(format!(
+                "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
+            )));
+        }
     }
+    Ok(())
 }
 
 /// Reads a request body of at most [`BODY_LIMIT`] bytes.

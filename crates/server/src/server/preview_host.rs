@@ -22,15 +22,15 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::admin::ApiError;
+use crate::admin::is_name;
 use crate::app::AppState;
-use crate::effective::path_mappings;
 use crate::auth::{Action, Decision, authorize};
+use crate::effective::path_mappings;
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::sites;
 use siteops_config::model::api::PublicConfig;
-use siteops_config::rules::is_id;
 
 /// The site a preview host name addresses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl PreviewHost {
         };
         [branch, site, org]
             .iter()
-            .all(|p| is_id(p))
+            .all(|p| is_name(p))
             .then(|| PreviewHost {
                 branch: branch.to_string(),
                 site: site.to_string(),
@@ -277,5 +277,7 @@ mod tests {
         assert_eq!(host("main--website.localhost"), None);
         assert_eq!(host("a--b--c--d.localhost"), None);
         assert_eq!(host("main--web_site--acme.localhost"), None);
+        let long = "a".repeat(251);
+        assert_eq!(host(&format!("main--{long}--acme.localhost")), None);
     }
 }
