@@ -390,6 +390,60 @@ async fn names_too_long_for_the_store_are_400_naming_the_field() {
 }
 
 #[tokio::test]
+async fn head_answers_as_get_without_a_body() {
+    let (server, root) = with_site().await;
+    server
+        .post(
+            "/admin/config/acme/sites/web/secrets/s.json",
+            &root,
+            &json!({"value": "v"}),
+        )
+        .await;
+    let cases = [
+        (SITE, Some(&root), StatusCode::OK),
+        (
+            "/admin/config/acme/sites/web/access.json",
+            Some(&root),
+            StatusCode::OK,
+        ),
+        (
+            "/admin/config/acme/sites/web/secrets/s.json",
+            Some(&root),
+            StatusCode::OK,
+        ),
+        (
+            "/admin/config/acme/sites/web/secrets.json",
+            Some(&root),
+            StatusCode::OK,
+        ),
+        ("/admin/config/acme/sites.json", Some(&root), StatusCode::OK),
+        (
+            "/admin/config/acme/sites/web/public.json",
+            Some(&root),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/admin/config/acme/sites/nowhere.json",
+            Some(&root),
+            StatusCode::NOT_FOUND,
+        ),
+        (SITE, None, StatusCode::UNAUTHORIZED),
+    ];
+    for (path, token, status) in cases {
+        let head = server
+            .send(Method::HEAD, path, token.map(String::as_str), None)
+            .await;
+        assert_eq!(head.status, status, "HEAD {path}: {:?}", head.error);
+        assert_eq!(head.body, Value::Null, "HEAD {path}: no body");
+        let get = server
+            .send(Method::GET, path, token.map(String::as_str), None)
+            .await;
+        assert_eq!(get.status, status, "GET {path}");
+        assert_eq!(head.content_type, get.content_type, "HEAD {path}");
+    }
+}
+
+#[tokio::test]
 async fn the_token_and_role_matrix() {
     let (server, root) = with_site().await;
     let admin = server.token("web@acme.example");

@@ -241,7 +241,7 @@ pub async fn site(
     check_names(&[("org", &org), ("site", site)])?;
     let store = state.store.as_ref();
     match method {
-        Method::GET => Ok(Json(
+        Method::GET | Method::HEAD => Ok(Json(
             existing_site(&state, &headers, &org, site, Action::Configure)?.json,
         )
         .into_response()),
@@ -340,7 +340,7 @@ pub async fn sub_resource(
     };
     let store = state.store.as_ref();
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             let document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
             let field = document.json.get(name).cloned().ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no {name} configuration"))
@@ -406,7 +406,7 @@ async fn public(
     let store = state.store.as_ref();
     let key = public_key(org, site);
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             existing_site(&state, headers, org, site, Action::Configure)?;
             let document = load_json(store, &key)?.ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no public configuration"))
@@ -447,7 +447,7 @@ pub async fn secret(
     let store = state.store.as_ref();
     let key = sites::secret_key(&org, &site, id);
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
             let stored = load_json(store, &key)?
                 .ok_or_else(|| ApiError::not_found(format!("{org}/{site} has no secret `{id}`")))?;
@@ -483,7 +483,7 @@ fn list_secrets(
     method: Method,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    if method != Method::GET {
+    if !matches!(method, Method::GET | Method::HEAD) {
         return Err(method_not_allowed());
     }
     existing_site(state, headers, org, site, Action::Configure)?;
