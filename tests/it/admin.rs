@@ -794,6 +794,69 @@ async fn signing_in_sets_a_working_cookie() {
 }
 
 #[tokio::test]
+async fn unverified_webhooks_get_one_answer_whatever_the_site() {
+    let (server, root) = with_site().await;
+    // acme/web: a hosted repository without a webhook secret; acme/docs: code that cannot
+    // be synced; acme/ext: an onboarded external repository with its secret; acme/nowhere:
+    // no site at all.
+    let byogit = json!({"code": {"owner": "acme", "repo": "ext", "source": {"type": "byogit", "url": "https://git.acme.example/acme/ext", "raw_url": "https://raw.git.acme.example/acme/ext", "owner": "p1", "repo": "ext", "secretId": "sync"}}});
+    let docs = json!({"code": {"owner": "acme", "repo": "docs", "source": {"type": "gitea", "url": "https://git.acme.example/acme/docs"}}});
+    for (path, body) in [
+        ("/admin/config/acme/sites/ext.json", byogit),
+        ("/admin/config/acme/sites/docs.json", docs),
+        (
+            "/admin/config/acme/sites/ext/secrets/sync.json",
+            json!({"value": "the-secret"}),
+        ),
+    ] {
+        let answer = server.post(path, &root, &body).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}: {:?}", answer.error);
+    }
+    let body = json!({"ref": "refs/heads/main"}).to_string();
+    let wrong = siteops::codesync::signature::sign(b"a guess", body.as_bytes());
+    let mut answers = Vec::new();
+    for site in ["web", "docs", "ext", "nowhere"] {
+        for signature in [None, Some(wrong.clone())] {
+            let mut request = server
+                .client
+                .post(server.url(&format!("/admin/webhook/code/acme/{site}")))
+                .body(body.clone());
+            if let Some(signature) = &signature {
+                request = request.header("x-hub-signature-256", signature);
+            }
+            let response = request.send().await.expect("answered");
+            let status = response.status();
+            let error = response
+                .headers()
+                .get("x-error")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            let text = response.text().await.expect("body");
+            answers.push((site, signature.is_some(), (status, error, text)));
+        }
+    }
+    let expected = (
+        StatusCode::UNAUTHORIZED,
+        Some("missing or invalid x-hub-signature-256".to_string()),
+        "missing or invalid x-hub-signature-256\n".to_string(),
+    );
+    for (site, signed, answer) in answers {
+        assert_eq!(answer, expected, "acme/{site}, signed: {signed}");
+    }
+    // The right signature still starts a sync.
+    let good = siteops::codesync::signature::sign(b"the-secret", body.as_bytes());
+    let response = server
+        .client
+        .post(server.url("/admin/webhook/code/acme/ext"))
+        .header("x-hub-signature-256", good)
+        .body(body)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+}
+
+#[tokio::test]
 async fn the_preview_host_publishes_the_public_configuration() {
     let (server, root) = with_site().await;
     let public = json!({"paths": {"mappings": ["/content/web/:/"], "includes": ["/content/web/"]}});
