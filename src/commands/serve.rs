@@ -59,7 +59,8 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         org_admins.push(SERVE_SUBJECT.to_string());
     }
     let config = ServerConfig {
-        // Loopback only: the sign-in page trusts whoever can reach it.
+        // Loopback only, and only loopback and localhost Host names (plus
+        // --allowed-host): the sign-in page trusts whoever can reach it.
         addr: SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)),
         data_dir: data_dir.clone(),
         org_admins,
@@ -68,6 +69,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         session: live
             .clone()
             .map(|live| live as Arc<dyn siteops::app::Session>),
+        allowed_hosts: args.allowed_hosts.clone(),
     };
     let server = start(config).await?;
     let port = server.addr.port();

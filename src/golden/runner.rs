@@ -73,6 +73,7 @@ impl Harness {
             // No live session in the server: pages are served as stored, without the
             // reload script, and previewed only when asked.
             session: None,
+            allowed_hosts: Vec::new(),
         };
         let server = start(config)
             .await

@@ -740,9 +740,15 @@ async fn role_addresses_compare_case_insensitively() {
     }
 }
 
-#[tokio::test]
-async fn signing_in_sets_a_working_cookie() {
-    let (server, _) = with_site().await;
+/// A form-encoded body.
+fn form(fields: &[(&str, String)]) -> String {
+    url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields.iter().map(|(k, v)| (*k, v.as_str())))
+        .finish()
+}
+
+/// The nonce of the sign-in form at `/admin/login`.
+async fn sign_in_nonce(server: &TestServer) -> String {
     let page = server
         .client
         .get(server.url("/admin/login"))
@@ -750,19 +756,81 @@ async fn signing_in_sets_a_working_cookie() {
         .await
         .expect("answered");
     assert_eq!(page.status(), StatusCode::OK);
-    assert!(page.text().await.expect("html").contains("name=\"email\""));
+    let html = page.text().await.expect("html");
+    assert!(
+        html.contains("method=\"post\"") && html.contains("name=\"email\""),
+        "{html}"
+    );
+    let (_, rest) = html
+        .split_once("name=\"nonce\" value=\"")
+        .expect("a nonce in the form");
+    rest.split('"').next().expect("nonce").to_string()
+}
 
+#[tokio::test]
+async fn signing_in_needs_the_form_nonce_and_sets_a_working_cookie() {
+    let (server, _) = with_site().await;
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client");
-    let profile = client
+    let sign_in = |fields: Vec<(&'static str, String)>| {
+        let request = client
+            .post(server.url("/admin/profile"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form(&fields))
+            .send();
+        async move { request.await.expect("answered") }
+    };
+    let email = || ("email", "web@acme.example".to_string());
+
+    // GET never mints, with or without an address.
+    let visit = client
         .get(server.url("/admin/profile?email=web@acme.example"))
         .send()
         .await
         .expect("answered");
-    assert_eq!(profile.status(), StatusCode::OK);
-    let cookie = profile
+    assert_eq!(visit.status(), StatusCode::SEE_OTHER, "back to sign-in");
+    assert!(visit.headers().get("set-cookie").is_none());
+
+    let nonce = sign_in_nonce(&server).await;
+    let cases = [
+        (
+            "no nonce",
+            vec![email()],
+            StatusCode::FORBIDDEN,
+            "`nonce` is missing",
+        ),
+        (
+            "made-up nonce",
+            vec![email(), ("nonce", "made-up".into())],
+            StatusCode::FORBIDDEN,
+            "`nonce` is unknown",
+        ),
+        (
+            "invalid address",
+            vec![
+                ("email", "nobody".into()),
+                ("nonce", sign_in_nonce(&server).await),
+            ],
+            StatusCode::BAD_REQUEST,
+            "`email` `nobody`",
+        ),
+    ];
+    for (name, fields, status, message) in cases {
+        let response = sign_in(fields).await;
+        assert_eq!(response.status(), status, "{name}");
+        assert!(response.headers().get("set-cookie").is_none(), "{name}");
+        let error = crate::harness::answer(response)
+            .await
+            .error
+            .unwrap_or_default();
+        assert!(error.contains(message), "{name}: {error}");
+    }
+
+    let signed_in = sign_in(vec![email(), ("nonce", nonce.clone())]).await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    let cookie = signed_in
         .headers()
         .get("set-cookie")
         .and_then(|v| v.to_str().ok())
@@ -775,22 +843,114 @@ async fn signing_in_sets_a_working_cookie() {
     let pair = cookie.split(';').next().expect("name=value").to_string();
     let read = client
         .get(server.url(SITE))
-        .header("cookie", pair)
+        .header("cookie", pair.clone())
         .send()
         .await
         .expect("answered");
     assert_eq!(read.status(), StatusCode::OK);
-
-    let anonymous = client
+    let profile = client
         .get(server.url("/admin/profile"))
+        .header("cookie", pair)
         .send()
         .await
         .expect("answered");
-    assert_eq!(
-        anonymous.status(),
-        StatusCode::SEE_OTHER,
-        "no cookie: back to sign-in"
+    assert_eq!(profile.status(), StatusCode::OK);
+    assert!(profile.headers().get("set-cookie").is_none());
+    assert!(
+        profile
+            .text()
+            .await
+            .expect("html")
+            .contains("web@acme.example")
     );
+
+    // A nonce signs in once.
+    let replayed = sign_in(vec![email(), ("nonce", nonce)]).await;
+    assert_eq!(replayed.status(), StatusCode::FORBIDDEN);
+    assert!(replayed.headers().get("set-cookie").is_none());
+}
+
+#[tokio::test]
+async fn only_loopback_and_localhost_host_names_are_answered() {
+    let (server, root) = with_site().await;
+    let port = server.server.addr.port();
+    let cases = [
+        (format!("127.0.0.1:{port}"), StatusCode::OK),
+        (format!("localhost:{port}"), StatusCode::OK),
+        ("localhost".to_string(), StatusCode::OK),
+        (format!("[::1]:{port}"), StatusCode::OK),
+        (
+            format!("attacker.example:{port}"),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "attacker.example".to_string(),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "localhost.attacker.example".to_string(),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "127.0.0.1.nip.io".to_string(),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+    ];
+    for (host, status) in cases {
+        // The DNS-rebinding shape: a page of another site, its name resolving to 127.0.0.1.
+        for (path, token) in [
+            ("/admin/login", None),
+            ("/admin/config/acme/sites/web.json", Some(&root)),
+        ] {
+            let mut request = server.client.get(server.url(path)).header("host", &host);
+            if let Some(token) = token {
+                request = request.header("x-auth-token", token);
+            }
+            let answer = crate::harness::answer(request.send().await.expect("answered")).await;
+            assert_eq!(answer.status, status, "{host} {path}: {:?}", answer.error);
+            if status == StatusCode::MISDIRECTED_REQUEST {
+                let error = answer.error.unwrap_or_default();
+                assert!(
+                    error.contains("is not served") && error.contains("--allowed-host"),
+                    "{host}: {error}"
+                );
+            }
+        }
+    }
+    let minted = server
+        .client
+        .post(server.url("/admin/profile"))
+        .header("host", "attacker.example")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form(&[
+            ("email", "root@acme.example".into()),
+            ("nonce", "x".into()),
+        ]))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(minted.status(), StatusCode::MISDIRECTED_REQUEST);
+    assert!(minted.headers().get("set-cookie").is_none());
+}
+
+#[tokio::test]
+async fn allowed_hosts_are_answered_too() {
+    let server = TestServer::start_allowing(&["siteops.internal"]).await;
+    for (host, status) in [
+        ("siteops.internal:8080", StatusCode::OK),
+        ("SITEOPS.internal", StatusCode::OK),
+        ("127.0.0.1", StatusCode::OK),
+        ("other.internal", StatusCode::MISDIRECTED_REQUEST),
+    ] {
+        let response = server
+            .client
+            .get(server.url("/admin/login"))
+            .header("host", host)
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(response.status(), status, "{host}");
+    }
 }
 
 #[tokio::test]
