@@ -46,6 +46,7 @@ async fn run() {
         preview_limits: Default::default(),
         preview_transport: None,
         session: None,
+        allowed_hosts: Vec::new(),
     })
     .await
     .expect("the service starts");

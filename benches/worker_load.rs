@@ -51,6 +51,7 @@ async fn run(connections: usize, requests: usize) {
         preview_limits: Default::default(),
         preview_transport: None,
         session: None,
+        allowed_hosts: Vec::new(),
     })
     .await
     .expect("server starts");

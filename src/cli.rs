@@ -338,6 +338,10 @@ pub struct ServeArgs {
     /// precedence over `[code]` in siteops.toml. Repeatable.
     #[arg(long = "code", value_name = "OWNER/REPO=DIR", value_parser = parse_code_checkout)]
     pub code: Vec<(siteops::code::CodeRepo, PathBuf)>,
+    /// Also answer requests for this Host name (any port); by default only loopback
+    /// addresses, localhost and *.localhost are answered, others get 421. Repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -45,7 +45,8 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
             .collect();
         Arc::new(live)
     });
-    // Loopback only: the sign-in page trusts whoever can reach it.
+    // Loopback only, and only loopback and localhost Host names (plus --allowed-host):
+    // the sign-in page trusts whoever can reach it.
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
     let policy = if args.refuse_private_sources || !addr.ip().is_loopback() {
         AddressPolicy::PublicOnly
@@ -75,6 +76,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         session: live
             .clone()
             .map(|live| live as Arc<dyn siteops::app::Session>),
+        allowed_hosts: args.allowed_hosts.clone(),
     };
     let server = start(config).await?;
     // The previews ask the bundled worker over HTTP, whatever the policy.

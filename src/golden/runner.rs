@@ -73,6 +73,7 @@ impl Harness {
             // No live session in the server: pages are served as stored, without the
             // reload script, and previewed only when asked.
             session: None,
+            allowed_hosts: Vec::new(),
         };
         let server = start(config)
             .await
@@ -238,8 +239,17 @@ impl Harness {
                 ),
             });
         }
+        let policy = response
+            .headers()
+            .get(http::header::CONTENT_SECURITY_POLICY)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let body = response.bytes().await.map_err(|e| http_error(&shown, &e))?;
-        Ok(body.to_vec())
+        // The preview host's script nonce is no part of the page the platform serves.
+        Ok(siteops_server::server::page_policy::without_nonce(
+            &body,
+            policy.as_deref(),
+        ))
     }
 
     /// Stops the server and removes its data.

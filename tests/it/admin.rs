@@ -279,6 +279,171 @@ async fn bad_requests_name_the_problem() {
 }
 
 #[tokio::test]
+async fn names_too_long_for_the_store_are_400_naming_the_field() {
+    let (server, root) = with_site().await;
+    let long = "a".repeat(251);
+    let longest = "a".repeat(250);
+    let cases: Vec<(Method, String, Option<Value>, StatusCode, &str)> = vec![
+        (
+            Method::PUT,
+            format!("/admin/config/acme/sites/{long}.json"),
+            Some(site_body()),
+            StatusCode::BAD_REQUEST,
+            "invalid site name: 251 characters",
+        ),
+        (
+            Method::GET,
+            format!("/admin/config/acme/sites/{long}.json"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid site name",
+        ),
+        (
+            Method::POST,
+            format!("/admin/config/acme/sites/{long}/public.json"),
+            Some(json!({"paths": {}})),
+            StatusCode::BAD_REQUEST,
+            "invalid site name",
+        ),
+        (
+            Method::POST,
+            format!("/admin/config/acme/sites/web/secrets/{long}.json"),
+            Some(json!({"value": "v"})),
+            StatusCode::BAD_REQUEST,
+            "invalid secret name: 251 characters",
+        ),
+        (
+            Method::GET,
+            format!("/admin/config/{long}/sites.json"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid org name",
+        ),
+        (
+            Method::POST,
+            format!("/admin/code/acme/web/{long}"),
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid branch name",
+        ),
+        (
+            Method::GET,
+            format!("/admin/job/acme/web/main/code/{long}"),
+            None,
+            StatusCode::NOT_FOUND,
+            "no job",
+        ),
+        (
+            Method::POST,
+            format!("/transform/config/acme/web/{long}"),
+            Some(json!([{"path": "/", "endpoint": "https://api.example/x.json"}])),
+            StatusCode::BAD_REQUEST,
+            "invalid branch name",
+        ),
+        (
+            Method::POST,
+            "/admin/config/acme/sites/web/code.json".to_string(),
+            Some(
+                json!({"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": "p1", "repo": "web", "secretId": long}}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "invalid code `source.secretId`: 251 characters",
+        ),
+        (
+            Method::POST,
+            SITE.to_string(),
+            Some(
+                json!({"code": {"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": long, "repo": "web", "secretId": "sync"}}}),
+            ),
+            StatusCode::BAD_REQUEST,
+            "invalid code `source.owner`: 251 characters",
+        ),
+        // The longest name still fits.
+        (
+            Method::POST,
+            format!("/admin/config/acme/sites/web/secrets/{longest}.json"),
+            Some(json!({"value": "v"})),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            Method::PUT,
+            format!("/admin/config/acme/sites/{longest}.json"),
+            Some(site_body()),
+            StatusCode::CREATED,
+            "",
+        ),
+    ];
+    for (method, path, body, status, message) in cases {
+        let answer = server
+            .send(
+                method.clone(),
+                &path,
+                Some(&root),
+                body.map(|b| b.to_string().into_bytes()),
+            )
+            .await;
+        assert_eq!(answer.status, status, "{method} {path}: {:?}", answer.error);
+        let error = answer.error.unwrap_or_default();
+        assert!(error.contains(message), "{method} {path}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn head_answers_as_get_without_a_body() {
+    let (server, root) = with_site().await;
+    server
+        .post(
+            "/admin/config/acme/sites/web/secrets/s.json",
+            &root,
+            &json!({"value": "v"}),
+        )
+        .await;
+    let cases = [
+        (SITE, Some(&root), StatusCode::OK),
+        (
+            "/admin/config/acme/sites/web/access.json",
+            Some(&root),
+            StatusCode::OK,
+        ),
+        (
+            "/admin/config/acme/sites/web/secrets/s.json",
+            Some(&root),
+            StatusCode::OK,
+        ),
+        (
+            "/admin/config/acme/sites/web/secrets.json",
+            Some(&root),
+            StatusCode::OK,
+        ),
+        ("/admin/config/acme/sites.json", Some(&root), StatusCode::OK),
+        (
+            "/admin/config/acme/sites/web/public.json",
+            Some(&root),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/admin/config/acme/sites/nowhere.json",
+            Some(&root),
+            StatusCode::NOT_FOUND,
+        ),
+        (SITE, None, StatusCode::UNAUTHORIZED),
+    ];
+    for (path, token, status) in cases {
+        let head = server
+            .send(Method::HEAD, path, token.map(String::as_str), None)
+            .await;
+        assert_eq!(head.status, status, "HEAD {path}: {:?}", head.error);
+        assert_eq!(head.body, Value::Null, "HEAD {path}: no body");
+        let get = server
+            .send(Method::GET, path, token.map(String::as_str), None)
+            .await;
+        assert_eq!(get.status, status, "GET {path}");
+        assert_eq!(head.content_type, get.content_type, "HEAD {path}");
+    }
+}
+
+#[tokio::test]
 async fn the_token_and_role_matrix() {
     let (server, root) = with_site().await;
     let admin = server.token("web@acme.example");
@@ -335,37 +500,255 @@ async fn the_token_and_role_matrix() {
 }
 
 #[tokio::test]
+async fn only_an_admin_changes_who_is_admin() {
+    let (server, root) = with_site().await;
+    let tech = server.token("tech@techacct.example");
+    let admin = server.token("web@acme.example");
+    let access = "/admin/config/acme/sites/web/access.json";
+    let roles = |admins: &[&str], config_admins: &[&str]| json!({"admin": {"role": {"admin": admins, "config_admin": config_admins}, "requireAuth": "auto"}});
+    let mut raised_site = site_body();
+    raised_site["access"]["admin"]["role"]["admin"] =
+        json!(["web@acme.example", "tech@techacct.example"]);
+    let mut site_without_access = site_body();
+    site_without_access
+        .as_object_mut()
+        .expect("object")
+        .remove("access");
+    // (what, caller, method, path, body, status, part of the error)
+    type Case<'a> = (
+        &'a str,
+        &'a String,
+        Method,
+        &'a str,
+        Option<Value>,
+        StatusCode,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "config_admin raises itself",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(
+                &["web@acme.example", "tech@techacct.example"],
+                &["tech@techacct.example"],
+            )),
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin: only an admin of acme/web",
+        ),
+        (
+            "config_admin grants everyone",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(&["*"], &[])),
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin",
+        ),
+        (
+            "config_admin removes the admins",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(&[], &["tech@techacct.example"])),
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin",
+        ),
+        (
+            "config_admin deletes the access block",
+            &tech,
+            Method::DELETE,
+            access,
+            None,
+            StatusCode::FORBIDDEN,
+            "/admin/role/admin",
+        ),
+        (
+            "config_admin raises itself through the site",
+            &tech,
+            Method::POST,
+            SITE,
+            Some(raised_site.clone()),
+            StatusCode::FORBIDDEN,
+            "/access/admin/role/admin",
+        ),
+        (
+            "config_admin drops the site's access",
+            &tech,
+            Method::POST,
+            SITE,
+            Some(site_without_access),
+            StatusCode::FORBIDDEN,
+            "/access/admin/role/admin",
+        ),
+        // Other access changes, and the same admins in another case or order, are configuration.
+        (
+            "config_admin changes requireAuth and config_admin",
+            &tech,
+            Method::POST,
+            access,
+            Some(roles(
+                &["WEB@acme.example"],
+                &["tech@techacct.example", "ci@techacct.example"],
+            )),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            "config_admin posts the site unchanged",
+            &tech,
+            Method::POST,
+            SITE,
+            Some(site_body()),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            "site admin adds an admin",
+            &admin,
+            Method::POST,
+            SITE,
+            Some(raised_site),
+            StatusCode::OK,
+            "",
+        ),
+        (
+            "org admin replaces the admins",
+            &root,
+            Method::POST,
+            access,
+            Some(roles(&["web@acme.example"], &["tech@techacct.example"])),
+            StatusCode::OK,
+            "",
+        ),
+    ];
+    for (name, token, method, path, body, status, message) in cases {
+        let before = server.get(SITE, &root).await.body["access"].clone();
+        let answer = server
+            .send(
+                method,
+                path,
+                Some(token),
+                body.map(|b| b.to_string().into_bytes()),
+            )
+            .await;
+        assert_eq!(answer.status, status, "{name}: {:?}", answer.error);
+        let error = answer.error.unwrap_or_default();
+        assert!(error.contains(message), "{name}: {error}");
+        if status == StatusCode::FORBIDDEN {
+            assert_eq!(
+                server.get(SITE, &root).await.body["access"],
+                before,
+                "{name}: nothing changed"
+            );
+        }
+    }
+    let roles_now = server.get(access, &root).await.body;
+    assert_eq!(
+        roles_now["admin"]["role"]["admin"],
+        json!(["web@acme.example"])
+    );
+}
+
+#[tokio::test]
 async fn the_token_is_read_from_cookie_header_or_authorization() {
     let (server, _) = with_site().await;
     let admin = server.token("web@acme.example");
     let url = server.url(SITE);
-    for (header, value) in [
-        ("cookie", format!("theme=dark; auth_token={admin}")),
-        ("x-auth-token", admin.clone()),
-        ("authorization", format!("token {admin}")),
-    ] {
-        let response = server
-            .client
-            .get(&url)
-            .header(header, value)
-            .send()
-            .await
-            .expect("answered");
-        assert_eq!(response.status(), StatusCode::OK, "{header}");
+    // (what, the request's credential headers, status)
+    type Case<'a> = (&'a str, Vec<(&'a str, String)>, StatusCode);
+    let cases: Vec<Case> = vec![
+        (
+            "cookie",
+            vec![("cookie", format!("theme=dark; auth_token={admin}"))],
+            StatusCode::OK,
+        ),
+        (
+            "x-auth-token",
+            vec![("x-auth-token", admin.clone())],
+            StatusCode::OK,
+        ),
+        (
+            "authorization token",
+            vec![("authorization", format!("token {admin}"))],
+            StatusCode::OK,
+        ),
+        (
+            "authorization bearer",
+            vec![("authorization", format!("Bearer {admin}"))],
+            StatusCode::OK,
+        ),
+        (
+            "authorization basic",
+            vec![("authorization", format!("Basic {admin}"))],
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "stale cookie beside a valid header",
+            vec![
+                ("cookie", "auth_token=stale".into()),
+                ("x-auth-token", admin.clone()),
+            ],
+            StatusCode::OK,
+        ),
+        (
+            "garbage header beside a valid bearer",
+            vec![
+                ("x-auth-token", "garbage".into()),
+                ("authorization", format!("Bearer {admin}")),
+            ],
+            StatusCode::OK,
+        ),
+        (
+            "only invalid credentials",
+            vec![
+                ("cookie", "auth_token=stale".into()),
+                ("x-auth-token", "garbage".into()),
+            ],
+            StatusCode::UNAUTHORIZED,
+        ),
+    ];
+    for (name, headers, expected) in cases {
+        let mut request = server.client.get(&url);
+        for (header, value) in headers {
+            request = request.header(header, value);
+        }
+        let response = request.send().await.expect("answered");
+        assert_eq!(response.status(), expected, "{name}");
     }
-    let bearer = server
-        .client
-        .get(&url)
-        .header("authorization", format!("Bearer {admin}"))
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(bearer.status(), StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
-async fn signing_in_sets_a_working_cookie() {
+async fn role_addresses_compare_case_insensitively() {
     let (server, _) = with_site().await;
+    // site_body() grants admin to web@acme.example and config_admin to tech@techacct.example.
+    for subject in [
+        "web@acme.example",
+        "WEB@Acme.Example",
+        "tech@techacct.example",
+        "Tech@TECHACCT.example",
+        "ROOT@acme.example",
+    ] {
+        let answer = server.get(SITE, &server.token(subject)).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::OK,
+            "{subject}: {:?}",
+            answer.error
+        );
+    }
+}
+
+/// A form-encoded body.
+fn form(fields: &[(&str, String)]) -> String {
+    url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields.iter().map(|(k, v)| (*k, v.as_str())))
+        .finish()
+}
+
+/// The nonce of the sign-in form at `/admin/login`.
+async fn sign_in_nonce(server: &TestServer) -> String {
     let page = server
         .client
         .get(server.url("/admin/login"))
@@ -373,19 +756,81 @@ async fn signing_in_sets_a_working_cookie() {
         .await
         .expect("answered");
     assert_eq!(page.status(), StatusCode::OK);
-    assert!(page.text().await.expect("html").contains("name=\"email\""));
+    let html = page.text().await.expect("html");
+    assert!(
+        html.contains("method=\"post\"") && html.contains("name=\"email\""),
+        "{html}"
+    );
+    let (_, rest) = html
+        .split_once("name=\"nonce\" value=\"")
+        .expect("a nonce in the form");
+    rest.split('"').next().expect("nonce").to_string()
+}
 
+#[tokio::test]
+async fn signing_in_needs_the_form_nonce_and_sets_a_working_cookie() {
+    let (server, _) = with_site().await;
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client");
-    let profile = client
+    let sign_in = |fields: Vec<(&'static str, String)>| {
+        let request = client
+            .post(server.url("/admin/profile"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form(&fields))
+            .send();
+        async move { request.await.expect("answered") }
+    };
+    let email = || ("email", "web@acme.example".to_string());
+
+    // GET never mints, with or without an address.
+    let visit = client
         .get(server.url("/admin/profile?email=web@acme.example"))
         .send()
         .await
         .expect("answered");
-    assert_eq!(profile.status(), StatusCode::OK);
-    let cookie = profile
+    assert_eq!(visit.status(), StatusCode::SEE_OTHER, "back to sign-in");
+    assert!(visit.headers().get("set-cookie").is_none());
+
+    let nonce = sign_in_nonce(&server).await;
+    let cases = [
+        (
+            "no nonce",
+            vec![email()],
+            StatusCode::FORBIDDEN,
+            "`nonce` is missing",
+        ),
+        (
+            "made-up nonce",
+            vec![email(), ("nonce", "made-up".into())],
+            StatusCode::FORBIDDEN,
+            "`nonce` is unknown",
+        ),
+        (
+            "invalid address",
+            vec![
+                ("email", "nobody".into()),
+                ("nonce", sign_in_nonce(&server).await),
+            ],
+            StatusCode::BAD_REQUEST,
+            "`email` `nobody`",
+        ),
+    ];
+    for (name, fields, status, message) in cases {
+        let response = sign_in(fields).await;
+        assert_eq!(response.status(), status, "{name}");
+        assert!(response.headers().get("set-cookie").is_none(), "{name}");
+        let error = crate::harness::answer(response)
+            .await
+            .error
+            .unwrap_or_default();
+        assert!(error.contains(message), "{name}: {error}");
+    }
+
+    let signed_in = sign_in(vec![email(), ("nonce", nonce.clone())]).await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    let cookie = signed_in
         .headers()
         .get("set-cookie")
         .and_then(|v| v.to_str().ok())
@@ -398,22 +843,177 @@ async fn signing_in_sets_a_working_cookie() {
     let pair = cookie.split(';').next().expect("name=value").to_string();
     let read = client
         .get(server.url(SITE))
-        .header("cookie", pair)
+        .header("cookie", pair.clone())
         .send()
         .await
         .expect("answered");
     assert_eq!(read.status(), StatusCode::OK);
-
-    let anonymous = client
+    let profile = client
         .get(server.url("/admin/profile"))
+        .header("cookie", pair)
         .send()
         .await
         .expect("answered");
-    assert_eq!(
-        anonymous.status(),
-        StatusCode::SEE_OTHER,
-        "no cookie: back to sign-in"
+    assert_eq!(profile.status(), StatusCode::OK);
+    assert!(profile.headers().get("set-cookie").is_none());
+    assert!(
+        profile
+            .text()
+            .await
+            .expect("html")
+            .contains("web@acme.example")
     );
+
+    // A nonce signs in once.
+    let replayed = sign_in(vec![email(), ("nonce", nonce)]).await;
+    assert_eq!(replayed.status(), StatusCode::FORBIDDEN);
+    assert!(replayed.headers().get("set-cookie").is_none());
+}
+
+#[tokio::test]
+async fn only_loopback_and_localhost_host_names_are_answered() {
+    let (server, root) = with_site().await;
+    let port = server.server.addr.port();
+    let cases = [
+        (format!("127.0.0.1:{port}"), StatusCode::OK),
+        (format!("localhost:{port}"), StatusCode::OK),
+        ("localhost".to_string(), StatusCode::OK),
+        (format!("[::1]:{port}"), StatusCode::OK),
+        (
+            format!("attacker.example:{port}"),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "attacker.example".to_string(),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "localhost.attacker.example".to_string(),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "127.0.0.1.nip.io".to_string(),
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+    ];
+    for (host, status) in cases {
+        // The DNS-rebinding shape: a page of another site, its name resolving to 127.0.0.1.
+        for (path, token) in [
+            ("/admin/login", None),
+            ("/admin/config/acme/sites/web.json", Some(&root)),
+        ] {
+            let mut request = server.client.get(server.url(path)).header("host", &host);
+            if let Some(token) = token {
+                request = request.header("x-auth-token", token);
+            }
+            let answer = crate::harness::answer(request.send().await.expect("answered")).await;
+            assert_eq!(answer.status, status, "{host} {path}: {:?}", answer.error);
+            if status == StatusCode::MISDIRECTED_REQUEST {
+                let error = answer.error.unwrap_or_default();
+                assert!(
+                    error.contains("is not served") && error.contains("--allowed-host"),
+                    "{host}: {error}"
+                );
+            }
+        }
+    }
+    let minted = server
+        .client
+        .post(server.url("/admin/profile"))
+        .header("host", "attacker.example")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form(&[
+            ("email", "root@acme.example".into()),
+            ("nonce", "x".into()),
+        ]))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(minted.status(), StatusCode::MISDIRECTED_REQUEST);
+    assert!(minted.headers().get("set-cookie").is_none());
+}
+
+#[tokio::test]
+async fn allowed_hosts_are_answered_too() {
+    let server = TestServer::start_allowing(&["siteops.internal"]).await;
+    for (host, status) in [
+        ("siteops.internal:8080", StatusCode::OK),
+        ("SITEOPS.internal", StatusCode::OK),
+        ("127.0.0.1", StatusCode::OK),
+        ("other.internal", StatusCode::MISDIRECTED_REQUEST),
+    ] {
+        let response = server
+            .client
+            .get(server.url("/admin/login"))
+            .header("host", host)
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(response.status(), status, "{host}");
+    }
+}
+
+#[tokio::test]
+async fn unverified_webhooks_get_one_answer_whatever_the_site() {
+    let (server, root) = with_site().await;
+    // acme/web: a hosted repository without a webhook secret; acme/docs: code that cannot
+    // be synced; acme/ext: an onboarded external repository with its secret; acme/nowhere:
+    // no site at all.
+    let byogit = json!({"code": {"owner": "acme", "repo": "ext", "source": {"type": "byogit", "url": "https://git.acme.example/acme/ext", "raw_url": "https://raw.git.acme.example/acme/ext", "owner": "p1", "repo": "ext", "secretId": "sync"}}});
+    let docs = json!({"code": {"owner": "acme", "repo": "docs", "source": {"type": "gitea", "url": "https://git.acme.example/acme/docs"}}});
+    for (path, body) in [
+        ("/admin/config/acme/sites/ext.json", byogit),
+        ("/admin/config/acme/sites/docs.json", docs),
+        (
+            "/admin/config/acme/sites/ext/secrets/sync.json",
+            json!({"value": "the-secret"}),
+        ),
+    ] {
+        let answer = server.post(path, &root, &body).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}: {:?}", answer.error);
+    }
+    let body = json!({"ref": "refs/heads/main"}).to_string();
+    let wrong = siteops::codesync::signature::sign(b"a guess", body.as_bytes());
+    let mut answers = Vec::new();
+    for site in ["web", "docs", "ext", "nowhere"] {
+        for signature in [None, Some(wrong.clone())] {
+            let mut request = server
+                .client
+                .post(server.url(&format!("/admin/webhook/code/acme/{site}")))
+                .body(body.clone());
+            if let Some(signature) = &signature {
+                request = request.header("x-hub-signature-256", signature);
+            }
+            let response = request.send().await.expect("answered");
+            let status = response.status();
+            let error = response
+                .headers()
+                .get("x-error")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            let text = response.text().await.expect("body");
+            answers.push((site, signature.is_some(), (status, error, text)));
+        }
+    }
+    let expected = (
+        StatusCode::UNAUTHORIZED,
+        Some("missing or invalid x-hub-signature-256".to_string()),
+        "missing or invalid x-hub-signature-256\n".to_string(),
+    );
+    for (site, signed, answer) in answers {
+        assert_eq!(answer, expected, "acme/{site}, signed: {signed}");
+    }
+    // The right signature still starts a sync.
+    let good = siteops::codesync::signature::sign(b"the-secret", body.as_bytes());
+    let response = server
+        .client
+        .post(server.url("/admin/webhook/code/acme/ext"))
+        .header("x-hub-signature-256", good)
+        .body(body)
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
 }
 
 #[tokio::test]
@@ -470,6 +1070,83 @@ async fn the_preview_host_publishes_the_public_configuration() {
         .preview("main--nosite--acme.localhost", "/config.json", None)
         .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_site_that_requires_auth_serves_only_callers_with_a_role() {
+    let (server, root) = with_site().await;
+    let access = json!({"admin": {"role": {"admin": ["web@acme.example"], "config_admin": ["tech@techacct.example"]}, "requireAuth": "auto"}});
+    let written = server
+        .post("/admin/config/acme/sites/web/access.json", &root, &access)
+        .await;
+    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    let media = "/media_0123456789abcdef0123456789abcdef01234567.png";
+    let stranger = server.token("stranger@elsewhere.example");
+    let cases = [
+        (
+            "no token",
+            None,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "garbage",
+            Some("garbage".to_string()),
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "no role",
+            Some(stranger.clone()),
+            StatusCode::FORBIDDEN,
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            "site admin",
+            Some(server.token("web@acme.example")),
+            StatusCode::OK,
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "config admin",
+            Some(server.token("tech@techacct.example")),
+            StatusCode::OK,
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "org admin",
+            Some(root.clone()),
+            StatusCode::OK,
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (name, token, config, image) in cases {
+        let answer = server
+            .preview(
+                "main--web--acme.localhost",
+                "/config.json",
+                token.as_deref(),
+            )
+            .await;
+        assert_eq!(
+            answer.status, config,
+            "{name}: /config.json {:?}",
+            answer.error
+        );
+        let answer = server
+            .preview("main--web--acme.localhost", media, token.as_deref())
+            .await;
+        assert_eq!(answer.status, image, "{name}: media {:?}", answer.error);
+    }
+    let refused = server
+        .preview("main--web--acme.localhost", "/index.md", Some(&stranger))
+        .await;
+    assert!(
+        refused
+            .error
+            .is_some_and(|e| e.contains("stranger@elsewhere.example has no role on acme/web")),
+        "the 403 says why"
+    );
 }
 
 #[tokio::test]

@@ -54,6 +54,7 @@ impl TestServer {
             preview_limits: Limits::default(),
             preview_transport: Some(transport),
             session: None,
+            allowed_hosts: Vec::new(),
         })
         .await;
         server._temp = Some(temp);
@@ -90,6 +91,7 @@ impl TestServer {
                 mocks.mocks()
             })))),
             session: Some(live.clone()),
+            allowed_hosts: Vec::new(),
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
@@ -104,16 +106,32 @@ impl TestServer {
         (server, live)
     }
 
-    async fn start_on_with(data: PathBuf, org_admins: &[&str], limits: Limits) -> TestServer {
-        TestServer::start_config(ServerConfig {
+    /// A server that also answers the `Host` names `allowed` (`serve --allowed-host`).
+    pub async fn start_allowing(allowed: &[&str]) -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let mut server = TestServer::start_config(ServerConfig {
+            allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
+            ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
+        })
+        .await;
+        server._temp = Some(temp);
+        server
+    }
+
+    fn config(data: PathBuf, org_admins: &[&str], limits: Limits) -> ServerConfig {
+        ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
             data_dir: data,
             org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
             session: None,
-        })
-        .await
+            allowed_hosts: Vec::new(),
+        }
+    }
+
+    async fn start_on_with(data: PathBuf, org_admins: &[&str], limits: Limits) -> TestServer {
+        TestServer::start_config(TestServer::config(data, org_admins, limits)).await
     }
 
     async fn start_config(config: ServerConfig) -> TestServer {

@@ -200,6 +200,7 @@ async fn serve(
         preview_limits: Default::default(),
         preview_transport: Some(transport),
         session: None,
+        allowed_hosts: Vec::new(),
     })
     .await
     .expect("server starts");

@@ -369,12 +369,21 @@ async fn mappings_apply_with_use_aem_mapping_and_branches_fall_back_to_main() {
         .await
         .expect("answered");
     assert_eq!(response.status(), StatusCode::OK);
-    // No configuration at all: the hosted worker answers 500.
+    // No configuration at all: 404 naming what is missing, not a server error.
     let none = server
         .client
         .get(server.url("/transform/acme/other/main/x"))
         .send()
         .await
         .expect("answered");
-    assert_eq!(none.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(none.status(), StatusCode::NOT_FOUND);
+    let error = none
+        .headers()
+        .get("x-error")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert!(
+        error.contains("no worker configuration for acme/other branch main"),
+        "{error}"
+    );
 }

@@ -34,6 +34,10 @@ pub struct AppState {
     pub worker_cache: crate::worker::cache::WorkerCache,
     /// The live session, when `serve` serves a repository.
     pub session: Option<Arc<dyn Session>>,
+    /// Host names answered besides loopback, `localhost` and `*.localhost`.
+    pub allowed_hosts: Vec<String>,
+    /// The single-use nonces of the sign-in forms shown.
+    pub sign_in: crate::admin::SignInNonces,
 }
 
 impl AppState {

@@ -1,46 +1,62 @@
 //! The caller of a request: the verified claims of its token, if it has a valid one.
-//! The token is read from the `auth_token` cookie, then `x-auth-token`, then
-//! `Authorization: token <jwt>`, in the reference's order.
+//! A token may come from the `auth_token` cookie, `x-auth-token`, or `Authorization:
+//! token <jwt>` (or `Bearer <jwt>`). Every credential presented is tried, in that order,
+//! and the first valid one wins: a stale cookie beside a valid header does not lock the
+//! caller out.
 
 use axum::http::HeaderMap;
 
 use crate::auth::{Claims, SigningKey};
 
-/// The raw token a request carries, from the first place that has one.
-pub fn token_of(headers: &HeaderMap) -> Option<&str> {
-    cookie(headers, "auth_token")
-        .or_else(|| headers.get("x-auth-token").and_then(|v| v.to_str().ok()))
-        .or_else(|| {
-            headers
-                .get("authorization")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("token "))
-        })
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-}
-
-/// The claims of the request's token, when it is valid now.
-pub fn caller(headers: &HeaderMap, key: &SigningKey) -> Option<Claims> {
-    let token = token_of(headers)?;
-    match key.verify(token, crate::time::now_seconds()) {
-        Ok(claims) => Some(claims),
-        Err(error) => {
-            tracing::debug!(%error, "token refused");
-            None
-        }
-    }
-}
-
-fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers
+/// Every raw token a request carries, in the reference's order: the `auth_token`
+/// cookies, `x-auth-token`, then `Authorization: token …` or `Bearer …`.
+pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
+    let cookies = headers
         .get_all("cookie")
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| value)
+        .filter(|(key, _)| *key == "auth_token")
+        .map(|(_, value)| value);
+    let header = headers
+        .get_all("x-auth-token")
+        .iter()
+        .filter_map(|v| v.to_str().ok());
+    let authorization = headers
+        .get_all("authorization")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| {
+            let (scheme, token) = v.trim().split_once(' ')?;
+            (scheme.eq_ignore_ascii_case("token") || scheme.eq_ignore_ascii_case("bearer"))
+                .then_some(token)
+        });
+    cookies
+        .chain(header)
+        .chain(authorization)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The first raw token a request carries (see [`tokens_of`]).
+pub fn token_of(headers: &HeaderMap) -> Option<&str> {
+    tokens_of(headers).into_iter().next()
+}
+
+/// The claims of the first of the request's tokens that is valid now.
+pub fn caller(headers: &HeaderMap, key: &SigningKey) -> Option<Claims> {
+    let now = crate::time::now_seconds();
+    tokens_of(headers)
+        .into_iter()
+        .find_map(|token| match key.verify(token, now) {
+            Ok(claims) => Some(claims),
+            Err(error) => {
+                tracing::debug!(%error, "token refused");
+                None
+            }
+        })
 }
 
 #[cfg(test)]
@@ -49,7 +65,7 @@ mod tests {
     use axum::http::HeaderValue;
 
     #[test]
-    fn the_cookie_comes_first_then_the_headers() {
+    fn every_credential_is_found_cookie_first() {
         let mut headers = HeaderMap::new();
         headers.insert(
             "authorization",
@@ -62,9 +78,36 @@ mod tests {
             "cookie",
             HeaderValue::from_static("a=1; auth_token=from-cookie"),
         );
-        assert_eq!(token_of(&headers), Some("from-cookie"));
+        assert_eq!(
+            tokens_of(&headers),
+            ["from-cookie", "from-header", "from-authorization"]
+        );
         let mut bearer = HeaderMap::new();
         bearer.insert("authorization", HeaderValue::from_static("Bearer x"));
-        assert_eq!(token_of(&bearer), None);
+        assert_eq!(token_of(&bearer), Some("x"));
+        let mut basic = HeaderMap::new();
+        basic.insert("authorization", HeaderValue::from_static("Basic eDp5"));
+        assert_eq!(token_of(&basic), None);
+    }
+
+    #[test]
+    fn a_valid_credential_wins_over_an_invalid_one() {
+        let key = SigningKey::from_bytes(b"k".to_vec());
+        let claims = Claims {
+            sub: "web@acme.example".into(),
+            iat: 0,
+            exp: u64::MAX,
+            aud: "*".into(),
+        };
+        let valid = key.sign(&claims);
+        let mut headers = HeaderMap::new();
+        headers.insert("cookie", HeaderValue::from_static("auth_token=stale"));
+        headers.insert(
+            "x-auth-token",
+            HeaderValue::from_str(&valid).expect("header"),
+        );
+        assert_eq!(caller(&headers, &key), Some(claims));
+        headers.remove("x-auth-token");
+        assert_eq!(caller(&headers, &key), None);
     }
 }

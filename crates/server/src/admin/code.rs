@@ -79,6 +79,9 @@ pub async fn trigger(
 }
 
 /// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
+/// Until the signature is verified the answer does not depend on the site: a missing
+/// site, one whose code is not synced, one without a secret, and a wrong or missing
+/// signature all get the same 401.
 pub async fn webhook(
     State(state): State<Arc<AppState>>,
     Path((org, site)): Path<(String, String)>,
@@ -87,20 +90,19 @@ pub async fn webhook(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site)])?;
     let bytes = read_body(body).await?;
-    let store = state.store.as_ref();
-    let document = sites::load(store, &org, &site)?
-        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    let code = synced_code(&document)?;
-    let secret = sites::repos::sync_secret(store, &org, &site, &code)?;
-    let unauthorized = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
-    let Some(secret) = secret else {
-        return unauthorized("the repository has no webhook secret: nothing can be verified");
+    let unverified = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing or invalid x-hub-signature-256",
+        )
     };
-    let Some(header) = headers.get(signature::HEADER).and_then(|v| v.to_str().ok()) else {
-        return unauthorized("missing x-hub-signature-256");
-    };
-    if !signature::verify(secret.as_bytes(), &bytes, header) {
-        return unauthorized("invalid x-hub-signature-256");
+    let header = headers
+        .get(signature::HEADER)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(unverified)?;
+    let secret = webhook_secret(&state, &org, &site);
+    if !secret.is_some_and(|secret| signature::verify(secret.as_bytes(), &bytes, header)) {
+        return Err(unverified());
     }
     let payload: Value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("invalid JSON: {e}")))?;
@@ -123,6 +125,28 @@ pub async fn webhook(
     enqueue(&state, &org, &site, branch, Trigger::Webhook)
 }
 
+/// The webhook secret of `org/site`'s synced repository; `None` when there is none to
+/// verify with, whatever the reason (no such site, code that is not synced, no secret,
+/// a stored document that does not read), which is logged, never answered.
+fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<String> {
+    let store = state.store.as_ref();
+    let found = sites::load(store, org, site)
+        .map_err(ApiError::from)
+        .and_then(|document| {
+            let document = document
+                .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+            let code = synced_code(&document)?;
+            Ok(sites::repos::sync_secret(store, org, site, &code)?)
+        });
+    match found {
+        Ok(secret) => secret,
+        Err(error) => {
+            tracing::info!(%org, %site, error = %error.message, "webhook cannot be verified");
+            None
+        }
+    }
+}
+
 /// `GET /job/<org>/<site>/<branch>/code`.
 pub async fn list(
     State(state): State<Arc<AppState>>,
@@ -143,7 +167,8 @@ pub async fn one(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     existing_site(&state, &headers, &org, &site, Action::Operate)?;
-    let valid = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let valid = name.len() <= super::MAX_NAME_LEN
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let found = if valid {
         job::load(state.store.as_ref(), &org, &site, &branch, &name)?
     } else {

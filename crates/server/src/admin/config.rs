@@ -11,6 +11,7 @@
 //! Every write of a site runs under that site's lock, so concurrent read-modify-write
 //! requests cannot lose each other's updates.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use axum::Json;
@@ -122,6 +123,51 @@ fn check_access(
     }
 }
 
+/// The addresses an access configuration makes `admin`, compared as addresses are.
+fn admin_grants(access: Option<&AccessConfig>) -> BTreeSet<String> {
+    access
+        .and_then(|a| a.admin.as_ref())
+        .and_then(|a| a.role.as_ref())
+        .and_then(|r| r.admin.as_ref())
+        .into_iter()
+        .flatten()
+        .map(|entry| entry.trim().to_ascii_lowercase())
+        .collect()
+}
+
+/// A write that changes who is `admin` of a site (`new` replacing `old`; `None`: no
+/// access block) needs an admin of the site or of the org ([`Action::GrantAdmin`]): a
+/// `config_admin` may not raise itself or anyone else. 403 naming the field at `pointer`.
+fn check_admin_grants(
+    state: &AppState,
+    headers: &HeaderMap,
+    (org, site): (&str, &str),
+    old: Option<&AccessConfig>,
+    new: Option<&Value>,
+    pointer: &str,
+) -> Result<(), ApiError> {
+    let new: Option<AccessConfig> = new
+        .filter(|v| !v.is_null())
+        .map(|v| serde_json::from_value(v.clone()))
+        .transpose()
+        .map_err(|e| ApiError::bad_request(format!("{pointer}: {e}")))?;
+    if admin_grants(old) == admin_grants(new.as_ref()) {
+        return Ok(());
+    }
+    check_access(state, headers, org, site, old, Action::GrantAdmin).map_err(|error| {
+        if error.status == StatusCode::FORBIDDEN {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "{pointer}: only an admin of {org}/{site} (or an org administrator) may change who is admin"
+                ),
+            )
+        } else {
+            error
+        }
+    })
+}
+
 /// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
 /// revealed to callers without a token.
 pub fn existing_site(
@@ -195,7 +241,7 @@ pub async fn site(
     check_names(&[("org", &org), ("site", site)])?;
     let store = state.store.as_ref();
     match method {
-        Method::GET => Ok(Json(
+        Method::GET | Method::HEAD => Ok(Json(
             existing_site(&state, &headers, &org, site, Action::Configure)?.json,
         )
         .into_response()),
@@ -229,14 +275,24 @@ pub async fn site(
                         format!("site {org}/{site} exists; POST replaces it"),
                     ));
                 }
-                Some(document) => check_access(
-                    &state,
-                    &headers,
-                    &org,
-                    site,
-                    document.access(),
-                    Action::Configure,
-                )?,
+                Some(document) => {
+                    check_access(
+                        &state,
+                        &headers,
+                        &org,
+                        site,
+                        document.access(),
+                        Action::Configure,
+                    )?;
+                    check_admin_grants(
+                        &state,
+                        &headers,
+                        (&org, site),
+                        document.access(),
+                        value.get("access"),
+                        "/access/admin/role/admin",
+                    )?;
+                }
             }
             if let Value::Object(map) = &mut value {
                 map.entry("version").or_insert(json!(1));
@@ -284,7 +340,7 @@ pub async fn sub_resource(
     };
     let store = state.store.as_ref();
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             let document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
             let field = document.json.get(name).cloned().ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no {name} configuration"))
@@ -299,8 +355,18 @@ pub async fn sub_resource(
             };
             let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            let mut document =
-                existing_site(&state, &headers, &org, &site, Action::Configure)?.json;
+            let existing = existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            if name == "access" {
+                check_admin_grants(
+                    &state,
+                    &headers,
+                    (&org, &site),
+                    existing.access(),
+                    value.as_ref(),
+                    "/admin/role/admin",
+                )?;
+            }
+            let mut document = existing.json;
             if name == "code" {
                 state.check_code_selectable(&org, &site, value.as_ref())?;
             }
@@ -340,7 +406,7 @@ async fn public(
     let store = state.store.as_ref();
     let key = public_key(org, site);
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             existing_site(&state, headers, org, site, Action::Configure)?;
             let document = load_json(store, &key)?.ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no public configuration"))
@@ -381,7 +447,7 @@ pub async fn secret(
     let store = state.store.as_ref();
     let key = sites::secret_key(&org, &site, id);
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
             let stored = load_json(store, &key)?
                 .ok_or_else(|| ApiError::not_found(format!("{org}/{site} has no secret `{id}`")))?;
@@ -417,7 +483,7 @@ fn list_secrets(
     method: Method,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    if method != Method::GET {
+    if !matches!(method, Method::GET | Method::HEAD) {
         return Err(method_not_allowed());
     }
     existing_site(state, headers, org, site, Action::Configure)?;

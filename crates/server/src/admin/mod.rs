@@ -17,12 +17,13 @@ use axum::body::Body;
 use axum::http::StatusCode;
 use axum::routing::{MethodFilter, get, on, post};
 
-pub use caller::{caller, token_of};
+pub use caller::{caller, token_of, tokens_of};
 pub use error::ApiError;
+pub use login::SignInNonces;
 
 use crate::app::AppState;
 use crate::auth::SigningKey;
-use crate::store::Store;
+use crate::store::{FsStore, Store};
 
 /// Largest request body accepted (413 beyond).
 pub const BODY_LIMIT: usize = 1024 * 1024;
@@ -30,14 +31,19 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 /// Where the service keeps its token signing key.
 pub const SIGNING_KEY: &str = "keys/token-signing.key";
 
-/// Loads the signing key from the store, creating it on first use.
-pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
-    if let Some(bytes) = store.get(SIGNING_KEY)? {
-        return Ok(SigningKey::from_bytes(bytes));
-    }
-    let key = SigningKey::generate()
-        .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
-    store.put(SIGNING_KEY, key.as_bytes())?;
+/// Loads the signing key from the store, creating it on first use. Its file is readable
+/// by its owner only (0600 on Unix), tightened if an older one was not.
+pub fn signing_key(store: &FsStore) -> anyhow::Result<SigningKey> {
+    let key = match store.get(SIGNING_KEY)? {
+        Some(bytes) => SigningKey::from_bytes(bytes),
+        None => {
+            let key = SigningKey::generate()
+                .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
+            store.put(SIGNING_KEY, key.as_bytes())?;
+            key
+        }
+    };
+    store.make_private(SIGNING_KEY)?;
     Ok(key)
 }
 
@@ -50,7 +56,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .or(MethodFilter::HEAD);
     Router::new()
         .route("/login", get(login::login_page))
-        .route("/profile", get(login::profile))
+        .route("/profile", get(login::profile).post(login::sign_in))
         .route("/config/{org}/{file}", get(config::list_sites))
         .route("/config/{org}/sites/{file}", on(all, config::site))
         .route(
@@ -76,18 +82,34 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// The longest org, site, branch or secret name: `<name>.json` must fit a file name of
+/// the store (255 bytes on common file systems).
+pub const MAX_NAME_LEN: usize = 250;
+
+/// Whether `name` can name an org, site, branch or secret: `[a-z0-9][a-z0-9-]*`, at most
+/// [`MAX_NAME_LEN`] characters.
+pub fn is_name(name: &str) -> bool {
+    name.len() <= MAX_NAME_LEN && siteops_config::rules::is_id(name)
+}
+
 /// Checks org, site, branch and secret names from a request path: `[a-z0-9][a-z0-9-]*`
-/// (no path traversal, no surprises), 400 otherwise. Each pair is (what, name).
+/// (no path traversal, no surprises), at most [`MAX_NAME_LEN`] characters, 400 otherwise,
+/// before anything touches the store. Each pair is (what, name).
 pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
-    match names
-        .iter()
-        .find(|(_, name)| !siteops_config::rules::is_id(name))
-    {
-        Some((what, name)) => Err(ApiError::bad_request(format!(
-            "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
-        ))),
-        None => Ok(()),
+    for (what, name) in names {
+        if name.len() > MAX_NAME_LEN {
+            return Err(ApiError::bad_request(format!(
+                "invalid {what} name: {} characters, longer than the {MAX_NAME_LEN} allowed",
+                name.len()
+            )));
+        }
+        if !siteops_config::rules::is_id(name) {
+            return Err(ApiError::bad_request(format!(
+                "invalid {what} name `{name}`: names are [a-z0-9][a-z0-9-]*"
+            )));
+        }
     }
+    Ok(())
 }
 
 /// Reads a request body of at most [`BODY_LIMIT`] bytes.
@@ -98,4 +120,37 @@ pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
             format!("the request body is larger than {BODY_LIMIT} bytes (or could not be read)"),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    fn mode(path: &std::path::Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .expect("key file")
+            .permissions()
+            .mode()
+            & 0o777
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_signing_key_file_is_private_and_a_loose_one_is_tightened() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = FsStore::open(dir.path()).expect("store");
+        let path = dir.path().join(SIGNING_KEY);
+        let key = signing_key(&store).expect("created");
+        assert_eq!(mode(&path), 0o600);
+
+        // A key file left readable by others (an older version, a copy) is tightened,
+        // and kept: tokens signed with it stay valid.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let again = signing_key(&store).expect("loaded");
+        assert_eq!(again.as_bytes(), key.as_bytes());
+        assert_eq!(mode(&path), 0o600);
+    }
 }

@@ -65,7 +65,7 @@ async fn route(
         split(uri.path()).ok_or_else(|| ApiError::not_found("no such preview resource"))?;
     check_names(&[("org", org), ("site", site), ("branch", branch)])?;
     let page = PagePath::parse(raw).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if !matches!(*method, Method::GET | Method::POST) {
+    if !matches!(*method, Method::GET | Method::HEAD | Method::POST) {
         return Err(ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method not allowed: GET or POST",
@@ -75,7 +75,7 @@ async fn route(
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
     let links = Links::new(headers, org, site, branch);
-    if *method == Method::GET {
+    if matches!(*method, Method::GET | Method::HEAD) {
         let record = match previews.load(&page.web_path())? {
             Some(record) => Some(record),
             None => previews.load(&page.resource_path(true))?,

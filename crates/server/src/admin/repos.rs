@@ -35,6 +35,21 @@ impl AppState {
         let Some(code) = parse_code(code)? else {
             return Ok(());
         };
+        // Names that become store keys: too long for a file name is a 400, not a 500.
+        let (owner, repo) = external(&code).map_or((None, None), |(o, r, _)| (Some(o), Some(r)));
+        for (field, name) in [
+            ("source.secretId", code.source.secret_id.as_deref()),
+            ("source.owner", owner),
+            ("source.repo", repo),
+        ] {
+            if let Some(name) = name.filter(|n| n.len() > super::MAX_NAME_LEN) {
+                return Err(ApiError::bad_request(format!(
+                    "invalid code `{field}`: {} characters, longer than the {} allowed",
+                    name.len(),
+                    super::MAX_NAME_LEN
+                )));
+            }
+        }
         let Some((owner, repo, secret_id)) = external(&code) else {
             return Ok(());
         };

@@ -14,6 +14,13 @@ pub enum Action {
     Configure,
     /// Everything else a site administrator does: preview, code sync, jobs.
     Operate,
+    /// Read the content of a site that requires authentication (its pages, media and
+    /// files on the preview host): any role on the site.
+    ReadContent,
+    /// Change who is `admin` of a site (its `access.admin.role.admin` grants): site and
+    /// org administrators only; a `config_admin` may change configuration, not raise
+    /// anyone (itself included) to admin.
+    GrantAdmin,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,9 +52,16 @@ impl OrgAdmins {
 
     pub fn is_admin(&self, org: &str, subject: &str) -> bool {
         self.0.iter().any(|(scope, address)| {
-            scope.as_deref().is_none_or(|s| s == org) && address.eq_ignore_ascii_case(subject)
+            scope.as_deref().is_none_or(|s| s == org) && same_address(address, subject)
         })
     }
+}
+
+/// Whether two addresses (e-mail addresses, technical account identifiers) name the
+/// same holder: the one comparison of addresses, case-insensitive, as e-mail addresses
+/// are in practice.
+pub fn same_address(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
 }
 
 pub fn authorize(
@@ -77,14 +91,14 @@ pub fn authorize(
         .and_then(|a| a.role.as_ref());
     let is_admin = roles.and_then(|r| r.admin.as_ref()).is_some_and(|list| {
         list.iter()
-            .any(|entry| entry == "*" || entry.eq_ignore_ascii_case(&caller.sub))
+            .any(|entry| entry == "*" || same_address(entry, &caller.sub))
     });
     let is_config_admin = roles
         .and_then(|r| r.config_admin.as_ref())
-        .is_some_and(|list| list.iter().any(|entry| entry == &caller.sub));
+        .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub)));
     match action {
         _ if is_admin => Decision::Allow,
-        Action::Configure if is_config_admin => Decision::Allow,
+        Action::Configure | Action::ReadContent if is_config_admin => Decision::Allow,
         _ => Decision::Forbidden(format!(
             "{} has no role on {org}/{site} that allows this",
             caller.sub
@@ -166,8 +180,40 @@ mod tests {
             decide(Some("tech@techacct.example"), Configure),
             Decision::Allow
         );
+        assert_eq!(
+            decide(Some("Tech@TechAcct.example"), Configure),
+            Decision::Allow,
+            "config_admin addresses compare as admin ones do: case-insensitively"
+        );
+        assert_eq!(
+            decide(Some("ROOT@acme.example"), CreateSite),
+            Decision::Allow
+        );
         assert!(matches!(
             decide(Some("tech@techacct.example"), Operate),
+            Decision::Forbidden(_)
+        ));
+        for who in [
+            "web@acme.example",
+            "tech@techacct.example",
+            "root@acme.example",
+        ] {
+            assert_eq!(decide(Some(who), ReadContent), Decision::Allow, "{who}");
+        }
+        assert!(matches!(
+            decide(Some("stranger@x.example"), ReadContent),
+            Decision::Forbidden(_)
+        ));
+        assert_eq!(
+            decide(Some("web@acme.example"), GrantAdmin),
+            Decision::Allow
+        );
+        assert_eq!(
+            decide(Some("root@acme.example"), GrantAdmin),
+            Decision::Allow
+        );
+        assert!(matches!(
+            decide(Some("tech@techacct.example"), GrantAdmin),
             Decision::Forbidden(_)
         ));
     }

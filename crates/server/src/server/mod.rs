@@ -2,6 +2,7 @@
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
 mod code_files;
+pub mod hosts;
 pub mod page_policy;
 mod preview_host;
 
@@ -39,6 +40,9 @@ pub struct ServerConfig {
     pub preview_transport: Option<Arc<dyn crate::preview::Transport>>,
     /// `serve`'s live session: the dashboard, reload events, previews made on view.
     pub session: Option<Arc<dyn Session>>,
+    /// `--allowed-host` names answered besides loopback, `localhost` and `*.localhost`
+    /// ([`hosts`]).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// A server running in the background of the current tokio runtime.
@@ -99,6 +103,8 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         preview_limits: config.preview_limits.clone(),
         worker_cache: Default::default(),
         session: config.session.clone(),
+        allowed_hosts: config.allowed_hosts.clone(),
+        sign_in: Default::default(),
     });
     let listener = TcpListener::bind(config.addr)
         .await
@@ -124,7 +130,8 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     })
 }
 
-/// The whole application: preview hosts by `Host`, everything else by path.
+/// The whole application: requests for a `Host` that is not served refused
+/// ([`hosts`]), then preview hosts by `Host`, everything else by path.
 pub fn app(state: Arc<AppState>) -> Router {
     let router = match &state.session {
         Some(session) => session.clone().routes(state.clone()),
@@ -134,6 +141,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .nest("/admin", admin::router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state.clone(), dispatch_host))
+        .layer(middleware::from_fn_with_state(state.clone(), hosts::check))
         .layer(middleware::from_fn(log_request))
 }
 

@@ -48,6 +48,20 @@ pub async fn apply(response: Response, content_only: bool) -> Response {
     Response::from_parts(parts, body)
 }
 
+/// `body` without the nonce that `policy` (the answer's header) names: the page as the
+/// platform would serve it, for comparisons (the golden cases).
+pub fn without_nonce(body: &[u8], policy: Option<&str>) -> Vec<u8> {
+    let nonce = policy
+        .and_then(|p| p.split("'nonce-").nth(1))
+        .and_then(|rest| rest.split('\'').next());
+    match (nonce, std::str::from_utf8(body)) {
+        (Some(nonce), Ok(text)) => text
+            .replace(&format!(" nonce=\"{nonce}\""), "")
+            .into_bytes(),
+        _ => body.to_vec(),
+    }
+}
+
 fn new_nonce() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
@@ -101,6 +115,8 @@ mod tests {
                     <script>content()</script><a href=\"javascript:alert(1)\">x</a></div></main>\
                     <script nonce=\"n1\">reload()</script></body></html>";
         assert_eq!(with_nonce(html, "n1"), expected);
+        let back = without_nonce(expected.as_bytes(), Some(&policy("n1")));
+        assert_eq!(String::from_utf8(back).expect("utf-8"), html);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! - every other file (`/styles/styles.css`, `/blocks/hero/hero.js`, `/404.html`) from the
 //!   site's code ([`super::code_files`]).
 //!
-//! A site with `requireAuth` answers 401 without a token for it.
+//! A site with `requireAuth` answers 401 without a valid token, and 403 to a token
+//! without a role on the site (site admin, `config_admin` or org administrator).
 //!
 //! In `serve` (a live session is running) a page is previewed when it is viewed, so an
 //! open page shows the repository's current state; HTML pages carry the reload script;
@@ -21,14 +22,15 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::admin::ApiError;
+use crate::admin::is_name;
 use crate::app::AppState;
+use crate::auth::{Action, Decision, authorize};
 use crate::effective::path_mappings;
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::sites;
 use siteops_config::model::api::PublicConfig;
-use siteops_config::rules::is_id;
 
 /// The site a preview host name addresses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +55,7 @@ impl PreviewHost {
         };
         [branch, site, org]
             .iter()
-            .all(|p| is_id(p))
+            .all(|p| is_name(p))
             .then(|| PreviewHost {
                 branch: branch.to_string(),
                 site: site.to_string(),
@@ -86,14 +88,29 @@ pub fn serve(
     let PreviewHost { org, site, .. } = host;
     let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    if document.requires_auth()
-        && state.session.is_none()
-        && !state.caller(headers).is_some_and(|c| c.covers(org, site))
-    {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            format!("{org}/{site} requires authentication: send a token"),
-        ));
+    if document.requires_auth() && state.session.is_none() {
+        match authorize(
+            state.caller(headers).as_ref(),
+            org,
+            site,
+            document.access(),
+            &state.org_admins,
+            Action::ReadContent,
+        ) {
+            Decision::Allow => {}
+            Decision::Unauthenticated => {
+                return Err(ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    format!("{org}/{site} requires authentication: send a token"),
+                ));
+            }
+            Decision::Forbidden(reason) => {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!("{org}/{site} requires authentication: {reason}"),
+                ));
+            }
+        }
     }
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
@@ -263,5 +280,7 @@ mod tests {
         assert_eq!(host("main--website.localhost"), None);
         assert_eq!(host("a--b--c--d.localhost"), None);
         assert_eq!(host("main--web_site--acme.localhost"), None);
+        let long = "a".repeat(251);
+        assert_eq!(host(&format!("main--{long}--acme.localhost")), None);
     }
 }

@@ -26,6 +26,27 @@ impl FsStore {
         &self.root
     }
 
+    /// Makes the file of `key` readable and writable by its owner only (0600; Unix only).
+    /// Files the store writes start that way; this tightens one written otherwise.
+    pub fn make_private(&self, key: &str) -> Result<(), StoreError> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let path = self.path(key)?;
+            let mode = fs::metadata(&path)
+                .map_err(io_error(key))?
+                .permissions()
+                .mode();
+            if mode & 0o077 != 0 {
+                fs::set_permissions(&path, fs::Permissions::from_mode(0o600))
+                    .map_err(io_error(key))?;
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = key;
+        Ok(())
+    }
+
     fn path(&self, key: &str) -> Result<PathBuf, StoreError> {
         check_key(key)?;
         Ok(self.root.join(key))

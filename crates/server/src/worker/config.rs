@@ -60,7 +60,7 @@ pub async fn handle(
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let store = state.store.as_ref();
     match method {
-        Method::GET => {
+        Method::GET | Method::HEAD => {
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
             let bytes = store.get(&key(&org, &site, &branch))?.ok_or_else(|| {
                 ApiError::not_found(format!(
@@ -103,7 +103,7 @@ pub async fn branches(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site)])?;
-    if method != Method::GET {
+    if !matches!(method, Method::GET | Method::HEAD) {
         return Err(method_not_allowed());
     }
     existing_site(&state, &headers, &org, &site, Action::Configure)?;

@@ -23,7 +23,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .or(MethodFilter::POST)
         .or(MethodFilter::PUT)
         .or(MethodFilter::DELETE)
-        .or(MethodFilter::PATCH);
+        .or(MethodFilter::PATCH)
+        .or(MethodFilter::HEAD);
     Router::new()
         .route("/config/{org}/{site}", on(methods, config::branches))
         .route("/config/{org}/{site}/{branch}", on(methods, config::handle))

@@ -1,6 +1,7 @@
 //! `GET /transform/<org>/<site>/<branch>/<page path>`: a page rendered from JSON.
 //!
-//! 1. The first entry whose `path` prefixes the page path handles it (none: 404).
+//! 1. The first entry whose `path` prefixes the page path handles it (none, or no
+//!    configuration for the branch nor `main`: 404).
 //! 2. `{{id}}` is the whole match of its `regex`; the endpoint's header placeholders take
 //!    the request's headers listed in `forwardHeaders` (a listed header that is absent: 400).
 //! 3. The endpoint's JSON is fetched with the entry's `headers` and the forwarded ones
@@ -47,11 +48,10 @@ pub async fn handle(
     let page_path = format!("/{path}");
     let store = state.store.as_ref();
     let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
-        // As the hosted worker: no configuration at all is a server error.
-        return Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("no worker configuration for {org}/{site} branch {branch}"),
-        ));
+        // Nothing configured to render: the page is not found (no server fault).
+        return Err(ApiError::not_found(format!(
+            "no worker configuration for {org}/{site} branch {branch} (nor main)"
+        )));
     };
     let Some((_, entry)) = routing::select(&entries, &page_path) else {
         return Err(ApiError::not_found(format!(

@@ -122,6 +122,7 @@ pub async fn record(
         preview_limits: crate::preview::Limits::default(),
         preview_transport: Some(recorder.clone()),
         session: None,
+        allowed_hosts: Vec::new(),
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;
