@@ -433,3 +433,44 @@ async fn a_redirected_page_fetch_keeps_credentials_on_the_source_origin() {
         .collect();
     assert_eq!(hops, vec![(true, 301), (true, 302), (false, 200)]);
 }
+
+/// Issue 14, finding 17: a preview has one deadline for its page and all its images (190
+/// slow images held a request for 120 s); past it, 504 and nothing stored.
+#[tokio::test]
+async fn a_preview_has_one_deadline_for_its_page_and_images() {
+    let source = MockServer::start().await;
+    let images: String = (0..40)
+        .map(|i| format!("<p><img src=\"/img/{i}.png\"></p>"))
+        .collect();
+    let page = format!("<html><body><main><div>{images}</div></main></body></html>");
+    Mock::given(path("/docs/slow.html"))
+        .respond_with(html(&page))
+        .mount(&source)
+        .await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_secs(2)))
+        .mount(&source)
+        .await;
+    let limits = Limits {
+        preview_deadline: Duration::from_millis(600),
+        image_timeout: Duration::from_secs(5),
+        ..Limits::default()
+    };
+    let content = json!({"source": {"url": format!("{}/docs", source.uri()), "type": "markup", "suffix": ".html"}});
+    let (server, root) = site_with(content, Value::Null, limits).await;
+    let started = std::time::Instant::now();
+    let (answer, _) = preview(&server, &root, "/slow", &[]).await;
+    assert_eq!(answer.status, StatusCode::GATEWAY_TIMEOUT, "{answer:?}");
+    let error = answer.error.unwrap_or_default();
+    assert_eq!(
+        error,
+        "the preview of /slow took longer than 600 ms (its page and images)"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let (status, _, _) = super::host_get(&server, "/slow").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

@@ -53,6 +53,9 @@ pub struct Limits {
     pub retry_delay: Duration,
     /// Redirects followed per request.
     pub redirects: usize,
+    /// Time for the whole preview: the page, its images and their retries (504 beyond,
+    /// nothing stored). Without it, 190 slow images held a request for two minutes.
+    pub preview_deadline: Duration,
 }
 
 impl Default for Limits {
@@ -67,6 +70,7 @@ impl Default for Limits {
             image_retries: 3,
             retry_delay: Duration::from_millis(100),
             redirects: 5,
+            preview_deadline: Duration::from_secs(30),
         }
     }
 }

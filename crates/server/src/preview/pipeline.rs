@@ -99,7 +99,19 @@ pub async fn run(
     sink: &dyn MediaSink,
 ) -> Result<Preview, Failure> {
     let mut trace = Trace::default();
-    match run_traced(transport, limits, request, sink, &mut trace).await {
+    let traced = run_traced(transport, limits, request, sink, &mut trace);
+    let outcome = match tokio::time::timeout(limits.preview_deadline, traced).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(PreviewError::new(
+            504,
+            format!(
+                "the preview of {} took longer than {} ms (its page and images)",
+                request.page.web_path(),
+                limits.preview_deadline.as_millis()
+            ),
+        )),
+    };
+    match outcome {
         Ok(mut preview) => {
             preview.trace = trace;
             Ok(preview)

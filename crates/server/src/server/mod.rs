@@ -3,6 +3,7 @@
 
 mod code_files;
 pub mod hosts;
+pub mod listen;
 pub mod page_policy;
 mod preview_host;
 
@@ -113,14 +114,13 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let app = app(state.clone());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                tokio::select! {
-                    _ = stopped => {}
-                    _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
-                }
-            })
-            .await
+        let stop = async move {
+            tokio::select! {
+                _ = stopped => {}
+                _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
+            }
+        };
+        listen::serve(listener, app, listen::ConnectionLimits::default(), stop).await
     });
     Ok(RunningServer {
         addr,
