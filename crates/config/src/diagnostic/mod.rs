@@ -55,6 +55,9 @@ codes! {
     DuplicateKey = "duplicate-key" (Error),
     /// A YAML file does not parse.
     YamlSyntax = "yaml-syntax" (Error),
+    /// A YAML alias (`*name`): siteops does not expand aliases, which can grow a small
+    /// file into gigabytes.
+    YamlAlias = "yaml-alias" (Error),
     /// A key that the file format does not have.
     UnknownKey = "unknown-key" (Error),
     /// A required key is missing.
