@@ -39,12 +39,22 @@ fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Ren
     // Kept alive until the report is rendered below: the snippet borrows its text.
     let file = location.and_then(|l| sources.source(&l.file));
     let mut group = match (location, span, &file) {
-        (Some(_), Some(span), Some(file)) => title.element(
-            Snippet::source(file.text.as_str())
-                .path(file.path.as_str())
-                .fold(true)
-                .annotation(AnnotationKind::Primary.span(caret_span(&file.text, span))),
-        ),
+        (Some(_), Some(span), Some(file)) => {
+            // Only the lines the caret is on are quoted: handing the renderer the whole
+            // file costs its size per diagnostic (quadratic in the number of problems).
+            let caret = caret_span(&file.text, span);
+            let (lines, first_line) = file.lines_of(&caret);
+            title.element(
+                Snippet::source(&file.text[lines.clone()])
+                    .line_start(first_line)
+                    .path(file.path.as_str())
+                    .fold(true)
+                    .annotation(
+                        AnnotationKind::Primary
+                            .span(caret.start - lines.start..caret.end - lines.start),
+                    ),
+            )
+        }
         (Some(location), _, _) => {
             let mut origin = Origin::path(location.file.as_str());
             if let Some(span) = span {
@@ -185,6 +195,48 @@ mod tests {
             github(&[d]),
             "::error file=sites/a%2Cb/site.toml,title=invalid-url::bad 100%25%0Aurl%0Ahelp: use https\n"
         );
+    }
+
+    /// Quoting the lines of the caret gives exactly what quoting the whole file gave, for
+    /// every span of a file with several lines, a multi-byte character and no final newline.
+    #[test]
+    fn quoting_the_caret_lines_renders_as_quoting_the_whole_file() {
+        let text = "a = 1\nçb = [\n  2,\n]\n\nlast";
+        let file = crate::source::SourceFile::new("f.toml", text);
+        let renderer = Renderer::plain();
+        let boundaries: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        for &start in &boundaries {
+            for &end in boundaries.iter().filter(|&&end| end >= start) {
+                let d = Diagnostic::error(Code::InvalidValue, "bad").at(&file, start..end);
+                let span = d
+                    .location
+                    .as_ref()
+                    .and_then(|l| l.span.as_ref())
+                    .expect("span");
+                let whole = renderer.render(&[Level::ERROR
+                    .primary_title("bad")
+                    .id("invalid-value")
+                    .element(
+                        Snippet::source(text)
+                            .path("f.toml")
+                            .fold(true)
+                            .annotation(AnnotationKind::Primary.span(caret_span(text, span))),
+                    )]);
+                struct One(std::sync::Arc<crate::source::SourceFile>);
+                impl SourceLookup for One {
+                    fn source(&self, _: &str) -> Option<std::sync::Arc<crate::source::SourceFile>> {
+                        Some(self.0.clone())
+                    }
+                }
+                assert_eq!(
+                    human_one(&d, &One(file.clone()), &renderer),
+                    whole,
+                    "span {start}..{end}"
+                );
+            }
+        }
     }
 
     #[test]
