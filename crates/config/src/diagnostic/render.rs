@@ -152,15 +152,32 @@ pub fn github(diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-/// Escaping of workflow-command data, as the GitHub Actions toolkit does it.
+/// Escaping of workflow-command data, as the GitHub Actions toolkit does it (`%`, CR, LF),
+/// and further: every other control character (from a TOML key, say) is written as `%XX`
+/// too, so that none reaches the log raw (an escape sequence would restyle the log, a
+/// stray line break forge a command). The runner shows those as written, which is right
+/// for characters that have no business in a message.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    escape(s, false)
 }
 
+/// Properties also escape their separators, `:` and `,`.
 fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    escape(s, true)
+}
+
+fn escape(s: &str, property: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
+            c if c.is_control() => out.push_str(&format!("%{:02X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The table of every diagnostic code, its severity and its meaning, in Markdown: the
@@ -237,6 +254,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn github_annotations_escape_every_control_character() {
+        let d = Diagnostic::error(
+            Code::UnknownKey,
+            "unknown key `a\u{1b}[31m\r\tb\u{7f}\u{85}:,`",
+        )
+        .in_file("sites/a\u{7}:b/site.toml");
+        let out = github(&[d]);
+        assert_eq!(
+            out,
+            "::error file=sites/a%07%3Ab/site.toml,title=unknown-key::unknown key `a%1B[31m%0D%09b%7F%85:,`\n"
+        );
+        assert!(!out.trim_end_matches('\n').chars().any(char::is_control));
     }
 
     #[test]
