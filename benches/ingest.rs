@@ -139,6 +139,9 @@ fn realworld_cli() {
                         format,
                         "--url",
                         "https://www.example.com/page",
+                        // Three pages are over the preview's 1 MiB default: time them too.
+                        "--max-input-size",
+                        "16777216",
                     ])
                     .args(&pages)
                     .arg("--out")

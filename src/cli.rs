@@ -108,6 +108,9 @@ pub struct IngestArgs {
     /// Largest title, meta value or JSON-LD script accepted, in UTF-16 code units.
     #[arg(long, value_name = "N", default_value_t = siteops::ingest::DEFAULT_MAX_METADATA_SIZE)]
     pub max_metadata_size: usize,
+    /// Largest file converted, in bytes (the preview's page limit by default).
+    #[arg(long, value_name = "BYTES", default_value_t = siteops::preview::PAGE_LIMIT as u64)]
+    pub max_input_size: u64,
     /// What to write: the stored markdown, the rendered page, or its `.plain.html` body.
     #[arg(long, value_enum, default_value_t = IngestFormat::Md)]
     pub format: IngestFormat,

@@ -495,6 +495,34 @@ async fn a_source_without_a_raw_host_is_not_synced() {
 }
 
 #[tokio::test]
+async fn a_synced_fstab_with_yaml_aliases_is_ignored_not_expanded() {
+    let raw = MockServer::start().await;
+    // Six levels expand to half a million nodes; the nine killed the server.
+    let fstab =
+        crate::support::alias_bomb("mountpoints:\n  /: https://content.example.com/web\n", 6);
+    mount_file(&raw, "fstab.yaml", &fstab).await;
+    let (server, root) = setup(&raw).await;
+    let started = server
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/web/main",
+            Some(&root),
+            None,
+        )
+        .await;
+    finished(
+        &server,
+        &root,
+        started.body["links"]["self"].as_str().expect("link"),
+    )
+    .await;
+    let status = server.get("/admin/status/acme/web/main", &root).await;
+    assert_eq!(status.status, StatusCode::OK, "{:?}", status.error);
+    // A code file that does not parse counts as absent, as on the platform.
+    assert_eq!(status.body["content"], Value::Null, "{}", status.body);
+}
+
+#[tokio::test]
 async fn a_site_without_content_reads_its_code_and_public_mappings_win_over_paths_yaml() {
     let raw = MockServer::start().await;
     mount_file(&raw, "fstab.yaml", "mountpoints:\n  /:\n    url: https://content.example.com/web\n    type: markup\n    suffix: .html\n").await;

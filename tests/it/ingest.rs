@@ -283,6 +283,37 @@ fn ingest_command_renders_the_preview_page() {
     insta::assert_snapshot!("ingest-page-html", String::from_utf8_lossy(&output.stdout));
 }
 
+/// A preview refuses a page over 1 MiB; ingesting a larger one locally cost far more than
+/// its size (55 MB: 22 s and 4.7 GB). The command takes the preview's limit unless raised.
+#[test]
+fn ingest_command_refuses_a_file_over_the_limit_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.html");
+    let body = "<p>x</p>".repeat(1024 * 1024 / 8);
+    std::fs::write(&big, format!("<main><div>{body}</div></main>")).unwrap();
+    let output = siteops(&["ingest", big.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.replace(&dir.path().display().to_string(), "[TMP]"),
+        "error: [TMP]/big.html: the file is larger than 1048576 bytes, the most a preview ingests; raise the limit with --max-input-size BYTES\n"
+    );
+    assert!(output.stdout.is_empty());
+    let raised = siteops(&[
+        "ingest",
+        big.to_str().unwrap(),
+        "--max-input-size",
+        "2000000",
+    ]);
+    assert_eq!(
+        raised.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&raised.stderr)
+    );
+    assert!(String::from_utf8_lossy(&raised.stdout).starts_with("x"));
+}
+
 #[test]
 fn ingest_command_needs_out_for_several_files() {
     let output = siteops(&["ingest", "a.html", "b.html"]);

@@ -201,3 +201,73 @@ async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
         "{html}"
     );
 }
+
+/// A FIFO under `sites/` stopped the whole server (a blocking read on its runtime) and a
+/// mock body linked out of the repository was served. Now the reload finishes, the link
+/// is not a body file, and both are named.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifos_and_links_out_under_sites_are_skipped_and_named() {
+    let repo = example_copy();
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("secret.html"), "secret").expect("write");
+    let mocks = repo.path().join("sites/acme/website/mocks");
+    let made = std::process::Command::new("mkfifo")
+        .arg(mocks.join("__files/fifo.html"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.html"),
+        mocks.join("__files/leak.html"),
+    )
+    .expect("symlink");
+    std::fs::write(
+        mocks.join("mappings/leak.json"),
+        r#"{"request": {"urlPath": "/leak"}, "response": {"bodyFileName": "leak.html"}}"#,
+    )
+    .expect("write");
+    let server = TestServer::start_serving().await;
+    let live = std::sync::Arc::new(Live::new(repo.path().to_path_buf(), true));
+    let mut events = live.subscribe();
+    let reload_in_time = |live: std::sync::Arc<Live>, server: std::sync::Arc<TestServer>| async move {
+        // Spawned: a read that blocks its thread cannot also block this timeout.
+        let task = tokio::spawn(async move { reload_once(&live, &server).await });
+        tokio::time::timeout(std::time::Duration::from_secs(30), task)
+            .await
+            .expect("the reload finishes")
+            .expect("the reload does not panic");
+    };
+    let server = std::sync::Arc::new(server);
+    reload_in_time(live.clone(), server.clone()).await;
+    assert!(matches!(events.recv().await, Ok(LiveEvent::Failed { .. })));
+    {
+        let snapshot = live.snapshot.read().expect("snapshot");
+        assert!(
+            snapshot
+                .diagnostics
+                .contains("no file __files/leak.html next to mappings/"),
+            "{}",
+            snapshot.diagnostics
+        );
+    }
+    std::fs::remove_file(mocks.join("mappings/leak.json")).expect("remove");
+    reload_in_time(live.clone(), server.clone()).await;
+    assert_eq!(
+        events.recv().await.expect("event"),
+        LiveEvent::Reloaded { generation: 2 },
+        "{}",
+        live.snapshot.read().expect("snapshot").diagnostics
+    );
+    let snapshot = live.snapshot.read().expect("snapshot");
+    for expected in [
+        "`sites/acme/website/mocks/__files/fifo.html` is a FIFO",
+        "`sites/acme/website/mocks/__files/leak.html` is a symbolic link",
+    ] {
+        assert!(
+            snapshot.diagnostics.contains(expected),
+            "{}",
+            snapshot.diagnostics
+        );
+    }
+}

@@ -13,6 +13,7 @@ mod docs;
 mod golden;
 mod golden_cli;
 mod harness;
+mod hostile_input;
 mod ingest;
 mod live;
 mod mocks_record;

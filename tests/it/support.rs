@@ -93,3 +93,14 @@ pub fn example_copy() -> tempfile::TempDir {
     copy_dir(&repo_root().join("code"), &dir.path().join("code"));
     dir
 }
+
+/// YAML with nested aliases (a "billion laughs") of `levels` levels, nine-fold each, after
+/// `head`: 9^levels nodes once expanded.
+pub fn alias_bomb(head: &str, levels: usize) -> String {
+    let mut text = format!("{head}x0: &x0 [a, a, a, a, a, a, a, a, a]\n");
+    for level in 1..levels {
+        let refs = vec![format!("*x{}", level - 1); 9].join(", ");
+        text.push_str(&format!("x{level}: &x{level} [{refs}]\n"));
+    }
+    text
+}

@@ -14,7 +14,7 @@ tasks:
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
   bench [NAME]  run the benchmarks, or one (fleet, plan, render, worker_load, ingest,
-                code_reload) (release build)
+                code_reload, diagnostics) (release build)
   bench-render  the render benchmark, then mustache.js on the same template and data
                 (needs node and npm; installs mustache@4.2.0 into target/bench-render)
   diff-fuzz [--budget SECS] [--seed N] [--out DIR] [--max N]
@@ -151,8 +151,9 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("worker_load" | "load") => cargo(&["bench", "--bench", "worker_load"]),
         Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
         Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),
+        Some("diagnostics") => cargo(&["bench", "-p", "siteops-config", "--bench", "diagnostics"]),
         Some(other) => Err(format!(
-            "no benchmark `{other}`: fleet, plan, render, worker_load, ingest or code_reload"
+            "no benchmark `{other}`: fleet, plan, render, worker_load, ingest, code_reload or diagnostics"
         )),
     }
 }

@@ -51,6 +51,25 @@ impl SourceFile {
         (self.position(span.start), self.position(span.end))
     }
 
+    /// The whole lines a span touches: from the start of its first line to the end of its
+    /// last (with that line's `\n`, if any; a span ending just after a `\n` touches the
+    /// next line), and the 1-based number of the first line. In
+    /// O(log n + span): renderers quote these lines only, as quoting the whole file for
+    /// each diagnostic made reports quadratic in the number of problems.
+    pub fn lines_of(&self, span: &Range<usize>) -> (Range<usize>, usize) {
+        let start = self.floor_char_boundary(span.start.min(self.text.len()));
+        let end = self.floor_char_boundary(span.end.clamp(start, self.text.len()));
+        let first = self.line_starts.partition_point(|&s| s <= start) - 1;
+        // A span that ends just after a `\n` reaches the next line, as renderers show it.
+        let last = self.line_starts.partition_point(|&s| s <= end) - 1;
+        let stop = self
+            .line_starts
+            .get(last + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        (self.line_starts[first]..stop, first + 1)
+    }
+
     fn floor_char_boundary(&self, mut offset: usize) -> usize {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
@@ -79,5 +98,27 @@ mod tests {
         assert_eq!(at(11), (3, 1));
         assert_eq!(at(12), (4, 1));
         assert_eq!(at(999), (4, 2), "past the end clamps to the end");
+    }
+
+    #[test]
+    fn the_lines_of_a_span_are_found_by_index_not_by_scanning() {
+        let file = SourceFile::new("a.toml", "ab\nçd = 1\n\nx");
+        let lines = |range: std::ops::Range<usize>| {
+            let (bytes, first) = file.lines_of(&range);
+            (&file.text[bytes], first)
+        };
+        assert_eq!(lines(0..1), ("ab\n", 1));
+        assert_eq!(lines(3..5), ("çd = 1\n", 2));
+        // Ending just after a newline reaches the next line; an empty span is its line.
+        assert_eq!(lines(1..3), ("ab\nçd = 1\n", 1));
+        assert_eq!(lines(11..11), ("\n", 3));
+        assert_eq!(lines(1..5), ("ab\nçd = 1\n", 1));
+        assert_eq!(lines(12..13), ("x", 4));
+        assert_eq!(
+            lines(13..13),
+            ("x", 4),
+            "the end of the file is on the last line"
+        );
+        assert_eq!(lines(999..999), ("x", 4), "past the end clamps");
     }
 }

@@ -47,6 +47,10 @@ fn quiet(command: &mut Command) -> Result<(), String> {
         .map_err(|e| format!("cannot run {command:?}: {e}"))
 }
 
+/// Pages over the preview's 1 MiB default are compared too: it is the conversion that is
+/// fuzzed, not the limit.
+const BIG: &str = "16777216";
+
 /// siteops' outputs for `dir/in/NAME.html`, written under `dir/ours`.
 pub fn ours(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>, String> {
     let input = |n: &String| dir.join("in").join(format!("{n}.html"));
@@ -54,7 +58,14 @@ pub fn ours(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>,
         let out = dir.join("ours").join(format);
         quiet(
             Command::new(&tools.siteops)
-                .args(["ingest", "--format", format, "--out"])
+                .args([
+                    "ingest",
+                    "--max-input-size",
+                    BIG,
+                    "--format",
+                    format,
+                    "--out",
+                ])
                 .arg(&out)
                 .args(names.iter().map(input)),
         )?;
@@ -62,7 +73,14 @@ pub fn ours(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>,
     for name in names {
         quiet(
             Command::new(&tools.siteops)
-                .args(["ingest", "--format", "html", "--url"])
+                .args([
+                    "ingest",
+                    "--max-input-size",
+                    BIG,
+                    "--format",
+                    "html",
+                    "--url",
+                ])
                 .arg(format!("https://www.example.com/{name}"))
                 .arg("--out")
                 .arg(dir.join("ours/html"))

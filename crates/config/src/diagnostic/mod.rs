@@ -55,6 +55,9 @@ codes! {
     DuplicateKey = "duplicate-key" (Error),
     /// A YAML file does not parse.
     YamlSyntax = "yaml-syntax" (Error),
+    /// A YAML alias (`*name`): siteops does not expand aliases, which can grow a small
+    /// file into gigabytes.
+    YamlAlias = "yaml-alias" (Error),
     /// A key that the file format does not have.
     UnknownKey = "unknown-key" (Error),
     /// A required key is missing.
@@ -65,6 +68,12 @@ codes! {
     InvalidValue = "invalid-value" (Error),
     /// A file in the sites tree that siteops does not read.
     UnknownFile = "unknown-file" (Warning),
+    /// A path of the repository that is not a regular file or a directory (a symbolic
+    /// link, FIFO, socket or device): siteops does not follow or read it.
+    SkippedFile = "skipped-file" (Warning),
+    /// A file larger than siteops reads: 10 MiB for a configuration file, 20 MiB for a
+    /// template or a mock body.
+    FileTooLarge = "file-too-large" (Error),
     /// A site directory without its `site.toml`.
     MissingFile = "missing-file" (Error),
     /// An org, site, branch or secret name is not `[a-z0-9][a-z0-9-]*`.

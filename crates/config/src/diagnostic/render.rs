@@ -39,12 +39,22 @@ fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Ren
     // Kept alive until the report is rendered below: the snippet borrows its text.
     let file = location.and_then(|l| sources.source(&l.file));
     let mut group = match (location, span, &file) {
-        (Some(_), Some(span), Some(file)) => title.element(
-            Snippet::source(file.text.as_str())
-                .path(file.path.as_str())
-                .fold(true)
-                .annotation(AnnotationKind::Primary.span(caret_span(&file.text, span))),
-        ),
+        (Some(_), Some(span), Some(file)) => {
+            // Only the lines the caret is on are quoted: handing the renderer the whole
+            // file costs its size per diagnostic (quadratic in the number of problems).
+            let caret = caret_span(&file.text, span);
+            let (lines, first_line) = file.lines_of(&caret);
+            title.element(
+                Snippet::source(&file.text[lines.clone()])
+                    .line_start(first_line)
+                    .path(file.path.as_str())
+                    .fold(true)
+                    .annotation(
+                        AnnotationKind::Primary
+                            .span(caret.start - lines.start..caret.end - lines.start),
+                    ),
+            )
+        }
         (Some(location), _, _) => {
             let mut origin = Origin::path(location.file.as_str());
             if let Some(span) = span {
@@ -142,15 +152,32 @@ pub fn github(diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-/// Escaping of workflow-command data, as the GitHub Actions toolkit does it.
+/// Escaping of workflow-command data, as the GitHub Actions toolkit does it (`%`, CR, LF),
+/// and further: every other control character (from a TOML key, say) is written as `%XX`
+/// too, so that none reaches the log raw (an escape sequence would restyle the log, a
+/// stray line break forge a command). The runner shows those as written, which is right
+/// for characters that have no business in a message.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    escape(s, false)
 }
 
+/// Properties also escape their separators, `:` and `,`.
 fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    escape(s, true)
+}
+
+fn escape(s: &str, property: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
+            c if c.is_control() => out.push_str(&format!("%{:02X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The table of every diagnostic code, its severity and its meaning, in Markdown: the
@@ -185,6 +212,63 @@ mod tests {
             github(&[d]),
             "::error file=sites/a%2Cb/site.toml,title=invalid-url::bad 100%25%0Aurl%0Ahelp: use https\n"
         );
+    }
+
+    /// Quoting the lines of the caret gives exactly what quoting the whole file gave, for
+    /// every span of a file with several lines, a multi-byte character and no final newline.
+    #[test]
+    fn quoting_the_caret_lines_renders_as_quoting_the_whole_file() {
+        let text = "a = 1\nçb = [\n  2,\n]\n\nlast";
+        let file = crate::source::SourceFile::new("f.toml", text);
+        let renderer = Renderer::plain();
+        let boundaries: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        for &start in &boundaries {
+            for &end in boundaries.iter().filter(|&&end| end >= start) {
+                let d = Diagnostic::error(Code::InvalidValue, "bad").at(&file, start..end);
+                let span = d
+                    .location
+                    .as_ref()
+                    .and_then(|l| l.span.as_ref())
+                    .expect("span");
+                let whole = renderer.render(&[Level::ERROR
+                    .primary_title("bad")
+                    .id("invalid-value")
+                    .element(
+                        Snippet::source(text)
+                            .path("f.toml")
+                            .fold(true)
+                            .annotation(AnnotationKind::Primary.span(caret_span(text, span))),
+                    )]);
+                struct One(std::sync::Arc<crate::source::SourceFile>);
+                impl SourceLookup for One {
+                    fn source(&self, _: &str) -> Option<std::sync::Arc<crate::source::SourceFile>> {
+                        Some(self.0.clone())
+                    }
+                }
+                assert_eq!(
+                    human_one(&d, &One(file.clone()), &renderer),
+                    whole,
+                    "span {start}..{end}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn github_annotations_escape_every_control_character() {
+        let d = Diagnostic::error(
+            Code::UnknownKey,
+            "unknown key `a\u{1b}[31m\r\tb\u{7f}\u{85}:,`",
+        )
+        .in_file("sites/a\u{7}:b/site.toml");
+        let out = github(&[d]);
+        assert_eq!(
+            out,
+            "::error file=sites/a%07%3Ab/site.toml,title=unknown-key::unknown key `a%1B[31m%0D%09b%7F%85:,`\n"
+        );
+        assert!(!out.trim_end_matches('\n').chars().any(char::is_control));
     }
 
     #[test]

@@ -1,7 +1,12 @@
-//! YAML -> [`Document`], for the platform's legacy `fstab.yaml` (the file-based mountpoints).
-//! Built on the event parser so that every key and value keeps its span.
+//! YAML -> [`Document`], for the platform's legacy `fstab.yaml` (the file-based mountpoints)
+//! and `paths.yaml`. Built on the event parser so that every key and value keeps its span.
+//!
+//! Aliases (`*name`) are refused, each with a located `yaml-alias` error, and never
+//! expanded: nested aliases grow nine-fold per level (the "billion laughs"), so a few
+//! hundred bytes would expand to gigabytes. The files siteops reads have no use for them,
+//! and refusing them keeps the value linear in the file's size. This is the one YAML
+//! parser of the product: `validate` and the server (code sync's `fstab.yaml`) share it.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -18,14 +23,18 @@ pub(super) fn parse(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>
         offsets: &offsets,
         spans: SpanIndex::default(),
         stack: Vec::new(),
-        anchors: HashMap::new(),
         root: None,
+        source: &source,
+        aliases: Vec::new(),
     };
     for event in Parser::new_from_str(&source.text) {
         let (event, span) = event.map_err(|error| vec![scan_error(&source, &offsets, &error)])?;
         if builder.event(event, span) {
             break;
         }
+    }
+    if !builder.aliases.is_empty() {
+        return Err(builder.aliases);
     }
     let value = builder.root.take().unwrap_or(Value::Null);
     Ok(Document {
@@ -73,14 +82,12 @@ enum Frame {
     Map {
         pointer: String,
         start: usize,
-        anchor: usize,
         object: Map<String, Value>,
         key: Option<(String, Range<usize>)>,
     },
     Seq {
         pointer: String,
         start: usize,
-        anchor: usize,
         items: Vec<Value>,
     },
 }
@@ -89,8 +96,10 @@ struct Builder<'a> {
     offsets: &'a CharOffsets,
     spans: SpanIndex,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, Value>,
     root: Option<Value>,
+    source: &'a SourceFile,
+    /// One error per alias met; the alias itself stands for `null` in the value.
+    aliases: Vec<Diagnostic>,
 }
 
 impl Builder<'_> {
@@ -98,76 +107,64 @@ impl Builder<'_> {
     fn event(&mut self, event: Event<'_>, span: Span) -> bool {
         let range = self.offsets.range(&span);
         match event {
-            Event::MappingStart(anchor, _) => {
+            Event::MappingStart(_, _) => {
                 let pointer = self.child_pointer();
                 self.stack.push(Frame::Map {
                     pointer,
                     start: range.start,
-                    anchor,
                     object: Map::new(),
                     key: None,
                 });
             }
-            Event::SequenceStart(anchor, _) => {
+            Event::SequenceStart(_, _) => {
                 let pointer = self.child_pointer();
                 self.stack.push(Frame::Seq {
                     pointer,
                     start: range.start,
-                    anchor,
                     items: Vec::new(),
                 });
             }
             Event::MappingEnd | Event::SequenceEnd => {
                 if let Some(frame) = self.stack.pop() {
-                    let (start, anchor, value) = match frame {
-                        Frame::Map {
-                            start,
-                            anchor,
-                            object,
-                            ..
-                        } => (start, anchor, Value::Object(object)),
-                        Frame::Seq {
-                            start,
-                            anchor,
-                            items,
-                            ..
-                        } => (start, anchor, Value::Array(items)),
+                    let (start, value) = match frame {
+                        Frame::Map { start, object, .. } => (start, Value::Object(object)),
+                        Frame::Seq { start, items, .. } => (start, Value::Array(items)),
                     };
-                    self.remember(anchor, &value);
                     self.finish(value, start..range.end);
                 }
             }
-            Event::Scalar(text, style, anchor, _) => {
+            Event::Scalar(text, style, _, _) => {
                 if self.expects_key() {
                     if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
                         *key = Some((text.into_owned(), range));
                     }
                 } else {
-                    let value = scalar(&text, style);
-                    self.remember(anchor, &value);
-                    self.finish(value, range);
+                    self.finish(scalar(&text, style), range);
                 }
             }
-            Event::Alias(anchor) => {
-                let value = self.anchors.get(&anchor).cloned().unwrap_or(Value::Null);
+            Event::Alias(_) => {
+                let name = self.source.text.get(range.clone()).unwrap_or("*");
+                self.aliases.push(
+                    Diagnostic::error(
+                        Code::YamlAlias,
+                        format!("YAML aliases are not supported (`{name}`)"),
+                    )
+                    .with_help("write the value out instead of referring to an anchor")
+                    .at(self.source, range.clone()),
+                );
+                // Parsing goes on, so that every alias of the file is reported at once.
                 if self.expects_key() {
                     if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
-                        *key = Some((value_as_key(&value), range));
+                        *key = Some((String::new(), range));
                     }
                 } else {
-                    self.finish(value, range);
+                    self.finish(Value::Null, range);
                 }
             }
             Event::DocumentEnd => return self.root.is_some(),
             _ => {}
         }
         false
-    }
-
-    fn remember(&mut self, anchor: usize, value: &Value) {
-        if anchor != 0 {
-            self.anchors.insert(anchor, value.clone());
-        }
     }
 
     fn expects_key(&self) -> bool {
@@ -209,13 +206,6 @@ impl Builder<'_> {
                 items.push(value);
             }
         }
-    }
-}
-
-fn value_as_key(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -283,5 +273,41 @@ mod tests {
                 .as_ref()
                 .is_some_and(|l| l.span.is_some())
         );
+    }
+
+    #[test]
+    fn aliases_are_refused_where_they_are_not_expanded() {
+        // The billion laughs: each level refers nine times to the one before.
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        let mut previous = 'a';
+        for level in 'b'..='j' {
+            let refs = vec![format!("*{previous}"); 9].join(", ");
+            text.push_str(&format!("{level}: &{level} [{refs}]\n"));
+            previous = level;
+        }
+        let errors = Document::parse_yaml(SourceFile::new("sites/a/b/fstab.yaml", text))
+            .expect_err("aliases are refused");
+        assert_eq!(errors.len(), 81, "one error per alias, none expanded");
+        let first = &errors[0];
+        assert_eq!(first.code, Code::YamlAlias);
+        assert_eq!(first.message, "YAML aliases are not supported (`*a`)");
+        let location = first.location.as_ref().expect("located");
+        assert_eq!(location.file, "sites/a/b/fstab.yaml");
+        let span = location.span.as_ref().expect("span");
+        assert_eq!((span.start.line, span.start.column), (2, 8));
+    }
+
+    #[test]
+    fn an_alias_as_a_key_is_refused_too() {
+        let errors = Document::parse_yaml(SourceFile::new("f.yaml", "a: &k x\n*k : 1\n"))
+            .expect_err("alias key");
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].code, Code::YamlAlias);
+    }
+
+    #[test]
+    fn an_anchor_without_alias_is_harmless() {
+        let doc = Document::parse_yaml(SourceFile::new("f.yaml", "a: &x [1]\n")).expect("parses");
+        assert_eq!(doc.value, json!({"a": [1]}));
     }
 }

@@ -14,7 +14,7 @@ use crate::document::{Document, Spans};
 use crate::model::SiteId;
 use crate::model::api::{AccessConfig, PublicConfig};
 use crate::model::files::{FstabFile, SecretsFile, SettingsFile, SiteFile, TransformFile};
-use crate::repo::{RepoFiles, SETTINGS_FILE, SITES_DIR, is_config_file};
+use crate::repo::{FileProblem, ProblemKind, RepoFiles, SETTINGS_FILE, SITES_DIR, is_config_file};
 use crate::rules::check_id;
 use crate::schema::SchemaKind;
 use crate::source::SourceFile;
@@ -65,6 +65,9 @@ pub struct Loaded {
 
 pub fn load(repo: &RepoFiles) -> Loaded {
     let mut loaded = Loaded::default();
+    loaded
+        .diagnostics
+        .extend(repo.problems().iter().map(file_problem));
     if let Some(bytes) = repo.content(SETTINGS_FILE) {
         loaded.settings = loaded.parse(SETTINGS_FILE, bytes, SchemaKind::SettingsFile);
     }
@@ -135,6 +138,10 @@ impl Loaded {
     fn add_file(&mut self, site: &mut SiteFiles, path: &str, rest: &str, content: Option<&[u8]>) {
         let bytes = content.unwrap_or_default();
         site.present.insert(rest.to_string());
+        if content.is_none() && is_config_file(rest) {
+            // Too large to be read: reported as such, not parsed as if it were empty.
+            return;
+        }
         match rest {
             "site.toml" => site.site = self.parse(path, bytes, SchemaKind::SiteFile),
             "public.toml" => site.public = self.parse(path, bytes, SchemaKind::PublicFile),
@@ -236,6 +243,27 @@ fn without_unknown_keys<'v>(value: &'v Value, problems: &[Diagnostic]) -> Cow<'v
         }
     }
     Cow::Owned(value)
+}
+
+/// A path the repository's reader refused.
+fn file_problem(problem: &FileProblem) -> Diagnostic {
+    let path = problem.path.as_str();
+    match problem.kind {
+        ProblemKind::NotAFile(kind) => Diagnostic::warning(
+            Code::SkippedFile,
+            format!("`{path}` is {kind}, not a regular file: siteops skips it"),
+        )
+        .with_help("keep regular files in the repository (links are not followed)"),
+        ProblemKind::TooLarge(limit) => Diagnostic::error(
+            Code::FileTooLarge,
+            format!(
+                "`{path}` is larger than {} MiB, the most siteops reads",
+                limit / (1024 * 1024)
+            ),
+        )
+        .with_help("split the file, or keep large data out of the repository"),
+    }
+    .in_file(path)
 }
 
 fn unknown_file(path: &str, help: &str) -> Diagnostic {

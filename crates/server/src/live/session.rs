@@ -1,11 +1,12 @@
 //! One reload of the live session: the repository read, validated and compiled, its
 //! templates put in the code store, and the result applied to the bundled service with the
 //! same plan and apply code as `siteops apply`. A repository that does not validate leaves
-//! the last good state in place and shows its diagnostics.
+//! the last good state in place and shows its diagnostics. The repository is read off the
+//! runtime's threads (`spawn_blocking`), through the config crate's one safe file reader.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -20,7 +21,7 @@ use crate::store::Store;
 use siteops_config::compile::{Compiled, ResourceKind, SecretUse, Secrets, compile};
 use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
-use siteops_config::repo::RepoFiles;
+use siteops_config::repo::{RepoFiles, limit_for, read_file};
 use siteops_config::validate::{Options, validate};
 use siteops_mocks::{MockFile, MockSet};
 use siteops_plan::apply::{self, ApplyOptions};
@@ -67,6 +68,7 @@ const TOKEN_LIFETIME: u64 = 365 * 24 * 3600;
 
 /// The session's credentials, made once: a new token on every reload would change the
 /// worker keys (and so the compiled bodies) on every reload.
+#[derive(Clone)]
 pub(super) struct SessionKeys {
     /// Org admin of every org, for applying the repository to this server. Stays here.
     token: String,
@@ -187,13 +189,66 @@ impl Failure {
 }
 
 async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
-    let repo = RepoFiles::load(&live.root)
-        .map_err(|e| Failure::new(format!("cannot read {}: {e}", live.root.display())))?;
     let worker = format!("{}/transform", target.base);
+    let keys = live
+        .keys
+        .get_or_init(|| SessionKeys::new(target.key))
+        .clone();
+    let token = keys.token.clone();
+    // Reading the repository is blocking file I/O (and validating it, CPU work): off the
+    // runtime's threads, so that a slow or hostile file stalls this reload only, never
+    // the server's requests.
+    let (root, overrides) = (live.root.clone(), live.code_overrides.clone());
+    let (for_read, signing) = (worker.clone(), target.key.clone());
+    let read = tokio::task::spawn_blocking(move || {
+        read_repository(&root, &overrides, &for_read, &keys, &signing)
+    })
+    .await
+    .map_err(|e| Failure::new(format!("reading the repository failed: {e}")))??;
+    live.set_mocks(read.mocks);
+    put_templates(&read.templates, target.store)?;
+    target.code.set_checkouts(read.checkouts);
+    let changes = apply_to_self(&read.compiled, &target.base, &worker, &token).await?;
+    Ok(Applied {
+        compiled: read.compiled,
+        pages: read.pages,
+        diagnostics: read.diagnostics,
+        changes,
+    })
+}
+
+/// What a reload reads from disk and works out before it touches the server.
+struct Read {
+    compiled: Compiled,
+    pages: BTreeMap<SiteId, Vec<String>>,
+    mocks: MockSet,
+    templates: Vec<Template>,
+    checkouts: Checkouts,
+    diagnostics: String,
+}
+
+/// A template file of the repository, and its key in the code store.
+struct Template {
+    path: String,
+    key: String,
+    bytes: Vec<u8>,
+}
+
+/// Reads, validates and compiles the repository at `root`, with its mocks, templates and
+/// code checkouts. Blocking: run it off the async threads.
+fn read_repository(
+    root: &Path,
+    overrides: &BTreeMap<CodeRepo, PathBuf>,
+    worker: &str,
+    keys: &SessionKeys,
+    key: &SigningKey,
+) -> Result<Read, Failure> {
+    let repo = RepoFiles::load(root)
+        .map_err(|e| Failure::new(format!("cannot read {}: {e}", root.display())))?;
     let validation = validate(
         &repo,
         &Options {
-            transform_url: Some(worker.clone()),
+            transform_url: Some(worker.to_string()),
         },
     );
     let mut diagnostics = if validation.diagnostics.is_empty() {
@@ -211,7 +266,6 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
             diagnostics,
         });
     }
-    let keys = live.keys.get_or_init(|| SessionKeys::new(target.key));
     let unset = std::sync::Mutex::new(BTreeSet::new());
     // Secrets come from the environment as for `apply`. A variable that is not set gets a
     // stand-in that grants nothing beyond what the secret stands for: the session's own
@@ -222,7 +276,7 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(describe_stand_in(usage));
-        keys.stand_in(target.key, usage)
+        keys.stand_in(key, usage)
     };
     let compiled = compile(
         &validation.fleet,
@@ -238,22 +292,20 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
     for line in unset.into_inner().unwrap_or_else(|p| p.into_inner()) {
         diagnostics.push_str(&format!("note: {line}\n"));
     }
-    let token = keys.token.clone();
-    let mocks = load_mocks(&live.root, &repo)?;
-    let pages = super::pages::known_pages(&validation.fleet, &mocks, &worker);
-    live.set_mocks(mocks);
-    put_templates(&live.root, &repo, &compiled, target.store)?;
-    let (checkouts, problems) = open_checkouts(live, &validation.checkouts);
+    let mocks = load_mocks(root, &repo)?;
+    let pages = super::pages::known_pages(&validation.fleet, &mocks, worker);
+    let templates = read_templates(root, &repo, &compiled)?;
+    let (checkouts, problems) = open_checkouts(root, overrides, &validation.checkouts);
     for problem in &problems {
         diagnostics.push_str(&format!("warning: {problem}\n"));
     }
-    target.code.set_checkouts(checkouts);
-    let changes = apply_to_self(&compiled, &target.base, &worker, &token).await?;
-    Ok(Applied {
+    Ok(Read {
         compiled,
         pages,
+        mocks,
+        templates,
+        checkouts,
         diagnostics,
-        changes,
     })
 }
 
@@ -261,14 +313,15 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
 /// them. One that cannot be opened is left out, so that repository's code comes from the
 /// code store, and the problem is reported.
 fn open_checkouts(
-    live: &Live,
+    root: &Path,
+    overrides: &BTreeMap<CodeRepo, PathBuf>,
     configured: &BTreeMap<CodeRepo, String>,
 ) -> (Checkouts, Vec<String>) {
-    let mut wanted: BTreeMap<CodeRepo, std::path::PathBuf> = configured
+    let mut wanted: BTreeMap<CodeRepo, PathBuf> = configured
         .iter()
-        .map(|(repo, dir)| (repo.clone(), live.root.join(dir)))
+        .map(|(repo, dir)| (repo.clone(), root.join(dir)))
         .collect();
-    wanted.extend(live.code_overrides.clone());
+    wanted.extend(overrides.clone());
     let mut checkouts = Checkouts::new();
     let mut problems = Vec::new();
     for (repo, dir) in wanted {
@@ -284,7 +337,17 @@ fn open_checkouts(
     (checkouts, problems)
 }
 
-/// Every site's `mocks/`, one set (sites in path order).
+/// A file of the repository that was listed but not loaded, read the one safe way.
+fn read_listed(root: &Path, repo: &RepoFiles, path: &str) -> Result<Vec<u8>, Failure> {
+    match repo.content(path) {
+        Some(content) => Ok(content.to_vec()),
+        None => read_file(root, path, limit_for(path)).map_err(|e| Failure::new(e.to_string())),
+    }
+}
+
+/// Every site's `mocks/`, one set (sites in path order). Only the files the repository
+/// lists are read, so a mock body (`bodyFileName`) is a regular file inside the site's
+/// `mocks/`, within its size limit, never a link out or a FIFO.
 fn load_mocks(root: &Path, repo: &RepoFiles) -> Result<MockSet, Failure> {
     let mut all = MockSet::default();
     let mut dirs: BTreeSet<String> = BTreeSet::new();
@@ -300,14 +363,9 @@ fn load_mocks(root: &Path, repo: &RepoFiles) -> Result<MockSet, Failure> {
         let prefix = format!("{dir}/");
         let mut files = Vec::new();
         for path in repo.paths().filter(|p| p.starts_with(&prefix)) {
-            let content = match repo.content(path) {
-                Some(content) => content.to_vec(),
-                None => std::fs::read(root.join(path))
-                    .map_err(|e| Failure::new(format!("cannot read {path}: {e}")))?,
-            };
             files.push(MockFile {
                 path: path[prefix.len()..].to_string(),
-                content,
+                content: read_listed(root, repo, path)?,
             });
         }
         match MockSet::from_files(dir, &files) {
@@ -327,12 +385,12 @@ fn load_mocks(root: &Path, repo: &RepoFiles) -> Result<MockSet, Failure> {
 
 /// The repository is the code of its sites: each site's `templates/` goes into the code
 /// store of the site's code repository (branch `main`), where the worker reads templates.
-fn put_templates(
+fn read_templates(
     root: &Path,
     repo: &RepoFiles,
     compiled: &Compiled,
-    store: &dyn Store,
-) -> Result<(), Failure> {
+) -> Result<Vec<Template>, Failure> {
+    let mut templates = Vec::new();
     for resource in compiled
         .resources
         .iter()
@@ -351,17 +409,26 @@ fn put_templates(
         );
         for path in repo.paths().filter(|p| p.starts_with(&prefix)) {
             let file = &path[prefix.len() - "templates/".len()..];
-            let bytes = std::fs::read(root.join(path))
-                .map_err(|e| Failure::new(format!("cannot read {path}: {e}")))?;
-            let key = code_key(owner, code_repo, "main", file);
-            // Unchanged templates are not written again: every put is a durable write.
-            if store.get(&key).ok().flatten().as_deref() == Some(bytes.as_slice()) {
-                continue;
-            }
-            store
-                .put(&key, &bytes)
-                .map_err(|e| Failure::new(format!("cannot store {path}: {e}")))?;
+            templates.push(Template {
+                path: path.to_string(),
+                key: code_key(owner, code_repo, "main", file),
+                bytes: read_listed(root, repo, path)?,
+            });
         }
+    }
+    Ok(templates)
+}
+
+/// Puts the templates in the code store.
+fn put_templates(templates: &[Template], store: &dyn Store) -> Result<(), Failure> {
+    for Template { path, key, bytes } in templates {
+        // Unchanged templates are not written again: every put is a durable write.
+        if store.get(key).ok().flatten().as_deref() == Some(bytes.as_slice()) {
+            continue;
+        }
+        store
+            .put(key, bytes)
+            .map_err(|e| Failure::new(format!("cannot store {path}: {e}")))?;
     }
     Ok(())
 }

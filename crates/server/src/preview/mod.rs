@@ -58,11 +58,15 @@ pub struct Limits {
     pub preview_deadline: Duration,
 }
 
+/// The largest page a preview fetches and ingests (1 MiB); `siteops ingest` takes the same
+/// by default, so a page that converts locally converts in a preview too.
+pub const PAGE_LIMIT: usize = 1024 * 1024;
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             page_timeout: Duration::from_secs(10),
-            page_size: 1024 * 1024,
+            page_size: PAGE_LIMIT,
             image_timeout: Duration::from_secs(5),
             image_size: 20 * 1024 * 1024,
             image_count: 200,

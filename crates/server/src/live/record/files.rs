@@ -4,21 +4,24 @@
 use std::path::Path;
 
 use super::RecordError;
+use siteops_config::repo::limit_for;
+use siteops_config::repo::read::read_regular;
 use siteops_mocks::MockFile;
 
-/// Every file under `dir`, with paths relative to it.
+/// Every regular file under `dir`, with paths relative to it, read as the live session
+/// reads mocks (links not followed, FIFOs and devices skipped, sizes capped).
 pub(super) fn read_tree(dir: &Path, prefix: &str, out: &mut Vec<MockFile>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = format!("{prefix}{name}");
-        if entry.file_type()?.is_dir() {
+        let file_type = entry.file_type()?;
+        if file_type.is_dir() {
             read_tree(&entry.path(), &format!("{path}/"), out)?;
-        } else {
-            out.push(MockFile {
-                path,
-                content: std::fs::read(entry.path())?,
-            });
+        } else if file_type.is_file() {
+            let content = read_regular(&entry.path(), &path, limit_for(&path))
+                .map_err(std::io::Error::other)?;
+            out.push(MockFile { path, content });
         }
     }
     Ok(())
