@@ -14,7 +14,12 @@ tasks:
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
   bench [NAME]  run the benchmarks, or one (fleet, plan, render, worker_load, ingest,
-                code_reload, diagnostics) (release build)
+                code_reload, diagnostics, soak) (release build)
+  soak [SECONDS]
+                the real siteops serve under 64 mixed clients, 200 slow connections
+                and faulty sources for SECONDS (default 20), then kill -9 during writes
+                and during a code sync job; prints rates, latencies, errors, RSS, and
+                acknowledged writes lost (release build)
   bench-render  the render benchmark, then mustache.js on the same template and data
                 (needs node and npm; installs mustache@4.2.0 into target/bench-render)
   diff-fuzz [--budget SECS] [--seed N] [--out DIR] [--max N]
@@ -33,6 +38,7 @@ fn main() -> ExitCode {
         Some("docs") => docs(),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some("bench-render") => bench_render(),
+        Some("soak") => soak(args.get(1).map(String::as_str)),
         // siteops' own exit code passes through: 2 is "changes present".
         Some("plan") => return remote("plan", &[], &args[1..]),
         Some("apply") => return remote("apply", &["--yes"], &args[1..]),
@@ -142,6 +148,13 @@ fn run(command: &mut Command) -> Result<(), String> {
     }
 }
 
+fn soak(seconds: Option<&str>) -> Result<(), String> {
+    match seconds {
+        Some(seconds) => cargo(&["bench", "--bench", "soak", "--", seconds]),
+        None => cargo(&["bench", "--bench", "soak"]),
+    }
+}
+
 fn bench(name: Option<&str>) -> Result<(), String> {
     match name {
         None => cargo(&["bench"]),
@@ -149,6 +162,7 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("plan" | "apply" | "plan_apply") => cargo(&["bench", "--bench", "plan_apply"]),
         Some("render") => cargo(&["bench", "-p", "siteops-template", "--bench", "render"]),
         Some("worker_load" | "load") => cargo(&["bench", "--bench", "worker_load"]),
+        Some("soak") => cargo(&["bench", "--bench", "soak"]),
         Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
         Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),
         Some("diagnostics") => cargo(&["bench", "-p", "siteops-config", "--bench", "diagnostics"]),
