@@ -47,6 +47,7 @@ async fn run() {
         preview_transport: None,
         session: None,
         allowed_hosts: Vec::new(),
+        connection_limits: Default::default(),
     })
     .await
     .expect("the service starts");

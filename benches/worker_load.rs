@@ -52,6 +52,7 @@ async fn run(connections: usize, requests: usize) {
         preview_transport: None,
         session: None,
         allowed_hosts: Vec::new(),
+        connection_limits: Default::default(),
     })
     .await
     .expect("server starts");

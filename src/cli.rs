@@ -345,6 +345,16 @@ pub struct ServeArgs {
     /// addresses, localhost and *.localhost are answered, others get 421. Repeatable.
     #[arg(long = "allowed-host", value_name = "HOST")]
     pub allowed_hosts: Vec<String>,
+    /// Longest a client may take to send a request's headers, in seconds or with a unit
+    /// (`10s`, `1m`); then the connection is closed.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_ttl)]
+    pub header_timeout: u64,
+    /// Connections served at once; further ones wait in the listen backlog.
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// Longest a whole preview (its page and all its images) may take; then 504.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_ttl)]
+    pub preview_deadline: u64,
 }
 
 #[derive(Debug, Args)]

@@ -4,13 +4,14 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use siteops::live::code_watch::CodeWatch;
 use siteops::live::offline::OfflineTransport;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
 use siteops::preview::{AddressPolicy, ReqwestTransport};
+use siteops::server::listen::ConnectionLimits;
 use siteops::server::{RunningServer, ServerConfig, start};
 
 use super::Outcome;
@@ -71,12 +72,20 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         addr,
         data_dir: data_dir.clone(),
         org_admins,
-        preview_limits: siteops::preview::Limits::default(),
+        preview_limits: siteops::preview::Limits {
+            preview_deadline: Duration::from_secs(args.preview_deadline),
+            ..siteops::preview::Limits::default()
+        },
         preview_transport: Some(transport),
         session: live
             .clone()
             .map(|live| live as Arc<dyn siteops::app::Session>),
         allowed_hosts: args.allowed_hosts.clone(),
+        connection_limits: ConnectionLimits {
+            header_read_timeout: Duration::from_secs(args.header_timeout),
+            max_connections: args.max_connections as usize,
+            ..ConnectionLimits::default()
+        },
     };
     let server = start(config).await?;
     // The previews ask the bundled worker over HTTP, whatever the policy.

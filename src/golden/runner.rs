@@ -74,6 +74,7 @@ impl Harness {
             // reload script, and previewed only when asked.
             session: None,
             allowed_hosts: Vec::new(),
+            connection_limits: Default::default(),
         };
         let server = start(config)
             .await

@@ -55,6 +55,7 @@ impl TestServer {
             preview_transport: Some(transport),
             session: None,
             allowed_hosts: Vec::new(),
+            connection_limits: Default::default(),
         })
         .await;
         server._temp = Some(temp);
@@ -92,6 +93,7 @@ impl TestServer {
             })))),
             session: Some(live.clone()),
             allowed_hosts: Vec::new(),
+            connection_limits: Default::default(),
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
@@ -111,6 +113,7 @@ impl TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
+            connection_limits: Default::default(),
             ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
         })
         .await;
@@ -127,6 +130,7 @@ impl TestServer {
             preview_transport: None,
             session: None,
             allowed_hosts: Vec::new(),
+            connection_limits: Default::default(),
         }
     }
 

@@ -175,3 +175,50 @@ fn an_oversized_configuration_file_is_an_error_naming_it() {
         }])
     );
 }
+
+/// `serve --header-timeout` reaches the accept loop: a connection that sends nothing is
+/// closed after it (the default, 10 s, would outlast this test's 6 s wait).
+#[test]
+fn serve_closes_a_silent_connection_after_its_header_timeout() {
+    use std::io::{BufRead, BufReader, Read};
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args([
+            "serve",
+            "--no-repo",
+            "--port",
+            "0",
+            "--header-timeout",
+            "1s",
+            "--data",
+        ])
+        .arg(data.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let port: u16 = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("siteops serve: listening on http://127.0.0.1:")
+                .and_then(|p| p.trim().parse().ok())
+        })
+        .expect("a port");
+    let mut silent = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    silent
+        .set_read_timeout(Some(std::time::Duration::from_secs(6)))
+        .expect("timeout");
+    let started = std::time::Instant::now();
+    let mut buffer = [0u8; 16];
+    let read = silent.read(&mut buffer);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        matches!(read, Ok(0)),
+        "{read:?} after {:?}",
+        started.elapsed()
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

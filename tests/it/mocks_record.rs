@@ -201,6 +201,7 @@ async fn serve(
         preview_transport: Some(transport),
         session: None,
         allowed_hosts: Vec::new(),
+        connection_limits: Default::default(),
     })
     .await
     .expect("server starts");

@@ -44,6 +44,8 @@ pub struct ServerConfig {
     /// `--allowed-host` names answered besides loopback, `localhost` and `*.localhost`
     /// ([`hosts`]).
     pub allowed_hosts: Vec<String>,
+    /// Header time-out, header size and connection caps of the accept loop.
+    pub connection_limits: listen::ConnectionLimits,
 }
 
 /// A server running in the background of the current tokio runtime.
@@ -113,6 +115,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let app = app(state.clone());
     let (shutdown, stopped) = oneshot::channel::<()>();
+    let connection_limits = config.connection_limits.clone();
     let task = tokio::spawn(async move {
         let stop = async move {
             tokio::select! {
@@ -120,7 +123,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
                 _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
             }
         };
-        listen::serve(listener, app, listen::ConnectionLimits::default(), stop).await
+        listen::serve(listener, app, connection_limits, stop).await
     });
     Ok(RunningServer {
         addr,

@@ -123,6 +123,7 @@ pub async fn record(
         preview_transport: Some(recorder.clone()),
         session: None,
         allowed_hosts: Vec::new(),
+        connection_limits: Default::default(),
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;
