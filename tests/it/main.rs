@@ -10,6 +10,7 @@ mod crash;
 mod crate_graph;
 mod differential;
 mod docs;
+mod fuzz_corpus;
 mod golden;
 mod golden_cli;
 mod harness;

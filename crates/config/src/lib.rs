@@ -11,6 +11,8 @@ pub mod compile;
 pub mod diagnostic;
 pub mod document;
 pub mod endpoint;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod model;
 pub mod repo;
 pub mod routing;

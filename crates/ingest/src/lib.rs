@@ -15,6 +15,8 @@
 
 mod convert;
 mod dom;
+#[doc(hidden)]
+pub mod fuzzing;
 mod hast;
 mod head;
 mod images;

@@ -299,6 +299,8 @@ fn invalid(message: impl Into<String>) -> JsRegexError {
     }
 }
 
+#[doc(hidden)]
+pub mod fuzzing;
 mod translate;
 
 use translate::translate;

@@ -23,6 +23,8 @@
 //!
 //! This module is pure: the caller reads and writes the files.
 
+#[doc(hidden)]
+pub mod fuzzing;
 mod matching;
 mod parse;
 pub mod record;

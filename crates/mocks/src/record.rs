@@ -118,7 +118,11 @@ fn recorded_mock(index: usize, exchange: &Exchange) -> RecordedMock {
 
     let mut request = Map::new();
     request.insert("method".into(), json!("GET"));
-    request.insert("host".into(), json!({ "equalTo": host }));
+    // A URL without a host (not http or https) matches on no host: `equalTo ""` would
+    // never match it again.
+    if let Some(host) = url.host_str() {
+        request.insert("host".into(), json!({ "equalTo": host }));
+    }
     if has_credentials {
         request.insert("urlPath".into(), json!(url.path()));
         if !query.is_empty() {

@@ -277,3 +277,25 @@ fn credential_names() {
         assert_eq!(is_credential(name), credential, "{name}");
     }
 }
+
+/// Found by the `wiremock_stubs` fuzz target: a URL without a host was recorded with
+/// `host` `equalTo ""`, which its own request never matched again.
+#[test]
+fn a_url_without_a_host_replays() {
+    let mocks = recorded_mocks(&[exchange(
+        "httqs:/'content.example/index.html",
+        &[],
+        200,
+        "x",
+    )]);
+    assert!(mapping(&mocks[0])["request"].get("host").is_none());
+    let set = replayed(&mocks);
+    let url = Url::parse("httqs:/'content.example/index.html").unwrap();
+    let request = MockRequest {
+        method: "GET",
+        url: &url,
+        headers: Vec::new(),
+    };
+    let stub = set.find(&request).unwrap_or_else(|miss| panic!("{miss}"));
+    assert_eq!(stub.response.body, b"x");
+}

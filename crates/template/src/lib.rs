@@ -19,6 +19,8 @@
 mod context;
 mod error;
 mod escape;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod json;
 mod node;
 pub mod number;
