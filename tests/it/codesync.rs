@@ -73,6 +73,21 @@ async fn finished(server: &TestServer, token: &str, link: &str) -> Value {
     panic!("the job at {link} did not stop");
 }
 
+/// Starts a sync of acme/web's main branch as `token` and waits for the job to stop.
+async fn sync_main(server: &TestServer, token: &str) -> Value {
+    let started = server
+        .send(
+            reqwest::Method::POST,
+            "/admin/code/acme/web/main",
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
+    let link = started.body["links"]["self"].as_str().expect("a link");
+    finished(server, token, link).await
+}
+
 #[tokio::test]
 async fn a_sync_job_fetches_the_branch_into_the_shared_code_store() {
     let raw = MockServer::start().await;
@@ -280,16 +295,7 @@ async fn a_branch_keeps_only_its_newest_job_records() {
     let kept = siteops::codesync::runner::KEPT_STOPPED;
     let mut names = Vec::new();
     for _ in 0..kept + 5 {
-        let started = server
-            .send(
-                reqwest::Method::POST,
-                "/admin/code/acme/web/main",
-                Some(&root),
-                None,
-            )
-            .await;
-        let link = started.body["links"]["self"].as_str().expect("a link");
-        names.push(finished(&server, &root, link).await["name"].clone());
+        names.push(sync_main(&server, &root).await["name"].clone());
     }
     let jobs = server
         .get("/admin/job/acme/web/main/code", &root)
@@ -502,20 +508,7 @@ async fn a_synced_fstab_with_yaml_aliases_is_ignored_not_expanded() {
         crate::support::alias_bomb("mountpoints:\n  /: https://content.example.com/web\n", 6);
     mount_file(&raw, "fstab.yaml", &fstab).await;
     let (server, root) = setup(&raw).await;
-    let started = server
-        .send(
-            reqwest::Method::POST,
-            "/admin/code/acme/web/main",
-            Some(&root),
-            None,
-        )
-        .await;
-    finished(
-        &server,
-        &root,
-        started.body["links"]["self"].as_str().expect("link"),
-    )
-    .await;
+    sync_main(&server, &root).await;
     let status = server.get("/admin/status/acme/web/main", &root).await;
     assert_eq!(status.status, StatusCode::OK, "{:?}", status.error);
     // A code file that does not parse counts as absent, as on the platform.
@@ -533,20 +526,7 @@ async fn a_site_without_content_reads_its_code_and_public_mappings_win_over_path
     )
     .await;
     let (server, root) = setup(&raw).await;
-    let started = server
-        .send(
-            reqwest::Method::POST,
-            "/admin/code/acme/web/main",
-            Some(&root),
-            None,
-        )
-        .await;
-    finished(
-        &server,
-        &root,
-        started.body["links"]["self"].as_str().expect("link"),
-    )
-    .await;
+    sync_main(&server, &root).await;
 
     let status = server.get("/admin/status/acme/web/main", &root).await;
     assert_eq!(status.status, StatusCode::OK, "{:?}", status.error);
@@ -627,17 +607,7 @@ async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
         .await;
     let (server, _) = setup(&raw).await;
     let admin = server.token("web@acme.example");
-    let started = server
-        .send(
-            reqwest::Method::POST,
-            "/admin/code/acme/web/main",
-            Some(&admin),
-            None,
-        )
-        .await;
-    assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
-    let link = started.body["links"]["self"].as_str().expect("a link");
-    let job = finished(&server, &admin, link).await;
+    let job = sync_main(&server, &admin).await;
 
     let errors = job["errors"].as_array().expect("errors");
     assert_eq!(errors.len(), 1, "{job:#}");
@@ -680,16 +650,7 @@ async fn code_sync_refuses_the_unspecified_address() {
         .await;
     assert!(changed.status.is_success(), "{changed:?}");
     let admin = server.token("web@acme.example");
-    let started = server
-        .send(
-            reqwest::Method::POST,
-            "/admin/code/acme/web/main",
-            Some(&admin),
-            None,
-        )
-        .await;
-    let link = started.body["links"]["self"].as_str().expect("a link");
-    let job = finished(&server, &admin, link).await;
+    let job = sync_main(&server, &admin).await;
     let errors = job["errors"].as_array().expect("errors");
     assert!(!errors.is_empty(), "{job:#}");
     for error in errors {

@@ -12,18 +12,17 @@ const ADMIN: &str = "root@acme.example";
 
 /// Starts `siteops serve` on a free port; returns the child and its address.
 fn spawn_server(data: &Path) -> (Child, String) {
+    spawn_server_with(data, &["--org-admin", ADMIN])
+}
+
+/// [`spawn_server`] with more flags of `serve`.
+pub fn spawn_server_with(data: &Path, flags: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
         // The store alone: without `--no-repo`, serve would apply (and prune) the
         // repository of the working directory while the test writes.
-        .args([
-            "serve",
-            "--no-repo",
-            "--port",
-            "0",
-            "--org-admin",
-            ADMIN,
-            "--data",
-        ])
+        .args(["serve", "--no-repo", "--port", "0"])
+        .args(flags)
+        .arg("--data")
         .arg(data)
         .env("SITEOPS_LOG", "warn")
         .stdout(Stdio::piped())

@@ -180,33 +180,11 @@ fn an_oversized_configuration_file_is_an_error_naming_it() {
 /// closed after it (the default, 10 s, would outlast this test's 6 s wait).
 #[test]
 fn serve_closes_a_silent_connection_after_its_header_timeout() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::Read;
     let data = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
-        .args([
-            "serve",
-            "--no-repo",
-            "--port",
-            "0",
-            "--header-timeout",
-            "1s",
-            "--data",
-        ])
-        .arg(data.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let port: u16 = BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|l| {
-            l.strip_prefix("siteops serve: listening on http://127.0.0.1:")
-                .and_then(|p| p.trim().parse().ok())
-        })
-        .expect("a port");
-    let mut silent = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let (mut child, address) =
+        crate::crash::spawn_server_with(data.path(), &["--header-timeout", "1s"]);
+    let mut silent = std::net::TcpStream::connect(&address).expect("connect");
     silent
         .set_read_timeout(Some(std::time::Duration::from_secs(6)))
         .expect("timeout");

@@ -100,15 +100,20 @@ async fn answer_with_body(response: reqwest::Response) -> (Answer, Vec<u8>) {
     (answer, bytes)
 }
 
-/// A GET to the preview host of acme/web on main.
-pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
-    let response = server
+/// The answer to a GET of `path` from acme/web's preview host on main.
+async fn host_request(server: &TestServer, path: &str) -> reqwest::Response {
+    server
         .client
         .get(server.url(path))
         .header("host", "main--web--acme.localhost")
         .send()
         .await
-        .expect("answered");
+        .expect("answered")
+}
+
+/// A GET to the preview host of acme/web on main.
+pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
+    let response = host_request(server, path).await;
     let status = response.status();
     let content_type = response
         .headers()
@@ -126,13 +131,7 @@ pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<St
 /// page with the policy's nonce taken off the scripts that carry it (so the page compares
 /// with what the pipeline rendered). Fails unless the policy has a nonce.
 pub async fn host_page(server: &TestServer, path: &str) -> (String, String) {
-    let response = server
-        .client
-        .get(server.url(path))
-        .header("host", "main--web--acme.localhost")
-        .send()
-        .await
-        .expect("answered");
+    let response = host_request(server, path).await;
     let policy = response
         .headers()
         .get("content-security-policy")

@@ -34,14 +34,24 @@ pub async fn apply(response: Response, content_only: bool) -> Response {
     }
     let nonce = new_nonce();
     let (mut parts, body) = response.into_parts();
-    let body = match axum::body::to_bytes(body, REWRITE_LIMIT).await {
-        Ok(bytes) => match String::from_utf8(bytes.to_vec()) {
-            Ok(html) if !content_only => Body::from(with_nonce(&html, &nonce)),
-            _ => Body::from(bytes),
-        },
-        Err(_) => Body::empty(),
+    let known_small = axum::body::HttpBody::size_hint(&body)
+        .upper()
+        .is_some_and(|size| size <= REWRITE_LIMIT as u64);
+    let body = if content_only || !known_small {
+        body
+    } else {
+        match axum::body::to_bytes(body, REWRITE_LIMIT).await {
+            Ok(bytes) => match String::from_utf8(bytes.to_vec()) {
+                Ok(html) => {
+                    parts.headers.remove(header::CONTENT_LENGTH);
+                    Body::from(with_nonce(&html, &nonce))
+                }
+                Err(_) => Body::from(bytes),
+            },
+            // An answer whose body fails mid-read: nothing sensible to send.
+            Err(_) => Body::empty(),
+        }
     };
-    parts.headers.remove(header::CONTENT_LENGTH);
     if let Ok(value) = HeaderValue::from_str(&policy(&nonce)) {
         parts.headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }
