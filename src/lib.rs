@@ -4,6 +4,7 @@
 //! the commands, tests and benches use.
 
 pub mod golden;
+pub mod published;
 
 pub use siteops_config::{
     compile, diagnostic, document, endpoint, model, repo, routing, rules, schema, source, validate,
@@ -14,8 +15,8 @@ pub use siteops_media as media;
 pub use siteops_mocks as mocks;
 pub use siteops_plan::{apply, http, plan, remote};
 pub use siteops_server::{
-    admin, app, auth, code, codesync, fsutil, html, live, preview, server, sites, store, time,
-    worker,
+    admin, app, auth, code, codesync, fsutil, html, live, openapi, preview, server, sites, store,
+    time, worker,
 };
 pub use siteops_template as template;
 pub use siteops_template::json;

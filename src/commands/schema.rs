@@ -1,10 +1,11 @@
-//! `siteops schema`: write (or check) the generated JSON schemas under `<root>/schemas/`.
+//! `siteops schema`: write (or check) the generated JSON schemas and OpenAPI document under
+//! `<root>/schemas/`.
 
 use std::fs;
 
 use anyhow::{Context, Result};
 use siteops::compile::pretty;
-use siteops::schema::SchemaKind;
+use siteops::published;
 
 use super::Outcome;
 use crate::cli::SchemaArgs;
@@ -12,9 +13,9 @@ use crate::cli::SchemaArgs;
 pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     let dir = args.root.join("schemas");
     let mut stale = Vec::new();
-    for kind in SchemaKind::ALL {
-        let path = dir.join(kind.file_name());
-        let generated = pretty(&kind.generate());
+    for (file, document) in published::documents() {
+        let path = dir.join(file);
+        let generated = pretty(&document);
         let current = fs::read_to_string(&path).ok();
         if current.as_deref() == Some(generated.as_str()) {
             continue;

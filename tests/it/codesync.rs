@@ -489,7 +489,7 @@ async fn a_source_without_a_raw_host_is_not_synced() {
             None,
         )
         .await;
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.status, StatusCode::CONFLICT);
     assert!(
         answer
             .error

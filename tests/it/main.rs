@@ -18,6 +18,7 @@ mod hostile_input;
 mod ingest;
 mod live;
 mod mocks_record;
+mod openapi;
 mod plan_apply;
 mod preview;
 mod realworld;

@@ -9,11 +9,11 @@ use crate::support::{read, repo_root, validate_repo};
 #[test]
 fn checked_in_schemas_are_up_to_date() {
     let mut stale = Vec::new();
-    for kind in SchemaKind::ALL {
-        let path = repo_root().join("schemas").join(kind.file_name());
+    for (file, document) in siteops::published::documents() {
+        let path = repo_root().join("schemas").join(file);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
-        if current != pretty(&kind.generate()) {
-            stale.push(kind.file_name());
+        if current != pretty(&document) {
+            stale.push(file);
         }
     }
     assert!(

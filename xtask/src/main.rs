@@ -1,6 +1,7 @@
 //! Project tasks, run as `cargo xtask <task>`. Standard library only, so it builds in
 //! seconds: each task runs cargo (and through it, siteops) as a subprocess.
 
+mod api_check;
 mod diff_fuzz;
 
 use std::env;
@@ -26,7 +27,10 @@ tasks:
                 random and mutated pages through siteops and the reference
                 implementations (../shared/anchors); each difference shrunk and written
                 as a fixture in tests/fixtures/differential
-  ci            what .ci/run does: format check, clippy, tests
+  api-check [ST ARGS]
+                schemathesis (installed into target/schemathesis) against a live
+                siteops serve, with tests/api/schemathesis.toml; ARGS go to `st run`
+  ci            what .ci/run does: format check, clippy, tests, api-check
   plan [ARGS]   siteops plan (release build) against SITEOPS_ADMIN_URL with
                 SITEOPS_ADMIN_TOKEN (worker: SITEOPS_TRANSFORM_URL); ARGS are passed on
   apply [ARGS]  siteops apply --yes, the same way (what CI runs on the main branch)";
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
         Some("plan") => return remote("plan", &[], &args[1..]),
         Some("apply") => return remote("apply", &["--yes"], &args[1..]),
         Some("ci") => ci(),
+        Some("api-check") => api_check::run_check(&args[1..]),
         Some("diff-fuzz") => diff_fuzz::run(&args[1..], &root(), || {
             cargo(&["build", "--release", "--bin", "siteops"])
         }),
@@ -74,7 +79,8 @@ fn ci() -> Result<(), String> {
         "-D",
         "warnings",
     ])?;
-    cargo(&["test", "--locked"])
+    cargo(&["test", "--locked"])?;
+    api_check::run_check(&[])
 }
 
 /// The page of the guide that holds the generated table of diagnostic codes, and the

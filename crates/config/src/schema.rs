@@ -145,7 +145,9 @@ fn compiled(kind: SchemaKind) -> &'static (Value, Validator) {
     &COMPILED[index]
 }
 
-fn schema_for<T: JsonSchema>() -> Schema {
+/// The JSON schema of `T`, subschemas inline (draft 2020-12): the one generator of every
+/// schema siteops publishes, these files and the OpenAPI document alike.
+pub fn schema_for<T: JsonSchema>() -> Schema {
     // Inline subschemas: the files stay readable on their own, and error paths follow the
     // document instead of `$ref` hops.
     SchemaSettings::draft2020_12()

@@ -7,6 +7,7 @@
 //! The admin service's `GET /status/<org>/<site>/<branch>` shows both with their origin;
 //! the worker and the preview hosts use them.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::code::SiteCode;
@@ -17,7 +18,7 @@ use siteops_config::model::api::ContentConfig;
 use siteops_config::model::files::{FstabFile, LegacyPaths};
 use siteops_config::source::SourceFile;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Effective<T> {
     pub value: T,
     /// Where it comes from: `config`, `public.json`, `fstab.yaml` or `paths.yaml`.

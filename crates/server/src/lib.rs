@@ -15,6 +15,7 @@ pub mod effective;
 pub mod fsutil;
 pub mod html;
 pub mod live;
+pub mod openapi;
 pub mod preview;
 pub mod server;
 pub mod sites;

@@ -10,7 +10,9 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use super::answers::{Ignored, JobLinks, JobList, JobStarted, JobSummary};
 
 use super::config::existing_site;
 use super::error::ApiError;
@@ -27,29 +29,44 @@ use siteops_config::model::api::CodeConfig;
 /// external one (`byogit`) or a hosted one (`github`).
 fn synced_code(site: &Site) -> Result<CodeConfig, ApiError> {
     let (org, name) = (&site.org, &site.name);
-    let code = site
-        .code()
-        .cloned()
-        .ok_or_else(|| ApiError::bad_request(format!("{org}/{name} has no code configuration")))?;
+    let code = site.code().cloned().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            format!("{org}/{name} has no code configuration"),
+        )
+    })?;
     if code.raw_base().is_none() {
-        return Err(ApiError::bad_request(format!(
-            "{org}/{name}'s code source (`{}`) cannot be synced: code jobs read `github` repositories and `byogit` ones with a `raw_url`",
-            code.source.kind
-        )));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{org}/{name}'s code source (`{}`) cannot be synced: code jobs read `github` repositories and `byogit` ones with a `raw_url`",
+                code.source.kind
+            ),
+        ));
     }
     Ok(code)
 }
 
 fn started(Enqueued { job, coalesced }: Enqueued) -> Response {
-    let list = format!("/admin/job/{}/{}/{}/code", job.org, job.site, job.branch);
-    let mut body = json!({
-        "job": {"topic": job.topic, "name": job.name, "state": job.state},
-        "links": {"self": job.link(), "list": list},
-    });
-    if coalesced {
-        // The branch's queued job has not started: it fetches what this trigger asks for.
-        body["coalesced"] = json!(true);
-    }
+    let body = JobStarted {
+        links: JobLinks {
+            own: job.link(),
+            list: format!("/admin/job/{}/{}/{}/code", job.org, job.site, job.branch),
+        },
+        job: JobSummary {
+            topic: job.topic,
+            name: job.name,
+            state: job.state,
+        },
+        coalesced: coalesced.then_some(true),
+    };
+    (StatusCode::ACCEPTED, Json(body)).into_response()
+}
+
+fn ignored(why: &str) -> Response {
+    let body = Ignored {
+        ignored: why.to_string(),
+    };
     (StatusCode::ACCEPTED, Json(body)).into_response()
 }
 
@@ -111,16 +128,11 @@ pub async fn webhook(
         .and_then(Value::as_str)
         .and_then(|r| r.strip_prefix("refs/heads/"))
     else {
-        return Ok((
-            StatusCode::ACCEPTED,
-            Json(json!({"ignored": "not a branch push"})),
-        )
-            .into_response());
+        return Ok(ignored("not a branch push"));
     };
     check_names(&[("branch", branch)])?;
     if !state.code_sync.first_delivery(&bytes) {
-        let ignored = json!({"ignored": "this delivery was already received"});
-        return Ok((StatusCode::ACCEPTED, Json(ignored)).into_response());
+        return Ok(ignored("this delivery was already received"));
     }
     enqueue(&state, &org, &site, branch, Trigger::Webhook)
 }
@@ -156,7 +168,7 @@ pub async fn list(
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     existing_site(&state, &headers, &org, &site, Action::Operate)?;
     let jobs = job::list(state.store.as_ref(), &org, &site, &branch)?;
-    Ok(Json(json!({ "jobs": jobs })).into_response())
+    Ok(Json(JobList { jobs }).into_response())
 }
 
 /// `GET /job/<org>/<site>/<branch>/code/<name>`.

@@ -19,8 +19,9 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
+use super::answers::{SecretList, SecretView, SiteList, SiteName};
 use super::error::ApiError;
 use super::{check_names, read_body};
 use crate::app::AppState;
@@ -223,10 +224,12 @@ pub async fn list_sites(
             Action::Configure,
         ) == Decision::Allow
         {
-            sites.push(json!({ "name": site }));
+            sites.push(SiteName {
+                name: site.to_string(),
+            });
         }
     }
-    Ok(Json(json!({ "sites": sites })).into_response())
+    Ok(Json(SiteList { sites }).into_response())
 }
 
 /// `/config/<org>/sites/<site>.json`.
@@ -308,7 +311,7 @@ pub async fn site(
             };
             Ok((status, Json(value)).into_response())
         }
-        _ => Err(method_not_allowed()),
+        _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
     }
 }
 
@@ -391,7 +394,7 @@ pub async fn sub_resource(
                 None => StatusCode::NO_CONTENT.into_response(),
             })
         }
-        _ => Err(method_not_allowed()),
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }
 }
 
@@ -429,7 +432,7 @@ async fn public(
             store.delete(&key)?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
-        _ => Err(method_not_allowed()),
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }
 }
 
@@ -469,7 +472,7 @@ pub async fn secret(
             store.delete(&key)?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
-        _ => Err(method_not_allowed()),
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }
 }
 
@@ -484,7 +487,7 @@ fn list_secrets(
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     if !matches!(method, Method::GET | Method::HEAD) {
-        return Err(method_not_allowed());
+        return Err(ApiError::method_not_allowed(LIST_METHODS));
     }
     existing_site(state, headers, org, site, Action::Configure)?;
     let store = state.store.as_ref();
@@ -497,21 +500,27 @@ fn list_secrets(
             secrets.push(secret_view(id, &stored));
         }
     }
-    Ok(Json(json!({ "secrets": secrets })).into_response())
+    Ok(Json(SecretList { secrets }).into_response())
 }
 
 /// A secret as GET shows it: its id and dates, never its value.
-fn secret_view(id: &str, stored: &Value) -> Value {
-    let mut view = Map::new();
-    view.insert("id".into(), Value::String(id.to_string()));
-    for field in MANAGED {
-        if let Some(value) = stored.get(field) {
-            view.insert(field.into(), value.clone());
-        }
+fn secret_view(id: &str, stored: &Value) -> SecretView {
+    let date = |field: &str| {
+        stored
+            .get(field)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    SecretView {
+        id: id.to_string(),
+        created: date("created"),
+        last_modified: date("lastModified"),
     }
-    Value::Object(view)
 }
 
-pub fn method_not_allowed() -> ApiError {
-    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
-}
+/// The methods of a document resource: read, write, delete.
+pub const DOCUMENT_METHODS: &str = "GET, HEAD, POST, DELETE";
+/// The methods of a site: as a document's, and PUT to create one.
+pub const SITE_METHODS: &str = "GET, HEAD, PUT, POST, DELETE";
+/// The methods of a list.
+pub const LIST_METHODS: &str = "GET, HEAD";

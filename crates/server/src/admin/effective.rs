@@ -8,6 +8,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
+use super::answers::Status;
 use super::config::existing_site;
 use super::error::ApiError;
 use crate::app::AppState;
@@ -23,9 +24,9 @@ pub async fn status(
     super::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
     let store = state.store.as_ref();
-    let body = serde_json::json!({
-        "content": content_source(&state.code, &document, &branch),
-        "mappings": path_mappings(store, &state.code, &document, &branch)?,
-    });
+    let body = Status {
+        content: content_source(&state.code, &document, &branch),
+        mappings: path_mappings(store, &state.code, &document, &branch)?,
+    };
     Ok(Json(body).into_response())
 }

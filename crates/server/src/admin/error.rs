@@ -11,6 +11,8 @@ use siteops_config::diagnostic::Diagnostic;
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// The methods the resource answers, sent as `Allow` with a 405.
+    pub allow: Option<&'static str>,
 }
 
 impl ApiError {
@@ -18,6 +20,7 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            allow: None,
         }
     }
 
@@ -27,6 +30,17 @@ impl ApiError {
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 405 with the methods the resource answers (`GET, HEAD, POST`) in `Allow`.
+    pub fn method_not_allowed(allow: &'static str) -> ApiError {
+        ApiError {
+            allow: Some(allow),
+            ..ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("method not allowed: {allow}"),
+            )
+        }
     }
 
     /// A 400 naming each problem of a request body: `pointer: message; …`.
@@ -77,6 +91,9 @@ impl IntoResponse for ApiError {
             HeaderValue::from_static("text/plain; charset=utf-8"),
         );
         headers.insert("x-error", header_value);
+        if let Some(allow) = self.allow {
+            headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+        }
         response
     }
 }

@@ -1,6 +1,7 @@
 //! The bundled administration service, mounted under `/admin`: configuration API, sign-in,
 //! and (through [`crate::server`]) the preview hosts' public configuration.
 
+pub mod answers;
 mod caller;
 mod code;
 pub mod config;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::StatusCode;
-use axum::routing::{MethodFilter, get, on, post};
+use axum::routing::{any, get, post};
 
 pub use caller::{caller, token_of, tokens_of};
 pub use error::ApiError;
@@ -48,38 +49,42 @@ pub fn signing_key(store: &FsStore) -> anyhow::Result<SigningKey> {
 }
 
 pub fn router(state: Arc<AppState>) -> Router {
-    let all = MethodFilter::GET
-        .or(MethodFilter::PUT)
-        .or(MethodFilter::POST)
-        .or(MethodFilter::DELETE)
-        .or(MethodFilter::PATCH)
-        .or(MethodFilter::HEAD);
+    // Resources whose methods depend on the name (`public.json`, `secrets.json`) take
+    // every method, and answer 405 with their own `Allow`.
     Router::new()
+        .route("/openapi.json", get(openapi))
         .route("/login", get(login::login_page))
         .route("/profile", get(login::profile).post(login::sign_in))
         .route("/config/{org}/{file}", get(config::list_sites))
-        .route("/config/{org}/sites/{file}", on(all, config::site))
+        .route("/config/{org}/sites/{file}", any(config::site))
         .route(
             "/config/{org}/sites/{site}/{file}",
-            on(all, config::sub_resource),
+            any(config::sub_resource),
         )
         .route(
             "/config/{org}/sites/{site}/secrets/{file}",
-            on(all, config::secret),
+            any(config::secret),
         )
         .route("/code/{org}/{site}/{branch}", post(code::trigger))
         .route("/webhook/code/{org}/{site}", post(code::webhook))
         .route("/job/{org}/{site}/{branch}/code", get(code::list))
         .route("/job/{org}/{site}/{branch}/code/{name}", get(code::one))
         .route("/status/{org}/{site}/{branch}", get(effective::status))
-        .route("/preview/{org}/{site}/{branch}", on(all, preview::handle))
-        .route("/preview/{org}/{site}/{branch}/", on(all, preview::handle))
+        .route("/preview/{org}/{site}/{branch}", any(preview::handle))
+        .route("/preview/{org}/{site}/{branch}/", any(preview::handle))
         .route(
             "/preview/{org}/{site}/{branch}/{*path}",
-            on(all, preview::handle),
+            any(preview::handle),
         )
         .fallback(|| async { ApiError::not_found("no such administration resource") })
         .with_state(state)
+}
+
+/// `GET /admin/openapi.json`: the document of this service ([`crate::openapi`]).
+async fn openapi() -> axum::Json<&'static serde_json::Value> {
+    static DOCUMENT: std::sync::LazyLock<serde_json::Value> =
+        std::sync::LazyLock::new(crate::openapi::document);
+    axum::Json(&DOCUMENT)
 }
 
 /// The longest org, site, branch or secret name: `<name>.json` must fit a file name of

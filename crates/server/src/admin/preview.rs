@@ -66,10 +66,7 @@ async fn route(
     check_names(&[("org", org), ("site", site), ("branch", branch)])?;
     let page = PagePath::parse(raw).map_err(|e| ApiError::bad_request(e.to_string()))?;
     if !matches!(*method, Method::GET | Method::HEAD | Method::POST) {
-        return Err(ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method not allowed: GET or POST",
-        ));
+        return Err(ApiError::method_not_allowed("GET, HEAD, POST"));
     }
     let document = existing_site(state, headers, org, site, Action::Operate)?;
     let store = state.store.as_ref();

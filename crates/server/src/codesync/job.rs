@@ -1,12 +1,13 @@
 //! The record of a code sync job, stored at `jobs/<org>/<site>/<branch>/code/<name>.json`.
 //! States: `created` (queued), `running`, `stopped` (finished, with or without errors).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sites::SiteError;
 use crate::store::{Store, StoreError};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JobState {
     Created,
@@ -14,7 +15,7 @@ pub enum JobState {
     Stopped,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Trigger {
     /// Started by a person or a script (the console's action).
@@ -23,20 +24,20 @@ pub enum Trigger {
     Webhook,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Progress {
     pub total: usize,
     pub processed: usize,
     pub failed: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FileError {
     pub path: String,
     pub error: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Job {
     pub topic: String,
     pub name: String,

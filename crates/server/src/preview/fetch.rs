@@ -98,7 +98,8 @@ pub async fn fetch_page(
         let is_last = index + 1 == sources.len();
         let role = source.role.name();
         let url = fetch_url(&source.url, source.suffix.as_deref(), page).map_err(|error| {
-            PreviewError::new(500, format!("the {role} source is misconfigured: {error}"))
+            // The site's configuration, not the server, is at fault.
+            PreviewError::new(409, format!("the {role} source is misconfigured: {error}"))
         })?;
         let own = AllowList::parse(None, &url);
         let permitted = |hop: &Url| own.permits(hop);

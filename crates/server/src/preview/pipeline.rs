@@ -54,8 +54,9 @@ pub struct Failure {
 /// The sources of a content configuration, in the order they are asked.
 pub fn sources(content: &ContentConfig) -> Result<Vec<Source>, PreviewError> {
     if content.source.kind != "markup" {
+        // The request is fine; the site's configuration is what stands in the way.
         return Err(PreviewError::new(
-            400,
+            409,
             format!(
                 "content source type `{}` cannot be previewed: only markup sources can",
                 content.source.kind

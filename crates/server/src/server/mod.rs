@@ -164,11 +164,19 @@ async fn log_request(request: Request, next: Next) -> Response {
     let uri = request.uri().clone();
     let started = std::time::Instant::now();
     let response = next.run(request).await;
+    // An error's message (`x-error`) goes to the log too: why a request failed shows
+    // where the operator looks.
+    let error = response
+        .headers()
+        .get("x-error")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
     tracing::info!(
         %method,
         %uri,
         status = response.status().as_u16(),
         ms = started.elapsed().as_millis() as u64,
+        error,
         "request"
     );
     response

@@ -16,7 +16,8 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use crate::admin::config::{existing_site, method_not_allowed, parse_body, typed};
+use crate::admin::answers::BranchList;
+use crate::admin::config::{DOCUMENT_METHODS, LIST_METHODS, existing_site, parse_body, typed};
 use crate::admin::{ApiError, check_names, read_body};
 use crate::app::AppState;
 use crate::auth::Action;
@@ -91,7 +92,7 @@ pub async fn handle(
             store.delete(&key(&org, &site, &branch))?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
-        _ => Err(method_not_allowed()),
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }
 }
 
@@ -104,7 +105,7 @@ pub async fn branches(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site)])?;
     if !matches!(method, Method::GET | Method::HEAD) {
-        return Err(method_not_allowed());
+        return Err(ApiError::method_not_allowed(LIST_METHODS));
     }
     existing_site(&state, &headers, &org, &site, Action::Configure)?;
     let branches: Vec<String> = state
@@ -113,5 +114,5 @@ pub async fn branches(
         .into_iter()
         .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
         .collect();
-    Ok(Json(serde_json::json!({ "branches": branches })).into_response())
+    Ok(Json(BranchList { branches }).into_response())
 }

@@ -12,22 +12,16 @@ pub mod render;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{MethodFilter, get, on};
+use axum::routing::{any, get};
 
 use crate::admin::ApiError;
 use crate::app::AppState;
 
 /// The worker, mounted under `/transform` (`{transform_url}`).
 pub fn router(state: Arc<AppState>) -> Router {
-    let methods = MethodFilter::GET
-        .or(MethodFilter::POST)
-        .or(MethodFilter::PUT)
-        .or(MethodFilter::DELETE)
-        .or(MethodFilter::PATCH)
-        .or(MethodFilter::HEAD);
     Router::new()
-        .route("/config/{org}/{site}", on(methods, config::branches))
-        .route("/config/{org}/{site}/{branch}", on(methods, config::handle))
+        .route("/config/{org}/{site}", any(config::branches))
+        .route("/config/{org}/{site}/{branch}", any(config::handle))
         .route("/{org}/{site}/{branch}/{*path}", get(render::handle))
         .fallback(|| async { ApiError::not_found("no such worker resource") })
         .with_state(state)

@@ -1,0 +1,89 @@
+//! The JSON answers of the administration API and the worker's configuration routes, as
+//! types: the handlers serialize these, and [`crate::openapi`] describes them with the
+//! schemas derived from the same types, so the document cannot drift from the answers.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::codesync::job::{Job, JobState};
+use crate::effective::Effective;
+use siteops_config::model::api::ContentConfig;
+
+/// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SiteList {
+    pub sites: Vec<SiteName>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SiteName {
+    pub name: String,
+}
+
+/// A secret as the service shows it: its id and dates, never its value.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SecretView {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    #[serde(rename = "lastModified", skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+}
+
+/// `GET /config/<org>/sites/<site>/secrets.json`, sorted by id.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SecretList {
+    pub secrets: Vec<SecretView>,
+}
+
+/// `GET /transform/config/<org>/<site>`: the branches with worker entries, sorted.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BranchList {
+    pub branches: Vec<String>,
+}
+
+/// `202` of a code sync trigger or webhook delivery: the job that will run.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobStarted {
+    pub job: JobSummary,
+    pub links: JobLinks,
+    /// The branch's queued job had not started: it fetches what this trigger asks for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coalesced: Option<bool>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobSummary {
+    pub topic: String,
+    pub name: String,
+    pub state: JobState,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobLinks {
+    /// The job's own path.
+    #[serde(rename = "self")]
+    pub own: String,
+    /// The branch's jobs.
+    pub list: String,
+}
+
+/// `202` of a webhook delivery that starts nothing: a push that is not to a branch, or a
+/// delivery already received.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Ignored {
+    pub ignored: String,
+}
+
+/// `GET /job/<org>/<site>/<branch>/code`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct JobList {
+    pub jobs: Vec<Job>,
+}
+
+/// `GET /status/<org>/<site>/<branch>`: what the site uses on the branch, with origins.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Status {
+    pub content: Option<Effective<ContentConfig>>,
+    pub mappings: Option<Effective<Vec<String>>>,
+}

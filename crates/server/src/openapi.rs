@@ -1,0 +1,495 @@
+//! The OpenAPI 3.1 document of the administration API (`/admin`) and the worker
+//! (`/transform`): served at `/admin/openapi.json`, checked in as `schemas/openapi.json`.
+//!
+//! Request bodies are the JSON schemas that validate them ([`SchemaKind`]); answers are
+//! the schemas of the types the handlers serialize ([`crate::admin::answers`], the job
+//! record, the stored documents). Nothing is written twice: a field added to a type shows
+//! here, and the stale check of `schemas/` says so. schemathesis checks the running
+//! service against this document in CI.
+
+use serde_json::{Map, Value, json};
+
+use crate::admin::answers::{
+    BranchList, Ignored, JobList, JobStarted, SecretList, SecretView, SiteList, Status,
+};
+use crate::admin::{BODY_LIMIT, MAX_NAME_LEN};
+
+use crate::codesync::job::Job;
+use siteops_config::schema::{ID_PATTERN, SchemaKind, schema_for};
+
+/// Where the document is served, under the server's root.
+pub const PATH: &str = "/admin/openapi.json";
+
+/// The document, as JSON.
+pub fn document() -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "siteops administration service and transformation worker",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "The service `siteops serve` runs: site configuration, code sync, previews \
+                and the transformation worker. Errors are `text/plain` with the message also in \
+                the `x-error` header (the preview API's errors have an empty body). Names of orgs, \
+                sites, branches and secrets are `[a-z0-9][a-z0-9-]*`, at most 250 characters.",
+        },
+        "servers": [{"url": "/"}],
+        "paths": paths(),
+        "components": {
+            "schemas": schemas(),
+            "securitySchemes": {
+                "token": {
+                    "type": "apiKey", "in": "header", "name": "x-auth-token",
+                    "description": "The token the service signs: the `auth_token` cookie after \
+                        sign-in, or `siteops token`."
+                },
+                "authorization": {
+                    "type": "apiKey", "in": "header", "name": "Authorization",
+                    "description": "`token <TOKEN>` (the platform's form) or `Bearer <TOKEN>`."
+                },
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "auth_token"},
+            },
+            "responses": {
+                "BodilessError": {
+                    "description": "An error: an empty body, the message in `x-error`.",
+                    "headers": {"x-error": {"description": "The message.", "schema": {"type": "string"}}},
+                },
+                "Error": error_response(&format!(
+                    "An error: the message, also in `x-error`. 413: a body larger than {BODY_LIMIT} bytes."
+                )),
+            },
+        },
+    })
+}
+
+/// A body schema as a component: the file's `$id` and `$schema` are the file's own.
+fn body(kind: SchemaKind) -> Value {
+    let mut schema = kind.generate();
+    if let Value::Object(map) = &mut schema {
+        map.remove("$id");
+        map.remove("$schema");
+    }
+    schema
+}
+
+fn answer<T: schemars::JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schema_for::<T>()).expect("schemas serialize");
+    if let Value::Object(map) = &mut schema {
+        map.remove("$schema");
+    }
+    schema
+}
+
+/// A stored document as the service answers it: the body, with the dates the service
+/// keeps (`created`, `lastModified`) and, for sites, the `version` it defaults to 1.
+fn stored(kind: SchemaKind, required: &[&str]) -> Value {
+    let mut schema = body(kind);
+    let date = json!({"type": "string", "format": "date-time"});
+    schema["properties"]["created"] = date.clone();
+    schema["properties"]["lastModified"] = date;
+    let mut all: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+    all.extend(required.iter().map(|r| json!(r)));
+    schema["required"] = Value::Array(all);
+    schema
+}
+
+fn schemas() -> Value {
+    json!({
+        "SiteConfig": body(SchemaKind::ApiSite),
+        "SiteDocument": stored(SchemaKind::ApiSite, &["version", "created", "lastModified"]),
+        "CodeConfig": body(SchemaKind::ApiCode),
+        "ContentConfig": body(SchemaKind::ApiContent),
+        "AccessConfig": body(SchemaKind::ApiAccess),
+        "PublicConfig": body(SchemaKind::ApiPublic),
+        "PublicDocument": stored(SchemaKind::ApiPublic, &["created", "lastModified"]),
+        "SecretBody": body(SchemaKind::ApiSecret),
+        "WorkerConfig": body(SchemaKind::ApiWorkerConfig),
+        "SiteList": answer::<SiteList>(),
+        "Secret": answer::<SecretView>(),
+        "SecretList": answer::<SecretList>(),
+        "BranchList": answer::<BranchList>(),
+        "JobStarted": answer::<JobStarted>(),
+        "Ignored": answer::<Ignored>(),
+        "Job": answer::<Job>(),
+        "JobList": answer::<JobList>(),
+        "Status": answer::<Status>(),
+        "Preview": preview_schema(),
+        "PushNotification": {
+            "type": "object",
+            "description": "The git service's push event; `ref` names the branch pushed \
+                (`refs/heads/<branch>`), other fields are ignored.",
+            "properties": {"ref": {"type": "string"}},
+        },
+        "WebhookAnswer": {"anyOf": [
+            {"$ref": "#/components/schemas/JobStarted"},
+            {"$ref": "#/components/schemas/Ignored"},
+        ]},
+    })
+}
+
+/// The preview answer: the page's paths, the preview's state, links, and for a page
+/// previewed, its trace and warnings.
+fn preview_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["webPath", "resourcePath", "preview", "links"],
+        "properties": {
+            "webPath": {"type": "string"},
+            "resourcePath": {"type": "string"},
+            "preview": {
+                "type": "object",
+                "required": ["status"],
+                "properties": {
+                    "status": {"type": "integer", "enum": [200, 404]},
+                    "url": {"type": "string"},
+                    "lastModified": {"type": "string"},
+                    "contentBusId": {"type": "string"},
+                    "sourceLocation": {"type": "string"},
+                    "contentType": {"type": "string"},
+                },
+            },
+            "links": {
+                "type": "object",
+                "required": ["status", "preview"],
+                "properties": {"status": {"type": "string"}, "preview": {"type": "string"}},
+            },
+            "trace": {"type": "array"},
+            "warnings": {"type": "array"},
+        },
+    })
+}
+
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "headers": {"x-error": {"description": "The message.", "schema": {"type": "string"}}},
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    })
+}
+
+/// A path parameter.
+fn param(name: &str, what: &str, pattern: &str) -> Value {
+    json!({
+        "name": name, "in": "path", "required": true, "description": what,
+        "schema": {"type": "string", "pattern": pattern, "minLength": 1, "maxLength": MAX_NAME_LEN},
+    })
+}
+
+fn name_param(name: &str) -> Value {
+    param(name, &format!("The {name}'s name."), ID_PATTERN)
+}
+
+/// What one operation answers and needs.
+struct Op {
+    id: &'static str,
+    summary: &'static str,
+    secured: bool,
+    params: Vec<Value>,
+    body: Option<Value>,
+    /// Status, description, schema component (`None`: no body).
+    answers: Vec<(u16, &'static str, Option<&'static str>)>,
+    /// Statuses answered with the error response.
+    errors: Vec<u16>,
+    /// Content type of the 200 answer when it is not JSON.
+    media: Option<&'static str>,
+    /// The error response component.
+    error: &'static str,
+}
+
+impl Op {
+    fn new(id: &'static str, summary: &'static str) -> Op {
+        Op {
+            id,
+            summary,
+            secured: true,
+            params: Vec::new(),
+            body: None,
+            answers: Vec::new(),
+            errors: Vec::new(),
+            media: None,
+            error: "Error",
+        }
+    }
+
+    /// Errors with an empty body, the message only in `x-error` (the preview API's form).
+    fn bodiless_errors(mut self) -> Op {
+        self.error = "BodilessError";
+        self
+    }
+
+    fn params(mut self, names: &[&str]) -> Op {
+        self.params
+            .extend(names.iter().map(|name| name_param(name)));
+        self
+    }
+
+    fn param(mut self, param: Value) -> Op {
+        self.params.push(param);
+        self
+    }
+
+    fn open(mut self) -> Op {
+        self.secured = false;
+        self
+    }
+
+    fn json_body(mut self, component: &str) -> Op {
+        self.body = Some(json!({
+            "required": true,
+            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{component}")}}},
+        }));
+        self.errors.push(413);
+        self
+    }
+
+    fn answer(
+        mut self,
+        status: u16,
+        description: &'static str,
+        schema: Option<&'static str>,
+    ) -> Op {
+        self.answers.push((status, description, schema));
+        self
+    }
+
+    fn html(mut self) -> Op {
+        self.media = Some("text/html");
+        self
+    }
+
+    fn errors(mut self, statuses: &[u16]) -> Op {
+        self.errors.extend_from_slice(statuses);
+        self
+    }
+
+    fn to_json(&self, head: bool) -> Value {
+        let mut responses = Map::new();
+        for (status, description, schema) in &self.answers {
+            let mut response = json!({"description": description});
+            if let Some(media) = self.media.filter(|_| !head) {
+                response["content"] = json!({media: {"schema": {"type": "string"}}});
+            } else if let Some(schema) = schema.filter(|_| !head) {
+                response["content"] = json!({"application/json": {
+                    "schema": {"$ref": format!("#/components/schemas/{schema}")}
+                }});
+            }
+            responses.insert(status.to_string(), response);
+        }
+        let mut errors = self.errors.clone();
+        if self.secured {
+            errors.extend([401, 403]);
+        }
+        errors.sort_unstable();
+        errors.dedup();
+        for status in errors {
+            let response = if head {
+                json!({"description": "An error: the message in `x-error`."})
+            } else {
+                json!({"$ref": format!("#/components/responses/{}", self.error)})
+            };
+            responses.insert(status.to_string(), response);
+        }
+        let mut op = json!({
+            "operationId": if head { format!("{}Head", self.id) } else { self.id.to_string() },
+            "summary": self.summary,
+            "parameters": self.params,
+            "responses": responses,
+        });
+        if self.secured {
+            op["security"] = json!([{"token": []}, {"authorization": []}, {"cookie": []}]);
+        } else {
+            op["security"] = json!([]);
+        }
+        if let Some(body) = &self.body {
+            op["requestBody"] = body.clone();
+        }
+        op
+    }
+}
+
+/// A path and its operations by method; a `get` also answers `head`.
+fn path_item(ops: Vec<(&str, Op)>) -> Value {
+    let mut item = Map::new();
+    for (method, op) in ops {
+        if method == "get" {
+            item.insert("head".into(), op.to_json(true));
+        }
+        item.insert(method.into(), op.to_json(false));
+    }
+    Value::Object(item)
+}
+
+/// Reading, replacing and deleting one field of a site (`access`, `code`, `content`).
+fn site_field(field: &'static str, component: &'static str) -> Value {
+    let site = ["org", "site"];
+    let (get_id, post_id, delete_id, get_summary, post_summary, delete_summary) = match field {
+        "access" => (
+            "getAccess",
+            "setAccess",
+            "deleteAccess",
+            "The site's access configuration.",
+            "Replaces the site's access configuration; changing who is `admin` needs an admin.",
+            "Removes the site's access configuration.",
+        ),
+        "code" => (
+            "getCode",
+            "setCode",
+            "deleteCode",
+            "The site's code source.",
+            "Replaces the site's code source.",
+            "Removes the site's code source.",
+        ),
+        _ => (
+            "getContent",
+            "setContent",
+            "deleteContent",
+            "The site's content source.",
+            "Replaces the site's content source.",
+            "Removes the site's content source.",
+        ),
+    };
+    path_item(vec![
+        (
+            "get",
+            Op::new(get_id, get_summary)
+                .params(&site)
+                .answer(200, "The configuration.", Some(component))
+                .errors(&[400, 404]),
+        ),
+        (
+            "post",
+            Op::new(post_id, post_summary)
+                .params(&site)
+                .json_body(component)
+                .answer(200, "The configuration as stored.", Some(component))
+                .errors(&[400, 404]),
+        ),
+        (
+            "delete",
+            Op::new(delete_id, delete_summary)
+                .params(&site)
+                .answer(204, "Removed.", None)
+                .errors(&[400, 404]),
+        ),
+    ])
+}
+
+#[rustfmt::skip]
+fn paths() -> Value {
+    let site = ["org", "site"];
+    let branch = ["org", "site", "branch"];
+    let page = json!({
+        "name": "path", "in": "path", "required": true,
+        "description": "The page path below the branch (`/` in it percent-encoded).",
+        "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$", "maxLength": 200},
+    });
+    let job = param("job", "The job's name.", "^[A-Za-z0-9-]+$");
+    let mut paths = Map::new();
+    let mut add = |path: &str, item: Value| {
+        paths.insert(path.to_string(), item);
+    };
+    add("/admin/openapi.json", path_item(vec![
+        ("get", Op::new("getOpenApi", "This document.").open()
+            .answer(200, "The OpenAPI document.", None)),
+    ]));
+    add("/admin/login", path_item(vec![
+        ("get", Op::new("login", "The sign-in page (a form that posts to `/admin/profile`).").open().html()
+            .answer(200, "The page.", None)),
+    ]));
+    add("/admin/profile", path_item(vec![
+        ("get", Op::new("profile", "Who is signed in, from the `auth_token` cookie.").open().html()
+            .answer(200, "The page.", None)),
+        ("post", Op::new("signIn", "Signs in: sets the `auth_token` cookie.").open().html()
+            .param(json!({"name": "Origin", "in": "header", "schema": {"type": "string"}}))
+            .answer(200, "Signed in.", None).errors(&[400, 403, 413])),
+    ]));
+    add("/admin/config/{org}/sites.json", path_item(vec![
+        ("get", Op::new("listSites", "The org's sites the caller may configure.").params(&["org"])
+            .answer(200, "The sites.", Some("SiteList")).errors(&[400])),
+    ]));
+    add("/admin/config/{org}/sites/{site}.json", path_item(vec![
+        ("get", Op::new("getSite", "The site's configuration.").params(&site)
+            .answer(200, "The stored configuration.", Some("SiteDocument")).errors(&[400, 404])),
+        ("put", Op::new("createSite", "Creates a site (409 when it exists).").params(&site).json_body("SiteConfig")
+            .answer(201, "Created.", Some("SiteDocument")).errors(&[400, 409])),
+        ("post", Op::new("saveSite", "Creates or replaces a site.").params(&site).json_body("SiteConfig")
+            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400])),
+        ("delete", Op::new("deleteSite", "Deletes the site and its sub-resources.").params(&site)
+            .answer(204, "Deleted.", None).errors(&[400, 404])),
+    ]));
+    add("/admin/config/{org}/sites/{site}/access.json", site_field("access", "AccessConfig"));
+    add("/admin/config/{org}/sites/{site}/code.json", site_field("code", "CodeConfig"));
+    add("/admin/config/{org}/sites/{site}/content.json", site_field("content", "ContentConfig"));
+    add("/admin/config/{org}/sites/{site}/public.json", path_item(vec![
+        ("get", Op::new("getPublic", "The site's public configuration.").params(&site)
+            .answer(200, "The stored configuration.", Some("PublicDocument")).errors(&[400, 404])),
+        ("post", Op::new("setPublic", "Replaces the site's public configuration.").params(&site).json_body("PublicConfig")
+            .answer(200, "Saved.", Some("PublicDocument")).errors(&[400, 404])),
+        ("delete", Op::new("deletePublic", "Removes the site's public configuration.").params(&site)
+            .answer(204, "Removed.", None).errors(&[400, 404])),
+    ]));
+    add("/admin/config/{org}/sites/{site}/secrets.json", path_item(vec![
+        ("get", Op::new("listSecrets", "The site's secrets: ids and dates, never values.").params(&site)
+            .answer(200, "The secrets.", Some("SecretList")).errors(&[400, 404])),
+    ]));
+    add("/admin/config/{org}/sites/{site}/secrets/{secret}.json", path_item(vec![
+        ("get", Op::new("getSecret", "A secret's id and dates (never its value).").params(&["org", "site", "secret"])
+            .answer(200, "The secret.", Some("Secret")).errors(&[400, 404])),
+        ("post", Op::new("setSecret", "Sets a secret's value.").params(&["org", "site", "secret"]).json_body("SecretBody")
+            .answer(200, "Saved.", Some("Secret")).errors(&[400, 404])),
+        ("delete", Op::new("deleteSecret", "Deletes a secret.").params(&["org", "site", "secret"])
+            .answer(204, "Deleted.", None).errors(&[400, 404])),
+    ]));
+    add("/admin/code/{org}/{site}/{branch}", path_item(vec![
+        ("post", Op::new("syncCode", "Starts a code sync of the branch.").params(&branch)
+            .answer(202, "The job, queued.", Some("JobStarted")).errors(&[400, 404, 409])),
+    ]));
+    add("/admin/webhook/code/{org}/{site}", path_item(vec![
+        ("post", Op::new("pushNotification", "A push notification, signed with the site's sync secret.").open()
+            .params(&site)
+            .param(json!({"name": "x-hub-signature-256", "in": "header", "required": true,
+                "description": "`sha256=` and the HMAC-SHA256 of the body, in hex.",
+                "schema": {"type": "string"}}))
+            .json_body("PushNotification")
+            .answer(202, "A job queued, or the delivery ignored.", Some("WebhookAnswer")).errors(&[400, 401])),
+    ]));
+    add("/admin/job/{org}/{site}/{branch}/code", path_item(vec![
+        ("get", Op::new("listJobs", "The branch's code sync jobs, newest first.").params(&branch)
+            .answer(200, "The jobs.", Some("JobList")).errors(&[400, 404])),
+    ]));
+    add("/admin/job/{org}/{site}/{branch}/code/{job}", path_item(vec![
+        ("get", Op::new("getJob", "One code sync job.").params(&branch).param(job)
+            .answer(200, "The job.", Some("Job")).errors(&[400, 404])),
+    ]));
+    add("/admin/status/{org}/{site}/{branch}", path_item(vec![
+        ("get", Op::new("status", "What the site uses on the branch, and where each part comes from.").params(&branch)
+            .answer(200, "The status.", Some("Status")).errors(&[400, 404])),
+    ]));
+    add("/admin/preview/{org}/{site}/{branch}/{path}", path_item(vec![
+        ("get", Op::new("getPreview", "The stored preview of a page (`preview.status` 404 when it has none).")
+            .params(&branch).param(page.clone())
+            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404]).bodiless_errors()),
+        ("post", Op::new("preview", "Previews the page now, from the site's content source.")
+            .params(&branch).param(page.clone())
+            .param(json!({"name": "x-content-source-authorization", "in": "header",
+                "description": "Sent to the content source as `Authorization`.", "schema": {"type": "string"}}))
+            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 504]).bodiless_errors()),
+    ]));
+    add("/transform/config/{org}/{site}", path_item(vec![
+        ("get", Op::new("listWorkerBranches", "The branches with worker entries.").params(&site)
+            .answer(200, "The branches.", Some("BranchList")).errors(&[400, 404])),
+    ]));
+    add("/transform/config/{org}/{site}/{branch}", path_item(vec![
+        ("get", Op::new("getWorkerConfig", "The branch's worker entries.").params(&branch)
+            .answer(200, "The entries.", Some("WorkerConfig")).errors(&[400, 404])),
+        ("post", Op::new("setWorkerConfig", "Replaces the branch's worker entries.").params(&branch).json_body("WorkerConfig")
+            .answer(200, "Saved.", Some("WorkerConfig")).errors(&[400, 404])),
+        ("delete", Op::new("deleteWorkerConfig", "Removes the branch's own worker entries.").params(&branch)
+            .answer(204, "Removed.", None).errors(&[400, 404])),
+    ]));
+    add("/transform/{org}/{site}/{branch}/{path}", path_item(vec![
+        ("get", Op::new("workerPage", "A page rendered by the worker: endpoint JSON through the entry's template.")
+            .open().html().params(&branch).param(page)
+            .answer(200, "The markup page.", None).errors(&[400, 404, 500, 502, 504])),
+    ]));
+    Value::Object(paths)
+}

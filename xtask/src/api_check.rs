@@ -1,0 +1,163 @@
+//! `cargo xtask api-check`: schemathesis against a live `siteops serve`, on the example
+//! repository with its mocks (`--offline`), with the budget of `tests/api/schemathesis.toml`.
+//!
+//! schemathesis (PyPI) is installed, pinned, into a virtual environment under `target/`
+//! on first use. The check fails on any schemathesis failure, and when the server panicked
+//! or stopped during the run.
+
+use std::fs;
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use crate::{cargo, root, run};
+
+/// The schemathesis release the check is pinned to.
+const SCHEMATHESIS: &str = "schemathesis==4.32.5";
+/// The org administrator the run signs in as.
+const ADMIN: &str = "api-check@example.com";
+
+pub fn run_check(extra: &[String]) -> Result<(), String> {
+    let root = root();
+    cargo(&[
+        "build",
+        "--locked",
+        "--package",
+        "siteops",
+        "--bin",
+        "siteops",
+    ])?;
+    let siteops = root.join("target/debug/siteops");
+    let st = install_schemathesis(&root.join("target/schemathesis"))?;
+
+    let work = root.join("target/api-check");
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let data = work.join("data");
+    let port = free_port()?;
+    let log = fs::File::create(work.join("serve.log")).map_err(|e| e.to_string())?;
+    let mut server = Server(
+        Command::new(&siteops)
+            .args([
+                "serve",
+                "--offline",
+                "--port",
+                &port.to_string(),
+                "--org-admin",
+                ADMIN,
+            ])
+            .arg("--root")
+            .arg(&root)
+            .arg("--data")
+            .arg(&data)
+            .stdout(log.try_clone().map_err(|e| e.to_string())?)
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", siteops.display()))?,
+    );
+    wait_for(port, &mut server.0)?;
+    let token = Command::new(&siteops)
+        .args(["token", "--email", ADMIN, "--ttl", "2h", "--data"])
+        .arg(&data)
+        .output()
+        .map_err(|e| format!("cannot mint a token: {e}"))?;
+    if !token.status.success() {
+        return Err(format!(
+            "siteops token failed: {}",
+            String::from_utf8_lossy(&token.stderr)
+        ));
+    }
+    let token = String::from_utf8_lossy(&token.stdout).trim().to_string();
+
+    let status = Command::new(&st)
+        .arg("--config-file")
+        .arg(root.join("tests/api/schemathesis.toml"))
+        .arg("run")
+        .arg(format!("http://127.0.0.1:{port}/admin/openapi.json"))
+        .args(["--header", &format!("x-auth-token: {token}")])
+        .args(["--no-color", "--report", "junit", "--report-dir"])
+        .arg(work.join("report"))
+        .args(extra)
+        .current_dir(&work)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", st.display()))?;
+    let alive = matches!(server.0.try_wait(), Ok(None));
+    drop(server);
+    let log = fs::read_to_string(work.join("serve.log")).unwrap_or_default();
+    if log.contains("panicked") {
+        return Err(format!(
+            "the server panicked: see {}",
+            work.join("serve.log").display()
+        ));
+    }
+    if !alive {
+        return Err(format!(
+            "the server stopped during the run: see {}",
+            work.join("serve.log").display()
+        ));
+    }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("schemathesis found failures ({status})"))
+    }
+}
+
+/// Kills the server however the check ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The `st` of a virtual environment at `venv`, created with the pinned release when
+/// missing.
+fn install_schemathesis(venv: &Path) -> Result<std::path::PathBuf, String> {
+    let st = venv.join("bin/st");
+    let pinned = venv.join("pinned");
+    if st.exists() && fs::read_to_string(&pinned).ok().as_deref() == Some(SCHEMATHESIS) {
+        return Ok(st);
+    }
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
+    run(Command::new(&python).args(["-m", "venv"]).arg(venv))?;
+    run(Command::new(venv.join("bin/pip"))
+        .args([
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            SCHEMATHESIS,
+        ])
+        .stdout(Stdio::null()))?;
+    fs::write(&pinned, SCHEMATHESIS).map_err(|e| e.to_string())?;
+    Ok(st)
+}
+
+fn free_port() -> Result<u16, String> {
+    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+    listener
+        .local_addr()
+        .map(|a| a.port())
+        .map_err(|e| e.to_string())
+}
+
+/// Waits until the server accepts connections (60 s at most).
+fn wait_for(port: u16, server: &mut Child) -> Result<(), String> {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(60) {
+        if let Ok(Some(status)) = server.try_wait() {
+            return Err(format!("siteops serve exited ({status}) before listening"));
+        }
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        sleep(Duration::from_millis(100));
+    }
+    Err(format!(
+        "siteops serve did not listen on port {port} within 60 s"
+    ))
+}
