@@ -48,6 +48,7 @@ async fn run() {
         session: None,
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
+        quotas: Default::default(),
     })
     .await
     .expect("the service starts");

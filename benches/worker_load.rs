@@ -53,6 +53,7 @@ async fn run(connections: usize, requests: usize) {
         session: None,
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
+        quotas: Default::default(),
     })
     .await
     .expect("server starts");

@@ -355,6 +355,21 @@ pub struct ServeArgs {
     /// Longest a whole preview (its page and all its images) may take; then 504.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_ttl)]
     pub preview_deadline: u64,
+    /// Previews running at once; further ones wait their turn, and the wait counts against their deadline.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_previews: u32,
+    /// Code sync jobs running at once, over every site; further ones wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub max_sync_jobs: u32,
+    /// Sites one org may have; creating one more gets 409.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sites_per_org: u32,
+    /// Sign-ins per client address per minute; then 429 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub sign_in_rate: u32,
+    /// Webhook deliveries per site per minute; then 429 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub webhook_rate: u32,
 }
 
 #[derive(Debug, Args)]

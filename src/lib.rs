@@ -15,8 +15,8 @@ pub use siteops_media as media;
 pub use siteops_mocks as mocks;
 pub use siteops_plan::{apply, http, plan, remote};
 pub use siteops_server::{
-    admin, app, auth, code, codesync, fsutil, html, live, openapi, preview, server, sites, store,
-    time, worker,
+    admin, app, auth, code, codesync, fsutil, html, live, openapi, preview, quota, server, sites,
+    store, time, worker,
 };
 pub use siteops_template as template;
 pub use siteops_template::json;

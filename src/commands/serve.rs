@@ -11,6 +11,7 @@ use siteops::live::code_watch::CodeWatch;
 use siteops::live::offline::OfflineTransport;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
 use siteops::preview::{AddressPolicy, ReqwestTransport};
+use siteops::quota::Quotas;
 use siteops::server::listen::ConnectionLimits;
 use siteops::server::{RunningServer, ServerConfig, start};
 
@@ -85,6 +86,13 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
             header_read_timeout: Duration::from_secs(args.header_timeout),
             max_connections: args.max_connections as usize,
             ..ConnectionLimits::default()
+        },
+        quotas: Quotas {
+            sites_per_org: args.max_sites_per_org as usize,
+            concurrent_previews: args.max_previews as usize,
+            concurrent_sync_jobs: args.max_sync_jobs as usize,
+            sign_ins_per_minute: args.sign_in_rate,
+            webhooks_per_minute: args.webhook_rate,
         },
     };
     let server = start(config).await?;

@@ -75,6 +75,7 @@ impl Harness {
             session: None,
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
+            quotas: Default::default(),
         };
         let server = start(config)
             .await

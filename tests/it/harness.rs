@@ -44,6 +44,18 @@ impl TestServer {
         server
     }
 
+    /// A server with these quotas and rates, and these preview limits.
+    pub async fn start_with_quotas(quotas: siteops::quota::Quotas, limits: Limits) -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let mut server = TestServer::start_config(ServerConfig {
+            quotas,
+            ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], limits)
+        })
+        .await;
+        server._temp = Some(temp);
+        server
+    }
+
     /// A server whose outgoing requests go through `transport`.
     pub async fn start_through(transport: Arc<dyn siteops::preview::Transport>) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
@@ -56,6 +68,7 @@ impl TestServer {
             session: None,
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
+            quotas: Default::default(),
         })
         .await;
         server._temp = Some(temp);
@@ -94,6 +107,7 @@ impl TestServer {
             session: Some(live.clone()),
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
+            quotas: Default::default(),
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
@@ -114,6 +128,7 @@ impl TestServer {
         let mut server = TestServer::start_config(ServerConfig {
             allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
             connection_limits: Default::default(),
+            quotas: Default::default(),
             ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
         })
         .await;
@@ -131,6 +146,7 @@ impl TestServer {
             session: None,
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
+            quotas: Default::default(),
         }
     }
 

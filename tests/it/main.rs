@@ -21,6 +21,7 @@ mod mocks_record;
 mod openapi;
 mod plan_apply;
 mod preview;
+mod quotas;
 mod realworld;
 mod reference_pages;
 mod schemas;

@@ -202,6 +202,7 @@ async fn serve(
         session: None,
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
+        quotas: Default::default(),
     })
     .await
     .expect("server starts");

@@ -38,6 +38,8 @@ pub struct AppState {
     pub allowed_hosts: Vec<String>,
     /// The single-use nonces of the sign-in forms shown.
     pub sign_in: crate::admin::SignInNonces,
+    /// Quotas and rates of a shared server ([`crate::quota`]).
+    pub throttles: crate::quota::Throttles,
 }
 
 impl AppState {

@@ -17,6 +17,7 @@ pub mod html;
 pub mod live;
 pub mod openapi;
 pub mod preview;
+pub mod quota;
 pub mod server;
 pub mod sites;
 pub mod store;

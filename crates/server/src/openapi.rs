@@ -400,7 +400,7 @@ fn paths() -> Value {
             .answer(200, "The page.", None)),
         ("post", Op::new("signIn", "Signs in: sets the `auth_token` cookie.").open().html()
             .param(json!({"name": "Origin", "in": "header", "schema": {"type": "string"}}))
-            .answer(200, "Signed in.", None).errors(&[400, 403, 413])),
+            .answer(200, "Signed in.", None).errors(&[400, 403, 413, 429])),
     ]));
     add("/admin/config/{org}/sites.json", path_item(vec![
         ("get", Op::new("listSites", "The org's sites the caller may configure.").params(&["org"])
@@ -412,7 +412,7 @@ fn paths() -> Value {
         ("put", Op::new("createSite", "Creates a site (409 when it exists).").params(&site).json_body("SiteConfig")
             .answer(201, "Created.", Some("SiteDocument")).errors(&[400, 409])),
         ("post", Op::new("saveSite", "Creates or replaces a site.").params(&site).json_body("SiteConfig")
-            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400])),
+            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 409])),
         ("delete", Op::new("deleteSite", "Deletes the site and its sub-resources.").params(&site)
             .answer(204, "Deleted.", None).errors(&[400, 404])),
     ]));
@@ -450,7 +450,7 @@ fn paths() -> Value {
                 "description": "`sha256=` and the HMAC-SHA256 of the body, in hex.",
                 "schema": {"type": "string"}}))
             .json_body("PushNotification")
-            .answer(202, "A job queued, or the delivery ignored.", Some("WebhookAnswer")).errors(&[400, 401])),
+            .answer(202, "A job queued, or the delivery ignored.", Some("WebhookAnswer")).errors(&[400, 401, 429])),
     ]));
     add("/admin/job/{org}/{site}/{branch}/code", path_item(vec![
         ("get", Op::new("listJobs", "The branch's code sync jobs, newest first.").params(&branch)
@@ -472,7 +472,7 @@ fn paths() -> Value {
             .params(&branch).param(page.clone())
             .param(json!({"name": "x-content-source-authorization", "in": "header",
                 "description": "Sent to the content source as `Authorization`.", "schema": {"type": "string"}}))
-            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 504]).bodiless_errors()),
+            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 503, 504]).bodiless_errors()),
     ]));
     add("/transform/config/{org}/{site}", path_item(vec![
         ("get", Op::new("listWorkerBranches", "The branches with worker entries.").params(&site)

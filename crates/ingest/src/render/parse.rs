@@ -28,6 +28,49 @@ fn options() -> ParseOptions {
     }
 }
 
+/// `markdown::to_mdast`, which must never take a page (or the server's request) down with
+/// it. markdown-rs 1.0 panics on a few valid inputs: an unclosed fenced code block in a
+/// list followed by a list of the other kind (`- ~~~~o~~~~`, a blank line, `1. x`: what
+/// `<s><s>o</s></s>` in a list item converts to; wooorm/markdown-rs#23, open). Such text is
+/// parsed again without fenced code (the fence then reads as text, where micromark shows a
+/// code block); should that fail too, the page is one paragraph of its text.
+pub(crate) fn to_mdast(source: &str, options: &ParseOptions) -> Node {
+    let attempt = |options: &ParseOptions| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            markdown::to_mdast(source, options)
+        }))
+    };
+    // Without MDX, markdown-rs returns no errors.
+    let root = |children| {
+        Node::Root(markdown::mdast::Root {
+            children,
+            position: None,
+        })
+    };
+    if let Ok(parsed) = attempt(options) {
+        return parsed.unwrap_or_else(|_| root(Vec::new()));
+    }
+    let without_fences = ParseOptions {
+        constructs: Constructs {
+            code_fenced: false,
+            ..options.constructs.clone()
+        },
+        gfm_strikethrough_single_tilde: options.gfm_strikethrough_single_tilde,
+        math_text_single_dollar: options.math_text_single_dollar,
+        ..ParseOptions::default()
+    };
+    if let Ok(parsed) = attempt(&without_fences) {
+        return parsed.unwrap_or_else(|_| root(Vec::new()));
+    }
+    root(vec![Node::Paragraph(markdown::mdast::Paragraph {
+        children: vec![Node::Text(markdown::mdast::Text {
+            value: source.to_string(),
+            position: None,
+        })],
+        position: None,
+    })])
+}
+
 /// Definitions by identifier (the last one in document order wins, as `dereference` has it).
 type Definitions = HashMap<String, (String, Option<String>)>;
 
@@ -69,13 +112,7 @@ struct RawGrid {
 fn parse_tree(text: &str, options: &ParseOptions, outer_definitions: &[String]) -> Tree {
     let fenced = gridtable::fence(text);
     let source = fenced.as_ref().map_or(text, |f| f.text.as_str());
-    // Without MDX, markdown-rs cannot fail.
-    let node = markdown::to_mdast(source, options).unwrap_or_else(|_| {
-        Node::Root(markdown::mdast::Root {
-            children: Vec::new(),
-            position: None,
-        })
-    });
+    let node = to_mdast(source, options);
     let source = source.to_owned();
     let mut tables = Vec::new();
     let mut cells = Vec::new();
@@ -501,4 +538,28 @@ fn grid_index(lang: Option<&str>) -> Option<usize> {
         .strip_prefix('-')?
         .parse()
         .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by fuzzing `html_ingest`: `<li><s><s>o</s></s></li>` then an `<ol>` converts to
+    /// markdown on which markdown-rs panics (wooorm/markdown-rs#23). The page renders.
+    #[test]
+    fn markdown_rs_panics_do_not_take_the_page_down() {
+        let html = crate::render::plain_html("- ~~~~o~~~~\n\n1. x\n");
+        assert!(html.contains("<ul>") && html.contains("<ol>"), "{html}");
+        assert!(html.contains("o") && html.contains("x"), "{html}");
+    }
+
+    #[test]
+    fn text_markdown_rs_parses_is_parsed_once_as_it_is() {
+        let node = to_mdast("- ~~~o~~~\n", &options());
+        let text = format!("{node:?}");
+        assert!(
+            text.contains("Code"),
+            "a fence in a list item stays code: {text}"
+        );
+    }
 }

@@ -106,6 +106,11 @@ pub async fn webhook(
     body: Body,
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site)])?;
+    // Counted per site path before anything is read or verified, whether the site exists
+    // or not: the answer reveals nothing, and a flood costs no HMAC.
+    state.throttles.webhook(&org, &site).map_err(|retry| {
+        ApiError::too_many(retry, "too many deliveries for this site: try again later")
+    })?;
     let bytes = read_body(body).await?;
     let unverified = || {
         ApiError::new(

@@ -263,7 +263,10 @@ pub async fn site(
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             let previous = sites::load(store, &org, site)?;
             match &previous {
-                None => check_access(&state, &headers, &org, site, None, Action::CreateSite)?,
+                None => {
+                    check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
+                    check_room(&state, &org)?;
+                }
                 Some(_) if method == Method::PUT => {
                     check_access(
                         &state,
@@ -313,6 +316,25 @@ pub async fn site(
         }
         _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
     }
+}
+
+/// A new site must fit the org's quota ([`crate::quota::Quotas::sites_per_org`]): 409
+/// beyond it.
+fn check_room(state: &AppState, org: &str) -> Result<(), ApiError> {
+    let most = state.throttles.quotas.sites_per_org;
+    let sites = state
+        .store
+        .list(&format!("config/{org}/sites"))?
+        .iter()
+        .filter(|name| name.ends_with(".json"))
+        .count();
+    if sites >= most {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("{org} has {sites} sites, the most one org may have ({most})"),
+        ));
+    }
+    Ok(())
 }
 
 /// `/config/<org>/sites/<site>/<field>.json`: `public`, or a field of the site document.

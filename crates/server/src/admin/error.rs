@@ -13,6 +13,8 @@ pub struct ApiError {
     pub message: String,
     /// The methods the resource answers, sent as `Allow` with a 405.
     pub allow: Option<&'static str>,
+    /// Seconds to wait, sent as `Retry-After` with a 429 or 503.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -21,6 +23,7 @@ impl ApiError {
             status,
             message: message.into(),
             allow: None,
+            retry_after: None,
         }
     }
 
@@ -30,6 +33,14 @@ impl ApiError {
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 429: over a rate ([`crate::quota`]); try again after the time given.
+    pub fn too_many(retry: crate::quota::RetryAfter, message: impl Into<String>) -> ApiError {
+        ApiError {
+            retry_after: Some(retry.seconds()),
+            ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
+        }
     }
 
     /// 405 with the methods the resource answers (`GET, HEAD, POST`) in `Allow`.
@@ -93,6 +104,9 @@ impl IntoResponse for ApiError {
         headers.insert("x-error", header_value);
         if let Some(allow) = self.allow {
             headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+        }
+        if let Some(seconds) = self.retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -101,7 +101,20 @@ pub async fn profile(State(state): State<Arc<AppState>>, headers: HeaderMap) -> 
 
 /// `POST /profile` with `email` and `nonce` (form-encoded, from the sign-in form): mints a
 /// token, sets the cookie and shows the token.
-pub async fn sign_in(State(state): State<Arc<AppState>>, body: Body) -> Result<Response, ApiError> {
+pub async fn sign_in(
+    State(state): State<Arc<AppState>>,
+    extensions: axum::http::Extensions,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let client = extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|info| info.0.ip());
+    state.throttles.sign_in(client).map_err(|retry| {
+        ApiError::too_many(
+            retry,
+            "too many sign-ins from this address: try again later",
+        )
+    })?;
     let bytes = read_body(body).await?;
     let field = |name: &str| {
         url::form_urlencoded::parse(&bytes)

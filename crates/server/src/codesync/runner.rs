@@ -45,6 +45,8 @@ pub struct CodeSync {
     sequence: AtomicU64,
     /// Digests of the signed bodies of recent webhook deliveries, oldest first.
     deliveries: Mutex<VecDeque<([u8; 32], Instant)>>,
+    /// Turns to run, over every site ([`crate::quota::Quotas::concurrent_sync_jobs`]).
+    slots: Arc<tokio::sync::Semaphore>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -76,7 +78,13 @@ struct Source {
 }
 
 impl CodeSync {
-    pub fn new(store: Arc<dyn Store>, transport: Arc<dyn Transport>) -> CodeSync {
+    /// Code sync over `store`, fetching through `transport`, at most `concurrent_jobs`
+    /// jobs running at once.
+    pub fn new(
+        store: Arc<dyn Store>,
+        transport: Arc<dyn Transport>,
+        concurrent_jobs: usize,
+    ) -> CodeSync {
         CodeSync {
             store,
             transport,
@@ -84,6 +92,7 @@ impl CodeSync {
             waiting: Mutex::default(),
             sequence: AtomicU64::new(0),
             deliveries: Mutex::default(),
+            slots: Arc::new(tokio::sync::Semaphore::new(concurrent_jobs.max(1))),
         }
     }
 
@@ -196,6 +205,8 @@ impl CodeSync {
     async fn run(self: Arc<Self>, mut job: Job) {
         let branch_key = format!("{}/{}/{}", job.org, job.site, job.branch);
         let _turn = self.running.lock(&branch_key).await;
+        // Until a slot frees, the job still waits: triggers meanwhile keep joining it.
+        let _slot = self.slots.clone().acquire_owned().await;
         // From here on a trigger makes a new job: this one may already have read files.
         self.waiting
             .lock()

@@ -92,16 +92,19 @@ pub struct PreviewRequest<'a> {
     pub head_html: Option<String>,
 }
 
-/// Runs one preview with `transport`; images go to `sink` as they arrive.
+/// Runs one preview with `transport`; images go to `sink` as they arrive. The deadline
+/// counts from `began` (a wait for a turn to run counts too).
 pub async fn run(
     transport: &dyn Transport,
     limits: &Limits,
     request: &PreviewRequest<'_>,
     sink: &dyn MediaSink,
+    began: std::time::Instant,
 ) -> Result<Preview, Failure> {
     let mut trace = Trace::default();
     let traced = run_traced(transport, limits, request, sink, &mut trace);
-    let outcome = match tokio::time::timeout(limits.preview_deadline, traced).await {
+    let left = limits.preview_deadline.saturating_sub(began.elapsed());
+    let outcome = match tokio::time::timeout(left, traced).await {
         Ok(outcome) => outcome,
         Err(_) => Err(PreviewError::new(
             504,

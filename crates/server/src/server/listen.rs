@@ -11,12 +11,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tower::ServiceExt;
 
 /// Limits of the connections [`serve`] accepts.
 #[derive(Debug, Clone)]
@@ -64,9 +66,9 @@ pub async fn serve(
             slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
             () = &mut shutdown => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors, say: wait instead of spinning.
                     tracing::warn!(%error, "cannot accept a connection");
@@ -77,7 +79,13 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        // Handlers that count per client (the sign-in rate) read the peer's address.
+        let service = TowerToHyperService::new(app.clone().map_request(
+            move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request
+            },
+        ));
         // No upgrades: nothing here speaks WebSocket (the live events are a plain stream).
         let connection = builder.serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);

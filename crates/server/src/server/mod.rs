@@ -46,6 +46,8 @@ pub struct ServerConfig {
     pub allowed_hosts: Vec<String>,
     /// Header time-out, header size and connection caps of the accept loop.
     pub connection_limits: listen::ConnectionLimits,
+    /// Sites per org, previews and sync jobs at once, sign-in and webhook rates.
+    pub quotas: crate::quota::Quotas,
 }
 
 /// A server running in the background of the current tokio runtime.
@@ -85,7 +87,11 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         .preview_transport
         .clone()
         .unwrap_or_else(|| Arc::new(crate::preview::ReqwestTransport::new()));
-    let code_sync = CodeSync::new(store.clone(), transport.clone());
+    let code_sync = CodeSync::new(
+        store.clone(),
+        transport.clone(),
+        config.quotas.concurrent_sync_jobs,
+    );
     let interrupted = code_sync
         .recover()
         .context("cannot read the code sync jobs")?;
@@ -108,6 +114,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         session: config.session.clone(),
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),
+        throttles: crate::quota::Throttles::new(config.quotas.clone()),
     });
     let listener = TcpListener::bind(config.addr)
         .await

@@ -124,6 +124,7 @@ pub async fn record(
         session: None,
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
+        quotas: Default::default(),
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;

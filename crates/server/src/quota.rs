@@ -1,0 +1,180 @@
+//! What one org, client or site may take of a shared server: sites per org, previews and
+//! code sync jobs running at once, sign-ins per client address and webhook deliveries per
+//! site per minute. [`Quotas`] are the settings (`serve`'s flags); [`Throttles`] hold the
+//! counters the routes ask. Rates are token buckets (`governor`), keyed, pruned as they grow.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The settings, with the defaults of `siteops serve`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quotas {
+    /// Sites one org may have; creating one more gets 409.
+    pub sites_per_org: usize,
+    /// Previews running at once (a preview host page seen for the first time is one);
+    /// further ones wait their turn, and the wait counts against their deadline (504 when
+    /// it runs out; 503 if not even a turn came).
+    pub concurrent_previews: usize,
+    /// Code sync jobs running at once, over every site; further ones wait their turn.
+    pub concurrent_sync_jobs: usize,
+    /// Sign-ins (`POST /admin/profile`) per client address per minute; then 429.
+    pub sign_ins_per_minute: u32,
+    /// Webhook deliveries per site per minute, signed or not; then 429.
+    pub webhooks_per_minute: u32,
+}
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
+            sites_per_org: 10_000,
+            concurrent_previews: 16,
+            concurrent_sync_jobs: 4,
+            sign_ins_per_minute: 10,
+            webhooks_per_minute: 60,
+        }
+    }
+}
+
+/// Keys kept by a rate limiter before the idle ones are dropped.
+const PRUNE_ABOVE: usize = 4096;
+
+/// A request over its rate: try again after this long (`Retry-After`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryAfter(pub Duration);
+
+impl RetryAfter {
+    /// Whole seconds, at least one, for the header.
+    pub fn seconds(self) -> u64 {
+        self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0)
+    }
+}
+
+/// The counters behind [`Quotas`], shared by the routes.
+pub struct Throttles {
+    pub quotas: Quotas,
+    previews: Arc<Semaphore>,
+    sign_ins: DefaultKeyedRateLimiter<IpAddr>,
+    webhooks: DefaultKeyedRateLimiter<String>,
+}
+
+impl Default for Throttles {
+    fn default() -> Throttles {
+        Throttles::new(Quotas::default())
+    }
+}
+
+impl std::fmt::Debug for Throttles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Throttles")
+            .field("quotas", &self.quotas)
+            .finish_non_exhaustive()
+    }
+}
+
+fn per_minute(count: u32) -> Quota {
+    Quota::per_minute(NonZeroU32::new(count).unwrap_or(NonZeroU32::MIN))
+}
+
+impl Throttles {
+    pub fn new(quotas: Quotas) -> Throttles {
+        Throttles {
+            previews: Arc::new(Semaphore::new(quotas.concurrent_previews.max(1))),
+            sign_ins: DefaultKeyedRateLimiter::keyed(per_minute(quotas.sign_ins_per_minute)),
+            webhooks: DefaultKeyedRateLimiter::keyed(per_minute(quotas.webhooks_per_minute)),
+            quotas,
+        }
+    }
+
+    /// A turn to run a preview, waiting at most `wait`; `None` when none came.
+    pub async fn preview_slot(&self, wait: Duration) -> Option<OwnedSemaphorePermit> {
+        tokio::time::timeout(wait, self.previews.clone().acquire_owned())
+            .await
+            .ok()?
+            .ok()
+    }
+
+    /// Counts a sign-in from `client` (all unknown clients share one bucket).
+    pub fn sign_in(&self, client: Option<IpAddr>) -> Result<(), RetryAfter> {
+        let client = client.unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        check(&self.sign_ins, &client)
+    }
+
+    /// Counts a webhook delivery for `org/site`.
+    pub fn webhook(&self, org: &str, site: &str) -> Result<(), RetryAfter> {
+        check(&self.webhooks, &format!("{org}/{site}"))
+    }
+}
+
+fn check<K>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> Result<(), RetryAfter>
+where
+    K: Clone + Eq + std::hash::Hash,
+{
+    if limiter.len() > PRUNE_ABOVE {
+        limiter.retain_recent();
+    }
+    limiter
+        .check_key(key)
+        .map_err(|not_until| RetryAfter(not_until.wait_time_from(DefaultClock::default().now())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_over_its_rate_waits_and_others_do_not() {
+        let throttles = Throttles::new(Quotas {
+            sign_ins_per_minute: 3,
+            ..Quotas::default()
+        });
+        let one = Some(IpAddr::from([127, 0, 0, 1]));
+        let other = Some(IpAddr::from([127, 0, 0, 2]));
+        for _ in 0..3 {
+            assert_eq!(throttles.sign_in(one), Ok(()));
+        }
+        let retry = throttles.sign_in(one).expect_err("the fourth is over");
+        assert!((1..=20).contains(&retry.seconds()), "{retry:?}");
+        assert_eq!(throttles.sign_in(other), Ok(()), "a bucket per client");
+    }
+
+    #[test]
+    fn webhooks_count_per_site() {
+        let throttles = Throttles::new(Quotas {
+            webhooks_per_minute: 1,
+            ..Quotas::default()
+        });
+        assert_eq!(throttles.webhook("acme", "web"), Ok(()));
+        assert!(throttles.webhook("acme", "web").is_err());
+        assert_eq!(throttles.webhook("acme", "blog"), Ok(()));
+    }
+
+    #[tokio::test]
+    async fn a_preview_waits_for_a_turn_within_its_deadline() {
+        let throttles = Throttles::new(Quotas {
+            concurrent_previews: 1,
+            ..Quotas::default()
+        });
+        let first = throttles.preview_slot(Duration::from_millis(10)).await;
+        assert!(first.is_some());
+        assert!(
+            throttles
+                .preview_slot(Duration::from_millis(20))
+                .await
+                .is_none(),
+            "no turn while the first runs"
+        );
+        drop(first);
+        assert!(
+            throttles
+                .preview_slot(Duration::from_millis(10))
+                .await
+                .is_some()
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! What one org, client or site may take of a shared server (issue 14): sites per org,
+//! previews at once, sign-in and webhook rates, over real HTTP.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::json;
+use siteops::preview::Limits;
+use siteops::quota::Quotas;
+
+use crate::harness::{ORG_ADMIN, TestServer};
+
+fn site(content_url: &str) -> serde_json::Value {
+    json!({
+        "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+        "content": {"source": {"url": content_url, "type": "markup"}},
+    })
+}
+
+fn retry_after(response: &reqwest::Response) -> Option<u64> {
+    response
+        .headers()
+        .get("retry-after")?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+#[tokio::test]
+async fn an_org_holds_at_most_its_quota_of_sites() {
+    let quotas = Quotas {
+        sites_per_org: 2,
+        ..Quotas::default()
+    };
+    let server = TestServer::start_with_quotas(quotas, Limits::default()).await;
+    let root = server.token(ORG_ADMIN);
+    let body = site("https://content.acme.example/web");
+    for name in ["one", "two"] {
+        let path = format!("/admin/config/acme/sites/{name}.json");
+        assert_eq!(
+            server.put(&path, &root, &body).await.status,
+            StatusCode::CREATED
+        );
+    }
+    let third = server
+        .put("/admin/config/acme/sites/three.json", &root, &body)
+        .await;
+    assert_eq!(third.status, StatusCode::CONFLICT);
+    assert_eq!(
+        third.error.as_deref(),
+        Some("acme has 2 sites, the most one org may have (2)")
+    );
+    let by_post = server
+        .post("/admin/config/acme/sites/three.json", &root, &body)
+        .await;
+    assert_eq!(by_post.status, StatusCode::CONFLICT, "POST creates too");
+    // Replacing a site is no new site; another org has its own quota.
+    let replaced = server
+        .post("/admin/config/acme/sites/one.json", &root, &body)
+        .await;
+    assert_eq!(replaced.status, StatusCode::OK);
+    let other = server
+        .put("/admin/config/globex/sites/one.json", &root, &body)
+        .await;
+    assert_eq!(other.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn sign_ins_over_the_rate_get_429_with_retry_after() {
+    let quotas = Quotas {
+        sign_ins_per_minute: 2,
+        ..Quotas::default()
+    };
+    let server = TestServer::start_with_quotas(quotas, Limits::default()).await;
+    let mut statuses = Vec::new();
+    let mut retry = None;
+    for _ in 0..3 {
+        let response = server
+            .client
+            .post(server.url("/admin/profile"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("email=a%40acme.example&nonce=forged")
+            .send()
+            .await
+            .expect("answered");
+        statuses.push(response.status());
+        retry = retry_after(&response);
+    }
+    assert_eq!(
+        statuses,
+        [
+            StatusCode::FORBIDDEN,
+            StatusCode::FORBIDDEN,
+            StatusCode::TOO_MANY_REQUESTS
+        ]
+    );
+    assert!(retry.is_some_and(|s| (1..=30).contains(&s)), "{retry:?}");
+}
+
+#[tokio::test]
+async fn webhook_deliveries_over_the_rate_get_429_per_site() {
+    let quotas = Quotas {
+        webhooks_per_minute: 2,
+        ..Quotas::default()
+    };
+    let server = TestServer::start_with_quotas(quotas, Limits::default()).await;
+    let deliver = |site: &'static str| {
+        let request = server
+            .client
+            .post(server.url(&format!("/admin/webhook/code/acme/{site}")))
+            .header("x-hub-signature-256", "sha256=00")
+            .body(r#"{"ref":"refs/heads/main"}"#);
+        async move { request.send().await.expect("answered") }
+    };
+    assert_eq!(deliver("web").await.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(deliver("web").await.status(), StatusCode::UNAUTHORIZED);
+    let over = deliver("web").await;
+    assert_eq!(over.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(retry_after(&over).is_some());
+    assert_eq!(
+        deliver("blog").await.status(),
+        StatusCode::UNAUTHORIZED,
+        "each site has its own rate"
+    );
+}
+
+#[tokio::test]
+async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline() {
+    // A source that accepts and never answers, counting the connections it got.
+    let stalled = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = stalled.local_addr().expect("address").port();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counted = accepted.clone();
+    let _held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((stream, _)) = stalled.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            open.push(stream);
+        }
+    });
+    let quotas = Quotas {
+        concurrent_previews: 1,
+        ..Quotas::default()
+    };
+    let limits = Limits {
+        preview_deadline: Duration::from_millis(800),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with_quotas(quotas, limits).await;
+    let root = server.token(ORG_ADMIN);
+    let body = site(&format!("http://127.0.0.1:{port}/content"));
+    let created = server
+        .put("/admin/config/acme/sites/web.json", &root, &body)
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    let preview = |page: &'static str| {
+        let request = server
+            .client
+            .post(server.url(&format!("/admin/preview/acme/web/main/{page}")))
+            .header("x-auth-token", &root);
+        async move { request.send().await.expect("answered") }
+    };
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        preview("b").await
+    };
+    let watch = async {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        accepted.load(Ordering::SeqCst)
+    };
+    let (first, second, while_both_wait) = tokio::join!(preview("a"), second, watch);
+    assert_eq!(
+        while_both_wait, 1,
+        "one preview runs, the other waits its turn"
+    );
+    assert_eq!(
+        first.status(),
+        StatusCode::GATEWAY_TIMEOUT,
+        "the stalled source"
+    );
+    // The second ran when the first ended, with what was left of its deadline.
+    assert_eq!(second.status(), StatusCode::GATEWAY_TIMEOUT);
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
