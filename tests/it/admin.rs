@@ -1354,3 +1354,20 @@ async fn a_damaged_stored_site_answers_500_naming_the_document() {
         "the site listing",
     );
 }
+
+#[tokio::test]
+async fn a_damaged_worker_configuration_answers_500_naming_it() {
+    let (server, root) = with_site().await;
+    let stored = server.data.join("transform/acme/web/main.json");
+    std::fs::create_dir_all(stored.parent().expect("parent")).expect("dir");
+    std::fs::write(&stored, br#"[{"path": 7}]"#).expect("write");
+    let answer = server.get("/transform/config/acme/web/main", &root).await;
+    assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
+    let error = answer.error.unwrap_or_default();
+    assert!(
+        error.contains("`transform/acme/web/main.json` is damaged"),
+        "never read as null: {error}"
+    );
+    let page = server.get("/transform/acme/web/main/products/1", &root).await;
+    assert_eq!(page.status, StatusCode::INTERNAL_SERVER_ERROR, "{:?}", page.error);
+}

@@ -14,7 +14,6 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 use crate::admin::answers::BranchList;
 use crate::admin::config::{DOCUMENT_METHODS, LIST_METHODS, existing_site, parse_body, typed};
@@ -38,13 +37,7 @@ pub fn load_effective(
     branch: &str,
 ) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
     for candidate in [branch, "main"] {
-        if let Some(bytes) = store.get(&key(org, site, candidate))? {
-            let entries = serde_json::from_slice(&bytes).map_err(|_| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "a stored worker configuration is damaged",
-                )
-            })?;
+        if let Some(entries) = crate::sites::read(store, &key(org, site, candidate))? {
             return Ok(Some((entries, candidate.to_string())));
         }
     }
@@ -63,12 +56,13 @@ pub async fn handle(
     match method {
         Method::GET | Method::HEAD => {
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            let bytes = store.get(&key(&org, &site, &branch))?.ok_or_else(|| {
-                ApiError::not_found(format!(
-                    "{org}/{site} has no worker configuration for branch {branch}"
-                ))
-            })?;
-            let entries: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+            // Read typed: a damaged document answers 500 naming it, never `null`.
+            let entries: Vec<WorkerEntry> = crate::sites::read(store, &key(&org, &site, &branch))?
+                .ok_or_else(|| {
+                    ApiError::not_found(format!(
+                        "{org}/{site} has no worker configuration for branch {branch}"
+                    ))
+                })?;
             Ok(Json(entries).into_response())
         }
         Method::POST => {
