@@ -349,6 +349,9 @@ pub struct ServeArgs {
     /// (`10s`, `1m`); then the connection is closed.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_ttl)]
     pub header_timeout: u64,
+    /// Longest the server takes to answer a request (its status and headers); then 503.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_ttl)]
+    pub request_timeout: u64,
     /// Connections served at once; further ones wait in the listen backlog.
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: u32,

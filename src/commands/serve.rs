@@ -84,6 +84,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         allowed_hosts: args.allowed_hosts.clone(),
         connection_limits: ConnectionLimits {
             header_read_timeout: Duration::from_secs(args.header_timeout),
+            request_timeout: Duration::from_secs(args.request_timeout),
             max_connections: args.max_connections as usize,
             ..ConnectionLimits::default()
         },

@@ -1368,6 +1368,13 @@ async fn a_damaged_worker_configuration_answers_500_naming_it() {
         error.contains("`transform/acme/web/main.json` is damaged"),
         "never read as null: {error}"
     );
-    let page = server.get("/transform/acme/web/main/products/1", &root).await;
-    assert_eq!(page.status, StatusCode::INTERNAL_SERVER_ERROR, "{:?}", page.error);
+    let page = server
+        .get("/transform/acme/web/main/products/1", &root)
+        .await;
+    assert_eq!(
+        page.status,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "{:?}",
+        page.error
+    );
 }

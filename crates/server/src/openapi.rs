@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::admin::answers::{
     BranchList, Ignored, JobList, JobStarted, SecretList, SecretView, SiteList, Status,
 };
-use crate::admin::{BODY_LIMIT, MAX_NAME_LEN};
+use crate::admin::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 
 use crate::codesync::job::Job;
 use siteops_config::schema::{ID_PATTERN, SchemaKind, schema_for};
@@ -54,7 +54,8 @@ pub fn document() -> Value {
                     "headers": {"x-error": {"description": "The message.", "schema": {"type": "string"}}},
                 },
                 "Error": error_response(&format!(
-                    "An error: the message, also in `x-error`. 413: a body larger than {BODY_LIMIT} bytes."
+                    "An error: the message, also in `x-error`. 408: a body that did not arrive within {} s; 413: a body larger than {BODY_LIMIT} bytes.",
+                    BODY_TIMEOUT.as_secs()
                 )),
             },
         },
@@ -237,7 +238,7 @@ impl Op {
             "required": true,
             "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{component}")}}},
         }));
-        self.errors.push(413);
+        self.errors.extend([408, 413]);
         self
     }
 
@@ -400,7 +401,7 @@ fn paths() -> Value {
             .answer(200, "The page.", None)),
         ("post", Op::new("signIn", "Signs in: sets the `auth_token` cookie.").open().html()
             .param(json!({"name": "Origin", "in": "header", "schema": {"type": "string"}}))
-            .answer(200, "Signed in.", None).errors(&[400, 403, 413, 429])),
+            .answer(200, "Signed in.", None).errors(&[400, 403, 408, 413, 429])),
     ]));
     add("/admin/config/{org}/sites.json", path_item(vec![
         ("get", Op::new("listSites", "The org's sites the caller may configure.").params(&["org"])

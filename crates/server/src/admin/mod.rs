@@ -117,14 +117,26 @@ pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Reads a request body of at most [`BODY_LIMIT`] bytes.
+/// Longest a request body may take to arrive (408 beyond): a client that sends its body a
+/// byte a second holds nothing for long.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Reads a request body of at most [`BODY_LIMIT`] bytes, arriving within [`BODY_TIMEOUT`].
 pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
-    axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
-        ApiError::new(
+    match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, BODY_LIMIT)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the request body is larger than {BODY_LIMIT} bytes (or could not be read)"),
-        )
-    })
+        )),
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request body did not arrive within {} s",
+                BODY_TIMEOUT.as_secs()
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]

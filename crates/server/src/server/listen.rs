@@ -5,6 +5,8 @@
 //! each connection is hyper's own, with a time limit on reading a request's headers (the
 //! first one and every one after on a kept-alive connection), a cap on their size, and a
 //! cap on the connections served at once (more wait in the kernel's backlog, unread).
+//! Every request then has a time limit to be answered (its head: a streamed body, such
+//! as the live session's events, may go on).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -29,6 +31,8 @@ pub struct ConnectionLimits {
     pub max_header_bytes: usize,
     /// Connections served at once.
     pub max_connections: usize,
+    /// Longest the server takes to answer a request (its status and headers); then 503.
+    pub request_timeout: Duration,
     /// Longest the server waits for open connections when it stops.
     pub shutdown_grace: Duration,
 }
@@ -38,6 +42,7 @@ impl Default for ConnectionLimits {
         ConnectionLimits {
             header_read_timeout: Duration::from_secs(10),
             max_header_bytes: 64 * 1024,
+            request_timeout: Duration::from_secs(60),
             max_connections: 1024,
             shutdown_grace: Duration::from_secs(2),
         }
@@ -53,6 +58,10 @@ pub async fn serve(
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    let request_timeout = limits.request_timeout;
+    let app = app.layer(axum::middleware::from_fn(move |request, next| {
+        answer_within(request_timeout, request, next)
+    }));
     let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let mut builder = http1::Builder::new();
@@ -106,6 +115,27 @@ pub async fn serve(
     Ok(())
 }
 
+/// Runs the request, or answers 503 when it takes longer than `limit` to answer.
+async fn answer_within(
+    limit: Duration,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let path = request.uri().path().to_string();
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!(%path, ms = limit.as_millis() as u64, "request timed out");
+            let mut error = crate::admin::ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                format!("no answer within {} ms", limit.as_millis()),
+            );
+            error.retry_after = Some(1);
+            axum::response::IntoResponse::into_response(error)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,7 +144,15 @@ mod tests {
     async fn started(limits: ConnectionLimits) -> std::net::SocketAddr {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("address");
-        let app = Router::new().route("/", axum::routing::get(|| async { "ok" }));
+        let app = Router::new()
+            .route("/", axum::routing::get(|| async { "ok" }))
+            .route(
+                "/slow",
+                axum::routing::get(|| async {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    "late"
+                }),
+            );
         tokio::spawn(serve(listener, app, limits, std::future::pending()));
         addr
     }
@@ -150,6 +188,58 @@ mod tests {
         let mut text = String::new();
         fast.read_to_string(&mut text).await.expect("read");
         assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_request_not_answered_in_time_gets_503() {
+        let addr = started(ConnectionLimits {
+            request_timeout: Duration::from_millis(200),
+            ..ConnectionLimits::default()
+        })
+        .await;
+        let mut client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        client
+            .write_all(b"GET /slow HTTP/1.1\r\nhost: a\r\nconnection: close\r\n\r\n")
+            .await
+            .expect("write");
+        let mut text = String::new();
+        tokio::time::timeout(Duration::from_secs(5), client.read_to_string(&mut text))
+            .await
+            .expect("answered well before the handler ends")
+            .expect("read");
+        assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+        assert!(text.contains("retry-after: 1"), "{text}");
+        assert!(text.contains("no answer within 200 ms"), "{text}");
+    }
+
+    /// A body sent a byte at a time, slower than the body time-out allows, gets 408.
+    #[tokio::test(start_paused = true)]
+    async fn a_body_that_does_not_arrive_in_time_gets_408() {
+        let (mut client, server) = tokio::io::duplex(1024);
+        let app = Router::new().route(
+            "/body",
+            axum::routing::post(|body: axum::body::Body| async move {
+                match crate::admin::read_body(body).await {
+                    Ok(bytes) => axum::response::IntoResponse::into_response(bytes),
+                    Err(error) => axum::response::IntoResponse::into_response(error),
+                }
+            }),
+        );
+        let service = TowerToHyperService::new(app);
+        tokio::spawn(
+            http1::Builder::new()
+                .timer(TokioTimer::new())
+                .serve_connection(TokioIo::new(server), service),
+        );
+        client
+            .write_all(b"POST /body HTTP/1.1\r\nhost: a\r\ncontent-length: 1000\r\n\r\nx")
+            .await
+            .expect("write");
+        let mut answer = vec![0; 4096];
+        let read = client.read(&mut answer).await.expect("read");
+        let text = String::from_utf8_lossy(&answer[..read]);
+        assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+        assert!(text.contains("did not arrive within 30 s"), "{text}");
     }
 
     #[tokio::test]
