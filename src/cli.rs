@@ -367,10 +367,10 @@ pub struct ServeArgs {
     /// Sites one org may have; creating one more gets 409.
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_sites_per_org: u32,
-    /// Sign-ins per client address per minute; then 429 with Retry-After.
+    /// Sign-ins (with a good form nonce) per client address per minute: a burst of N, then one every 60/N s; beyond, 429 with Retry-After.
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub sign_in_rate: u32,
-    /// Webhook deliveries per site per minute; then 429 with Retry-After.
+    /// Signed webhook deliveries per site per minute: a burst of N, then one every 60/N s; beyond, 429 with Retry-After.
     #[arg(long, value_name = "N", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub webhook_rate: u32,
 }

@@ -43,6 +43,20 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(commands::use_color(&std::io::stderr()))
         .init();
+    // The renderer catches markdown-rs's panics on the few texts it cannot parse (an
+    // upstream bug, see the ingest crate's `render::parse::to_mdast`) and renders the page
+    // anyway: such a panic is a warning in the log, not a crash report on the terminal.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let in_markdown_rs = info
+            .location()
+            .is_some_and(|at| at.file().contains("/markdown-1."));
+        if in_markdown_rs {
+            tracing::warn!(panic = %info, "markdown-rs could not parse a page: rendered without fenced code");
+        } else {
+            report(info);
+        }
+    }));
     let result = match &cli.command {
         Command::Validate(args) => commands::validate::run(args),
         Command::Compile(args) => commands::compile::run(args),

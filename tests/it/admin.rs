@@ -748,7 +748,7 @@ fn form(fields: &[(&str, String)]) -> String {
 }
 
 /// The nonce of the sign-in form at `/admin/login`.
-async fn sign_in_nonce(server: &TestServer) -> String {
+pub(crate) async fn sign_in_nonce(server: &TestServer) -> String {
     let page = server
         .client
         .get(server.url("/admin/login"))

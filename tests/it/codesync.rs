@@ -16,7 +16,12 @@ const SECRET: &str = "sync-secret";
 /// A server with acme/web onboarding an external repository whose raw host is `raw`,
 /// and acme/blog sharing it.
 async fn setup(raw: &MockServer) -> (TestServer, String) {
-    let server = TestServer::start().await;
+    setup_with(raw, siteops::quota::Quotas::default()).await
+}
+
+/// As [`setup`], on a server with these quotas.
+async fn setup_with(raw: &MockServer, quotas: siteops::quota::Quotas) -> (TestServer, String) {
+    let server = TestServer::start_with_quotas(quotas, siteops::preview::Limits::default()).await;
     let root = server.token(ORG_ADMIN);
     let code = |secret: bool| {
         let mut source = json!({"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": format!("{}/acme/web", raw.uri()), "owner": "p1", "repo": "web"});
@@ -285,6 +290,53 @@ async fn a_delivery_received_again_is_ignored() {
     let (status, answer) = push(next).await;
     assert_eq!(status, StatusCode::ACCEPTED);
     assert!(answer["job"]["name"].is_string(), "{answer}");
+}
+
+/// Signed deliveries past the site's rate get 429 with `Retry-After`; unsigned ones never
+/// count (they cannot use up a site's allowance), and each site has its own.
+#[tokio::test]
+async fn signed_deliveries_over_the_rate_get_429() {
+    let raw = MockServer::start().await;
+    let quotas = siteops::quota::Quotas {
+        webhooks_per_minute: 2,
+        ..Default::default()
+    };
+    let (server, _root) = setup_with(&raw, quotas).await;
+    let push = |site: &'static str, n: usize, signed: bool| {
+        let body = json!({"ref": "refs/heads/main", "after": format!("{site}-{n}")}).to_string();
+        let signature = if signed {
+            signature::sign(SECRET.as_bytes(), body.as_bytes())
+        } else {
+            "sha256=00".to_string()
+        };
+        let request = server
+            .client
+            .post(server.url(&format!("/admin/webhook/code/acme/{site}")))
+            .header("x-hub-signature-256", signature)
+            .body(body);
+        async move { request.send().await.expect("answered") }
+    };
+    for n in 0..5 {
+        assert_eq!(
+            push("web", n, false).await.status(),
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(push("web", 10, true).await.status(), StatusCode::ACCEPTED);
+    assert_eq!(push("web", 11, true).await.status(), StatusCode::ACCEPTED);
+    let over = push("web", 12, true).await;
+    assert_eq!(over.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = over.headers()["retry-after"]
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("seconds");
+    assert!((1..=30).contains(&retry), "{retry}");
+    // Still unsigned ones get their 401, as before the rate was reached.
+    assert_eq!(
+        push("web", 13, false).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
 }
 
 /// Issue 14, finding 9: stopped job records expire: a branch keeps the newest ones.

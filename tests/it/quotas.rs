@@ -1,5 +1,5 @@
 //! What one org, client or site may take of a shared server (issue 14): sites per org,
-//! previews at once, sign-in and webhook rates, over real HTTP.
+//! previews at once, the sign-in rate, over real HTTP (the webhook rate: `codesync`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +10,7 @@ use serde_json::json;
 use siteops::preview::Limits;
 use siteops::quota::Quotas;
 
+use crate::admin::sign_in_nonce;
 use crate::harness::{ORG_ADMIN, TestServer};
 
 fn site(content_url: &str) -> serde_json::Value {
@@ -69,62 +70,68 @@ async fn an_org_holds_at_most_its_quota_of_sites() {
 }
 
 #[tokio::test]
-async fn sign_ins_over_the_rate_get_429_with_retry_after() {
+async fn sign_ins_over_the_rate_get_429_per_client_address() {
     let quotas = Quotas {
         sign_ins_per_minute: 2,
         ..Quotas::default()
     };
     let server = TestServer::start_with_quotas(quotas, Limits::default()).await;
-    let mut statuses = Vec::new();
-    let mut retry = None;
-    for _ in 0..3 {
-        let response = server
-            .client
+    let sign_in = |client: reqwest::Client, nonce: String| {
+        let request = client
             .post(server.url("/admin/profile"))
             .header("content-type", "application/x-www-form-urlencoded")
-            .body("email=a%40acme.example&nonce=forged")
-            .send()
-            .await
-            .expect("answered");
-        statuses.push(response.status());
-        retry = retry_after(&response);
+            .body(format!("email=a%40acme.example&nonce={nonce}"));
+        async move { request.send().await.expect("answered") }
+    };
+    // Forged nonces are refused and do not count.
+    for _ in 0..4 {
+        let forged = sign_in(server.client.clone(), "forged".into()).await;
+        assert_eq!(forged.status(), StatusCode::FORBIDDEN);
     }
-    assert_eq!(
-        statuses,
-        [
-            StatusCode::FORBIDDEN,
-            StatusCode::FORBIDDEN,
-            StatusCode::TOO_MANY_REQUESTS
-        ]
-    );
-    assert!(retry.is_some_and(|s| (1..=30).contains(&s)), "{retry:?}");
+    for _ in 0..2 {
+        let nonce = sign_in_nonce(&server).await;
+        assert_eq!(
+            sign_in(server.client.clone(), nonce).await.status(),
+            StatusCode::OK
+        );
+    }
+    let nonce = sign_in_nonce(&server).await;
+    let over = sign_in(server.client.clone(), nonce).await;
+    assert_eq!(over.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(retry_after(&over).is_some_and(|s| (1..=30).contains(&s)));
+    // Another client address (127.0.0.2 is loopback too) has its own allowance.
+    let other = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .expect("client");
+    let nonce = sign_in_nonce(&server).await;
+    assert_eq!(sign_in(other, nonce).await.status(), StatusCode::OK);
 }
 
 #[tokio::test]
-async fn webhook_deliveries_over_the_rate_get_429_per_site() {
+async fn concurrent_creations_do_not_pass_the_org_quota() {
     let quotas = Quotas {
-        webhooks_per_minute: 2,
+        sites_per_org: 3,
         ..Quotas::default()
     };
     let server = TestServer::start_with_quotas(quotas, Limits::default()).await;
-    let deliver = |site: &'static str| {
-        let request = server
-            .client
-            .post(server.url(&format!("/admin/webhook/code/acme/{site}")))
-            .header("x-hub-signature-256", "sha256=00")
-            .body(r#"{"ref":"refs/heads/main"}"#);
-        async move { request.send().await.expect("answered") }
-    };
-    assert_eq!(deliver("web").await.status(), StatusCode::UNAUTHORIZED);
-    assert_eq!(deliver("web").await.status(), StatusCode::UNAUTHORIZED);
-    let over = deliver("web").await;
-    assert_eq!(over.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert!(retry_after(&over).is_some());
-    assert_eq!(
-        deliver("blog").await.status(),
-        StatusCode::UNAUTHORIZED,
-        "each site has its own rate"
-    );
+    let root = server.token(ORG_ADMIN);
+    let body = site("https://content.acme.example/web");
+    let creations = (0..12).map(|n| {
+        let path = format!("/admin/config/acme/sites/site-{n}.json");
+        let (server, root, body) = (&server, &root, &body);
+        async move { server.put(&path, root, body).await.status }
+    });
+    let statuses = futures_util::future::join_all(creations).await;
+    let created = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((created, refused), (3, 9), "{statuses:?}");
 }
 
 #[tokio::test]
@@ -148,7 +155,7 @@ async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline()
         ..Quotas::default()
     };
     let limits = Limits {
-        preview_deadline: Duration::from_millis(800),
+        preview_deadline: Duration::from_millis(1000),
         ..Limits::default()
     };
     let server = TestServer::start_with_quotas(quotas, limits).await;
@@ -167,13 +174,14 @@ async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline()
     };
     let second = async {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        preview("b").await
+        let sent = std::time::Instant::now();
+        (preview("b").await, sent.elapsed())
     };
     let watch = async {
         tokio::time::sleep(Duration::from_millis(400)).await;
         accepted.load(Ordering::SeqCst)
     };
-    let (first, second, while_both_wait) = tokio::join!(preview("a"), second, watch);
+    let (first, (second, second_took), while_both_wait) = tokio::join!(preview("a"), second, watch);
     assert_eq!(
         while_both_wait, 1,
         "one preview runs, the other waits its turn"
@@ -183,7 +191,9 @@ async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline()
         StatusCode::GATEWAY_TIMEOUT,
         "the stalled source"
     );
-    // The second ran when the first ended, with what was left of its deadline.
+    // The second ran when the first ended, with what was left of its deadline: it ends
+    // about one deadline after it was sent (two, were the wait not counted).
     assert_eq!(second.status(), StatusCode::GATEWAY_TIMEOUT);
+    assert!(second_took < Duration::from_millis(1500), "{second_took:?}");
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }

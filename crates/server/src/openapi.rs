@@ -51,7 +51,10 @@ pub fn document() -> Value {
             "responses": {
                 "BodilessError": {
                     "description": "An error: an empty body, the message in `x-error`.",
-                    "headers": {"x-error": {"description": "The message.", "schema": {"type": "string"}}},
+                    "headers": {
+                        "x-error": {"description": "The message.", "schema": {"type": "string"}},
+                        "retry-after": {"description": "With 503: seconds to wait.", "schema": {"type": "integer"}},
+                    },
                 },
                 "Error": error_response(&format!(
                     "An error: the message, also in `x-error`. 408: a body that did not arrive within {} s; 413: a body larger than {BODY_LIMIT} bytes.",
@@ -130,7 +133,7 @@ fn schemas() -> Value {
 /// The preview answer: the page's paths, the preview's state, links, and for a page
 /// previewed, its trace and warnings.
 fn preview_schema() -> Value {
-    json!({
+    let mut schema = json!({
         "type": "object",
         "required": ["webPath", "resourcePath", "preview", "links"],
         "properties": {
@@ -153,16 +156,20 @@ fn preview_schema() -> Value {
                 "required": ["status", "preview"],
                 "properties": {"status": {"type": "string"}, "preview": {"type": "string"}},
             },
-            "trace": {"type": "array"},
-            "warnings": {"type": "array"},
+            "warnings": {"type": "array", "items": {"type": "string"}},
         },
-    })
+    });
+    schema["properties"]["trace"] = answer::<crate::preview::Trace>();
+    schema
 }
 
 fn error_response(description: &str) -> Value {
     json!({
         "description": description,
-        "headers": {"x-error": {"description": "The message.", "schema": {"type": "string"}}},
+        "headers": {
+            "x-error": {"description": "The message.", "schema": {"type": "string"}},
+            "retry-after": {"description": "With 429 and 503: seconds to wait.", "schema": {"type": "integer"}},
+        },
         "content": {"text/plain": {"schema": {"type": "string"}}},
     })
 }
@@ -194,6 +201,8 @@ struct Op {
     media: Option<&'static str>,
     /// The error response component.
     error: &'static str,
+    /// Whether a content source's 4xx comes back as the answer.
+    source_4xx: bool,
 }
 
 impl Op {
@@ -208,7 +217,14 @@ impl Op {
             errors: Vec::new(),
             media: None,
             error: "Error",
+            source_4xx: false,
         }
+    }
+
+    /// Any 4xx a content source answers is passed on, as the platform does.
+    fn source_errors(mut self) -> Op {
+        self.source_4xx = true;
+        self
     }
 
     /// Errors with an empty body, the message only in `x-error` (the preview API's form).
@@ -237,6 +253,15 @@ impl Op {
         self.body = Some(json!({
             "required": true,
             "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{component}")}}},
+        }));
+        self.errors.extend([408, 413]);
+        self
+    }
+
+    fn form_body(mut self, schema: Value) -> Op {
+        self.body = Some(json!({
+            "required": true,
+            "content": {"application/x-www-form-urlencoded": {"schema": schema}},
         }));
         self.errors.extend([408, 413]);
         self
@@ -288,6 +313,14 @@ impl Op {
                 json!({"$ref": format!("#/components/responses/{}", self.error)})
             };
             responses.insert(status.to_string(), response);
+        }
+        if self.source_4xx {
+            let response = if head {
+                json!({"description": "The content source's answer, passed on."})
+            } else {
+                json!({"$ref": format!("#/components/responses/{}", self.error)})
+            };
+            responses.insert("4XX".into(), response);
         }
         let mut op = json!({
             "operationId": if head { format!("{}Head", self.id) } else { self.id.to_string() },
@@ -380,7 +413,9 @@ fn paths() -> Value {
     let branch = ["org", "site", "branch"];
     let page = json!({
         "name": "path", "in": "path", "required": true,
-        "description": "The page path below the branch (`/` in it percent-encoded).",
+        "description": "The page path below the branch. The document describes one-segment \
+            paths of lowercase letters, digits, `.`, `_` and `-`; the service takes any path \
+            whose segments are UTF-8 without control characters, `.` or `..`.",
         "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]*$", "maxLength": 200},
     });
     let job = param("job", "The job's name.", "^[A-Za-z0-9-]+$");
@@ -398,9 +433,16 @@ fn paths() -> Value {
     ]));
     add("/admin/profile", path_item(vec![
         ("get", Op::new("profile", "Who is signed in, from the `auth_token` cookie.").open().html()
-            .answer(200, "The page.", None)),
+            .answer(200, "The page.", None).answer(303, "Not signed in: to the sign-in page.", None)),
         ("post", Op::new("signIn", "Signs in: sets the `auth_token` cookie.").open().html()
-            .param(json!({"name": "Origin", "in": "header", "schema": {"type": "string"}}))
+            .form_body(json!({
+                "type": "object",
+                "required": ["email", "nonce"],
+                "properties": {
+                    "email": {"type": "string", "description": "The e-mail address to sign in as."},
+                    "nonce": {"type": "string", "description": "The single-use nonce of the form at `/admin/login`."},
+                },
+            }))
             .answer(200, "Signed in.", None).errors(&[400, 403, 408, 413, 429])),
     ]));
     add("/admin/config/{org}/sites.json", path_item(vec![
@@ -473,7 +515,7 @@ fn paths() -> Value {
             .params(&branch).param(page.clone())
             .param(json!({"name": "x-content-source-authorization", "in": "header",
                 "description": "Sent to the content source as `Authorization`.", "schema": {"type": "string"}}))
-            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 503, 504]).bodiless_errors()),
+            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 503, 504]).source_errors().bodiless_errors()),
     ]));
     add("/transform/config/{org}/{site}", path_item(vec![
         ("get", Op::new("listWorkerBranches", "The branches with worker entries.").params(&site)
@@ -490,7 +532,7 @@ fn paths() -> Value {
     add("/transform/{org}/{site}/{branch}/{path}", path_item(vec![
         ("get", Op::new("workerPage", "A page rendered by the worker: endpoint JSON through the entry's template.")
             .open().html().params(&branch).param(page)
-            .answer(200, "The markup page.", None).errors(&[400, 404, 500, 502, 504])),
+            .answer(200, "The markup page.", None).errors(&[400, 404, 500, 502])),
     ]));
     Value::Object(paths)
 }

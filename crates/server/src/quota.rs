@@ -23,9 +23,11 @@ pub struct Quotas {
     pub concurrent_previews: usize,
     /// Code sync jobs running at once, over every site; further ones wait their turn.
     pub concurrent_sync_jobs: usize,
-    /// Sign-ins (`POST /admin/profile`) per client address per minute; then 429.
+    /// Sign-ins (`POST /admin/profile` with a good nonce) per client address per minute: a
+    /// burst of that many, then one every `60 / n` seconds; beyond, 429.
     pub sign_ins_per_minute: u32,
-    /// Webhook deliveries per site per minute, signed or not; then 429.
+    /// Signed webhook deliveries per site per minute: a burst of that many, then one every
+    /// `60 / n` seconds; beyond, 429.
     pub webhooks_per_minute: u32,
 }
 
@@ -41,8 +43,10 @@ impl Default for Quotas {
     }
 }
 
-/// Keys kept by a rate limiter before the idle ones are dropped.
+/// Keys kept by a rate limiter before the idle ones are dropped; looked at once every
+/// [`PRUNE_EVERY`] checks, so a map of that many live keys is not scanned on each.
 const PRUNE_ABOVE: usize = 4096;
+const PRUNE_EVERY: usize = 1024;
 
 /// A request over its rate: try again after this long (`Retry-After`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +55,7 @@ pub struct RetryAfter(pub Duration);
 impl RetryAfter {
     /// Whole seconds, at least one, for the header.
     pub fn seconds(self) -> u64 {
-        self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0)
+        (self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0)).max(1)
     }
 }
 
@@ -61,6 +65,7 @@ pub struct Throttles {
     previews: Arc<Semaphore>,
     sign_ins: DefaultKeyedRateLimiter<IpAddr>,
     webhooks: DefaultKeyedRateLimiter<String>,
+    checks: std::sync::atomic::AtomicUsize,
 }
 
 impl Default for Throttles {
@@ -87,6 +92,7 @@ impl Throttles {
             previews: Arc::new(Semaphore::new(quotas.concurrent_previews.max(1))),
             sign_ins: DefaultKeyedRateLimiter::keyed(per_minute(quotas.sign_ins_per_minute)),
             webhooks: DefaultKeyedRateLimiter::keyed(per_minute(quotas.webhooks_per_minute)),
+            checks: std::sync::atomic::AtomicUsize::new(0),
             quotas,
         }
     }
@@ -102,25 +108,28 @@ impl Throttles {
     /// Counts a sign-in from `client` (all unknown clients share one bucket).
     pub fn sign_in(&self, client: Option<IpAddr>) -> Result<(), RetryAfter> {
         let client = client.unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        check(&self.sign_ins, &client)
+        self.check(&self.sign_ins, &client)
+    }
+
+    fn check<K>(&self, limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> Result<(), RetryAfter>
+    where
+        K: Clone + Eq + std::hash::Hash,
+    {
+        let checks = self
+            .checks
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if checks.is_multiple_of(PRUNE_EVERY) && limiter.len() > PRUNE_ABOVE {
+            limiter.retain_recent();
+        }
+        limiter.check_key(key).map_err(|not_until| {
+            RetryAfter(not_until.wait_time_from(DefaultClock::default().now()))
+        })
     }
 
     /// Counts a webhook delivery for `org/site`.
     pub fn webhook(&self, org: &str, site: &str) -> Result<(), RetryAfter> {
-        check(&self.webhooks, &format!("{org}/{site}"))
+        self.check(&self.webhooks, &format!("{org}/{site}"))
     }
-}
-
-fn check<K>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> Result<(), RetryAfter>
-where
-    K: Clone + Eq + std::hash::Hash,
-{
-    if limiter.len() > PRUNE_ABOVE {
-        limiter.retain_recent();
-    }
-    limiter
-        .check_key(key)
-        .map_err(|not_until| RetryAfter(not_until.wait_time_from(DefaultClock::default().now())))
 }
 
 #[cfg(test)]

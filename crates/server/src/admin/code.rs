@@ -106,11 +106,6 @@ pub async fn webhook(
     body: Body,
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site)])?;
-    // Counted per site path before anything is read or verified, whether the site exists
-    // or not: the answer reveals nothing, and a flood costs no HMAC.
-    state.throttles.webhook(&org, &site).map_err(|retry| {
-        ApiError::too_many(retry, "too many deliveries for this site: try again later")
-    })?;
     let bytes = read_body(body).await?;
     let unverified = || {
         ApiError::new(
@@ -126,6 +121,12 @@ pub async fn webhook(
     if !secret.is_some_and(|secret| signature::verify(secret.as_bytes(), &bytes, header)) {
         return Err(unverified());
     }
+    // Counted once verified: unsigned deliveries cannot use up a site's allowance (they
+    // cost one HMAC each, within the body's size and time limits), and only real sites
+    // become keys.
+    state.throttles.webhook(&org, &site).map_err(|retry| {
+        ApiError::too_many(retry, "too many deliveries for this site: try again later")
+    })?;
     let payload: Value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("invalid JSON: {e}")))?;
     let Some(branch) = payload

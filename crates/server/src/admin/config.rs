@@ -260,6 +260,9 @@ pub async fn site(
             let mut value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
                 typed(v, rules::site_config)
             })?;
+            // The org's lock first (the only place two are taken, always in this order):
+            // counting the org's sites and creating one are one step.
+            let _org = state.locks.lock(&format!("org:{org}")).await;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             let previous = sites::load(store, &org, site)?;
             match &previous {

@@ -106,15 +106,6 @@ pub async fn sign_in(
     extensions: axum::http::Extensions,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let client = extensions
-        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map(|info| info.0.ip());
-    state.throttles.sign_in(client).map_err(|retry| {
-        ApiError::too_many(
-            retry,
-            "too many sign-ins from this address: try again later",
-        )
-    })?;
     let bytes = read_body(body).await?;
     let field = |name: &str| {
         url::form_urlencoded::parse(&bytes)
@@ -136,6 +127,17 @@ pub async fn sign_in(
             "`nonce` is unknown, expired or already used: sign in again from /admin/login",
         ));
     }
+    // Counted once the nonce is good: only a client that read the form (same origin: the
+    // Host check stops rebinding) can use up an address's sign-ins.
+    let client = extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|info| info.0.ip());
+    state.throttles.sign_in(client).map_err(|retry| {
+        ApiError::too_many(
+            retry,
+            "too many sign-ins from this address: try again later",
+        )
+    })?;
     let email = field("email").unwrap_or_default();
     if !is_plausible_email(&email) {
         return Err(ApiError::bad_request(format!(

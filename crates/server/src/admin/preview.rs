@@ -144,7 +144,7 @@ pub async fn preview_now(
     // A turn among the previews running at once; the wait counts against the deadline.
     let waited = std::time::Instant::now();
     let deadline = state.preview_limits.preview_deadline;
-    let Some(_turn) = state.throttles.preview_slot(deadline).await else {
+    let Some(turn) = state.throttles.preview_slot(deadline).await else {
         return Err(ApiError {
             retry_after: Some(1),
             ..ApiError::new(
@@ -165,6 +165,8 @@ pub async fn preview_now(
         waited,
     )
     .await;
+    // The turn is for fetching and converting; recording the outcome needs none.
+    drop(turn);
     let (preview, trace) = match outcome {
         Ok(preview) => {
             let trace = preview.trace.clone();

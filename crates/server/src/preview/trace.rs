@@ -2,9 +2,10 @@
 //! decisions taken. Plain data, returned in the preview response, stored with the preview
 //! and logged by `serve`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Trace {
     pub fetch: Vec<FetchAttempt>,
@@ -16,7 +17,7 @@ pub struct Trace {
 
 /// One request of a chain: where it went, whether it carried `Authorization`, what came
 /// back (no status: a network failure or a refusal).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Hop {
     pub url: String,
@@ -26,7 +27,7 @@ pub struct Hop {
 }
 
 /// One source asked for the page.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FetchAttempt {
     /// `overlay` or `primary`.
@@ -43,7 +44,7 @@ pub struct FetchAttempt {
 }
 
 /// One distinct image of the page.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageTrace {
     /// The URL as the page wrote it.
