@@ -339,6 +339,50 @@ async fn signed_deliveries_over_the_rate_get_429() {
     );
 }
 
+/// With one sync job at a time (`--max-sync-jobs 1`), jobs of two branches run one after
+/// the other: the second starts when the first has stopped.
+#[tokio::test]
+async fn sync_jobs_beyond_the_cap_wait_their_turn() {
+    let raw = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(404).set_delay(Duration::from_millis(150)))
+        .mount(&raw)
+        .await;
+    let quotas = siteops::quota::Quotas {
+        concurrent_sync_jobs: 1,
+        ..Default::default()
+    };
+    let (server, root) = setup_with(&raw, quotas).await;
+    let trigger = |branch: &'static str| {
+        let server = &server;
+        let root = &root;
+        async move {
+            let path = format!("/admin/code/acme/web/{branch}");
+            let started = server
+                .send(reqwest::Method::POST, &path, Some(root), None)
+                .await;
+            assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
+            started.body["links"]["self"]
+                .as_str()
+                .expect("a link")
+                .to_string()
+        }
+    };
+    let (main, feature) = tokio::join!(trigger("main"), trigger("feature"));
+    let main = finished(&server, &root, &main).await;
+    let feature = finished(&server, &root, &feature).await;
+    let time = |job: &Value, field: &str| job[field].as_str().expect(field).to_string();
+    let (first, second) = if time(&main, "startTime") <= time(&feature, "startTime") {
+        (main, feature)
+    } else {
+        (feature, main)
+    };
+    assert!(
+        time(&second, "startTime") >= time(&first, "stopTime"),
+        "the jobs overlapped: {first:#} {second:#}"
+    );
+}
+
 /// Issue 14, finding 9: stopped job records expire: a branch keeps the newest ones.
 #[tokio::test]
 async fn a_branch_keeps_only_its_newest_job_records() {
