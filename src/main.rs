@@ -48,10 +48,7 @@ fn main() -> ExitCode {
     // anyway: such a panic is a warning in the log, not a crash report on the terminal.
     let report = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let in_markdown_rs = info
-            .location()
-            .is_some_and(|at| at.file().contains("/markdown-1."));
-        if in_markdown_rs {
+        if siteops::ingest::render::panicked_in_markdown_rs(info) {
             tracing::warn!(panic = %info, "markdown-rs could not parse a page: rendered without fenced code");
         } else {
             report(info);

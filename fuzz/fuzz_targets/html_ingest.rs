@@ -14,10 +14,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     HOOK.call_once(|| {
         let crash = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let in_markdown_rs = info
-                .location()
-                .is_some_and(|at| at.file().contains("/markdown-1."));
-            if !in_markdown_rs {
+            if !siteops_ingest::render::panicked_in_markdown_rs(info) {
                 crash(info);
             }
         }));

@@ -68,12 +68,6 @@ pub struct Throttles {
     checks: std::sync::atomic::AtomicUsize,
 }
 
-impl Default for Throttles {
-    fn default() -> Throttles {
-        Throttles::new(Quotas::default())
-    }
-}
-
 impl std::fmt::Debug for Throttles {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Throttles")

@@ -18,6 +18,8 @@ mod html;
 mod mdast;
 mod media;
 mod parse;
+
+pub use parse::panicked_in_markdown_rs;
 mod raw;
 mod sections;
 mod slug;

@@ -43,6 +43,14 @@ impl ApiError {
         }
     }
 
+    /// 503: the server is busy; try again in a second.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+        }
+    }
+
     /// 405 with the methods the resource answers (`GET, HEAD, POST`) in `Allow`.
     pub fn method_not_allowed(allow: &'static str) -> ApiError {
         ApiError {

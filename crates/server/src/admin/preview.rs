@@ -142,27 +142,21 @@ pub async fn preview_now(
         head_html: head_html(&state.code, document, branch),
     };
     // A turn among the previews running at once; the wait counts against the deadline.
-    let waited = std::time::Instant::now();
+    let began = std::time::Instant::now();
     let deadline = state.preview_limits.preview_deadline;
     let Some(turn) = state.throttles.preview_slot(deadline).await else {
-        return Err(ApiError {
-            retry_after: Some(1),
-            ..ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "{} previews are running; none finished within {} ms",
-                    state.throttles.quotas.concurrent_previews,
-                    deadline.as_millis()
-                ),
-            )
-        });
+        return Err(ApiError::busy(format!(
+            "{} previews are running; none finished within {} ms",
+            state.throttles.quotas.concurrent_previews,
+            deadline.as_millis()
+        )));
     };
     let outcome = crate::preview::run(
         state.preview_transport.as_ref(),
         &state.preview_limits,
         &request,
         &previews,
-        waited,
+        began,
     )
     .await;
     // The turn is for fetching and converting; recording the outcome needs none.
