@@ -1,5 +1,5 @@
 //! Validates and compiles generated fleets of 1,000, 10,000 and 20,000 sites, in memory,
-//! on one thread. Goal: under 100 µs per site, and cost linear in the number of sites.
+//! on every core (rayon). Goal: under 100 µs per site, and cost linear in the number of sites.
 //!
 //! `cargo bench --bench fleet` prints the best of several runs per size and the ratio of
 //! per-site costs between sizes (close to 1 means linear).

@@ -89,6 +89,9 @@ pub struct TestArgs {
     /// Only these cases (directory names under golden/) [default: all].
     #[arg(value_name = "CASE")]
     pub cases: Vec<String>,
+    /// Cases rendered at once, each worker on its own server (every core by default).
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 #[derive(Debug, Args)]
@@ -114,6 +117,9 @@ pub struct IngestArgs {
     /// What to write: the stored markdown, the rendered page, or its `.plain.html` body.
     #[arg(long, value_enum, default_value_t = IngestFormat::Md)]
     pub format: IngestFormat,
+    /// Files converted at once (every core by default).
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

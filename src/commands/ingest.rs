@@ -30,9 +30,13 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
         ),
         None => None,
     };
-    let results = convert_all(&args.files, |file| {
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let results = convert_all(&args.files, jobs, |file| {
         convert(file, args, &options, head_html.as_deref())
-    });
+    })?;
     let mut outcome = Outcome::Success;
     for (file, result) in args.files.iter().zip(results) {
         match result {
@@ -58,45 +62,21 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
     Ok(outcome)
 }
 
-/// Converts every file on all cores; the results come back in the files' order, so the
-/// output does not depend on the scheduling.
+/// Converts every file on `jobs` threads; the results come back in the files' order, so
+/// the output does not depend on the scheduling.
 fn convert_all<T: Send>(
     files: &[std::path::PathBuf],
+    jobs: usize,
     convert: impl Fn(&Path) -> T + Sync,
-) -> Vec<T> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(files.len());
-    if workers <= 1 {
-        return files.iter().map(|f| convert(f)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<T>>> =
-        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            // The main thread's stack size: deep documents are as safe here as there.
-            std::thread::Builder::new()
-                .stack_size(8 << 20)
-                .spawn_scoped(scope, || {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(file) = files.get(i) else { break };
-                        let result = convert(file);
-                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
-                    }
-                })
-                .expect("a worker thread starts");
-        }
-    });
-    slots
-        .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .expect("every file was converted")
-        })
-        .collect()
+) -> Result<Vec<T>> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.min(files.len()).max(1))
+        // The main thread's stack size: deep documents are as safe here as there.
+        .stack_size(8 << 20)
+        .build()
+        .context("cannot start the conversion threads")?;
+    Ok(pool.install(|| files.par_iter().map(|f| convert(f)).collect()))
 }
 
 /// One file's output and the ingestion's warnings.
@@ -112,7 +92,7 @@ fn convert(
     head_html: Option<&str>,
 ) -> Result<Converted> {
     let bytes = read_capped(file, args.max_input_size)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = siteops::ingest::decode_page(&bytes);
     // A `.md` file is stored markdown already: it is rendered as it is.
     let (markdown, warnings) = if file.extension().is_some_and(|e| e == "md") {
         (text.into_owned(), Vec::new())

@@ -4,10 +4,11 @@
 //! rendered outputs as the new snapshots.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use siteops::golden::check::{self, CaseCheck, Verdict};
-use siteops::golden::{Harness, load};
+use siteops::golden::{Case, Harness, Output, load};
 use siteops::repo::SITES_DIR;
 
 use super::{Outcome, use_color};
@@ -21,33 +22,29 @@ pub fn run(args: &TestArgs) -> Result<Outcome> {
         );
     }
     let cases = load::cases(&args.root, &args.cases)?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
     let runtime = tokio::runtime::Runtime::new()?;
-    let checks = runtime.block_on(async {
-        let harness = Harness::start(&args.root).await?;
-        let mut checks = Vec::new();
-        let color = use_color(&std::io::stdout());
-        for case in &cases {
-            let outputs = harness
-                .render(case)
-                .await
-                .with_context(|| format!("case {} cannot be rendered", case.name))?;
-            let stored = load::stored(case)?;
-            let check = check::compare(
-                &case.name,
-                case.target(),
-                case.spec.pages.len(),
-                outputs,
-                &stored,
-            );
-            if args.update {
-                update(case, &check)?;
-            }
-            print(&check::report_case(&check, args.update), color);
-            checks.push(check);
+    let rendered = runtime.block_on(render_all(&args.root, &cases, jobs))?;
+    let color = use_color(&std::io::stdout());
+    let mut checks = Vec::new();
+    for (case, outputs) in cases.iter().zip(rendered) {
+        let stored = load::stored(case)?;
+        let check = check::compare(
+            &case.name,
+            case.target(),
+            case.spec.pages.len(),
+            outputs,
+            &stored,
+        );
+        if args.update {
+            update(case, &check)?;
         }
-        harness.stop().await;
-        anyhow::Ok(checks)
-    })?;
+        print(&check::report_case(&check, args.update), color);
+        checks.push(check);
+    }
     println!("\n{}", check::summary(&checks, args.update));
     let differences: usize = checks.iter().map(CaseCheck::differences).sum();
     Ok(if differences > 0 && !args.update {
@@ -55,6 +52,40 @@ pub fn run(args: &TestArgs) -> Result<Outcome> {
     } else {
         Outcome::Success
     })
+}
+
+/// Renders every case, `jobs` at once: each worker has its own server (a harness swaps in
+/// one case's mocks at a time) and takes every `jobs`-th case in turn. The outputs come
+/// back in the cases' order, whatever the scheduling.
+async fn render_all(root: &Path, cases: &[Case], jobs: usize) -> Result<Vec<Vec<Output>>> {
+    let workers = jobs.clamp(1, cases.len().max(1));
+    let harnesses =
+        futures_util::future::try_join_all((0..workers).map(|_| Harness::start(root))).await?;
+    let runs = harnesses
+        .iter()
+        .enumerate()
+        .map(|(worker, harness)| async move {
+            let mut outputs = Vec::new();
+            for (index, case) in cases.iter().enumerate().skip(worker).step_by(workers) {
+                let rendered = harness
+                    .render(case)
+                    .await
+                    .with_context(|| format!("case {} cannot be rendered", case.name))?;
+                outputs.push((index, rendered));
+            }
+            anyhow::Ok(outputs)
+        });
+    let results = futures_util::future::join_all(runs).await;
+    for harness in harnesses {
+        harness.stop().await;
+    }
+    let mut ordered: Vec<Option<Vec<Output>>> = cases.iter().map(|_| None).collect();
+    for result in results {
+        for (index, outputs) in result? {
+            ordered[index] = Some(outputs);
+        }
+    }
+    Ok(ordered.into_iter().map(Option::unwrap_or_default).collect())
 }
 
 /// Writes new and changed snapshots, removes stale ones.

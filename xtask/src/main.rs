@@ -14,8 +14,12 @@ tasks:
   schema        regenerate the JSON schemas in schemas/ from the Rust types
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
-  bench [NAME]  run the benchmarks, or one (fleet, plan, render, worker_load, ingest,
+  bench [NAME]  run the benchmarks, or one (fleet, plan, render, load, ingest,
                 code_reload, diagnostics, soak) (release build)
+  bench compare [ingest|render] [--rounds N]
+                siteops side by side with htmd, ramhorns, the parse-only floor and the
+                references (helix-html2md, mustache.js from ../shared/anchors, installed
+                there with npm ci when node is here), whole processes, with ratios
   soak [SECONDS]
                 the real siteops serve under 64 mixed clients, 200 slow connections
                 and faulty sources for SECONDS (default 20), then kill -9 during writes
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("schema") => siteops(&["schema"]),
         Some("docs") => docs(),
+        Some("bench") if args.get(1).is_some_and(|a| a == "compare") => compare(&args[2..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
         Some("bench-render") => bench_render(),
         Some("soak") => soak(args.get(1).map(String::as_str)),
@@ -154,6 +159,32 @@ fn run(command: &mut Command) -> Result<(), String> {
     }
 }
 
+/// The side-by-side comparisons: release builds of siteops and of the bench harness (the
+/// peers live there, never in siteops), the references' packages installed once.
+fn compare(args: &[String]) -> Result<(), String> {
+    cargo(&[
+        "build",
+        "--release",
+        "--bin",
+        "siteops",
+        "-p",
+        "siteops-bench",
+    ])?;
+    let anchors = root().join("../shared/anchors");
+    let node = Command::new("node").arg("--version").output();
+    if anchors.join("package-lock.json").exists()
+        && !anchors.join("node_modules").exists()
+        && node.is_ok_and(|o| o.status.success())
+    {
+        run(Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&anchors))?;
+    }
+    run(Command::new(root().join("target/release/siteops-bench"))
+        .arg("compare")
+        .args(args))
+}
+
 fn soak(seconds: Option<&str>) -> Result<(), String> {
     match seconds {
         Some(seconds) => cargo(&["bench", "--bench", "soak", "--", seconds]),
@@ -167,13 +198,13 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("fleet") => cargo(&["bench", "--bench", "fleet"]),
         Some("plan" | "apply" | "plan_apply") => cargo(&["bench", "--bench", "plan_apply"]),
         Some("render") => cargo(&["bench", "-p", "siteops-template", "--bench", "render"]),
-        Some("worker_load" | "load") => cargo(&["bench", "--bench", "worker_load"]),
+        Some("load" | "server_load") => cargo(&["bench", "--bench", "server_load"]),
         Some("soak") => cargo(&["bench", "--bench", "soak"]),
         Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
         Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),
         Some("diagnostics") => cargo(&["bench", "-p", "siteops-config", "--bench", "diagnostics"]),
         Some(other) => Err(format!(
-            "no benchmark `{other}`: fleet, plan, render, worker_load, ingest, code_reload or diagnostics"
+            "no benchmark `{other}`: fleet, plan, render, load, ingest, code_reload or diagnostics"
         )),
     }
 }

@@ -68,10 +68,95 @@ impl HNode {
 /// their workers that much), and real pages stay far below it (a few dozen levels).
 pub const MAX_DEPTH: usize = 512;
 
-/// The parsed document: the root element (`html`), and whether elements deeper than
-/// [`MAX_DEPTH`] were left out.
-pub(crate) fn parse_checked(html: &str) -> (HElement, bool) {
-    let sink = Sink::default();
+/// Nesting at which parsing stops at once: the HTML5 tree builder takes time quadratic in
+/// the depth of its stack of open elements (a 1 MiB page of nested `div`s would take
+/// minutes), so the sink watches the depth of what it builds and the feeding loop stops
+/// after the chunk that went past this. Well above [`MAX_DEPTH`], which the walk over the
+/// finished tree checks exactly.
+const ABORT_DEPTH: u32 = 8 * MAX_DEPTH as u32;
+
+/// Input is fed to the parser in chunks of this size, so that a runaway depth is noticed
+/// early; larger chunks cost nothing measurable, smaller ones only calls.
+const CHUNK: usize = 16 << 10;
+
+/// Elements nested deeper than [`MAX_DEPTH`] (or than the parser's guard).
+#[derive(Debug)]
+pub(crate) struct TooDeep;
+
+/// A parsed page, reduced to what ingestion reads: the `html` element (its attributes, and
+/// as children its `head`, or the whole document when `whole` was asked) and the first
+/// `main` in document order.
+pub(crate) struct Page {
+    pub root: HElement,
+    main: Main,
+}
+
+enum Main {
+    Missing,
+    /// Copied on its own (the root holds only `head`).
+    Apart(HElement),
+    /// Still in the whole tree.
+    InRoot,
+}
+
+impl Page {
+    pub fn has_main(&self) -> bool {
+        !matches!(self.main, Main::Missing)
+    }
+
+    /// The first `main`, taken out of the page without copying it.
+    pub fn take_main(&mut self) -> Option<HElement> {
+        match std::mem::replace(&mut self.main, Main::Missing) {
+            Main::Missing => None,
+            Main::Apart(main) => Some(main),
+            Main::InRoot => take_main(&mut self.root),
+        }
+    }
+}
+
+/// Parses a page. Elements outside `head` and the first `main` are only walked, never
+/// copied, unless `whole` asks for the whole tree (`link hreflang` anywhere counts).
+pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
+    let arena = feed(html)?;
+    let Some(root) = arena
+        .children(0)
+        .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
+    else {
+        return Ok(Page {
+            root: empty_element("html"),
+            main: Main::Missing,
+        });
+    };
+    let outline = arena.outline(root);
+    if outline.too_deep {
+        return Err(TooDeep);
+    }
+    if whole {
+        let (HNode::Element(root), _) = arena.to_owned(root) else {
+            unreachable!("checked to be an element")
+        };
+        let main = match outline.main {
+            Some(_) => Main::InRoot,
+            None => Main::Missing,
+        };
+        return Ok(Page { root, main });
+    }
+    let mut shell = match arena.shallow(root) {
+        HNode::Element(e) => e,
+        _ => unreachable!("checked to be an element"),
+    };
+    if let Some(head) = outline.head {
+        shell.children.push(arena.to_owned(head).0);
+    }
+    let main = match outline.main.map(|m| arena.to_owned(m).0) {
+        Some(HNode::Element(e)) => Main::Apart(e),
+        _ => Main::Missing,
+    };
+    Ok(Page { root: shell, main })
+}
+
+/// Runs html5ever over `html` in chunks, stopping as soon as the tree gets too deep.
+fn feed(html: &str) -> Result<Arena, TooDeep> {
     // As the reference parses (parse5 through rehype-parse): scripting off, so `noscript`
     // content is markup.
     let opts = html5ever::ParseOpts {
@@ -81,104 +166,45 @@ pub(crate) fn parse_checked(html: &str) -> (HElement, bool) {
         },
         ..Default::default()
     };
-    let arena = parse_document(sink, opts).one(html);
-    let root = arena
-        .children(0)
-        .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }));
-    match root {
-        Some(i) => match arena.to_owned(i) {
-            (HNode::Element(e), too_deep) => (e, too_deep),
-            _ => unreachable!("checked to be an element"),
-        },
-        None => (
-            HElement {
-                name: LocalName::from("html"),
-                foreign: false,
-                attrs: Vec::new(),
-                children: Vec::new(),
-            },
-            false,
-        ),
+    let mut parser = parse_document(Sink::default(), opts);
+    let mut rest = html;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(CHUNK);
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        parser.process(StrTendril::from_slice(&rest[..end]));
+        if parser.tokenizer.sink.sink.too_deep.get() {
+            return Err(TooDeep);
+        }
+        rest = &rest[end..];
+    }
+    Ok(parser.finish())
+}
+
+fn empty_element(name: &str) -> HElement {
+    HElement {
+        name: LocalName::from(name),
+        foreign: false,
+        attrs: Vec::new(),
+        children: Vec::new(),
     }
 }
 
-/// Whether `html` opens elements deeper than `limit`, by a linear scan of its tags (before
-/// parsing: the HTML5 tree builder takes time quadratic in the nesting depth, so a 1 MiB page
-/// of nested `div`s would take minutes). Void elements and those whose end tag is optional
-/// are not counted; an end tag closes up to the element it names, as the parser does, and
-/// an end tag that names no open element is ignored. Contents of raw-text elements and
-/// comments are skipped.
-pub(crate) fn nesting_exceeds(html: &str, limit: usize) -> bool {
-    const NOT_NESTING: &[&str] = &[
-        "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
-        "input", "keygen", "link", "meta", "param", "source", "track", "wbr", "p", "li", "dt",
-        "dd", "tr", "td", "th", "option", "optgroup", "rt", "rp", "rb", "rtc", "thead", "tbody",
-        "tfoot", "colgroup", "caption", "html", "head", "body",
-    ];
-    const RAW_TEXT: &[&str] = &[
-        "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript",
-    ];
-    let bytes = html.as_bytes();
-    let mut stack: Vec<u64> = Vec::new();
-    let mut open: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let mut i = 0;
-    let hash = |name: &[u8]| {
-        name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x100_0000_01b3)
-        })
-    };
-    while let Some(offset) = memchr::memchr(b'<', &bytes[i..]) {
-        i += offset + 1;
-        if bytes[i..].starts_with(b"!--") {
-            i = memchr::memmem::find(&bytes[i..], b"-->").map_or(bytes.len(), |end| i + end + 3);
-            continue;
-        }
-        let closing = bytes.get(i) == Some(&b'/');
-        let start = if closing { i + 1 } else { i };
-        let len = bytes[start..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b':')
-            .count();
-        if len == 0 || !bytes[start].is_ascii_alphabetic() {
-            continue;
-        }
-        let name = &bytes[start..start + len];
-        let lower = name.to_ascii_lowercase();
-        let lower = std::str::from_utf8(&lower).unwrap_or("");
-        i = start + len;
-        if NOT_NESTING.contains(&lower) {
-            continue;
-        }
-        let h = hash(name);
-        if closing {
-            if open.get(&h).is_some_and(|n| *n > 0) {
-                while let Some(top) = stack.pop() {
-                    if let Some(n) = open.get_mut(&top) {
-                        *n -= 1;
-                    }
-                    if top == h {
-                        break;
-                    }
-                }
+/// Takes the first `main` element (document order) out of the tree, without copying it.
+fn take_main(e: &mut HElement) -> Option<HElement> {
+    for child in &mut e.children {
+        if let HNode::Element(child) = child {
+            if child.is("main") {
+                let shell = empty_element(&child.name);
+                return Some(std::mem::replace(child, shell));
             }
-            continue;
-        }
-        if RAW_TEXT.contains(&lower) {
-            let close = format!("</{lower}");
-            let rest = &bytes[i..];
-            let found = rest
-                .windows(close.len())
-                .position(|w| w.eq_ignore_ascii_case(close.as_bytes()));
-            i = found.map_or(bytes.len(), |p| i + p);
-            continue;
-        }
-        stack.push(h);
-        *open.entry(h).or_insert(0) += 1;
-        if stack.len() > limit {
-            return true;
+            if let Some(found) = take_main(child) {
+                return Some(found);
+            }
         }
     }
-    false
+    None
 }
 
 /// `html` parsed as a fragment in a `template` context, as parse5's fragment parser (which
@@ -206,14 +232,28 @@ pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
     }
 }
 
-/// The parsed document, elements deeper than [`MAX_DEPTH`] left out.
+/// The whole parsed document (the `html` element), elements deeper than [`MAX_DEPTH`] left
+/// out: for tests and the parse-only benchmark.
 pub(crate) fn parse(html: &str) -> HElement {
-    parse_checked(html).0
+    let Ok(arena) = feed(html) else {
+        return empty_element("html");
+    };
+    match arena
+        .children(0)
+        .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
+        .map(|root| arena.to_owned(root).0)
+    {
+        Some(HNode::Element(e)) => e,
+        _ => empty_element("html"),
+    }
 }
 
 const NONE: u32 = u32::MAX;
 
 struct ANode {
+    /// Elements above this one when it was inserted (the parser's guard; not updated when
+    /// the tree builder moves nodes, so [`Arena::outline`] measures the real depth).
+    depth: u32,
     parent: u32,
     first: u32,
     last: u32,
@@ -250,6 +290,54 @@ impl Arena {
         })
     }
 
+    /// One walk over the element tree at `root` (template contents left out, as in
+    /// [`Arena::to_owned`]): its `head` child, the first `main` in document order, and
+    /// whether any element has [`MAX_DEPTH`] or more elements above it.
+    fn outline(&self, root: usize) -> Outline {
+        let mut outline = Outline {
+            head: self
+                .children(root)
+                .find(|&i| self.is_html_element(i, "head")),
+            main: None,
+            too_deep: false,
+        };
+        // (element, its depth); children are pushed in reverse so they pop in order.
+        let mut stack = vec![(root, 0usize)];
+        let mut children = Vec::new();
+        while let Some((i, depth)) = stack.pop() {
+            if depth >= MAX_DEPTH {
+                outline.too_deep = true;
+                break;
+            }
+            if outline.main.is_none() && self.is_html_element(i, "main") {
+                outline.main = Some(i);
+            }
+            if let Data::Element { template, .. } = &self.nodes[i].data
+                && *template == NONE
+            {
+                children.clear();
+                children.extend(
+                    self.children(i)
+                        .filter(|&c| matches!(self.nodes[c].data, Data::Element { .. })),
+                );
+                stack.extend(children.iter().rev().map(|&c| (c, depth + 1)));
+            }
+        }
+        outline
+    }
+
+    fn is_html_element(&self, i: usize, local: &str) -> bool {
+        matches!(&self.nodes[i].data, Data::Element { name, .. } if name.ns == ns!(html) && &*name.local == local)
+    }
+
+    /// The element at `index` without its children.
+    fn shallow(&self, index: usize) -> HNode {
+        match &self.nodes[index].data {
+            Data::Element { name, attrs, .. } => HNode::Element(owned_element(name, attrs)),
+            _ => HNode::Text(String::new()),
+        }
+    }
+
     /// Converts the subtree at `index` into owned nodes, with an explicit stack so that
     /// deeply nested input cannot overflow the call stack.
     fn to_owned(&self, index: usize) -> (HNode, bool) {
@@ -273,15 +361,7 @@ impl Arena {
                         attrs,
                         template,
                     } => {
-                        open.push(HElement {
-                            name: name.local.clone(),
-                            foreign: name.ns != ns!(html),
-                            attrs: attrs
-                                .iter()
-                                .map(|a| (a.name.local.clone(), a.value.to_string()))
-                                .collect(),
-                            children: Vec::new(),
-                        });
+                        open.push(owned_element(name, attrs));
                         stack.push(Work::Close);
                         // A template's content is a separate fragment, not children (as
                         // in hast): no pass of the converter looks into it.
@@ -308,14 +388,36 @@ impl Arena {
     }
 }
 
+/// What [`Arena::outline`] finds.
+struct Outline {
+    head: Option<usize>,
+    main: Option<usize>,
+    too_deep: bool,
+}
+
+fn owned_element(name: &QualName, attrs: &[Attribute]) -> HElement {
+    HElement {
+        name: name.local.clone(),
+        foreign: name.ns != ns!(html),
+        attrs: attrs
+            .iter()
+            .map(|a| (a.name.local.clone(), a.value.to_string()))
+            .collect(),
+        children: Vec::new(),
+    }
+}
+
 struct Sink {
     arena: RefCell<Vec<ANode>>,
+    /// Set when an element went deeper than [`ABORT_DEPTH`].
+    too_deep: std::cell::Cell<bool>,
 }
 
 impl Default for Sink {
     fn default() -> Self {
         let sink = Sink {
             arena: RefCell::new(Vec::new()),
+            too_deep: std::cell::Cell::new(false),
         };
         sink.new_node(Data::Document);
         sink
@@ -326,6 +428,7 @@ impl Sink {
     fn new_node(&self, data: Data) -> u32 {
         let mut nodes = self.arena.borrow_mut();
         nodes.push(ANode {
+            depth: 0,
             parent: NONE,
             first: NONE,
             last: NONE,
@@ -357,6 +460,7 @@ impl Sink {
     fn append_node(nodes: &mut [ANode], parent: u32, child: u32) {
         Self::detach(nodes, child);
         let last = nodes[parent as usize].last;
+        nodes[child as usize].depth = nodes[parent as usize].depth + 1;
         nodes[child as usize].parent = parent;
         nodes[child as usize].prev = last;
         if last != NONE {
@@ -371,6 +475,7 @@ impl Sink {
         Self::detach(nodes, child);
         let s = sibling as usize;
         let (parent, prev) = (nodes[s].parent, nodes[s].prev);
+        nodes[child as usize].depth = nodes[s].depth;
         nodes[child as usize].parent = parent;
         nodes[child as usize].next = sibling;
         nodes[child as usize].prev = prev;
@@ -473,7 +578,11 @@ impl TreeSink for Sink {
             }
             NodeOrText::AppendNode(node) => node,
         };
-        Self::append_node(&mut self.arena.borrow_mut(), *parent, node);
+        let mut nodes = self.arena.borrow_mut();
+        Self::append_node(&mut nodes, *parent, node);
+        if nodes[node as usize].depth > ABORT_DEPTH {
+            self.too_deep.set(true);
+        }
     }
 
     fn append_based_on_parent_node(
@@ -564,32 +673,62 @@ mod tests {
         assert!(matches!(&div.children[1], HNode::Comment(t) if t == "c"));
     }
 
+    /// The parser stops soon after the tree passes the guard's depth: a megabyte of nested
+    /// elements is refused after its first chunks, not parsed to the end.
     #[test]
-    fn nesting_scan_counts_what_nests() {
-        let deep = "<div>".repeat(100);
-        assert!(nesting_exceeds(&deep, 99));
-        assert!(!nesting_exceeds(&deep, 100));
-        // Optional end tags and void elements do not nest; closed elements do not count.
-        assert!(!nesting_exceeds(&"<p>x<li>y<br><img>".repeat(1000), 10));
-        assert!(!nesting_exceeds(
-            &"<div><span>a</span></div>".repeat(1000),
-            10
-        ));
-        // Stray end tags do not hide depth; an end tag closes what it names.
-        assert!(nesting_exceeds(&"<div></x>".repeat(50), 20));
-        assert!(!nesting_exceeds(
-            &format!("{}</div>", "<div><b>".repeat(5)),
-            10
-        ));
-        // Markup in comments and scripts is not counted.
-        assert!(!nesting_exceeds(
-            &format!(
-                "<!--{}--><script>{}</script>",
-                "<div>".repeat(50),
-                "<div>".repeat(50)
-            ),
-            10
-        ));
+    fn parsing_stops_at_the_guard_depth() {
+        let deep = "<div>".repeat(100_000);
+        assert!(feed(&deep).is_err());
+        let mut parser = parse_document(Sink::default(), Default::default());
+        let mut fed = 0;
+        for chunk in deep.as_bytes().chunks(CHUNK) {
+            parser.process(StrTendril::from_slice(std::str::from_utf8(chunk).unwrap()));
+            fed += chunk.len();
+            if parser.tokenizer.sink.sink.too_deep.get() {
+                break;
+            }
+        }
+        let created = parser.tokenizer.sink.sink.arena.borrow().len();
+        assert!(fed <= 2 * CHUNK, "fed {fed} bytes");
+        // One node per `<div>` fed, and the document, `html`, `head` and `body`.
+        assert!(created <= fed / 5 + 4, "{created} nodes");
+        // What does not nest is not counted: siblings, optional end tags, void elements.
+        let flat = format!(
+            "<main>{}{}</main>",
+            "<div><span>a</span></div>".repeat(2_000),
+            "<p>x<li>y<br><img>".repeat(2_000)
+        );
+        assert!(feed(&flat).is_ok());
+        // Markup in comments and scripts is text.
+        let quoted = format!(
+            "<!--{}--><script>{}</script>",
+            "<div>".repeat(5_000),
+            "<div>".repeat(5_000)
+        );
+        assert!(feed(&quoted).is_ok());
+    }
+
+    /// The walk over the finished tree finds `head` and the first `main` (not one in a
+    /// template, not a foreign one), and measures depth exactly.
+    #[test]
+    fn outline_finds_head_main_and_depth() {
+        let page = |html: &str| parse_page(html, false);
+        let p = page("<title>T</title><template><main>t</main></template><svg><main/></svg><div><main id=a>x</main></div><main id=b></main>").unwrap();
+        assert!(p.has_main());
+        assert_eq!(p.root.children.len(), 1, "only head is copied");
+        assert!(p.root.children[0].is_element("head"));
+        let mut p = p;
+        assert_eq!(p.take_main().unwrap().attr("id"), Some("a"));
+        assert!(!page("<div>no main</div>").unwrap().has_main());
+        let nested = |depth: usize| format!("<main>{}</main>", "<div>".repeat(depth));
+        // html, body and main are three levels: MAX_DEPTH elements in all is the limit.
+        assert!(page(&nested(MAX_DEPTH - 3)).is_ok());
+        assert!(page(&nested(MAX_DEPTH - 2)).is_err());
+        let mut whole =
+            parse_page("<main><div><link hreflang=de href=/de></div></main>", true).unwrap();
+        assert!(whole.has_main());
+        assert!(format!("{:?}", whole.root).contains("hreflang"));
+        assert!(whole.take_main().is_some());
     }
 
     #[test]

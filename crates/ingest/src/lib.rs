@@ -75,30 +75,22 @@ pub use dom::MAX_DEPTH;
 /// Parses `html` (any input: the HTML5 algorithm accepts everything) into the content
 /// model. Only `main` is content; a page without `main` is empty (no metadata either).
 pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestError> {
-    // The scan is approximate (it only has to stop pathological input early); the tree
-    // checks the real depth.
-    if dom::nesting_exceeds(html, 8 * MAX_DEPTH) {
-        return Err(IngestError::NestingTooDeep { limit: MAX_DEPTH });
-    }
-    let (mut root, too_deep) = dom::parse_checked(html);
-    if too_deep {
-        return Err(IngestError::NestingTooDeep { limit: MAX_DEPTH });
-    }
-    // Metadata first: `link hreflang` counts anywhere in the document, `main` included.
-    let head_metadata = if has_main(&root) {
-        head::metadata(
-            &root,
-            options.max_metadata_size,
-            mentions(html, b"hreflang"),
-        )?
+    // `link hreflang` counts anywhere in the document, `main` included: only then is the
+    // whole tree copied out of the parser's arena.
+    let hreflang = mentions(html, b"hreflang");
+    let mut page = dom::parse_page(html, hreflang)
+        .map_err(|dom::TooDeep| IngestError::NestingTooDeep { limit: MAX_DEPTH })?;
+    // Metadata first, while `main` is still in a whole tree (hreflang links in it count).
+    let head_metadata = if page.has_main() {
+        head::metadata(&page.root, options.max_metadata_size, hreflang)?
     } else {
         Vec::new()
     };
-    let Some(main) = take_main(&mut root) else {
+    let Some(main) = page.take_main() else {
         return Ok(Document {
             has_main: false,
             sections: Vec::new(),
-            head_metadata: Vec::new(),
+            head_metadata,
             warnings: Vec::new(),
         });
     };
@@ -115,6 +107,16 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
     })
 }
 
+/// A page's bytes as text: UTF-8, with each invalid sequence replaced by U+FFFD (as a
+/// browser decodes a UTF-8 page). Valid input, the usual case, is only checked, with the
+/// standard library's fast validator rather than the slower one of `from_utf8_lossy`.
+pub fn decode_page(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// Whether `html` contains `word` (ASCII, any case): lets a pass that can only matter when
 /// the word appears (icons, `hreflang` links) skip walking the tree.
 fn mentions(html: &str, word: &[u8]) -> bool {
@@ -125,37 +127,6 @@ fn mentions(html: &str, word: &[u8]) -> bool {
             .get(i..i + word.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(word))
     })
-}
-
-fn has_main(e: &dom::HElement) -> bool {
-    e.children
-        .iter()
-        .filter_map(dom::HNode::element)
-        .any(|c| c.is("main") || has_main(c))
-}
-
-/// Takes the first `main` element (document order) out of the tree, without copying it.
-fn take_main(e: &mut dom::HElement) -> Option<dom::HElement> {
-    for i in 0..e.children.len() {
-        if let dom::HNode::Element(child) = &mut e.children[i] {
-            if child.is("main") {
-                let main = std::mem::replace(
-                    child,
-                    dom::HElement {
-                        name: child.name.clone(),
-                        foreign: false,
-                        attrs: Vec::new(),
-                        children: Vec::new(),
-                    },
-                );
-                return Some(main);
-            }
-            if let Some(found) = take_main(child) {
-                return Some(found);
-            }
-        }
-    }
-    None
 }
 
 /// For the benchmark: parses `html` with the ingestion's parser and returns the number of

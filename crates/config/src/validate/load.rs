@@ -63,7 +63,12 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Loads the repository: site directories are found in path order, then parsed on every
+/// core (rayon), each into its own part, merged back in the same order: the result does
+/// not depend on the scheduling.
 pub fn load(repo: &RepoFiles) -> Loaded {
+    use rayon::prelude::*;
+
     let mut loaded = Loaded::default();
     loaded
         .diagnostics
@@ -71,7 +76,8 @@ pub fn load(repo: &RepoFiles) -> Loaded {
     if let Some(bytes) = repo.content(SETTINGS_FILE) {
         loaded.settings = loaded.parse(SETTINGS_FILE, bytes, SchemaKind::SettingsFile);
     }
-    let mut current: Option<SiteFiles> = None;
+    // Each site directory with its files (path, path within the site).
+    let mut directories: Vec<(SiteId, Vec<(&str, &str)>)> = Vec::new();
     for path in repo.paths() {
         let Some(relative) = path
             .strip_prefix(SITES_DIR)
@@ -93,25 +99,38 @@ pub fn load(repo: &RepoFiles) -> Loaded {
             org: org.to_string(),
             site: site.to_string(),
         };
-        if current.as_ref().is_none_or(|c| c.id != id) {
-            loaded.sites.extend(current.take());
-            current = Some(loaded.start_site(id));
+        match directories.last_mut() {
+            Some((last, files)) if *last == id => files.push((path, rest)),
+            _ => directories.push((id, vec![(path, rest)])),
         }
-        let Some(site_files) = current.as_mut() else {
-            continue;
-        };
-        loaded.add_file(site_files, path, rest, repo.content(path));
     }
-    loaded.sites.extend(current);
+    let parts: Vec<(SiteFiles, Loaded)> = directories
+        .into_par_iter()
+        .map(|(id, files)| {
+            let mut part = Loaded::default();
+            let mut site = Loaded::new_site(id);
+            for (path, rest) in files {
+                part.add_file(&mut site, path, rest, repo.content(path));
+            }
+            (site, part)
+        })
+        .collect();
+    for (site, part) in parts {
+        loaded.check_ids(&site.id);
+        loaded.diagnostics.extend(part.diagnostics);
+        loaded.sources.extend(part.sources);
+        loaded.sites.push(site);
+    }
     loaded
 }
 
 impl Loaded {
-    fn start_site(&mut self, id: SiteId) -> SiteFiles {
+    /// The org's and the site's names checked, as a site directory is added: one org
+    /// diagnostic, not one per site of the org (paths come sorted, so the sites of an org
+    /// are consecutive: comparing with the previous site is enough).
+    fn check_ids(&mut self, id: &SiteId) {
         let dir = format!("{SITES_DIR}/{}/{}", id.org, id.site);
         let org_dir = format!("{SITES_DIR}/{}", id.org);
-        // One org diagnostic, not one per site of the org. Paths come sorted, so the sites
-        // of an org are consecutive: comparing with the previous site is enough.
         if self
             .sites
             .last()
@@ -121,7 +140,11 @@ impl Loaded {
                 .extend(check_id("org", &id.org).map(|d| d.in_file(org_dir)));
         }
         self.diagnostics
-            .extend(check_id("site", &id.site).map(|d| d.in_file(dir.clone())));
+            .extend(check_id("site", &id.site).map(|d| d.in_file(dir)));
+    }
+
+    fn new_site(id: SiteId) -> SiteFiles {
+        let dir = format!("{SITES_DIR}/{}/{}", id.org, id.site);
         SiteFiles {
             id,
             dir,

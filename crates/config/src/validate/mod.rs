@@ -73,11 +73,24 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     let variables = site::Variables {
         transform_url: transform_url.as_deref(),
     };
-    let drafts: Vec<site::SiteDraft<'_>> = loaded
-        .sites
-        .iter()
-        .map(|files| site::check(files, &variables, &mut diagnostics))
-        .collect();
+    // Each site's own rules, on every core; drafts and diagnostics in the sites' order.
+    let checked: Vec<(site::SiteDraft<'_>, Vec<Diagnostic>)> = {
+        use rayon::prelude::*;
+        loaded
+            .sites
+            .par_iter()
+            .map(|files| {
+                let mut found = Vec::new();
+                let draft = site::check(files, &variables, &mut found);
+                (draft, found)
+            })
+            .collect()
+    };
+    let mut drafts = Vec::with_capacity(checked.len());
+    for (draft, found) in checked {
+        drafts.push(draft);
+        diagnostics.extend(found);
+    }
     let origins = fleet::resolve_code(&drafts, &mut diagnostics);
     fleet::shared_repositories(&drafts, &origins, &mut diagnostics);
     fleet::templates(&drafts, &origins, repo, &mut diagnostics);

@@ -47,11 +47,11 @@ impl State<'_> {
         tracker.shift(2);
         let inner = self.container_flow(node, &tracker.info("", ""));
         self.exit();
-        indent_lines(&inner, |line, _, blank| {
-            if blank {
-                ">".into()
-            } else {
-                format!("> {line}")
+        indent_lines(&inner, |out, line, _, blank| {
+            out.push('>');
+            if !blank {
+                out.push(' ');
+                out.push_str(line);
             }
         })
     }
@@ -151,17 +151,18 @@ impl State<'_> {
             _ => None,
         };
         let pad = " ".repeat(size);
-        let value = indent_lines(&inner, |line, index, blank| {
+        let value = indent_lines(&inner, |out, line, index, blank| {
             if index > 0 {
-                if blank {
-                    String::new()
-                } else {
-                    format!("{pad}{line}")
+                if !blank {
+                    out.push_str(&pad);
+                    out.push_str(line);
                 }
-            } else if blank {
-                bullet.clone()
             } else {
-                format!("{bullet} {line}")
+                out.push_str(&bullet);
+                if !blank {
+                    out.push(' ');
+                    out.push_str(line);
+                }
             }
         });
         match checkbox {
@@ -303,30 +304,30 @@ pub(super) fn setext(node: &Node, depth: u8) -> bool {
     depth < 3 && !node.to_plain_text().is_empty() && literal_with_break
 }
 
-pub(super) fn indent_lines(value: &str, map: impl Fn(&str, usize, bool) -> String) -> String {
-    let mut out = String::with_capacity(value.len() + 16);
+pub(super) fn indent_lines(
+    value: &str,
+    mut map: impl FnMut(&mut String, &str, usize, bool),
+) -> String {
+    // Each line grows by its prefix: a few bytes a line is a good first guess.
+    let mut out = String::with_capacity(value.len() + value.len() / 16 + 16);
     let mut line = 0;
     let mut start = 0;
     let bytes = value.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let eol = match bytes[i] {
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
-            b'\r' | b'\n' => 1,
-            _ => {
-                i += 1;
-                continue;
-            }
+    while let Some(offset) = memchr::memchr2(b'\r', b'\n', &bytes[start..]) {
+        let i = start + offset;
+        let eol = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            2
+        } else {
+            1
         };
         let text = &value[start..i];
-        out.push_str(&map(text, line, text.is_empty()));
+        map(&mut out, text, line, text.is_empty());
         out.push_str(&value[i..i + eol]);
-        i += eol;
-        start = i;
+        start = i + eol;
         line += 1;
     }
     let text = &value[start..];
-    out.push_str(&map(text, line, text.is_empty()));
+    map(&mut out, text, line, text.is_empty());
     out
 }
 

@@ -133,25 +133,26 @@ impl Table {
             .sum()
     }
 
-    /// Renders a cell at `max_width`; returns whether any text reached the wrapping width.
+    /// Renders a cell at `max_width`; returns whether a second rendering at another width
+    /// could differ: some text reached the wrapping width, or the cleanup changed the cell.
     /// `first`: the first rendering, which cleans the cell up; the reference cleans it again
     /// before the second, which this does right after the first, so that a cell whose
-    /// second rendering cannot differ is rendered once.
+    /// second rendering cannot differ is rendered once. Returns (wrapped, cleaned again).
     fn render_cell(
         &mut self,
         cell: usize,
         state: &mut State<'_>,
         max_width: i64,
         first: bool,
-    ) -> bool {
+    ) -> (bool, bool) {
         let old = state.line_width;
         let old_wrapped = std::mem::replace(&mut state.wrapped, false);
         state.line_width = Some(max_width - 3);
         let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
         let cleaned_again = first && crate::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
         state.line_width = old;
-        let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped) || cleaned_again;
-        state.wrapped |= wrapped;
+        let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped);
+        state.wrapped |= wrapped || cleaned_again;
         let text = if memchr::memchr(b'\t', lines.as_bytes()).is_some() {
             lines
                 .split('\n')
@@ -175,7 +176,7 @@ impl Table {
         c.lines = ranges;
         c.next_line = 0;
         c.width = width + 3;
-        wrapped
+        (wrapped, cleaned_again)
     }
 
     pub fn into_markdown(mut self, state: &mut State<'_>) -> String {
@@ -257,7 +258,9 @@ impl Table {
             })
             .collect();
 
-        let mut wrapped = vec![false; self.cells.len()];
+        // Per cell: the width of its first rendering, whether it wrapped, and whether the
+        // cleanup changed it (then a second rendering is needed at any width).
+        let mut first: Vec<(i64, bool, bool)> = vec![(0, false, false); self.cells.len()];
         for r in 0..self.rows.len() {
             for x in 0..self.rows[r].slots.len() {
                 let Slot::Cell(c) = self.rows[r].slots[x] else {
@@ -265,7 +268,8 @@ impl Table {
                 };
                 let span = self.cells[c].col_span;
                 let max_width: i64 = (0..span).map(|i| cols[x + i].max_width).sum();
-                wrapped[c] = self.render_cell(c, state, max_width, true);
+                let (wrapped, cleaned) = self.render_cell(c, state, max_width, true);
+                first[c] = (max_width, wrapped, cleaned);
                 for (idx, avg) in distribute(self.cells[c].width as f64, span)
                     .into_iter()
                     .enumerate()
@@ -286,8 +290,10 @@ impl Table {
                 let width = self.span_width(&cols, x, c);
                 if width >= self.cells[c].width as i64 {
                     // Without wrapping, a second rendering at a width that holds every
-                    // line gives the same lines: skip it.
-                    if wrapped[c] {
+                    // line gives the same lines, and so does one at the same width as the
+                    // first on an unchanged cell: skip it.
+                    let (first_width, wrapped, cleaned) = first[c];
+                    if cleaned || (wrapped && width != first_width) {
                         self.render_cell(c, state, width, false);
                     }
                     if self.cells[c].width as i64 > width {
@@ -329,7 +335,10 @@ impl Table {
     }
 
     fn draw(&mut self, cols: &[Col]) -> String {
-        let mut lines: Vec<String> = Vec::new();
+        // The lines, each ended by a newline; the last one's is dropped at the end.
+        let width: i64 = cols.iter().map(|c| c.width).sum::<i64>() + 2;
+        let height: usize = self.rows.iter().map(|r| r.height + 1).sum::<usize>() + 1;
+        let mut lines = String::with_capacity(usize::try_from(width).unwrap_or(0) * height);
         let header_idx: i64 = if self.header_size > 0 {
             self.header_size as i64
         } else if self.footer_size > 0 {
@@ -440,11 +449,12 @@ impl Table {
                 '+'
             };
             grid.push(end);
-            lines.push(grid);
+            lines.push_str(&grid);
+            lines.push('\n');
 
             let height = self.rows[y].height;
             for yy in 0..height {
-                let mut line = String::new();
+                let line = &mut lines;
                 for x in 0..self.rows[y].slots.len() {
                     let ci = match self.rows[y].slots[x] {
                         Slot::Cell(ci) | Slot::Linked(ci) => ci,
@@ -466,11 +476,10 @@ impl Table {
                         0..0
                     };
                     line.push_str("| ");
-                    push_padded(&mut line, &self.cells[ci].text[range], width - 3);
+                    push_padded(line, &self.cells[ci].text[range], width - 3);
                     line.push(' ');
                 }
-                line.push('|');
-                lines.push(line);
+                line.push_str("|\n");
             }
         }
         let d = if self.rows.len() == self.header_size {
@@ -490,8 +499,8 @@ impl Table {
             push_repeat(&mut grid, d, col.width - 1);
         }
         grid.push('+');
-        lines.push(grid);
-        lines.join("\n")
+        lines.push_str(&grid);
+        lines
     }
 }
 
@@ -515,8 +524,29 @@ fn valign_marker(valign: Option<&str>) -> Option<char> {
 }
 
 fn push_repeat(out: &mut String, c: char, n: i64) {
-    if n > 0 {
-        out.extend(std::iter::repeat_n(c, n as usize));
+    // Tables are mostly padding and rules: copy runs of the usual characters in slices
+    // rather than pushing them one character at a time.
+    const RUN: usize = 64;
+    const SPACES: &str = "                                                                ";
+    const DASHES: &str = "----------------------------------------------------------------";
+    const EQUALS: &str = "================================================================";
+    let run = match c {
+        ' ' => SPACES,
+        '-' => DASHES,
+        '=' => EQUALS,
+        _ => {
+            if n > 0 {
+                out.extend(std::iter::repeat_n(c, n as usize));
+            }
+            return;
+        }
+    };
+    let mut n = usize::try_from(n).unwrap_or(0);
+    out.reserve(n);
+    while n > 0 {
+        let k = n.min(RUN);
+        out.push_str(&run[..k]);
+        n -= k;
     }
 }
 

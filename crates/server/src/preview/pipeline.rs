@@ -157,8 +157,9 @@ async fn run_traced(
     }
     let allow = AllowList::parse(fetched.img_src.as_deref(), &fetched.url);
     trace.ignored_img_src = allow.ignored.clone();
-    let html = String::from_utf8_lossy(&fetched.body).into_owned();
-    let parsed = convert::parse(&html, &fetched.url)?;
+    let html = siteops_ingest::decode_page(&fetched.body).into_owned();
+    let url = fetched.url.clone();
+    let parsed = on_blocking_thread(move || convert::parse(&html, &url)).await??;
     let downloader = Downloader {
         transport,
         limits,
@@ -180,7 +181,12 @@ async fn run_traced(
             .unwrap_or_else(|_| request.preview_origin.clone()),
         head_html: request.head_html.clone(),
     };
-    let converted = parsed.render(&images, &context)?;
+    let (converted, images) = on_blocking_thread(move || {
+        let converted = parsed.render(&images, &context);
+        (converted, images)
+    })
+    .await?;
+    let converted = converted?;
     preview.warnings = converted.warnings.clone();
     preview.media = images.stored;
     preview.body = PreviewBody::Page {
@@ -188,4 +194,16 @@ async fn run_traced(
         converted,
     };
     Ok(preview)
+}
+
+/// Runs a conversion step (parsing, rendering: milliseconds of CPU for a large page) on
+/// tokio's blocking threads, so that the runtime's workers keep answering other requests
+/// while several pages are previewed at once (the live session re-previews every open
+/// page after an edit).
+async fn on_blocking_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, PreviewError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| PreviewError::new(500, format!("the conversion stopped: {e}")))
 }

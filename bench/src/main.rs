@@ -1,0 +1,303 @@
+//! `siteops-bench`: siteops side by side with the converters and renderers users could pick
+//! instead, each run as its own process on the same files (`cargo xtask bench compare`).
+//!
+//! ```text
+//! siteops-bench compare [ingest|render] [--rounds N]   the comparisons, with ratios and goals
+//! siteops-bench parse [--threads N] FILE...            the parse-only floor
+//! siteops-bench htmd --out DIR FILE...                 the htmd crate's converter
+//! siteops-bench ramhorns TEMPLATE DATA.json            ramhorns on typed data
+//! ```
+//!
+//! siteops itself is the release binary next to this one (`target/release/siteops`); the
+//! references (helix-html2md, mustache.js) run from `shared/anchors` when its packages are
+//! installed (`npm ci` there), and are reported as skipped otherwise.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod compare;
+mod corpus;
+mod peers;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use compare::{Contender, goal, print_table, ratio};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("compare") => compare_command(&args[1..]),
+        Some("parse") => peers::parse(&args[1..]),
+        Some("htmd") => peers::htmd(&args[1..]),
+        Some("ramhorns") => peers::ramhorns(&args[1..]),
+        Some("pages") => peers::pages(&args[1..]),
+        _ => Err("usage: siteops-bench compare [ingest|render] [--rounds N] | parse | htmd | ramhorns (see the crate's documentation)".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("siteops-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Where everything is.
+struct Paths {
+    siteops: PathBuf,
+    me: PathBuf,
+    shared: PathBuf,
+    out: PathBuf,
+}
+
+impl Paths {
+    fn find() -> Result<Paths, String> {
+        let me = std::env::current_exe().map_err(|e| e.to_string())?;
+        let siteops = me.with_file_name("siteops");
+        if !siteops.exists() {
+            return Err(format!(
+                "{} not found: build it first (cargo build --release)",
+                siteops.display()
+            ));
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        Ok(Paths {
+            siteops,
+            me,
+            shared: root.join("../shared"),
+            out: root.join("target/bench-compare"),
+        })
+    }
+
+    fn anchors(&self) -> PathBuf {
+        self.shared.join("anchors")
+    }
+
+    /// Whether the reference runners can run here.
+    fn node_ready(&self) -> Result<(), String> {
+        if !self.anchors().join("node_modules").is_dir() {
+            return Err(format!("run `npm ci` in {}", self.anchors().display()));
+        }
+        match std::process::Command::new("node").arg("--version").output() {
+            Ok(o) if o.status.success() => Ok(()),
+            _ => Err("node not found".into()),
+        }
+    }
+}
+
+fn compare_command(args: &[String]) -> Result<(), String> {
+    let mut rounds = 7;
+    let mut suites = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--rounds" => {
+                rounds = it
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .filter(|n| *n > 0)
+                    .ok_or("--rounds wants a positive number")?;
+            }
+            "ingest" | "render" => suites.push(arg.as_str()),
+            other => {
+                return Err(format!(
+                    "unknown suite or flag {other}: ingest, render, --rounds N"
+                ));
+            }
+        }
+    }
+    if suites.is_empty() {
+        suites = vec!["ingest", "render"];
+    }
+    let paths = Paths::find()?;
+    std::fs::create_dir_all(&paths.out).map_err(|e| e.to_string())?;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    println!("siteops-bench: {cores} cores, median of {rounds} paired runs, whole processes");
+    for suite in suites {
+        match suite {
+            "ingest" => {
+                let realworld = corpus::realworld(&paths.shared, &paths.out)?;
+                compare_ingest(&paths, "real-world pages", &realworld, rounds)?;
+                let platform = corpus::platform_pages(&paths.out)?;
+                compare_ingest(&paths, "platform-style pages", &platform, rounds)?;
+            }
+            _ => compare_render(&paths, rounds)?,
+        }
+    }
+    Ok(())
+}
+
+fn compare_ingest(
+    paths: &Paths,
+    corpus: &str,
+    files: &[PathBuf],
+    rounds: usize,
+) -> Result<(), String> {
+    let out = paths.out.join("out");
+    let bytes = compare::total_size(files);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let siteops = |jobs: usize, dir: &str| {
+        Contender::new(format!("siteops ingest --jobs {jobs}"), &paths.siteops)
+            .args([
+                "ingest",
+                "--max-input-size",
+                "16777216",
+                "--jobs",
+                &jobs.to_string(),
+                "--out",
+            ])
+            .args([out.join(dir)])
+            .args(files)
+            .writes(&out.join(dir))
+    };
+    let mut contenders = vec![
+        siteops(cores, "siteops"),
+        siteops(1, "siteops-1"),
+        Contender::new("htmd 0.5 (one thread)", &paths.me)
+            .args([
+                "htmd".as_ref(),
+                "--out".as_ref(),
+                out.join("htmd").as_os_str(),
+            ])
+            .args(files)
+            .writes(&out.join("htmd")),
+        Contender::new("helix-html2md 2.2.4 (node)", "node")
+            .args([
+                paths.anchors().join("html2md.mjs").as_os_str(),
+                "--out".as_ref(),
+                out.join("helix").as_os_str(),
+            ])
+            .args(files)
+            .writes(&out.join("helix"))
+            .needs(paths.node_ready()),
+        Contender::new("parse only: html5ever to RcDom, one thread", &paths.me)
+            .args(["parse", "--threads", "1"])
+            .args(files),
+        Contender::new(
+            format!("parse only: html5ever to RcDom, {cores} threads"),
+            &paths.me,
+        )
+        .args(["parse", "--threads", &cores.to_string()])
+        .args(files),
+    ];
+    let timings = compare::run(&mut contenders, rounds)?;
+    print_table(
+        &format!(
+            "HTML to markdown: {} {corpus} ({:.1} MB); time ratio = contender / siteops",
+            files.len(),
+            bytes as f64 / 1e6
+        ),
+        &contenders,
+        &timings,
+        bytes,
+    );
+    goal(
+        "siteops ingest / htmd, wall time",
+        ratio(&timings, 0, 2),
+        |r| r < 1.0,
+        "goal < 1",
+    );
+    goal(
+        "siteops ingest --jobs 1 / htmd, wall time",
+        ratio(&timings, 1, 2),
+        |r| r < 1.0,
+        "goal < 1",
+    );
+    goal(
+        "siteops ingest --jobs 1 / parse only on one thread",
+        ratio(&timings, 1, 4),
+        |r| r <= 1.3,
+        "goal <= 1.3",
+    );
+    goal(
+        "siteops ingest CPU / wall on a batch",
+        timings[0].map(|t| t.cpu.as_secs_f64() / t.wall.as_secs_f64()),
+        |r| r > 1.7,
+        "goal > 1.7",
+    );
+    goal(
+        "helix-html2md / siteops ingest",
+        ratio(&timings, 3, 0),
+        |r| r > 1.0,
+        "goal > 1",
+    );
+    Ok(())
+}
+
+fn compare_render(paths: &Paths, rounds: usize) -> Result<(), String> {
+    let (template, data) = corpus::listing(&paths.out)?;
+    let bytes = std::fs::metadata(&data).map_err(|e| e.to_string())?.len();
+    let mut contenders = vec![
+        Contender::new("siteops template render", &paths.siteops).args([
+            "template".as_ref(),
+            "render".as_ref(),
+            template.as_os_str(),
+            data.as_os_str(),
+        ]),
+        Contender::new("ramhorns 1.0 (typed data, serde)", &paths.me).args([
+            "ramhorns".as_ref(),
+            template.as_os_str(),
+            data.as_os_str(),
+        ]),
+        Contender::new("mustache.js 4.2.0 (node)", "node")
+            .args([
+                paths.anchors().join("mustache.mjs").as_os_str(),
+                template.as_os_str(),
+                data.as_os_str(),
+            ])
+            .needs(paths.node_ready()),
+    ];
+    let same = identical_to_mustache_js(paths, &template, &data);
+    let timings = compare::run(&mut contenders, rounds)?;
+    print_table(
+        &format!(
+            "Mustache: the 50,000-item listing ({:.1} MB of JSON, parsed and rendered); time ratio = contender / siteops",
+            bytes as f64 / 1e6
+        ),
+        &contenders,
+        &timings,
+        bytes,
+    );
+    goal(
+        "ramhorns / siteops, wall time",
+        ratio(&timings, 1, 0),
+        |r| r > 1.0,
+        "goal > 1",
+    );
+    goal(
+        "mustache.js / siteops, wall time",
+        ratio(&timings, 2, 0),
+        |r| r > 1.0,
+        "goal > 1",
+    );
+    match same {
+        Ok(true) => println!("  output byte-identical to mustache.js: yes"),
+        Ok(false) => return Err("siteops' listing differs from mustache.js'".into()),
+        Err(why) => println!("  output compared with mustache.js: skipped ({why})"),
+    }
+    Ok(())
+}
+
+/// Whether siteops renders the listing exactly as mustache.js does.
+fn identical_to_mustache_js(paths: &Paths, template: &Path, data: &Path) -> Result<bool, String> {
+    paths.node_ready()?;
+    let ours = std::process::Command::new(&paths.siteops)
+        .args([
+            "template".as_ref(),
+            "render".as_ref(),
+            template.as_os_str(),
+            data.as_os_str(),
+        ])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let theirs = std::process::Command::new("node")
+        .arg(paths.anchors().join("mustache.mjs"))
+        .args([template, data])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !ours.status.success() || !theirs.status.success() {
+        return Err("a renderer failed".into());
+    }
+    Ok(ours.stdout == theirs.stdout)
+}
