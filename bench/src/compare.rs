@@ -16,6 +16,9 @@ pub struct Contender {
     /// Removed before each run, untimed: every run writes its output afresh (replacing
     /// files costs a flush on ext4, which would charge one contender for the previous run).
     pub output: Option<PathBuf>,
+    /// At most this many runs (for contenders ten times slower than the others, whose
+    /// medians need fewer).
+    pub max_runs: usize,
 }
 
 impl Contender {
@@ -27,7 +30,13 @@ impl Contender {
             command,
             available: Ok(()),
             output: None,
+            max_runs: usize::MAX,
         }
+    }
+
+    pub fn at_most(mut self, runs: usize) -> Contender {
+        self.max_runs = runs;
+        self
     }
 
     pub fn writes(mut self, dir: &Path) -> Contender {
@@ -65,7 +74,7 @@ pub fn run(contenders: &mut [Contender], rounds: usize) -> Result<Vec<Option<Tim
         let n = contenders.len();
         for k in 0..n {
             let i = (k + round) % n;
-            if contenders[i].available.is_err() {
+            if contenders[i].available.is_err() || round >= contenders[i].max_runs {
                 continue;
             }
             let sample = time(&mut contenders[i])?;

@@ -76,7 +76,26 @@ fn convert_all<T: Send>(
         .stack_size(8 << 20)
         .build()
         .context("cannot start the conversion threads")?;
-    Ok(pool.install(|| files.par_iter().map(|f| convert(f)).collect()))
+    // Largest first, one file per task: the last file to finish is a small one, so the
+    // threads end together (a large page left for the end would run on one core alone).
+    let mut order: Vec<(u64, usize)> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (std::fs::metadata(f).map_or(0, |m| m.len()), i))
+        .collect();
+    order.sort_by_key(|&(size, i)| (std::cmp::Reverse(size), i));
+    let done: Vec<(usize, T)> = pool.install(|| {
+        order
+            .par_iter()
+            .with_max_len(1)
+            .map(|&(_, i)| (i, convert(&files[i])))
+            .collect()
+    });
+    let mut slots: Vec<Option<T>> = files.iter().map(|_| None).collect();
+    for (i, result) in done {
+        slots[i] = Some(result);
+    }
+    Ok(slots.into_iter().flatten().collect())
 }
 
 /// One file's output and the ingestion's warnings.

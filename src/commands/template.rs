@@ -28,17 +28,31 @@ fn render(args: &RenderArgs) -> Result<Outcome> {
             error.message
         )
     })?;
-    let data_text = read(&args.data)?;
-    let mut buffer = Vec::new();
-    let data = Json::parse(data_text.as_bytes(), &mut buffer).map_err(|error| {
-        anyhow::anyhow!(
-            "{}:{}:{}: invalid JSON: {}",
-            args.data.display(),
-            error.line,
-            error.column,
-            error.message
-        )
-    })?;
+    // Parsed where it was read, without a copy (a listing's data can be megabytes); only
+    // when it fails is the file read again, to say exactly where and why.
+    let mut data_bytes = std::fs::read(&args.data)
+        .with_context(|| format!("cannot read {}", args.data.display()))?;
+    if let Err(error) = std::str::from_utf8(&data_bytes) {
+        bail!("{}: invalid JSON: not UTF-8 ({error})", args.data.display());
+    }
+    let data = match Json::parse_in_place(&mut data_bytes) {
+        Ok(data) => data,
+        Err(_) => {
+            let text = read(&args.data)?;
+            let mut buffer = Vec::new();
+            let error = match Json::parse(text.as_bytes(), &mut buffer) {
+                Err(error) => error,
+                Ok(_) => bail!("{}: invalid JSON", args.data.display()),
+            };
+            bail!(
+                "{}:{}:{}: invalid JSON: {}",
+                args.data.display(),
+                error.line,
+                error.column,
+                error.message
+            );
+        }
+    };
     let output = match &args.partials {
         Some(dir) => template.render(data.root(), &DirPartials(dir.clone())),
         None => template.render(data.root(), &NoPartials),

@@ -96,6 +96,27 @@ fn a_template_change_fails_with_a_diff_and_update_accepts_it() {
     );
 }
 
+/// The cases are rendered by several workers, each on its own server; the report is the
+/// same for any number of them, differences included, in the cases' order.
+#[test]
+fn the_report_does_not_depend_on_the_workers() {
+    let dir = repository_copy();
+    edit(
+        dir.path(),
+        "sites/acme/website/templates/recipe.html",
+        "<h2>Method</h2>",
+        "<h2>Steps</h2>",
+    );
+    let one = siteops_test(dir.path(), &["--jobs", "1"]);
+    assert_eq!(one.status.code(), Some(1), "{}", stderr(&one));
+    assert!(stdout(&one).contains("differ"), "{}", stdout(&one));
+    for jobs in ["2", "7", "16"] {
+        let many = siteops_test(dir.path(), &["--jobs", jobs]);
+        assert_eq!(many.status.code(), Some(1), "--jobs {jobs}");
+        assert_eq!(stdout(&many), stdout(&one), "--jobs {jobs}");
+    }
+}
+
 #[test]
 fn bad_cases_are_named() {
     let copy = repository_copy();

@@ -314,6 +314,86 @@ fn ingest_command_refuses_a_file_over_the_limit_and_names_it() {
     assert!(String::from_utf8_lossy(&raised.stdout).starts_with("x"));
 }
 
+/// Files are converted on several threads; what is written and reported does not depend
+/// on how many, nor on which file finished first.
+#[test]
+fn ingest_command_output_does_not_depend_on_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 0..12 {
+        let path = dir.path().join(format!("page-{i:02}.html"));
+        // Every third page has a warning, every fifth is refused: the messages must
+        // come in the files' order.
+        let body = if i % 5 == 4 {
+            format!(
+                "<head><script type=\"application/ld+json\">{{bad {i}</script></head><main><div>x</div></main>"
+            )
+        } else if i % 3 == 0 {
+            format!(
+                "<main><div><div class=\"my_block\"><div><div>page {i}</div></div></div></div></main>"
+            )
+        } else {
+            format!(
+                "<main><div><h1>Page {i}</h1>{}</div></main>",
+                "<p>text</p>".repeat(i * 50)
+            )
+        };
+        std::fs::write(&path, body).unwrap();
+        files.push(path.to_str().unwrap().to_owned());
+    }
+    let run = |jobs: &str| {
+        let out = dir.path().join(format!("out-{jobs}"));
+        let mut args = vec!["ingest", "--jobs", jobs, "--out", out.to_str().unwrap()];
+        args.extend(files.iter().map(String::as_str));
+        let output = siteops(&args);
+        let mut written: Vec<(String, String)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| {
+                let path = e.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read_to_string(&path).unwrap())
+            })
+            .collect();
+        written.sort();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+            written,
+        )
+    };
+    let one = run("1");
+    assert_eq!(one.0, Some(1), "two pages are refused");
+    assert_eq!(
+        one.2.len(),
+        10,
+        "{:?}",
+        one.2.iter().map(|w| &w.0).collect::<Vec<_>>()
+    );
+    let errors: Vec<&str> = one.1.lines().filter(|l| l.starts_with("error")).collect();
+    assert!(
+        errors[0].contains("page-04") && errors[1].contains("page-09"),
+        "{errors:?}"
+    );
+    for jobs in ["2", "5"] {
+        assert_eq!(run(jobs), one, "--jobs {jobs}");
+    }
+    let zero = siteops(&["ingest", "--jobs", "0", &files[0]]);
+    assert_eq!(zero.status.code(), Some(1), "0 jobs is bad usage");
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("--jobs"));
+}
+
+/// A page's bytes as a browser decodes UTF-8: valid text as it is, each invalid sequence
+/// one replacement character.
+#[test]
+fn pages_decode_as_utf8_with_replacements() {
+    use siteops::ingest::decode_page;
+    assert!(matches!(
+        decode_page("café".as_bytes()),
+        std::borrow::Cow::Borrowed("café")
+    ));
+    assert_eq!(decode_page(b"a\xffb\xe2\x82"), "a\u{fffd}b\u{fffd}");
+}
+
 #[test]
 fn ingest_command_needs_out_for_several_files() {
     let output = siteops(&["ingest", "a.html", "b.html"]);

@@ -146,7 +146,7 @@ pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
         _ => unreachable!("checked to be an element"),
     };
     if let Some(head) = outline.head {
-        shell.children.push(arena.to_owned(head).0);
+        shell.children.push(arena.owned_head(head));
     }
     let main = match outline.main.map(|m| arena.to_owned(m).0) {
         Some(HNode::Element(e)) => Main::Apart(e),
@@ -324,6 +324,32 @@ impl Arena {
             }
         }
         outline
+    }
+
+    /// `head` with what the metadata reads: its elements, without the text of scripts
+    /// (JSON-LD's excepted) and styles, which can be most of a page's bytes.
+    fn owned_head(&self, head: usize) -> HNode {
+        let HNode::Element(mut owned) = self.shallow(head) else {
+            return HNode::Text(String::new());
+        };
+        for child in self.children(head) {
+            let skip_text = match &self.nodes[child].data {
+                Data::Element { name, attrs, .. } => {
+                    &*name.local == "style"
+                        || (&*name.local == "script"
+                            && !attrs.iter().any(|a| {
+                                &*a.name.local == "type" && &*a.value == "application/ld+json"
+                            }))
+                }
+                _ => false,
+            };
+            owned.children.push(if skip_text {
+                self.shallow(child)
+            } else {
+                self.to_owned(child).0
+            });
+        }
+        HNode::Element(owned)
     }
 
     fn is_html_element(&self, i: usize, local: &str) -> bool {
