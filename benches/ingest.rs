@@ -7,9 +7,8 @@
 //! `target/ingest-bench/<group>/`, so that `benches/html2md-reference.mjs` can time the
 //! reference converter on exactly the same pages (see README.md, "Benchmarks").
 //!
-//! Then `siteops ingest` itself on the 181 real-world pages (`shared/conformance/realworld`),
-//! as a user runs it, once per format, against the figures of the release before pages were
-//! rendered from the markdown (`BASELINE`): the goal is at most 1.3 times those.
+//! `siteops ingest` itself, as a user runs it, on the real-world corpus and beside its
+//! peers: `cargo xtask bench compare ingest`.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -77,90 +76,11 @@ fn main() {
             rate(pages.len(), bytes, rendered),
         );
     }
-    realworld_cli();
     println!(
         "\ninputs written to {}; time the reference with:\n  HTML2MD_MODULE=<path to @adobe/helix-html2md>/src/index.js node benches/html2md-reference.mjs {}",
         out.display(),
         out.display()
     );
-}
-
-/// `siteops ingest --format md|plain|html` on the real-world corpus, whole process, median
-/// of five runs, seconds, measured on this project's 2-core machine with the release of
-/// commit b431478 (before pages were rendered from the markdown). Machine-dependent: measure
-/// both on one machine to compare elsewhere.
-const BASELINE: [(&str, f64); 3] = [
-    ("md", BASELINE_MD),
-    ("plain", BASELINE_PLAIN),
-    ("html", BASELINE_HTML),
-];
-const BASELINE_MD: f64 = 0.480;
-const BASELINE_PLAIN: f64 = 0.421;
-const BASELINE_HTML: f64 = 0.440;
-
-fn realworld_cli() {
-    let archive = Path::new(FIXTURES).join("../realworld/pages.tar.gz");
-    if !archive.exists() {
-        println!(
-            "\nreal-world corpus not found at {}: skipped",
-            archive.display()
-        );
-        return;
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/ingest-bench/realworld");
-    if !dir.join("pages").exists() {
-        std::fs::create_dir_all(&dir).expect("bench directory");
-        let status = std::process::Command::new("tar")
-            .arg("-xzf")
-            .arg(&archive)
-            .arg("-C")
-            .arg(&dir)
-            .status()
-            .expect("tar runs");
-        assert!(status.success(), "cannot unpack the corpus");
-    }
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir.join("pages"))
-        .expect("unpacked pages")
-        .map(|e| e.expect("readable").path())
-        .collect();
-    pages.sort();
-    println!(
-        "\nsiteops ingest on the {} real-world pages (whole process, median of 5):",
-        pages.len()
-    );
-    for (format, baseline) in BASELINE {
-        let mut times: Vec<f64> = (0..5)
-            .map(|_| {
-                let start = Instant::now();
-                let status = std::process::Command::new(env!("CARGO_BIN_EXE_siteops"))
-                    .args([
-                        "ingest",
-                        "--format",
-                        format,
-                        "--url",
-                        "https://www.example.com/page",
-                        // Three pages are over the preview's 1 MiB default: time them too.
-                        "--max-input-size",
-                        "16777216",
-                    ])
-                    .args(&pages)
-                    .arg("--out")
-                    .arg(dir.join(format!("out-{format}")))
-                    .stderr(std::process::Stdio::null())
-                    .status()
-                    .expect("siteops runs");
-                // Four pages are rejected by design (invalid JSON-LD): exit code 1.
-                assert!(status.code().is_some());
-                start.elapsed().as_secs_f64()
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let median = times[2];
-        println!(
-            "  --format {format:<5} {median:>6.3} s   baseline {baseline:>6.3} s   ratio {:.2} (goal <= 1.30)",
-            median / baseline
-        );
-    }
 }
 
 /// Best time per pass over `pages`.

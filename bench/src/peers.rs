@@ -128,41 +128,41 @@ struct Image {
     alt: String,
 }
 
-/// `ramhorns TEMPLATE DATA.json`: the listing rendered to standard output.
-pub fn ramhorns(args: &[String]) -> Result<(), String> {
+/// The template and the typed listing of `TEMPLATE DATA.json`.
+fn listing_args(args: &[String], command: &str) -> Result<(String, Listing), String> {
     let [template, data] = args else {
-        return Err("usage: ramhorns TEMPLATE DATA.json".into());
+        return Err(format!("usage: {command} TEMPLATE DATA.json"));
     };
     let template = std::fs::read_to_string(template).map_err(|e| format!("{template}: {e}"))?;
     let data = std::fs::read(data).map_err(|e| format!("{data}: {e}"))?;
-    let listing: Listing = serde_json::from_slice(&data).map_err(|e| e.to_string())?;
-    let template = ramhorns::Template::new(template).map_err(|e| e.to_string())?;
-    let html = template.render(&listing);
+    let listing = serde_json::from_slice(&data).map_err(|e| e.to_string())?;
+    Ok((template, listing))
+}
+
+fn print(bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
     std::io::stdout()
         .lock()
-        .write_all(html.as_bytes())
+        .write_all(bytes)
         .map_err(|e| e.to_string())
+}
+
+/// `ramhorns TEMPLATE DATA.json`: the listing rendered to standard output.
+pub fn ramhorns(args: &[String]) -> Result<(), String> {
+    let (template, listing) = listing_args(args, "ramhorns")?;
+    let template = ramhorns::Template::new(template).map_err(|e| e.to_string())?;
+    print(template.render(&listing).as_bytes())
 }
 
 /// `mustache-crate TEMPLATE DATA.json`: the listing rendered to standard output.
 pub fn mustache_crate(args: &[String]) -> Result<(), String> {
-    let [template, data] = args else {
-        return Err("usage: mustache-crate TEMPLATE DATA.json".into());
-    };
-    let template = std::fs::read_to_string(template).map_err(|e| format!("{template}: {e}"))?;
-    let data = std::fs::read(data).map_err(|e| format!("{data}: {e}"))?;
-    let listing: Listing = serde_json::from_slice(&data).map_err(|e| e.to_string())?;
+    let (template, listing) = listing_args(args, "mustache-crate")?;
     let template = mustache::compile_str(&template).map_err(|e| e.to_string())?;
     let mut html = Vec::new();
     template
         .render(&mut html, &listing)
         .map_err(|e| e.to_string())?;
-    use std::io::Write;
-    std::io::stdout()
-        .lock()
-        .write_all(&html)
-        .map_err(|e| e.to_string())
+    print(&html)
 }
 
 /// `pages FILE...`: per page, the time of html5ever alone (siteops' sink) and of the whole

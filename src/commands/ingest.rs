@@ -30,11 +30,7 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
         ),
         None => None,
     };
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
-    let results = convert_all(&args.files, jobs, |file| {
+    let results = convert_all(&args.files, super::jobs(args.jobs), |file| {
         convert(file, args, &options, head_html.as_deref())
     })?;
     let mut outcome = Outcome::Success;
@@ -84,18 +80,15 @@ fn convert_all<T: Send>(
         .map(|(i, f)| (std::fs::metadata(f).map_or(0, |m| m.len()), i))
         .collect();
     order.sort_by_key(|&(size, i)| (std::cmp::Reverse(size), i));
-    let done: Vec<(usize, T)> = pool.install(|| {
+    let mut done: Vec<(usize, T)> = pool.install(|| {
         order
             .par_iter()
             .with_max_len(1)
             .map(|&(_, i)| (i, convert(&files[i])))
             .collect()
     });
-    let mut slots: Vec<Option<T>> = files.iter().map(|_| None).collect();
-    for (i, result) in done {
-        slots[i] = Some(result);
-    }
-    Ok(slots.into_iter().flatten().collect())
+    done.sort_unstable_by_key(|&(i, _)| i);
+    Ok(done.into_iter().map(|(_, result)| result).collect())
 }
 
 /// One file's output and the ingestion's warnings.

@@ -53,6 +53,15 @@ fn read_repo(root: &Path) -> Result<RepoFiles> {
         .with_context(|| format!("cannot read the repository at {}", root.display()))
 }
 
+/// The `--jobs` of a command that works on every core: the number asked for, else one per
+/// core.
+pub fn jobs(requested: Option<u16>) -> usize {
+    requested.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    )
+}
+
 /// Colour only for a terminal, and never with NO_COLOR (https://no-color.org).
 pub fn use_color(stream: &impl IsTerminal) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())

@@ -22,12 +22,8 @@ pub fn run(args: &TestArgs) -> Result<Outcome> {
         );
     }
     let cases = load::cases(&args.root, &args.cases)?;
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
     let runtime = tokio::runtime::Runtime::new()?;
-    let rendered = runtime.block_on(render_all(&args.root, &cases, jobs))?;
+    let rendered = runtime.block_on(render_all(&args.root, &cases, super::jobs(args.jobs)))?;
     let color = use_color(&std::io::stdout());
     let mut checks = Vec::new();
     for (case, outputs) in cases.iter().zip(rendered) {

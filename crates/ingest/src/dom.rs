@@ -132,7 +132,7 @@ pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
         return Err(TooDeep);
     }
     if whole {
-        let (HNode::Element(root), _) = arena.to_owned(root) else {
+        let HNode::Element(root) = arena.to_owned(root) else {
             unreachable!("checked to be an element")
         };
         let main = match outline.main {
@@ -148,7 +148,7 @@ pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
     if let Some(head) = outline.head {
         shell.children.push(arena.owned_head(head));
     }
-    let main = match outline.main.map(|m| arena.to_owned(m).0) {
+    let main = match outline.main.map(|m| arena.to_owned(m)) {
         Some(HNode::Element(e)) => Main::Apart(e),
         _ => Main::Missing,
     };
@@ -226,7 +226,7 @@ pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
     else {
         return Vec::new();
     };
-    match arena.to_owned(root).0 {
+    match arena.to_owned(root) {
         HNode::Element(e) => e.children,
         _ => Vec::new(),
     }
@@ -241,7 +241,7 @@ pub(crate) fn parse(html: &str) -> HElement {
     match arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
-        .map(|root| arena.to_owned(root).0)
+        .map(|root| arena.to_owned(root))
     {
         Some(HNode::Element(e)) => e,
         _ => empty_element("html"),
@@ -346,7 +346,7 @@ impl Arena {
             owned.children.push(if skip_text {
                 self.shallow(child)
             } else {
-                self.to_owned(child).0
+                self.to_owned(child)
             });
         }
         HNode::Element(owned)
@@ -366,8 +366,9 @@ impl Arena {
 
     /// Converts the subtree at `index` into owned nodes, with an explicit stack so that
     /// deeply nested input cannot overflow the call stack.
-    fn to_owned(&self, index: usize) -> (HNode, bool) {
-        let mut too_deep = false;
+    /// Elements deeper than [`MAX_DEPTH`] are left out ([`Arena::outline`] has refused
+    /// such a page already; a fragment simply loses them).
+    fn to_owned(&self, index: usize) -> HNode {
         enum Work {
             Enter(usize),
             Close,
@@ -378,10 +379,7 @@ impl Arena {
         while let Some(work) = stack.pop() {
             let finished = match work {
                 Work::Enter(i) => match &self.nodes[i].data {
-                    Data::Element { .. } if open.len() >= MAX_DEPTH => {
-                        too_deep = true;
-                        None
-                    }
+                    Data::Element { .. } if open.len() >= MAX_DEPTH => None,
                     Data::Element {
                         name,
                         attrs,
@@ -410,7 +408,7 @@ impl Arena {
                 }
             }
         }
-        (done.unwrap_or(HNode::Text(String::new())), too_deep)
+        done.unwrap_or(HNode::Text(String::new()))
     }
 }
 
@@ -513,6 +511,13 @@ impl Sink {
         nodes[s].prev = child;
     }
 
+    /// The parser's guard: notes a node inserted deeper than [`ABORT_DEPTH`].
+    fn watch_depth(&self, nodes: &[ANode], node: u32) {
+        if nodes[node as usize].depth > ABORT_DEPTH {
+            self.too_deep.set(true);
+        }
+    }
+
     /// Appends text to the previous text node when there is one, as the DOM does.
     fn text_into(&self, previous: u32, text: &StrTendril) -> bool {
         if previous == NONE {
@@ -606,9 +611,7 @@ impl TreeSink for Sink {
         };
         let mut nodes = self.arena.borrow_mut();
         Self::append_node(&mut nodes, *parent, node);
-        if nodes[node as usize].depth > ABORT_DEPTH {
-            self.too_deep.set(true);
-        }
+        self.watch_depth(&nodes, node);
     }
 
     fn append_based_on_parent_node(
@@ -651,7 +654,9 @@ impl TreeSink for Sink {
             }
             NodeOrText::AppendNode(node) => node,
         };
-        Self::insert_before(&mut self.arena.borrow_mut(), *sibling, node);
+        let mut nodes = self.arena.borrow_mut();
+        Self::insert_before(&mut nodes, *sibling, node);
+        self.watch_depth(&nodes, node);
     }
 
     fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
