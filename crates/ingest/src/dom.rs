@@ -117,7 +117,11 @@ impl Page {
 /// Parses a page. Elements outside `head` and the first `main` are only walked, never
 /// copied, unless `whole` asks for the whole tree (`link hreflang` anywhere counts).
 pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
-    let arena = feed(html)?;
+    let read = if whole { Read::Whole } else { Read::UpToMain };
+    page_from(feed(html, read, CHUNK)?, whole)
+}
+
+fn page_from(arena: Arena, whole: bool) -> Result<Page, TooDeep> {
     let Some(root) = arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
@@ -155,8 +159,19 @@ pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
     Ok(Page { root: shell, main })
 }
 
-/// Runs html5ever over `html` in chunks, stopping as soon as the tree gets too deep.
-fn feed(html: &str) -> Result<Arena, TooDeep> {
+/// How much of a page [`feed`] parses.
+#[derive(Clone, Copy)]
+enum Read {
+    Whole,
+    /// Up to the chunk in which the first `main` is known complete (see
+    /// [`Sink::past_main`]); nothing after it is read.
+    UpToMain,
+}
+
+/// Runs html5ever over `html` in chunks, stopping as soon as the tree gets too deep (or,
+/// as `read` asks, once the first `main` is complete).
+fn feed(html: &str, read: Read, chunk: usize) -> Result<Arena, TooDeep> {
+    let up_to_main = matches!(read, Read::UpToMain);
     // As the reference parses (parse5 through rehype-parse): scripting off, so `noscript`
     // content is markup.
     let opts = html5ever::ParseOpts {
@@ -166,16 +181,22 @@ fn feed(html: &str) -> Result<Arena, TooDeep> {
         },
         ..Default::default()
     };
-    let mut parser = parse_document(Sink::default(), opts);
+    let mut parser = parse_document(Sink::for_input(html.len()), opts);
     let mut rest = html;
     while !rest.is_empty() {
-        let mut end = rest.len().min(CHUNK);
+        let mut end = rest.len().min(chunk);
         while !rest.is_char_boundary(end) {
             end += 1;
         }
         parser.process(StrTendril::from_slice(&rest[..end]));
-        if parser.tokenizer.sink.sink.too_deep.get() {
+        let sink = &parser.tokenizer.sink.sink;
+        if sink.too_deep.get() {
             return Err(TooDeep);
+        }
+        if up_to_main && sink.past_main() {
+            return Ok(Arena {
+                nodes: sink.arena.take(),
+            });
         }
         rest = &rest[end..];
     }
@@ -235,7 +256,7 @@ pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
 /// The whole parsed document (the `html` element), elements deeper than [`MAX_DEPTH`] left
 /// out: for tests and the parse-only benchmark.
 pub(crate) fn parse(html: &str) -> HElement {
-    let Ok(arena) = feed(html) else {
+    let Ok(arena) = feed(html, Read::Whole, CHUNK) else {
         return empty_element("html");
     };
     match arena
@@ -395,8 +416,8 @@ impl Arena {
                         }
                         None
                     }
-                    Data::Text(t) => Some(HNode::Text(t.to_string())),
-                    Data::Comment(t) => Some(HNode::Comment(t.to_string())),
+                    Data::Text(t) => Some(HNode::Text(String::from(&**t))),
+                    Data::Comment(t) => Some(HNode::Comment(String::from(&**t))),
                     Data::Document | Data::Other => None,
                 },
                 Work::Close => open.pop().map(HNode::Element),
@@ -425,7 +446,7 @@ fn owned_element(name: &QualName, attrs: &[Attribute]) -> HElement {
         foreign: name.ns != ns!(html),
         attrs: attrs
             .iter()
-            .map(|a| (a.name.local.clone(), a.value.to_string()))
+            .map(|a| (a.name.local.clone(), String::from(&*a.value)))
             .collect(),
         children: Vec::new(),
     }
@@ -435,6 +456,10 @@ struct Sink {
     arena: RefCell<Vec<ANode>>,
     /// Set when an element went deeper than [`ABORT_DEPTH`].
     too_deep: std::cell::Cell<bool>,
+    /// The first `main` element created, and the node inserted last (a text node that
+    /// took more text counts; both NONE until there is one): what [`Sink::past_main`] reads.
+    main: std::cell::Cell<u32>,
+    last_inserted: std::cell::Cell<u32>,
 }
 
 impl Default for Sink {
@@ -442,6 +467,8 @@ impl Default for Sink {
         let sink = Sink {
             arena: RefCell::new(Vec::new()),
             too_deep: std::cell::Cell::new(false),
+            main: std::cell::Cell::new(NONE),
+            last_inserted: std::cell::Cell::new(NONE),
         };
         sink.new_node(Data::Document);
         sink
@@ -449,6 +476,51 @@ impl Default for Sink {
 }
 
 impl Sink {
+    /// A sink whose arena holds a page of `len` bytes without growing (about one node per
+    /// 64 bytes of markup), so that the arena is not copied again and again as it grows.
+    fn for_input(len: usize) -> Self {
+        let sink = Sink::default();
+        sink.arena.borrow_mut().reserve(len / 64);
+        sink
+    }
+
+    /// Whether the first `main` element is complete, so that the rest of the page cannot
+    /// change it:
+    /// - `main` is in the document (not in a template's contents) with no `table` above
+    ///   it, whose foster parenting could still put a later `main` in front of it;
+    /// - the node inserted last is in the document, and is neither `main`, nor inside it,
+    ///   nor around it.
+    ///
+    /// While `main` is open the tree builder inserts at the current node, which is `main`
+    /// or inside it, or in front of the last open table, which is inside it too. The one
+    /// insertion elsewhere, the adoption agency's into a common ancestor, is followed in
+    /// the same step by a new element in its furthest block, which is inside `main` or
+    /// around it (the new element then holds `main`). So a node inserted elsewhere means
+    /// that `main` has been closed.
+    fn past_main(&self) -> bool {
+        let (main, last) = (self.main.get(), self.last_inserted.get());
+        if main == NONE || last == NONE || main == last {
+            return false;
+        }
+        let nodes = self.arena.borrow();
+        let ancestors = |from: u32| {
+            std::iter::successors(Some(nodes[from as usize].parent), |&at| {
+                (at != NONE).then(|| nodes[at as usize].parent)
+            })
+            .take_while(|&at| at != NONE)
+        };
+        let is_table = |at: u32| {
+            matches!(&nodes[at as usize].data, Data::Element { name, .. }
+                if name.ns == ns!(html) && &*name.local == "table")
+        };
+        // In the document: the walk up ends at the document node, 0.
+        let in_document = |node: u32| ancestors(node).last() == Some(0);
+        in_document(main)
+            && in_document(last)
+            && !ancestors(main).any(|at| is_table(at) || at == last)
+            && !ancestors(last).any(|at| at == main)
+    }
+
     fn new_node(&self, data: Data) -> u32 {
         let mut nodes = self.arena.borrow_mut();
         nodes.push(ANode {
@@ -583,11 +655,16 @@ impl TreeSink for Sink {
         } else {
             NONE
         };
-        self.new_node(Data::Element {
+        let is_main = name.ns == ns!(html) && &*name.local == "main";
+        let node = self.new_node(Data::Element {
             name,
             attrs,
             template,
-        })
+        });
+        if is_main && self.main.get() == NONE {
+            self.main.set(node);
+        }
+        node
     }
 
     fn create_comment(&self, text: StrTendril) -> u32 {
@@ -603,12 +680,14 @@ impl TreeSink for Sink {
             NodeOrText::AppendText(text) => {
                 let last = self.arena.borrow()[*parent as usize].last;
                 if self.text_into(last, &text) {
+                    self.last_inserted.set(last);
                     return;
                 }
                 self.new_node(Data::Text(text))
             }
             NodeOrText::AppendNode(node) => node,
         };
+        self.last_inserted.set(node);
         let mut nodes = self.arena.borrow_mut();
         Self::append_node(&mut nodes, *parent, node);
         self.watch_depth(&nodes, node);
@@ -648,12 +727,14 @@ impl TreeSink for Sink {
             NodeOrText::AppendText(text) => {
                 let prev = self.arena.borrow()[*sibling as usize].prev;
                 if self.text_into(prev, &text) {
+                    self.last_inserted.set(prev);
                     return;
                 }
                 self.new_node(Data::Text(text))
             }
             NodeOrText::AppendNode(node) => node,
         };
+        self.last_inserted.set(node);
         let mut nodes = self.arena.borrow_mut();
         Self::insert_before(&mut nodes, *sibling, node);
         self.watch_depth(&nodes, node);
@@ -677,6 +758,7 @@ impl TreeSink for Sink {
     }
 
     fn reparent_children(&self, node: &u32, new_parent: &u32) {
+        self.last_inserted.set(*new_parent);
         let mut nodes = self.arena.borrow_mut();
         let mut next = nodes[*node as usize].first;
         while next != NONE {
@@ -709,7 +791,7 @@ mod tests {
     #[test]
     fn parsing_stops_at_the_guard_depth() {
         let deep = "<div>".repeat(100_000);
-        assert!(feed(&deep).is_err());
+        assert!(feed(&deep, Read::Whole, CHUNK).is_err());
         let mut parser = parse_document(Sink::default(), Default::default());
         let mut fed = 0;
         for chunk in deep.as_bytes().chunks(CHUNK) {
@@ -729,14 +811,14 @@ mod tests {
             "<div><span>a</span></div>".repeat(2_000),
             "<p>x<li>y<br><img>".repeat(2_000)
         );
-        assert!(feed(&flat).is_ok());
+        assert!(feed(&flat, Read::Whole, CHUNK).is_ok());
         // Markup in comments and scripts is text.
         let quoted = format!(
             "<!--{}--><script>{}</script>",
             "<div>".repeat(5_000),
             "<div>".repeat(5_000)
         );
-        assert!(feed(&quoted).is_ok());
+        assert!(feed(&quoted, Read::Whole, CHUNK).is_ok());
     }
 
     /// The walk over the finished tree finds `head` and the first `main` (not one in a
@@ -760,6 +842,49 @@ mod tests {
         assert!(whole.has_main());
         assert!(format!("{:?}", whole.root).contains("hreflang"));
         assert!(whole.take_main().is_some());
+    }
+
+    /// Reading stops once the first `main` is complete, and never earlier: with the input
+    /// cut into chunks of every size up to 40 bytes, so that the parser stops at every
+    /// possible point, `main` comes out as from the whole page. The pages move `main`
+    /// around (adoption agency, foster parenting, templates) and close it in odd ways.
+    #[test]
+    fn reading_up_to_main_gives_the_same_main() {
+        let pages = [
+            "<main>a</main>after<div>more</div>",
+            "<b><div><main>x</b>y</main>z",
+            "<a><main>x</a>y</main>z",
+            "<b><i><main><p>x</b>y</i>z</main>w",
+            "<b><p><main>x</b>y<p>z",
+            "<main><a>x</main>y</a>z",
+            "<div><main>a</div>b<main>c</main>",
+            "<p><main>a</p>b</main><p>c",
+            "<table><tr><td><main>A</main></td></tr><main>B</main>x</table>y",
+            "<main>a<table>x<tr><td>c</table>d</main>e",
+            "<template><main>T</main></template><main>M</main>tail",
+            "<svg><main>q</main></svg><main>m</main>n",
+            "<main>a</main><main>b</main>",
+            "<main><template>t</template>u</main>v",
+            "<main>a<table><tr><td>b</main>c</table>d",
+        ];
+        for html in pages {
+            let whole = format!("{:?}", parse_page(html, true).unwrap().take_main());
+            for chunk in 1..=40 {
+                let mut page =
+                    page_from(feed(html, Read::UpToMain, chunk).unwrap(), false).unwrap();
+                let main = format!("{:?}", page.take_main());
+                assert_eq!(main, whole, "{html} in chunks of {chunk}");
+            }
+        }
+        // What follows the chunk in which `main` ends is not read, not even a nesting too
+        // deep.
+        let deep_after = format!(
+            "<main>a</main>{}{}",
+            "<p>filler</p>".repeat(CHUNK / 10),
+            "<div>".repeat(MAX_DEPTH * 8)
+        );
+        assert!(parse_page(&deep_after, false).is_ok());
+        assert!(parse_page(&deep_after, true).is_err());
     }
 
     #[test]

@@ -24,7 +24,8 @@ impl State<'_> {
         let sequence = "#".repeat(rank);
         self.enter(C::HeadingAtx);
         self.enter(C::Phrasing);
-        tracker.move_by(&format!("{sequence} "));
+        tracker.move_by(&sequence);
+        tracker.move_by(" ");
         let mut value = self.container_phrasing(node, &tracker.info("# ", "\n"));
         if let Some(first) = value.chars().next()
             && (first == '\t' || first == ' ')
@@ -131,7 +132,8 @@ impl State<'_> {
         }
         let size = js_len(&bullet) + 1;
         let mut tracker = Tracker::new(info);
-        tracker.move_by(&format!("{bullet}{}", " ".repeat(size - js_len(&bullet))));
+        tracker.move_by(&bullet);
+        tracker.move_by(" ");
         tracker.shift(size);
         self.enter(C::ListItem);
         let inner = self.container_flow(node, &tracker.info("", ""));
@@ -199,10 +201,17 @@ impl State<'_> {
         self.exit();
         if self.stack.contains(&C::GtCell) {
             value = escape_table_chars(&value);
-            let width = self.line_width.unwrap_or(0).clamp(150, 256) as usize;
-            if js_len(&value) > width {
-                self.wrapped = true;
-                value = hard_wrap(&value, width);
+            // Code wraps at the line width clamped to 150..=256: the same at every width
+            // that clamps to the same.
+            let line_width = self.line_width.unwrap_or(0);
+            let width = line_width.clamp(150, 256);
+            self.only_at(match width {
+                150 => i64::MIN..151,
+                256 => 256..i64::MAX,
+                _ => line_width..line_width + 1,
+            });
+            if js_len(&value) > width as usize {
+                value = hard_wrap(&value, width as usize);
             }
         }
         value

@@ -133,26 +133,26 @@ impl Table {
             .sum()
     }
 
-    /// Renders a cell at `max_width`; returns whether a second rendering at another width
-    /// could differ: some text reached the wrapping width, or the cleanup changed the cell.
-    /// `first`: the first rendering, which cleans the cell up; the reference cleans it again
-    /// before the second, which this does right after the first, so that a cell whose
-    /// second rendering cannot differ is rendered once. Returns (wrapped, cleaned again).
+    /// Renders a cell at `max_width`. Returns the widths at which a rendering would come out
+    /// the same (see [`State::same_widths`]), empty when the cell must be rendered again
+    /// whatever the width: `first`, the first rendering, cleans the cell up, and the
+    /// reference cleans it again before the second, which this does right after the first;
+    /// when that changed the tree, the second rendering can differ at any width.
     fn render_cell(
         &mut self,
         cell: usize,
         state: &mut State<'_>,
         max_width: i64,
         first: bool,
-    ) -> (bool, bool) {
-        let old = state.line_width;
-        let old_wrapped = std::mem::replace(&mut state.wrapped, false);
-        state.line_width = Some(max_width - 3);
+    ) -> std::ops::Range<i64> {
+        // A table nested in a cell lays its own cells out at its own widths, whatever the
+        // outer cell's: its decisions are kept apart from the outer cell's record.
+        let outer_width = state.line_width.replace(max_width - 3);
+        let outer_same = std::mem::replace(&mut state.same_widths, i64::MIN..i64::MAX);
         let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
         let cleaned_again = first && crate::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
-        state.line_width = old;
-        let wrapped = std::mem::replace(&mut state.wrapped, old_wrapped);
-        state.wrapped |= wrapped || cleaned_again;
+        state.line_width = outer_width;
+        let same = std::mem::replace(&mut state.same_widths, outer_same);
         let text = if memchr::memchr(b'\t', lines.as_bytes()).is_some() {
             lines
                 .split('\n')
@@ -176,7 +176,7 @@ impl Table {
         c.lines = ranges;
         c.next_line = 0;
         c.width = width + 3;
-        (wrapped, cleaned_again)
+        if cleaned_again { 0..0 } else { same }
     }
 
     pub fn into_markdown(mut self, state: &mut State<'_>) -> String {
@@ -258,9 +258,8 @@ impl Table {
             })
             .collect();
 
-        // Per cell: the width of its first rendering, whether it wrapped, and whether the
-        // cleanup changed it (then a second rendering is needed at any width).
-        let mut first: Vec<(i64, bool, bool)> = vec![(0, false, false); self.cells.len()];
+        // Per cell: the widths at which its first rendering would come out the same.
+        let mut first: Vec<std::ops::Range<i64>> = vec![0..0; self.cells.len()];
         for r in 0..self.rows.len() {
             for x in 0..self.rows[r].slots.len() {
                 let Slot::Cell(c) = self.rows[r].slots[x] else {
@@ -268,8 +267,7 @@ impl Table {
                 };
                 let span = self.cells[c].col_span;
                 let max_width: i64 = (0..span).map(|i| cols[x + i].max_width).sum();
-                let (wrapped, cleaned) = self.render_cell(c, state, max_width, true);
-                first[c] = (max_width, wrapped, cleaned);
+                first[c] = self.render_cell(c, state, max_width, true);
                 for (idx, avg) in distribute(self.cells[c].width as f64, span)
                     .into_iter()
                     .enumerate()
@@ -289,11 +287,9 @@ impl Table {
                 };
                 let width = self.span_width(&cols, x, c);
                 if width >= self.cells[c].width as i64 {
-                    // Without wrapping, a second rendering at a width that holds every
-                    // line gives the same lines, and so does one at the same width as the
-                    // first on an unchanged cell: skip it.
-                    let (first_width, wrapped, cleaned) = first[c];
-                    if cleaned || (wrapped && width != first_width) {
+                    // The second rendering (`renderCell` at the final width) is the first
+                    // one again when every wrapping decision would be taken the same way.
+                    if !first[c].contains(&(width - 3)) {
                         self.render_cell(c, state, width, false);
                     }
                     if self.cells[c].width as i64 > width {

@@ -22,11 +22,23 @@ use super::sanitize;
 
 /// Length in UTF-16 code units (JavaScript's `length`).
 pub(crate) fn js_len(s: &str) -> usize {
-    // One unit per character (every byte that is not a continuation byte), two for the
-    // four-byte sequences; branch-free so that it vectorises.
-    s.bytes()
-        .map(|b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0))
-        .sum()
+    // One unit per character (every byte that is not a continuation byte `10xxxxxx`), two
+    // for the four-byte sequences (`11110xxx`), counted eight bytes at a time: in each
+    // byte, bit 7 ANDed with the bits below it shifted up into bit 7.
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bytes = s.as_bytes();
+    let mut words = bytes.chunks_exact(8);
+    let (mut continuations, mut four_byte_leads) = (0, 0);
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        continuations += (x & !(x << 1) & HIGH).count_ones() as usize;
+        four_byte_leads += (x & (x << 1) & (x << 2) & (x << 3) & HIGH).count_ones() as usize;
+    }
+    for &b in words.remainder() {
+        continuations += usize::from(b & 0xC0 == 0x80);
+        four_byte_leads += usize::from(b >= 0xF0);
+    }
+    bytes.len() - continuations + four_byte_leads
 }
 
 /// micromark's `unicodePunctuation`: Unicode punctuation or symbol (`\p{P}|\p{S}`).
@@ -67,7 +79,7 @@ pub fn to_markdown(doc: &Document) -> String {
         bullet_current: None,
         bullet_last_used: None,
         line_width: None,
-        wrapped: false,
+        same_widths: i64::MIN..i64::MAX,
         attention: None,
         refs: &refs,
     };
@@ -180,4 +192,26 @@ pub(super) fn collapse_spaces(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::js_len;
+
+    /// JavaScript's `length`, at every offset and length around the eight-byte words: ASCII,
+    /// two-, three- and four-byte characters.
+    #[test]
+    fn js_len_counts_utf16_units() {
+        let text = "aé€😀b\u{10FFFF}ü ascii 🎉中文x\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}";
+        let starts = text.char_indices().map(|(i, _)| i);
+        for start in starts {
+            for (end, _) in text[start..]
+                .char_indices()
+                .chain([(text.len() - start, ' ')])
+            {
+                let s = &text[start..start + end];
+                assert_eq!(js_len(s), s.encode_utf16().count(), "{s:?}");
+            }
+        }
+    }
 }

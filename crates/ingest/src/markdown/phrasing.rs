@@ -5,7 +5,7 @@
 use super::flow::escape_table_chars;
 use super::js_len;
 use super::safe::{self, C};
-use super::state::{Info, State, Tracker, encode_first_unit, encode_last_unit};
+use super::state::{Info, State, Tracker, encode_first_unit, encode_last_unit, narrow_exceeds};
 use super::{collapse_spaces, unicode_punctuation, unicode_whitespace};
 use crate::model::{Kind, Node};
 
@@ -64,16 +64,21 @@ impl State<'_> {
         } else {
             self.safe(value, &info.before, &info.after)
         };
-        match self.line_width {
-            Some(width)
-                if width != 0
-                    && js_len(&out) as i64 > width
-                    && !self.stack.contains(&C::HeadingAtx) =>
-            {
-                self.wrapped = true;
-                wrap_words(&out, width, info.column as i64 - 1)
-            }
-            _ => out,
+        let Some(width) = self.line_width else {
+            return out;
+        };
+        if self.stack.contains(&C::HeadingAtx) {
+            return out;
+        }
+        if width == 0 {
+            self.only_at(0..1);
+            return out;
+        }
+        self.only_at(1..i64::MAX);
+        if self.exceeds(js_len(&out) as i64, width) {
+            wrap_words(&out, width, info.column as i64 - 1, &mut self.same_widths)
+        } else {
+            out
         }
     }
 
@@ -306,14 +311,20 @@ pub(super) fn has_exact_run(value: &str, n: usize) -> bool {
 /// The grid-table text wrapping (`lineWrapTextHandler`): words joined into lines of at
 /// most `width` (counting from the current column), a line's first word escaped where it
 /// would start a list or quote.
-pub(super) fn wrap_words(value: &str, width: i64, start_column: i64) -> String {
+/// Each line break decided records in `same` the widths that decide it the same way.
+pub(super) fn wrap_words(
+    value: &str,
+    width: i64,
+    start_column: i64,
+    same: &mut std::ops::Range<i64>,
+) -> String {
     let mut out = String::with_capacity(value.len() + value.len() / 16);
     let mut len = start_column;
     let mut line_empty = true;
     let mut any_line = false;
     for word in value.split(' ') {
         let word_len = js_len(word) as i64;
-        if len + word_len > width && !line_empty {
+        if !line_empty && narrow_exceeds(same, len + word_len, width) {
             out.push('\n');
             any_line = true;
             line_empty = true;

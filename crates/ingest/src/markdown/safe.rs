@@ -127,7 +127,7 @@ const fn phr(
     }
 }
 
-static PATTERNS: &[Pattern] = &[
+const PATTERNS: &[Pattern] = &[
     // mdast-util-to-markdown
     phr(b'\t', Before::None, After::LineEnding, &[]),
     phr(b'\t', Before::LineEnding, After::None, &[]),
@@ -334,10 +334,45 @@ thread_local! {
 }
 
 pub(crate) fn safe(stack: &[C], input: &str, config: &SafeConfig<'_>) -> String {
+    if plain(stack, input, config) {
+        return input.to_owned();
+    }
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
         Ok(mut scratch) => safe_with(&mut scratch, stack, input, config),
         Err(_) => safe_with(&mut Scratch::default(), stack, input, config),
     })
+}
+
+/// The bytes that are the character of a pattern, and the backslash, which is escaped
+/// before punctuation; spaces and tabs left out (see [`plain`]).
+const SPECIAL: [bool; 256] = {
+    let mut special = [false; 256];
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        special[PATTERNS[i].character as usize] = true;
+        i += 1;
+    }
+    special[b' ' as usize] = false;
+    special[b'\t' as usize] = false;
+    special[b'\\' as usize] = true;
+    special
+};
+
+/// Whether `safe` leaves `input` as it is, known without matching: no byte of it is the
+/// character of a pattern, except spaces and tabs, whose patterns (outside a fence's info
+/// string) need a line ending next to them, which the input has none of, so only a context
+/// ending or starting with one could give them.
+pub(crate) fn plain(stack: &[C], input: &str, config: &SafeConfig<'_>) -> bool {
+    let blank = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t'));
+    let line_ending = |b: Option<&u8>| matches!(b, Some(b'\r' | b'\n'));
+    let bytes = input.as_bytes();
+    let special = bytes.iter().any(|&b| SPECIAL[b as usize]);
+    let blank_after_line_ending =
+        blank(bytes.first()) && line_ending(config.before.as_bytes().last());
+    let blank_before_line_ending =
+        blank(bytes.last()) && line_ending(config.after.as_bytes().first());
+    let in_fence_info = stack.iter().any(|c| FENCE_LANG.contains(c));
+    !(special || blank_after_line_ending || blank_before_line_ending || in_fence_info)
 }
 
 fn safe_with(scratch: &mut Scratch, stack: &[C], input: &str, config: &SafeConfig<'_>) -> String {
@@ -563,6 +598,51 @@ mod tests {
                 encode: &[],
             },
         )
+    }
+
+    /// Where [`plain`] says the input comes out as it is, the matching agrees: every string
+    /// of up to three characters of a small alphabet (letters, spaces, tabs, line endings,
+    /// punctuation, a backslash, a digit, a non-ASCII letter), in several contexts and
+    /// constructs.
+    #[test]
+    fn plain_inputs_are_left_as_they_are() {
+        let alphabet = ['a', ' ', '\t', '\n', '.', '*', '\\', 'é', '1', '_', ','];
+        let mut inputs = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = inputs
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            inputs.extend(longer);
+        }
+        inputs.sort();
+        inputs.dedup();
+        let stacks: [&[C]; 4] = [
+            &[C::Paragraph, C::Phrasing],
+            &[C::Paragraph, C::Phrasing, C::GtCell],
+            &[C::CodeFencedLangGraveAccent],
+            &[C::Link, C::DestinationRaw],
+        ];
+        let mut plain_count = 0;
+        for stack in stacks {
+            for before in ["", "\n", "a", " "] {
+                for after in ["", "\n", "a", "*"] {
+                    let config = SafeConfig {
+                        before,
+                        after,
+                        encode: &[],
+                    };
+                    for input in &inputs {
+                        if plain(stack, input, &config) {
+                            plain_count += 1;
+                            let escaped = safe_with(&mut Scratch::default(), stack, input, &config);
+                            assert_eq!(&escaped, input, "{stack:?} {before:?} {after:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(plain_count > 10_000, "{plain_count} plain cases");
     }
 
     #[test]

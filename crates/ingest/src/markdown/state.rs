@@ -67,26 +67,30 @@ impl From<&String> for Around {
 pub(crate) struct Info {
     pub(super) before: Around,
     pub(super) after: Around,
-    pub(super) line: usize,
+    /// Whether the column is tracked: only text wrapped in a grid-table cell reads it.
+    pub(super) tracked: bool,
     pub(super) column: usize,
     pub(super) line_shift: usize,
 }
 
 impl Info {
-    pub(super) fn start() -> Self {
+    /// The start of a document (`tracked`: inside a grid-table cell, where text wraps).
+    pub(super) fn start(tracked: bool) -> Self {
         Info {
             before: "\n".into(),
             after: "\n".into(),
-            line: 1,
+            tracked,
             column: 1,
             line_shift: 0,
         }
     }
 }
 
-/// Position tracking (`track.js`).
+/// Position tracking (`track.js`), of the column alone: nothing reads the line. Outside
+/// grid-table cells nothing reads the column either, and moving is a no-op, so that a long
+/// paragraph is not measured again at every level of nesting.
 pub(super) struct Tracker {
-    line: usize,
+    tracked: bool,
     column: usize,
     line_shift: usize,
 }
@@ -94,7 +98,7 @@ pub(super) struct Tracker {
 impl Tracker {
     pub(super) fn new(info: &Info) -> Self {
         Tracker {
-            line: info.line,
+            tracked: info.tracked,
             column: info.column,
             line_shift: info.line_shift,
         }
@@ -105,24 +109,20 @@ impl Tracker {
     }
 
     pub(super) fn move_by(&mut self, value: &str) {
-        let bytes = value.as_bytes();
-        let Some(last) = memchr::memrchr2(b'\r', b'\n', bytes) else {
-            self.column += js_len(value);
+        if !self.tracked {
             return;
-        };
-        // Line endings: `\r\n`, `\r` or `\n`, each counted once.
-        let lines = memchr::memchr2_iter(b'\r', b'\n', bytes)
-            .filter(|&i| !(bytes[i] == b'\n' && i > 0 && bytes[i - 1] == b'\r'))
-            .count();
-        self.line += lines;
-        self.column = 1 + js_len(&value[last + 1..]) + self.line_shift;
+        }
+        match memchr::memrchr2(b'\r', b'\n', value.as_bytes()) {
+            Some(last) => self.column = 1 + js_len(&value[last + 1..]) + self.line_shift,
+            None => self.column += js_len(value),
+        }
     }
 
     pub(super) fn info(&self, before: impl Into<Around>, after: impl Into<Around>) -> Info {
         Info {
             before: before.into(),
             after: after.into(),
-            line: self.line,
+            tracked: self.tracked,
             column: self.column,
             line_shift: self.line_shift,
         }
@@ -136,9 +136,10 @@ pub(crate) struct State<'r> {
     pub(super) bullet_last_used: Option<String>,
     /// Set inside grid-table cells: texts wrap to it.
     pub(crate) line_width: Option<i64>,
-    /// Set when a text or code block was long enough to wrap at `line_width`: a cell
-    /// rendered without it renders the same at any width at least as wide as its lines.
-    pub(crate) wrapped: bool,
+    /// The line widths at which the cell being rendered comes out exactly as it did at
+    /// `line_width`: every wrapping decision (`length > width`) narrows it. A cell's second
+    /// rendering, at its column's final width, is skipped when that width is inside.
+    pub(crate) same_widths: std::ops::Range<i64>,
     /// `attentionEncodeSurroundingInfo`: (before, after).
     pub(super) attention: Option<(bool, bool)>,
     pub(super) refs: &'r ImageRefs,
@@ -179,6 +180,19 @@ pub(super) fn first_unit(s: &str) -> Option<u16> {
 }
 
 impl State<'_> {
+    /// The wrapping decision `len > width` at the current line width, recorded in
+    /// [`State::same_widths`].
+    pub(super) fn exceeds(&mut self, len: i64, width: i64) -> bool {
+        narrow_exceeds(&mut self.same_widths, len, width)
+    }
+
+    /// Records a decision that holds only at line widths in `widths`.
+    pub(super) fn only_at(&mut self, widths: std::ops::Range<i64>) {
+        let same = &mut self.same_widths;
+        same.start = same.start.max(widths.start);
+        same.end = same.end.min(widths.end);
+    }
+
     pub(super) fn enter(&mut self, c: C) {
         self.stack.push(c);
     }
@@ -262,6 +276,15 @@ impl State<'_> {
             Kind::Html { .. } => "<".into(),
             Kind::Emphasis | Kind::Strong => "*".into(),
             Kind::Delete => "~".into(),
+            // A first character that no pattern has comes out as it is.
+            Kind::Text { value }
+                if value
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || !b.is_ascii()) =>
+            {
+                first_char(value)
+            }
             Kind::Text { value } => {
                 // Only the start matters: every pattern looks at most one character ahead,
                 // and the escaping rule one position further.
@@ -360,24 +383,20 @@ impl State<'_> {
     pub(super) fn root_flow(&mut self, children: &[&Node]) -> String {
         // The root as the parent the handlers see (it has no `spread`).
         let root = Node::new(Kind::Blockquote);
-        let mut tracker = Tracker::new(&Info::start());
-        let mut out = String::new();
+        let tracker = Tracker::new(&Info::start(false));
+        // The children's outputs joined once at the end: a page's markdown is not copied
+        // again each time its buffer grows.
+        let mut values = Vec::with_capacity(children.len());
         self.index_stack.push(-1);
         for (index, child) in children.iter().enumerate() {
             *self.index_stack.last_mut().expect("pushed") = index as isize;
-            let value = self.handle(child, Some(&root), &tracker.info("\n", "\n"));
-            tracker.move_by(&value);
-            out.push_str(&value);
+            values.push(self.handle(child, Some(&root), &tracker.info("\n", "\n")));
             if !matches!(child.kind, Kind::List { .. }) {
                 self.bullet_last_used = None;
             }
-            if index + 1 < children.len() {
-                tracker.move_by("\n\n");
-                out.push_str("\n\n");
-            }
         }
         self.index_stack.pop();
-        out
+        values.join("\n\n")
     }
 
     pub(super) fn container_flow(&mut self, parent: &Node, info: &Info) -> String {
@@ -416,13 +435,24 @@ impl State<'_> {
             tree.push(Node::with(Kind::Paragraph, children));
         }
         let root = Node::with(Kind::Blockquote, std::mem::take(tree));
-        let value = self.container_flow(&root, &Info::start());
+        let value = self.container_flow(&root, &Info::start(true));
         *tree = root.children;
         self.bullet_last_used = None;
         self.exit();
         self.exit();
         value
     }
+}
+
+/// `len > width`, narrowing `same` to the widths that decide it the same way.
+pub(super) fn narrow_exceeds(same: &mut std::ops::Range<i64>, len: i64, width: i64) -> bool {
+    let exceeds = len > width;
+    if exceeds {
+        same.end = same.end.min(len);
+    } else {
+        same.start = same.start.max(len);
+    }
+    exceeds
 }
 
 /// `joinDefaults`: blank lines between flow children.
