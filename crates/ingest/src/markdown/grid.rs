@@ -349,7 +349,7 @@ impl Table {
             } else {
                 '-'
             };
-            let mut grid = String::new();
+            let mut grid = String::with_capacity(usize::try_from(width).unwrap_or(0));
             let mut pending: i64 = 0;
             let mut pending_align: Option<(&str, &str, i64)> = None;
             let mut pending_valign: Option<char> = None;
@@ -483,7 +483,7 @@ impl Table {
         } else {
             '-'
         };
-        let mut grid = String::new();
+        let mut grid = String::with_capacity(usize::try_from(width).unwrap_or(0));
         let last_row = self.rows.last().expect("a table with columns has rows");
         for (x, col) in cols.iter().enumerate() {
             let above = last_row

@@ -84,9 +84,13 @@ pub fn to_markdown(doc: &Document) -> String {
         refs: &refs,
     };
     let mut out = state.root_flow(&root);
-    for (index, (url, title)) in refs.order.iter().enumerate() {
+    let definitions: Vec<String> = (refs.order.iter().enumerate())
+        .map(|(index, (url, title))| state.definition(index, url, title.as_deref()))
+        .collect();
+    out.reserve(definitions.iter().map(|d| d.len() + 2).sum::<usize>() + 1);
+    for definition in definitions {
         out.push_str("\n\n");
-        out.push_str(&state.definition(index, url, title.as_deref()));
+        out.push_str(&definition);
     }
     if !out.is_empty() && !out.ends_with('\n') && !out.ends_with('\r') {
         out.push('\n');

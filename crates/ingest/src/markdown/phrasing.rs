@@ -5,7 +5,9 @@
 use super::flow::escape_table_chars;
 use super::js_len;
 use super::safe::{self, C};
-use super::state::{Info, State, Tracker, encode_first_unit, encode_last_unit, narrow_exceeds};
+use super::state::{
+    Around, Info, State, Tracker, encode_first_unit, encode_last_unit, narrow_exceeds,
+};
 use super::{collapse_spaces, unicode_punctuation, unicode_whitespace};
 use crate::model::{Kind, Node};
 
@@ -165,12 +167,12 @@ impl State<'_> {
         if (url.is_empty() && title.is_some()) || url.chars().any(|c| c <= ' ' || c == '\u{7f}') {
             self.enter(C::DestinationLiteral);
             value.push('<');
-            let before = value.clone();
+            let before = Around::from(&*value);
             value.push_str(&self.safe(url, &before, ">"));
             value.push('>');
         } else {
             self.enter(C::DestinationRaw);
-            let before = value.clone();
+            let before = Around::from(&*value);
             let after = if title.is_some() { " " } else { end };
             value.push_str(&self.safe(url, &before, after));
         }
@@ -178,7 +180,7 @@ impl State<'_> {
         if let Some(title) = title {
             self.enter(C::TitleQuote);
             value.push_str(" \"");
-            let before = value.clone();
+            let before = Around::from(&*value);
             value.push_str(&self.safe(title, &before, "\""));
             value.push('"');
             self.exit();
@@ -221,19 +223,19 @@ impl State<'_> {
         if url.is_empty() || url.chars().any(|c| c <= ' ' || c == '\u{7f}') {
             self.enter(C::DestinationLiteral);
             value.push('<');
-            let before = value.clone();
+            let before = Around::from(&*value);
             value.push_str(&self.safe(url, &before, ">"));
             value.push('>');
         } else {
             self.enter(C::DestinationRaw);
-            let before = value.clone();
+            let before = Around::from(&*value);
             value.push_str(&self.safe(url, &before, if title.is_some() { " " } else { "\n" }));
         }
         self.exit();
         if let Some(title) = title {
             self.enter(C::TitleQuote);
             value.push_str(" \"");
-            let before = value.clone();
+            let before = Around::from(&*value);
             value.push_str(&self.safe(title, &before, "\""));
             value.push('"');
             self.exit();

@@ -306,7 +306,8 @@ impl State<'_> {
     pub(super) fn container_phrasing(&mut self, parent: &Node, info: &Info) -> String {
         let children = &parent.children;
         // The children's outputs, concatenated; `last_start` is where the latest begins.
-        let mut out = String::new();
+        // Sized for a paragraph or so, so that a usual one is not copied as it grows.
+        let mut out = String::with_capacity(256);
         let mut last_start: Option<usize> = None;
         let mut before: Around = info.before;
         let mut encode_after: Option<Around> = None;
@@ -402,7 +403,7 @@ impl State<'_> {
     pub(super) fn container_flow(&mut self, parent: &Node, info: &Info) -> String {
         let children = &parent.children;
         let mut tracker = Tracker::new(info);
-        let mut out = String::new();
+        let mut out = String::with_capacity(256);
         self.index_stack.push(-1);
         for (index, child) in children.iter().enumerate() {
             *self.index_stack.last_mut().expect("pushed") = index as isize;
