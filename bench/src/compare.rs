@@ -124,6 +124,43 @@ fn time(contender: &mut Contender) -> Result<Timing, String> {
     Ok(Timing { wall, cpu })
 }
 
+/// The instructions the contender's process executes, as callgrind counts them (one run:
+/// the count does not move with the machine's load, as wall time does); `None` without
+/// valgrind.
+pub fn instructions(contender: &mut Contender) -> Result<Option<u64>, String> {
+    if contender.available.is_err() {
+        return Ok(None);
+    }
+    if let Some(dir) = &contender.output {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let mut command = Command::new("valgrind");
+    command
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(contender.command.get_program())
+        .args(contender.command.get_args())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let output = match command.output() {
+        Ok(output) => output,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("valgrind: {e}")),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // `==PID== Collected : 2790000000`
+    stderr
+        .lines()
+        .find_map(|line| line.split_once("Collected :").map(|(_, n)| n.trim()))
+        .and_then(|n| n.parse().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "{}: no instruction count from callgrind: {stderr}",
+                contender.name
+            )
+        })
+}
+
 /// User and system time of every child waited for so far.
 fn children_cpu() -> Duration {
     // SAFETY: getrusage writes the struct it is given and nothing else.

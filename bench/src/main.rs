@@ -2,7 +2,9 @@
 //! instead, each run as its own process on the same files (`cargo xtask bench compare`).
 //!
 //! ```text
-//! siteops-bench compare [ingest|render] [--rounds N]   the comparisons, with ratios and goals
+//! siteops-bench compare [ingest|render] [--rounds N] [--instructions]
+//!                                                     the comparisons, with ratios and goals
+//!                                                     (and callgrind's instruction counts)
 //! siteops-bench parse [--threads N] FILE...            the parse-only floor
 //! siteops-bench htmd --out DIR FILE...                 the htmd crate's converter
 //! siteops-bench ramhorns TEMPLATE DATA.json            ramhorns on typed data
@@ -35,7 +37,7 @@ fn main() -> ExitCode {
         Some("ramhorns") => peers::ramhorns(&args[1..]),
         Some("mustache-crate") => peers::mustache_crate(&args[1..]),
         Some("pages") => peers::pages(&args[1..]),
-        _ => Err("usage: siteops-bench compare [ingest|render] [--rounds N] | parse | htmd | ramhorns (see the crate's documentation)".into()),
+        _ => Err("usage: siteops-bench compare [ingest|render] [--rounds N] [--instructions] | parse | htmd | ramhorns (see the crate's documentation)".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,6 +94,7 @@ impl Paths {
 fn compare_command(args: &[String]) -> Result<(), String> {
     // The machine this runs on is noisy (shared cores): medians of many runs hold still.
     let mut rounds = 15;
+    let mut instructions = false;
     let mut suites = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -103,10 +106,11 @@ fn compare_command(args: &[String]) -> Result<(), String> {
                     .filter(|n| *n > 0)
                     .ok_or("--rounds wants a positive number")?;
             }
+            "--instructions" => instructions = true,
             "ingest" | "render" => suites.push(arg.as_str()),
             other => {
                 return Err(format!(
-                    "unknown suite or flag {other}: ingest, render, --rounds N"
+                    "unknown suite or flag {other}: ingest, render, --rounds N, --instructions"
                 ));
             }
         }
@@ -124,9 +128,15 @@ fn compare_command(args: &[String]) -> Result<(), String> {
         match suite {
             "ingest" => {
                 let realworld = corpus::realworld(&paths.shared, &paths.out)?;
-                compare_ingest(&paths, "real-world pages", &realworld, rounds)?;
+                compare_ingest(&paths, "real-world pages", &realworld, rounds, instructions)?;
                 let platform = corpus::platform_pages(&paths.out)?;
-                compare_ingest(&paths, "platform-style pages", &platform, rounds)?;
+                compare_ingest(
+                    &paths,
+                    "platform-style pages",
+                    &platform,
+                    rounds,
+                    instructions,
+                )?;
             }
             _ => compare_render(&paths, rounds)?,
         }
@@ -139,6 +149,7 @@ fn compare_ingest(
     corpus: &str,
     files: &[PathBuf],
     rounds: usize,
+    instructions: bool,
 ) -> Result<(), String> {
     let out = paths.out.join("out");
     let bytes = compare::total_size(files);
@@ -235,6 +246,40 @@ fn compare_ingest(
         |r| r > 1.0,
         "goal > 1",
     );
+    if instructions {
+        print_instructions(&mut contenders, &[ONE_THREAD, HTMD, FLOOR], FLOOR)?;
+    }
+    Ok(())
+}
+
+/// Callgrind's instruction counts of the one-thread contenders, against the floor's: the
+/// figure a noisy machine does not move (it leaves out what the instructions wait for:
+/// cache misses, page faults, the file system).
+fn print_instructions(
+    contenders: &mut [Contender],
+    which: &[usize],
+    floor: usize,
+) -> Result<(), String> {
+    println!("  instructions executed (callgrind, one run each):");
+    let mut counts = Vec::new();
+    for &i in which {
+        counts.push((i, compare::instructions(&mut contenders[i])?));
+    }
+    let floor_count = counts
+        .iter()
+        .find(|(i, _)| *i == floor)
+        .and_then(|(_, c)| *c);
+    for (i, count) in counts {
+        match (count, floor_count) {
+            (Some(c), Some(f)) => println!(
+                "    {:<44} {:>6.2} G  {:>5.2}x the parse-only floor",
+                contenders[i].name,
+                c as f64 / 1e9,
+                c as f64 / f as f64
+            ),
+            _ => println!("    {:<44} n/a (valgrind not found)", contenders[i].name),
+        }
+    }
     Ok(())
 }
 

@@ -30,9 +30,26 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
         ),
         None => None,
     };
+    // Each file is converted and written on a conversion thread: the writes run in
+    // parallel too, and no page's output waits in memory for the others.
     let results = convert_all(&args.files, super::jobs(args.jobs), |file| {
-        convert(file, args, &options, head_html.as_deref())
+        let converted =
+            convert(file, args, &options, head_html.as_deref()).map_err(FileError::Convert)?;
+        match &args.out {
+            Some(dir) => {
+                let target = dir.join(output_name(file, args.format));
+                std::fs::write(&target, &converted.text)
+                    .with_context(|| format!("cannot write {}", target.display()))
+                    .map_err(FileError::Write)?;
+                Ok(Converted {
+                    text: String::new(),
+                    ..converted
+                })
+            }
+            None => Ok(converted),
+        }
     })?;
+    // Messages and printed output in the files' order, whatever the threads did.
     let mut outcome = Outcome::Success;
     for (file, result) in args.files.iter().zip(results) {
         match result {
@@ -40,19 +57,16 @@ pub fn run(args: &IngestArgs) -> Result<Outcome> {
                 for warning in &converted.warnings {
                     eprintln!("warning: {}: {warning}", file.display());
                 }
-                match &args.out {
-                    Some(dir) => {
-                        let target = dir.join(output_name(file, args.format));
-                        std::fs::write(&target, converted.text)
-                            .with_context(|| format!("cannot write {}", target.display()))?;
-                    }
-                    None => print!("{}", converted.text),
+                if args.out.is_none() {
+                    print!("{}", converted.text);
                 }
             }
-            Err(error) => {
+            Err(FileError::Convert(error)) => {
                 eprintln!("error: {}: {error:#}", file.display());
                 outcome = Outcome::Failure;
             }
+            // The output directory cannot be written: nothing else will work either.
+            Err(FileError::Write(error)) => return Err(error),
         }
     }
     Ok(outcome)
@@ -66,6 +80,10 @@ fn convert_all<T: Send>(
     convert: impl Fn(&Path) -> T + Sync,
 ) -> Result<Vec<T>> {
     use rayon::prelude::*;
+    if jobs <= 1 || files.len() <= 1 {
+        // One thread: this one, without a pool to hand the work to and wait for.
+        return Ok(files.iter().map(|f| convert(f)).collect());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.min(files.len()).max(1))
         // The main thread's stack size: deep documents are as safe here as there.
@@ -91,7 +109,14 @@ fn convert_all<T: Send>(
     Ok(done.into_iter().map(|(_, result)| result).collect())
 }
 
-/// One file's output and the ingestion's warnings.
+/// Why a file gave no output: its conversion failed (reported, the others go on), or its
+/// output could not be written (the command stops).
+enum FileError {
+    Convert(anyhow::Error),
+    Write(anyhow::Error),
+}
+
+/// One file's output (empty once written to `--out`) and the ingestion's warnings.
 struct Converted {
     text: String,
     warnings: Vec<String>,
