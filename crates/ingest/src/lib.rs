@@ -77,7 +77,7 @@ pub use dom::MAX_DEPTH;
 pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestError> {
     // `link hreflang` counts anywhere in the document, `main` included: only then is the
     // whole tree copied out of the parser's arena.
-    let hreflang = mentions(html, b"hreflang");
+    let hreflang = mentions_hreflang(html);
     let mut page = dom::parse_page(html, hreflang)
         .map_err(|dom::TooDeep| IngestError::NestingTooDeep { limit: MAX_DEPTH })?;
     // Metadata first, while `main` is still in a whole tree (hreflang links in it count).
@@ -94,7 +94,7 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
             warnings: Vec::new(),
         });
     };
-    let (mut sections, warnings) = convert::convert_main(main, mentions(html, b"icon"));
+    let (mut sections, warnings) = convert::convert_main(main);
     for section in &mut sections {
         sanitize::sanitize_heading(&mut section.children);
         sanitize::sanitize_text_and_formats(&mut section.children);
@@ -117,15 +117,20 @@ pub fn decode_page(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Whether `html` contains `word` (ASCII, any case): lets a pass that can only matter when
-/// the word appears (icons, `hreflang` links) skip walking the tree.
-fn mentions(html: &str, word: &[u8]) -> bool {
+/// Whether `html` contains `hreflang`, in any case: only then can a `link hreflang` be
+/// anywhere, and the whole tree is kept. Found from its `fl`, which markup has far fewer of
+/// than of any one letter of the word (`href` is everywhere).
+fn mentions_hreflang(html: &str) -> bool {
+    const WORD: &[u8] = b"hreflang";
     let bytes = html.as_bytes();
-    let first = word[0];
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), bytes).any(|i| {
+    memchr::memchr2_iter(b'f', b'F', bytes).any(|i| {
         bytes
-            .get(i..i + word.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+            .get(i + 1)
+            .is_some_and(|b| b.eq_ignore_ascii_case(&b'l'))
+            && i >= 3
+            && bytes
+                .get(i - 3..i + 5)
+                .is_some_and(|w| w.eq_ignore_ascii_case(WORD))
     })
 }
 
@@ -148,5 +153,32 @@ impl Document {
     /// The markdown the reference converter produces for this page.
     pub fn to_markdown(&self) -> String {
         markdown::to_markdown(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mentions_hreflang;
+
+    #[test]
+    fn hreflang_is_found_in_any_case_and_anywhere() {
+        for html in [
+            "hreflang",
+            "<link HrefLang=de>",
+            "x HREFLANG",
+            "<a href=x>hreflang",
+        ] {
+            assert!(mentions_hreflang(html), "{html}");
+        }
+        for html in [
+            "",
+            "href lang",
+            "hreflan",
+            "reflang",
+            "<a href=/fl>flang</a>",
+            "fl",
+        ] {
+            assert!(!mentions_hreflang(html), "{html}");
+        }
     }
 }

@@ -98,14 +98,17 @@ pub(crate) fn sanitize_heading(root: &mut Vec<Node>) {
         let children = &mut siblings[index].children;
         let start = children
             .iter()
-            .take_while(|c| c.kind == Kind::Break)
+            .take_while(|c| matches!(c.kind, Kind::Break))
             .count();
         children.drain(..start);
-        while children.last().is_some_and(|c| c.kind == Kind::Break) {
+        while children
+            .last()
+            .is_some_and(|c| matches!(c.kind, Kind::Break))
+        {
             children.pop();
         }
         for child in children.iter_mut() {
-            if child.kind == Kind::Break {
+            if matches!(child.kind, Kind::Break) {
                 *child = Node::new(Kind::Html {
                     value: "<br>".into(),
                 });
@@ -149,12 +152,18 @@ fn count(nodes: &[Node]) -> usize {
     nodes.iter().map(|n| 1 + count(&n.children)).sum()
 }
 
+/// Whether two kinds are the same variant: for formats, which have no fields, the same
+/// format (without comparing field by field).
+fn same_variant(a: &Kind, b: &Kind) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+}
+
 fn collapse(root: &mut Vec<Node>) {
     visit(root, None, &mut |siblings, index, _| {
         if is_format(&siblings[index].kind) {
             while siblings
                 .get(index + 1)
-                .is_some_and(|s| s.kind == siblings[index].kind)
+                .is_some_and(|s| same_variant(&s.kind, &siblings[index].kind))
             {
                 let next = siblings.remove(index + 1);
                 siblings[index].children.extend(next.children);
@@ -177,7 +186,7 @@ fn prune(node: &mut Node) -> bool {
         return value.is_empty();
     }
     prune_all(&mut node.children);
-    (node.kind == Kind::Paragraph || is_format(&node.kind)) && node.children.is_empty()
+    (matches!(node.kind, Kind::Paragraph) || is_format(&node.kind)) && node.children.is_empty()
 }
 
 fn sort_key(kind: &Kind) -> Option<usize> {
@@ -359,8 +368,8 @@ fn cleanup(root: &mut Vec<Node>, join_texts: bool) -> bool {
                 let last = index == siblings.len() - 1;
                 let before_break = siblings
                     .get(index + 1)
-                    .is_some_and(|n| n.kind == Kind::Break);
-                let para = parent == Some(&Kind::Paragraph);
+                    .is_some_and(|n| matches!(n.kind, Kind::Break));
+                let para = matches!(parent, Some(Kind::Paragraph));
                 let v = text_mut(&mut siblings[index]).expect("a text");
                 if last || before_break {
                     let len = js_trim_end(v).len();

@@ -17,11 +17,10 @@ use super::hast::{collapse, minify_whitespace, to_text};
 use super::model::{Kind, Node, Section, Warning, valid_block_class};
 
 /// Converts `main` into sections. Invalid block class names become warnings.
-/// `icons`: whether the page mentions `icon` at all (otherwise no span is an icon).
-pub(crate) fn convert_main(mut main: HElement, icons: bool) -> (Vec<Section>, Vec<Warning>) {
-    if icons {
-        process_icons(&mut main.children);
-    }
+pub(crate) fn convert_main(mut main: HElement) -> (Vec<Section>, Vec<Warning>) {
+    // A walk over `main`'s elements costs less than looking for `icon` in the whole page
+    // (the letter `i` is everywhere in markup) to skip it.
+    process_icons(&mut main.children);
     let mut sections = Vec::new();
     let mut warnings = Vec::new();
     for child in main.children {
@@ -385,12 +384,12 @@ pub(super) fn collapse_trim(value: Option<&str>) -> String {
 
 /// A paragraph inside a paragraph (from `p > picture`) serialises as its children.
 fn flatten_paragraphs(nodes: Vec<Node>) -> Vec<Node> {
-    if !nodes.iter().any(|n| n.kind == Kind::Paragraph) {
+    if !nodes.iter().any(|n| matches!(n.kind, Kind::Paragraph)) {
         return nodes;
     }
     let mut out = Vec::with_capacity(nodes.len());
     for node in nodes {
-        if node.kind == Kind::Paragraph {
+        if matches!(node.kind, Kind::Paragraph) {
             out.extend(node.children);
         } else {
             out.push(node);
@@ -400,10 +399,13 @@ fn flatten_paragraphs(nodes: Vec<Node>) -> Vec<Node> {
 }
 
 pub(super) fn drop_surrounding_breaks(mut nodes: Vec<Node>) -> Vec<Node> {
-    while nodes.last().is_some_and(|n| n.kind == Kind::Break) {
+    while nodes.last().is_some_and(|n| matches!(n.kind, Kind::Break)) {
         nodes.pop();
     }
-    let start = nodes.iter().take_while(|n| n.kind == Kind::Break).count();
+    let start = nodes
+        .iter()
+        .take_while(|n| matches!(n.kind, Kind::Break))
+        .count();
     nodes.drain(..start);
     nodes
 }

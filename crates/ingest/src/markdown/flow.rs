@@ -94,7 +94,7 @@ impl State<'_> {
                 && node.children.iter().any(|item| {
                     item.children
                         .first()
-                        .is_some_and(|c| c.kind == Kind::ThematicBreak)
+                        .is_some_and(|c| matches!(c.kind, Kind::ThematicBreak))
                 })
             {
                 different = true;
@@ -146,7 +146,7 @@ impl State<'_> {
             } if node
                 .children
                 .first()
-                .is_some_and(|c| c.kind == Kind::Paragraph) =>
+                .is_some_and(|c| matches!(c.kind, Kind::Paragraph)) =>
             {
                 Some(if checked { "[x] " } else { "[ ] " })
             }

@@ -320,38 +320,52 @@ pub(super) fn wrap_words(
     start_column: i64,
     same: &mut std::ops::Range<i64>,
 ) -> String {
+    // The output is the value with some spaces turned into line breaks and some line
+    // starts escaped: copied in runs up to each change, not word by word.
+    let bytes = value.as_bytes();
     let mut out = String::with_capacity(value.len() + value.len() / 16);
+    let mut copied = 0;
     let mut len = start_column;
     let mut line_empty = true;
     let mut any_line = false;
-    for word in value.split(' ') {
+    let mut start = 0;
+    loop {
+        let end = memchr::memchr(b' ', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let word = &value[start..end];
         let word_len = js_len(word) as i64;
         if !line_empty && narrow_exceeds(same, len + word_len, width) {
+            // The space before the word becomes a line break.
+            out.push_str(&value[copied..start - 1]);
             out.push('\n');
+            copied = start;
             any_line = true;
             line_empty = true;
             len = 0;
         }
         if line_empty {
             let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-            if digits > 0 && word.as_bytes().get(digits) == Some(&b'.') {
-                out.push_str(&word[..digits]);
-                out.push_str("\\.");
-                out.push_str(&word[digits + 1..]);
+            let escape = if digits > 0 && word.as_bytes().get(digits) == Some(&b'.') {
+                Some((start + digits, "\\."))
             } else if word == "-" {
-                out.push_str("\\-");
+                Some((start, "\\-"))
             } else if any_line && word.starts_with('>') {
-                out.push_str("\\>");
-                out.push_str(&word[1..]);
+                Some((start, "\\>"))
             } else {
-                out.push_str(word);
+                None
+            };
+            if let Some((at, escaped)) = escape {
+                out.push_str(&value[copied..at]);
+                out.push_str(escaped);
+                copied = at + 1;
             }
             line_empty = false;
-        } else {
-            out.push(' ');
-            out.push_str(word);
         }
         len += word_len + 1;
+        if end == bytes.len() {
+            break;
+        }
+        start = end + 1;
     }
+    out.push_str(&value[copied..]);
     out
 }

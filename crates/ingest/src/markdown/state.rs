@@ -463,8 +463,8 @@ pub(super) fn between(left: &Node, right: &Node, parent: &Node) -> &'static str 
         _ => None,
     };
     if let Some(spread) = spread {
-        let joined_paragraphs = left.kind == Kind::Paragraph
-            && (right.kind == Kind::Paragraph
+        let joined_paragraphs = matches!(left.kind, Kind::Paragraph)
+            && (matches!(right.kind, Kind::Paragraph)
                 || matches!(right.kind, Kind::Heading { depth } if setext(right, depth)));
         if joined_paragraphs {
             return "\n\n";
