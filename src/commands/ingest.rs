@@ -85,7 +85,7 @@ fn convert_all<T: Send>(
         return Ok(files.iter().map(|f| convert(f)).collect());
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.min(files.len()).max(1))
+        .num_threads(jobs.min(files.len()))
         // The main thread's stack size: deep documents are as safe here as there.
         .stack_size(8 << 20)
         .build()

@@ -77,7 +77,7 @@ impl State<'_> {
             return out;
         }
         self.only_at(1..i64::MAX);
-        if self.exceeds(js_len(&out) as i64, width) {
+        if narrow_exceeds(&mut self.same_widths, js_len(&out) as i64, width) {
             wrap_words(&out, width, info.column as i64 - 1, &mut self.same_widths)
         } else {
             out

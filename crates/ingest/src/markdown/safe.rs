@@ -358,6 +358,12 @@ const SPECIAL: [bool; 256] = {
     special
 };
 
+/// Whether a text starting with `b` starts the same once escaped: no pattern has `b`, and it
+/// is not a space or a tab (whose patterns depend on a line ending next to them).
+pub(crate) fn starts_plain(b: u8) -> bool {
+    !SPECIAL[b as usize] && b != b' ' && b != b'\t'
+}
+
 /// Whether `safe` leaves `input` as it is, known without matching: no byte of it is the
 /// character of a pattern, except spaces and tabs, whose patterns (outside a fence's info
 /// string) need a line ending next to them, which the input has none of, so only a context

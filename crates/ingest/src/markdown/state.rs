@@ -6,7 +6,7 @@ use super::ImageRefs;
 use super::flow::setext;
 use super::js_len;
 use super::phrasing::autolink;
-use super::safe::{C, SafeConfig, safe};
+use super::safe::{self, C, SafeConfig};
 use crate::model::{Kind, Node};
 use crate::sanitize;
 
@@ -180,12 +180,6 @@ pub(super) fn first_unit(s: &str) -> Option<u16> {
 }
 
 impl State<'_> {
-    /// The wrapping decision `len > width` at the current line width, recorded in
-    /// [`State::same_widths`].
-    pub(super) fn exceeds(&mut self, len: i64, width: i64) -> bool {
-        narrow_exceeds(&mut self.same_widths, len, width)
-    }
-
     /// Records a decision that holds only at line widths in `widths`.
     pub(super) fn only_at(&mut self, widths: std::ops::Range<i64>) {
         let same = &mut self.same_widths;
@@ -202,7 +196,7 @@ impl State<'_> {
     }
 
     pub(super) fn safe(&self, value: &str, before: &str, after: &str) -> String {
-        safe(
+        safe::safe(
             &self.stack,
             value,
             &SafeConfig {
@@ -276,13 +270,7 @@ impl State<'_> {
             Kind::Html { .. } => "<".into(),
             Kind::Emphasis | Kind::Strong => "*".into(),
             Kind::Delete => "~".into(),
-            // A first character that no pattern has comes out as it is.
-            Kind::Text { value }
-                if value
-                    .bytes()
-                    .next()
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || !b.is_ascii()) =>
-            {
+            Kind::Text { value } if value.bytes().next().is_some_and(safe::starts_plain) => {
                 first_char(value)
             }
             Kind::Text { value } => {
@@ -384,14 +372,14 @@ impl State<'_> {
     pub(super) fn root_flow(&mut self, children: &[&Node]) -> String {
         // The root as the parent the handlers see (it has no `spread`).
         let root = Node::new(Kind::Blockquote);
-        let tracker = Tracker::new(&Info::start(false));
+        let info = Info::start(false);
         // The children's outputs joined once at the end: a page's markdown is not copied
         // again each time its buffer grows.
         let mut values = Vec::with_capacity(children.len());
         self.index_stack.push(-1);
         for (index, child) in children.iter().enumerate() {
             *self.index_stack.last_mut().expect("pushed") = index as isize;
-            values.push(self.handle(child, Some(&root), &tracker.info("\n", "\n")));
+            values.push(self.handle(child, Some(&root), &info));
             if !matches!(child.kind, Kind::List { .. }) {
                 self.bullet_last_used = None;
             }
