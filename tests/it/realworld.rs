@@ -65,3 +65,29 @@ fn every_real_page_renders_as_the_reference() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The parser's fast path builds html5ever's tree on every real page it takes, whole and
+/// up to `main`; and it takes nearly all of them (the rest use `object` or need foster
+/// parenting), which is what makes ingestion fast.
+#[test]
+fn the_parsers_fast_path_builds_html5evers_tree_on_real_pages() {
+    let Some(corpus) = corpus() else { return };
+    let scratch = tempfile::tempdir().unwrap();
+    let names = unpack(&corpus, scratch.path());
+    let mut taken = 0;
+    for name in &names {
+        let bytes = std::fs::read(scratch.path().join("pages").join(format!("{name}.html")))
+            .expect("a page");
+        match siteops_ingest::fuzzing::fast_path_agrees(&siteops_ingest::decode_page(&bytes)) {
+            Ok(true) => taken += 1,
+            Ok(false) => {}
+            Err(difference) => panic!("{name}: {difference}"),
+        }
+    }
+    println!("the fast path took {taken} of {} pages", names.len());
+    assert!(
+        taken >= 178,
+        "the fast path took only {taken} of {} pages",
+        names.len()
+    );
+}

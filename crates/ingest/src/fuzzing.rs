@@ -12,13 +12,17 @@ use crate::{IngestError, IngestOptions, ingest};
 /// - nothing panics;
 /// - our own page and `.plain.html` (wrapped in `main`) ingest again: the only refusal
 ///   allowed is nesting deeper than the limit, since the page adds a few levels;
-/// - the page has its `main`.
+/// - the page has its `main`;
+/// - where the parser's fast path takes the page, it builds html5ever's tree.
 ///
 /// Exact stability of the markdown after a second round holds on most seeds but not all
 /// (sections holding only metadata drop out, emphasis runs the reference also rewrites),
 /// so it is not asserted.
 pub fn html_ingest(data: &[u8]) {
     let html = String::from_utf8_lossy(data);
+    if let Err(difference) = crate::dom::fast_path_agrees(&html) {
+        panic!("the fast path's tree differs from html5ever's: {difference}");
+    }
     let Ok(doc) = ingest(&html, &IngestOptions::default()) else {
         return;
     };
@@ -39,4 +43,11 @@ pub fn html_ingest(data: &[u8]) {
             Err(error) => panic!("our own output is refused: {error}\n{own}"),
         }
     }
+}
+
+/// Whether the parser's fast path takes `html` and builds html5ever's tree from it:
+/// `Ok(true)` when it does, `Ok(false)` when it gives up, `Err` with both trees when they
+/// differ (for the tests over real pages).
+pub fn fast_path_agrees(html: &str) -> Result<bool, String> {
+    crate::dom::fast_path_agrees(html)
 }

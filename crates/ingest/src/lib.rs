@@ -2,9 +2,9 @@
 //! reference converter's markdown or as the preview host's HTML. Pure: no network, no disk.
 //!
 //! ```text
-//! html ──dom::parse (html5ever)──▶ tree ──head::metadata──▶ head metadata
-//!                                    └──convert (icons, sections, blocks, whitespace,
-//!                                        element handlers) + sanitize──▶ Document
+//! html ──dom (fast path, else html5ever)──▶ tree ──head::metadata──▶ head metadata
+//!                                             └──convert (icons, sections, blocks, whitespace,
+//!                                                 element handlers) + sanitize──▶ Document
 //! Document ──image_urls / map_images──▶ (the caller downloads and rewrites images)
 //! Document ──markdown::to_markdown──▶ markdown      ──render──▶ page HTML, .plain.html
 //! ```

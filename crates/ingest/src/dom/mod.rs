@@ -1,9 +1,10 @@
-//! HTML5 parsing into a small owned tree.
+//! HTML5 parsing into a small owned tree of [`HNode`]s with the attributes the converter
+//! needs. Comments and text are kept, since the whitespace and paragraph rules of the
+//! reference converter depend on them.
 //!
-//! html5ever builds the document through a `TreeSink`; ours is an index arena (one `Vec`, no
-//! reference counting), which is then turned into an owned tree of [`HNode`]s with the
-//! attributes the converter needs. Comments and text are kept, since the whitespace and
-//! paragraph rules of the reference converter depend on them.
+//! Well-formed pages, nearly all of them, are built directly by [`fast_path`]. The rest go
+//! through html5ever, whose `TreeSink` here is an index arena (one `Vec`, no reference
+//! counting) that is then turned into the owned tree.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -12,8 +13,11 @@ use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, T
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::{Attribute, LocalName, QualName, ns, parse_document};
 
+mod fast_path;
+mod tokens;
+
 /// A node of the owned tree.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum HNode {
     Element(HElement),
     Text(String),
@@ -21,7 +25,7 @@ pub(crate) enum HNode {
 }
 
 /// An element: lower-case local name, attributes in source order, children.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct HElement {
     pub name: LocalName,
     /// True for elements outside the HTML namespace (SVG, MathML content).
@@ -91,6 +95,7 @@ pub(crate) struct Page {
     main: Main,
 }
 
+#[derive(Debug, PartialEq)]
 enum Main {
     Missing,
     /// Copied on its own (the root holds only `head`).
@@ -117,6 +122,9 @@ impl Page {
 /// Parses a page. Elements outside `head` and the first `main` are only walked, never
 /// copied, unless `whole` asks for the whole tree (`link hreflang` anywhere counts).
 pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
+    if let Ok(page) = fast_path::parse_page(html, whole) {
+        return Ok(page);
+    }
     let read = if whole { Read::Whole } else { Read::UpToMain };
     page_from(feed(html, read, CHUNK)?, whole)
 }
@@ -226,6 +234,66 @@ fn take_main(e: &mut HElement) -> Option<HElement> {
         }
     }
     None
+}
+
+/// Whether the fast path and html5ever agree on `html`, for the whole tree and for `head`
+/// with the first `main`: `Ok(true)` when the fast path took the page and built the same
+/// tree, `Ok(false)` when it gave up, `Err` with both trees when they differ.
+///
+/// Where the fast path stops after `main`, html5ever parses the page up to the same point:
+/// nothing after `main` is read on either path, but html5ever's stopping point depends on
+/// its chunks.
+pub(crate) fn fast_path_agrees(html: &str) -> Result<bool, String> {
+    let html = fast_path::normalize_newlines(html);
+    let mut accepted = false;
+    for whole in [true, false] {
+        let Ok((fast, read)) = fast_path::read_page(&html, whole) else {
+            continue;
+        };
+        accepted = true;
+        let mut fast = fast;
+        match feed(&html[..read], Read::Whole, CHUNK).and_then(|arena| page_from(arena, whole)) {
+            Err(TooDeep) => {
+                return Err(format!(
+                    "fast path took a page nested too deeply: {:?}",
+                    fast.root
+                ));
+            }
+            Ok(mut slow) => {
+                let (fast_main, slow_main) = (fast.take_main(), slow.take_main());
+                let fast = format!("{:?}\n{fast_main:?}", fast.root);
+                let slow = format!("{:?}\n{slow_main:?}", slow.root);
+                if fast != slow {
+                    return Err(first_difference(whole, &fast, &slow));
+                }
+            }
+        }
+    }
+    Ok(accepted)
+}
+
+/// Where two printed trees part, with some context.
+fn first_difference(whole: bool, fast: &str, slow: &str) -> String {
+    let at = fast
+        .bytes()
+        .zip(slow.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(fast.len().min(slow.len()));
+    let around = |s: &str| {
+        let (mut from, mut to) = (at.saturating_sub(300), (at + 200).min(s.len()));
+        while !s.is_char_boundary(from) {
+            from -= 1;
+        }
+        while !s.is_char_boundary(to) {
+            to += 1;
+        }
+        s[from..to].to_owned()
+    };
+    format!(
+        "whole tree: {whole}\nfast path: …{}…\nhtml5ever: …{}…",
+        around(fast),
+        around(slow)
+    )
 }
 
 /// `html` parsed as a fragment in a `template` context, as parse5's fragment parser (which
