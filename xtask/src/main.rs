@@ -165,7 +165,7 @@ fn compare(args: &[String]) -> Result<(), String> {
     cargo(&[
         "build",
         "--release",
-        "--bin",
+        "-p",
         "siteops",
         "-p",
         "siteops-bench",

@@ -55,7 +55,6 @@ impl<'a> Builder<'a> {
             }
             Token::Start { name, attrs, .. } if name == local_name!("head") => {
                 self.insert(name, attrs)?;
-                self.head_seen = true;
                 self.mode = Mode::InHead;
                 Ok(Flow::Done)
             }
@@ -66,7 +65,6 @@ impl<'a> Builder<'a> {
 
     pub(super) fn implied_head(&mut self, token: Token<'a>) -> Result<Flow<'a>, Bail> {
         self.insert(local_name!("head"), Attrs::new())?;
-        self.head_seen = true;
         self.again(Mode::InHead, token)
     }
 

@@ -6,9 +6,8 @@
 //! For those, the HTML5 tree builder's many rules reduce to a stack of open elements, and
 //! this module follows them, insertion mode by insertion mode, as html5ever does. Wherever
 //! the tree builder would do more (the adoption agency, foster parenting, reconstructing
-//! formatting elements, templates, `select`, foreign content other than plain SVG, a second
-//! `body`, a misplaced `head` element, ...), [`parse_page`] gives up ([`Bail`]) and the
-//! caller parses the page with html5ever.
+//! formatting elements, templates, MathML, HTML inside SVG, a `head` element after the head,
+//! ...), [`parse_page`] gives up ([`Bail`]) and the caller parses the page with html5ever.
 //!
 //! The invariant that keeps this exact: the list of active formatting elements equals the
 //! formatting elements on the stack. A formatting element is only ever popped by its own
@@ -89,7 +88,6 @@ struct Builder<'a> {
     /// No `<!DOCTYPE html>`: a `table` does not close an open `p`.
     quirks: bool,
     stack: Vec<Open>,
-    head_seen: bool,
     /// The form element pointer is set.
     form_open: bool,
     /// A line feed right after `<pre>`, `<listing>` or `<textarea>` is dropped.
@@ -167,7 +165,6 @@ impl<'a> Builder<'a> {
             mode: Mode::Initial,
             quirks: true,
             stack: Vec::with_capacity(32),
-            head_seen: false,
             form_open: false,
             ignore_lf: false,
             main_seen: false,
@@ -380,7 +377,8 @@ impl<'a> Builder<'a> {
         self.pop_until(|o| o.html(name))
     }
 
-    /// Pops the implied end tags (`p`, `li`, `dd`, `dt`), except `except`.
+    /// Pops the elements whose end tags are implied (`p`, `li`, `dd`, `dt`, `option`,
+    /// `optgroup`), except `except`.
     fn generate_implied_end(&mut self, except: Option<&LocalName>) {
         while let Some(name) = self.stack.last().and_then(Open::name) {
             if !ends_implied(name) || Some(name) == except {
