@@ -48,6 +48,13 @@ pub enum Command {
     /// Render the golden cases (golden/<case>/) through the local pipeline, offline, and
     /// compare them with their stored snapshots.
     Test(TestArgs),
+    /// Print a completion script for a shell: `siteops completions bash >
+    /// /etc/bash_completion.d/siteops`, `siteops completions zsh > ~/.zfunc/_siteops`,
+    /// `siteops completions fish > ~/.config/fish/completions/siteops.fish`.
+    Completions(CompletionsArgs),
+    /// Write the manual pages (siteops.1 and one per subcommand) into a directory.
+    #[command(hide = true)]
+    Man(ManArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -163,8 +170,9 @@ pub struct RepoArgs {
     /// Repository root: the directory that holds `sites/` and `siteops.toml`.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
-    /// Address of the transformation worker, for `{transform_url}` in site files
-    /// (overrides `transform_url` of siteops.toml).
+    /// Address of the transformation worker: `{transform_url}` in site files and, for plan
+    /// and apply, where worker configurations go (overrides `transform_url` of
+    /// siteops.toml).
     #[arg(long, value_name = "URL", env = "SITEOPS_TRANSFORM_URL")]
     pub transform_url: Option<String>,
 }
@@ -213,9 +221,8 @@ pub struct RemoteArgs {
     /// http://127.0.0.1:3000/admin.
     #[arg(long, value_name = "URL", env = "SITEOPS_ADMIN_URL")]
     pub admin: String,
-    /// Base address of the transformation worker ({transform_url}), where worker
-    /// configurations go [default: the repository's transform_url].
-    #[arg(long, value_name = "URL")]
+    /// The old name of --transform-url here, kept for a release with a warning.
+    #[arg(long, value_name = "URL", hide = true)]
     pub transform: Option<String>,
     /// The environment variable that holds the token.
     #[arg(long, value_name = "NAME", default_value = "SITEOPS_ADMIN_TOKEN")]
@@ -440,4 +447,18 @@ fn parse_ttl(text: &str) -> Result<u64, String> {
     n.checked_mul(unit)
         .filter(|s| *s > 0)
         .ok_or_else(|| format!("`{text}` is not a positive duration"))
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The directory the pages go to.
+    #[arg(long, value_name = "DIR", default_value = "target/man")]
+    pub out: PathBuf,
 }

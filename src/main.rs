@@ -115,6 +115,8 @@ fn main() -> ExitCode {
         Command::Ingest(args) => commands::ingest::run(args),
         Command::Mocks(command) => commands::mocks::run(command),
         Command::Test(args) => commands::test::run(args),
+        Command::Completions(args) => commands::shell::completions(args),
+        Command::Man(args) => commands::shell::man(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -9,6 +9,7 @@ pub mod plan;
 mod planning;
 pub mod schema;
 pub mod serve;
+pub mod shell;
 pub mod template;
 pub mod test;
 pub mod token;

@@ -45,6 +45,25 @@ impl Prepared {
     }
 }
 
+/// The worker's address: `--transform-url`, or `--transform`, its old name on plan and
+/// apply, which still works for a release with a warning.
+fn transform_url(repo: &RepoArgs, remote: &RemoteArgs) -> Result<Option<String>> {
+    let Some(old) = &remote.transform else {
+        return Ok(repo.transform_url.clone());
+    };
+    if let Some(current) = &repo.transform_url
+        && current != old
+    {
+        bail!(
+            "--transform {old} and --transform-url {current} (or SITEOPS_TRANSFORM_URL) name the same address; pass only --transform-url"
+        );
+    }
+    eprintln!(
+        "warning: --transform is deprecated and will be removed: use --transform-url, which sets `{{transform_url}}` in site files and where worker configurations go"
+    );
+    Ok(Some(old.clone()))
+}
+
 pub fn settings(select: &SelectArgs) -> PlanSettings {
     PlanSettings {
         prune: select.prune,
@@ -60,7 +79,11 @@ pub fn prepare(
     remote: &RemoteArgs,
     settings: PlanSettings,
 ) -> Result<Result<Prepared, Outcome>> {
-    let validation = load_and_validate(repo)?;
+    let repo = RepoArgs {
+        root: repo.root.clone(),
+        transform_url: transform_url(repo, remote)?,
+    };
+    let validation = load_and_validate(&repo)?;
     let styled = use_color(&std::io::stderr());
     if validation.has_errors() {
         eprint!(
@@ -123,11 +146,10 @@ pub fn prepare(
         })?;
     let endpoints = Endpoints {
         admin: check_url("--admin", &remote.admin)?,
-        worker: remote
-            .transform
-            .clone()
-            .or(validation.transform_url.clone())
-            .map(|url| check_url("--transform", &url))
+        worker: validation
+            .transform_url
+            .as_deref()
+            .map(|url| check_url("--transform-url", url))
             .transpose()?,
     };
     let options = ClientOptions {

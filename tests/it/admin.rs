@@ -237,7 +237,7 @@ async fn bad_requests_name_the_problem() {
             "/admin/config/acme/sites/web/content.json",
             br#"{"source": {"url": "https://x.example", "type": "markup"}, "overlay": {"url": "https://o.example", "type": "json"}}"#.to_vec(),
             StatusCode::BAD_REQUEST,
-            "/overlay/type: overlay type must be `markup`",
+            "/overlay/type: `type` cannot be \"json\"",
         ),
         (
             Method::POST,

@@ -222,3 +222,57 @@ fn template_render_errors_name_the_file_line_and_column() {
         stderr(&bad_data)
     );
 }
+
+/// Completion scripts come from the command line's declaration: every subcommand is in
+/// them, and bash parses its script.
+#[test]
+fn completions_cover_every_command_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let output = siteops(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let script = stdout(&output);
+        for command in [
+            "validate", "plan", "apply", "serve", "ingest", "mocks", "test",
+        ] {
+            assert!(script.contains(command), "{shell}: no {command}");
+        }
+        assert!(script.contains("--transform-url"), "{shell}");
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let script = scratch.path().join("siteops.bash");
+    std::fs::write(&script, stdout(&siteops(&["completions", "bash"]))).unwrap();
+    if let Ok(bash) = Command::new("bash").arg("-n").arg(&script).output() {
+        assert!(
+            bash.status.success(),
+            "{}",
+            String::from_utf8_lossy(&bash.stderr)
+        );
+    }
+    let unknown = siteops(&["completions", "powershell-9"]);
+    assert_eq!(unknown.status.code(), Some(1));
+}
+
+/// `siteops man` (behind `cargo xtask man`) writes a page for the tool and each command.
+#[test]
+fn man_pages_for_the_tool_and_each_command() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().to_str().unwrap();
+    let output = siteops(&["man", "--out", out]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let page = |name: &str| {
+        std::fs::read_to_string(scratch.path().join(format!("{name}.1")))
+            .unwrap_or_else(|_| panic!("no {name}.1"))
+    };
+    assert!(page("siteops").contains(".TH siteops 1"));
+    let plan = page("siteops-plan");
+    assert!(plan.contains(".TH siteops-plan 1"), "{plan}");
+    assert!(plan.contains("transform\\-url"), "{plan}");
+    for name in [
+        "siteops-validate",
+        "siteops-serve",
+        "siteops-mocks-record",
+        "siteops-template-render",
+    ] {
+        assert!(page(name).starts_with(".ie"), "{name}");
+    }
+}

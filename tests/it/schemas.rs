@@ -53,3 +53,53 @@ fn example_files_declare_their_schema_for_editors() {
     let site = read(&repo_root().join("sites/acme/website/site.toml"));
     assert!(site.starts_with("#:schema ../../../schemas/files/site.toml.schema.json"));
 }
+
+/// Taplo, the TOML tool editors use, checks the example files against the schemas their
+/// `#:schema` lines name, and flags a value outside a closed set: a content source of type
+/// `markdown`.
+#[test]
+fn taplo_checks_files_against_the_schemas() {
+    let taplo = std::process::Command::new("taplo")
+        .arg("--version")
+        .output();
+    if !taplo.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs taplo (.ci/run installs it)"
+        );
+        eprintln!("taplo test skipped: taplo is not installed (pip install taplo)");
+        return;
+    }
+    let lint = |dir: &std::path::Path, files: &[&str]| {
+        std::process::Command::new("taplo")
+            .arg("lint")
+            .args(files)
+            .current_dir(dir)
+            .env("RUST_LOG", "error")
+            .output()
+            .expect("taplo runs")
+    };
+    let root = repo_root();
+    let examples = lint(&root, &["sites/*/*/*.toml", "sites/*/*/transform/*.toml"]);
+    assert!(
+        examples.status.success(),
+        "{}",
+        String::from_utf8_lossy(&examples.stderr)
+    );
+
+    let scratch = tempfile::tempdir().unwrap();
+    let site = read(&root.join("sites/acme/website/site.toml"))
+        .replace(
+            "#:schema ../../../schemas",
+            &format!("#:schema {}/schemas", root.display()),
+        )
+        .replacen("type = \"markup\"", "type = \"markdown\"", 1);
+    std::fs::write(scratch.path().join("site.toml"), site).unwrap();
+    let flagged = lint(scratch.path(), &["site.toml"]);
+    let report = String::from_utf8_lossy(&flagged.stderr);
+    assert!(!flagged.status.success(), "{report}");
+    assert!(
+        report.contains(r#""markdown" is not one of ["markup","onedrive","google"]"#),
+        "{report}"
+    );
+}

@@ -12,6 +12,7 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   schema        regenerate the JSON schemas in schemas/ from the Rust types
+  man           write the manual pages (siteops.1, siteops-<command>.1) into target/man
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
   bench [NAME]  run the benchmarks, or one (fleet, plan, render, load, ingest,
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("schema") => siteops(&["schema"]),
+        Some("man") => man(),
         Some("docs") => docs(),
         Some("bench") if args.get(1).is_some_and(|a| a == "compare") => compare(&args[2..]),
         Some("bench") => bench(args.get(1).map(String::as_str)),
@@ -162,14 +164,7 @@ fn run(command: &mut Command) -> Result<(), String> {
 /// The side-by-side comparisons: release builds of siteops and of the bench harness (the
 /// peers live there, never in siteops), the references' packages installed once.
 fn compare(args: &[String]) -> Result<(), String> {
-    cargo(&[
-        "build",
-        "--release",
-        "-p",
-        "siteops",
-        "-p",
-        "siteops-bench",
-    ])?;
+    cargo(&["build", "--release", "-p", "siteops", "-p", "siteops-bench"])?;
     let anchors = root().join("../shared/anchors");
     let node = Command::new("node").arg("--version").output();
     if anchors.join("package-lock.json").exists()
@@ -253,6 +248,22 @@ fn remote(command: &str, fixed: &[&str], extra: &[String]) -> ExitCode {
 }
 
 /// Runs the siteops binary of this workspace on the repository root.
+/// The manual pages, from the command line's clap declaration, into target/man.
+fn man() -> Result<(), String> {
+    let out = root().join("target/man");
+    let out = out.to_str().ok_or("the workspace path is not UTF-8")?;
+    cargo(&[
+        "run",
+        "--quiet",
+        "--package",
+        "siteops",
+        "--",
+        "man",
+        "--out",
+        out,
+    ])
+}
+
 fn siteops(args: &[&str]) -> Result<(), String> {
     let root = root();
     let root = root.to_str().ok_or("the workspace path is not UTF-8")?;

@@ -80,8 +80,6 @@ codes! {
     InvalidName = "invalid-name" (Error),
     /// A URL does not parse or is not http(s).
     InvalidUrl = "invalid-url" (Error),
-    /// An overlay whose type is not `markup`.
-    OverlayType = "overlay-type" (Error),
     /// A content source type that siteops cannot preview.
     ContentSourceType = "content-source-type" (Warning),
     /// A suffix that does not start with `.`.

@@ -34,6 +34,7 @@ pub struct CodeConfig {
     pub owner: String,
     /// Repository name.
     pub repo: String,
+    /// Where the code comes from: a hosted repository or an external git service.
     pub source: CodeSource,
 }
 
@@ -92,7 +93,9 @@ impl CodeConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContentConfig {
+    /// The primary content source.
     pub source: ContentSource,
+    /// A second source asked before the primary one for every page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay: Option<ContentOverlay>,
 }
@@ -102,8 +105,10 @@ pub struct ContentConfig {
 pub struct ContentSource {
     /// Content source address.
     pub url: String,
-    /// `markup` for a markup source.
+    /// `markup` for a markup source; the platform's other source types are accepted, and
+    /// not previewed by siteops.
     #[serde(rename = "type")]
+    #[schemars(extend("enum" = ["markup", "onedrive", "google"]))]
     pub kind: String,
     /// Appended to the page path on fetch, for example `.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -117,6 +122,7 @@ pub struct ContentOverlay {
     pub url: String,
     /// Must be `markup`.
     #[serde(rename = "type")]
+    #[schemars(extend("enum" = ["markup"]))]
     pub kind: String,
 }
 
@@ -124,6 +130,7 @@ pub struct ContentOverlay {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AccessConfig {
+    /// Administration access: roles and whether previews need a token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin: Option<AdminAccess>,
 }
@@ -131,6 +138,7 @@ pub struct AccessConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdminAccess {
+    /// Who holds each administration role.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<AdminRoles>,
     /// `auto` makes the site's preview require a token.
@@ -158,6 +166,7 @@ pub struct AdminRoles {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PublicConfig {
+    /// Path mappings and includes of the site's pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paths: Option<PublicPaths>,
 }

@@ -73,28 +73,37 @@ pub struct TransformFile {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TransformEntryFile {
+    /// Path prefix of the pages this entry handles.
     pub path: String,
+    /// JSON source address; may hold `{{id}}` and header placeholders.
     pub endpoint: String,
+    /// JavaScript regular-expression literal whose whole match is `{{id}}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regex: Option<String>,
+    /// Path of the Mustache template in the site's code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
+    /// Headers sent to the endpoint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<BTreeMap<String, String>>,
+    /// Incoming request headers passed on to the endpoint request.
     #[serde(
         rename = "forwardHeaders",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub forward_headers: Option<Vec<String>>,
+    /// URL origin put in front of relative media URLs in the generated HTML.
     #[serde(
         rename = "relativeURLPrefix",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub relative_url_prefix: Option<String>,
+    /// Dotted path to the array of page records in a listing document (`""`: the root).
     #[serde(rename = "arrayKey", default, skip_serializing_if = "Option::is_none")]
     pub array_key: Option<String>,
+    /// Field of each record that holds the page path.
     #[serde(rename = "pathKey", default, skip_serializing_if = "Option::is_none")]
     pub path_key: Option<String>,
     /// A key is a credential, so the file names its environment variable.
@@ -104,6 +113,7 @@ pub struct TransformEntryFile {
         skip_serializing_if = "Option::is_none"
     )]
     pub template_api_key: Option<EnvRef>,
+    /// Fetch the site's `/config.json` and apply its path mappings.
     #[serde(
         rename = "useAEMMapping",
         default,
@@ -121,6 +131,7 @@ pub struct TransformEntryFile {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FstabFile {
+    /// Content sources by path; `/` is the primary source.
     pub mountpoints: BTreeMap<String, Mountpoint>,
     /// Folder mappings of the legacy file; accepted and not used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -162,9 +173,14 @@ pub enum Mountpoint {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MountpointTable {
+    /// Content source address.
     pub url: String,
+    /// `markup` for a markup source; the platform's other source types are accepted, and
+    /// not previewed by siteops.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = ["markup", "onedrive", "google"]))]
     pub kind: Option<String>,
+    /// Appended to the page path on fetch, for example `.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suffix: Option<String>,
 }

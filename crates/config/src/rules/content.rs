@@ -26,16 +26,7 @@ pub fn content(content: &ContentConfig) -> Vec<Diagnostic> {
     }
     if let Some(overlay) = &content.overlay {
         diagnostics.extend(check_url(&overlay.url, "/overlay/url"));
-        if overlay.kind != "markup" {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::OverlayType,
-                    format!("overlay type must be `markup`, not `{}`", overlay.kind),
-                )
-                .with_help("an overlay is always a markup source")
-                .at_pointer("/overlay/type"),
-            );
-        }
+        // Its type is a closed set in the schemas: `markup`.
     }
     diagnostics
 }
