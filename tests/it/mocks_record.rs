@@ -344,8 +344,9 @@ async fn recorded_pages_replay_offline_with_the_same_results() {
     insta::assert_snapshot!("recorded-mocks", snapshot);
 
     // Recording again overwrites the same files: nothing new appears. A hand-written
-    // stub that answers a recorded request first is named in a warning.
-    let hand = mocks.join("mappings/a-hand-written.json");
+    // stub that answers a recorded request first (of equal priority, it is loaded later:
+    // its file sorts after the recorded ones) is named in a warning.
+    let hand = mocks.join("mappings/z-hand-written.json");
     std::fs::write(
         &hand,
         r#"{"name": "hand", "request": {"host": {"equalTo": "cms.test"}, "urlPathPattern": "/delivery/.*"}, "response": {"status": 404}}"#,
@@ -364,7 +365,7 @@ async fn recorded_pages_replay_offline_with_the_same_results() {
         again.warnings,
         [format!(
             "GET cms.test/delivery/web/about.html?tenant=acme is answered by `hand` \
-             (sites/acme/web/mocks/mappings/a-hand-written.json) before {}: delete that mapping \
+             (sites/acme/web/mocks/mappings/z-hand-written.json) before {}: delete that mapping \
              or give ours a priority",
             about.mapping
         )]

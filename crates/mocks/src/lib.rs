@@ -9,10 +9,14 @@
 //! - `request`: `method` (`ANY` or absent: any), one of `url` (path and query, exact),
 //!   `urlPath` (path, exact), `urlPattern` (path and query, regex), `urlPathPattern` (path,
 //!   regex), `host` and `headers` and `queryParameters` with `equalTo` (optionally
-//!   `caseInsensitive`), `contains`, `matches`, `doesNotMatch` or `absent`;
-//! - `response`: `status`, `headers`, and one of `body`, `jsonBody`, `base64Body`,
-//!   `bodyFileName`;
-//! - `priority` (lower wins; a stub without one has WireMock's default, 5), then file order.
+//!   `caseInsensitive`), `contains`, `matches`, `doesNotMatch` or `absent`, and for
+//!   headers and query parameters `hasExactly` and `includes` (lists of those);
+//! - `response`: `status`, `headers`, and one of `body`, `jsonBody` (sent without a
+//!   `Content-Type` unless `headers` gives one, as WireMock does), `base64Body`,
+//!   `bodyFileName` (an absolute path is refused with a 500, as WireMock refuses it);
+//! - `priority` (lower wins; a stub without one has WireMock's default, 5); among equal
+//!   priorities the stub loaded last wins, as in WireMock (files in name order, which is
+//!   WireMock's order where its directory listing is sorted; each file's stubs in order).
 //!
 //! Regexes match the whole value, as Java's `matches` does in WireMock. Anything else in a
 //! stub (scenarios, delays, transformers) is an error naming the file and the key, rather
@@ -56,12 +60,25 @@ pub struct Stub {
 
 #[derive(Debug, Clone, Default)]
 pub struct RequestPattern {
-    /// `None` matches any method.
+    /// `None` matches any method; otherwise the method exactly, case included (WireMock's
+    /// `"get"` matches nothing).
     pub method: Option<String>,
     pub url: UrlMatch,
     pub host: Option<StringMatch>,
-    pub headers: Vec<(String, StringMatch)>,
-    pub query: Vec<(String, StringMatch)>,
+    pub headers: Vec<(String, ValuesMatch)>,
+    pub query: Vec<(String, ValuesMatch)>,
+}
+
+/// A matcher of a field that can have several values (a header, a query parameter).
+#[derive(Debug, Clone)]
+pub enum ValuesMatch {
+    /// One matcher: some value passes it (`absent`: there is none; `doesNotMatch`: there
+    /// is none, or some value does not match).
+    Any(StringMatch),
+    /// `hasExactly`: as many values as matchers, each matcher passed by a value of its own.
+    HasExactly(Vec<StringMatch>),
+    /// `includes`: each matcher passed by some value.
+    Includes(Vec<StringMatch>),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -108,7 +125,10 @@ impl MockSet {
     /// The stubs of one mock directory's files. `label` prefixes file names in messages
     /// (`sites/acme/web/mocks`). Every problem of every file is reported.
     pub fn from_files(label: &str, files: &[MockFile]) -> Result<MockSet, Vec<MockError>> {
-        parse::stubs(label, files).map(|stubs| {
+        parse::stubs(label, files).map(|mut stubs| {
+            // WireMock tries the stub added last first: files load in name order, each
+            // file's stubs in its order, so the last stub of the last file leads a tie.
+            stubs.reverse();
             let mut set = MockSet { stubs };
             set.order();
             set
@@ -133,7 +153,8 @@ impl MockSet {
         self.stubs.is_empty()
     }
 
-    /// Lowest priority number first, as in WireMock; the stable sort keeps file order.
+    /// Lowest priority number first, as in WireMock; among equal priorities the stable sort
+    /// keeps the order the stubs are tried in (the most recently loaded first).
     fn order(&mut self) {
         self.stubs
             .sort_by_key(|stub| stub.priority.unwrap_or(DEFAULT_PRIORITY));

@@ -4,7 +4,7 @@ use std::fmt;
 
 use url::Url;
 
-use super::{MockSet, RequestPattern, StringMatch, Stub, UrlMatch};
+use super::{MockSet, RequestPattern, StringMatch, Stub, UrlMatch, ValuesMatch};
 
 /// A request as the mocks see it.
 #[derive(Debug, Clone)]
@@ -99,7 +99,7 @@ impl MockSet {
 fn differences(pattern: &RequestPattern, request: &MockRequest<'_>) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(method) = &pattern.method
-        && !method.eq_ignore_ascii_case(request.method)
+        && method != request.method
     {
         out.push(format!("method is {method}"));
     }
@@ -155,6 +155,73 @@ fn differences(pattern: &RequestPattern, request: &MockRequest<'_>) -> Vec<Strin
     out
 }
 
+impl ValuesMatch {
+    /// Whether the values a request has for a field (none: the field is absent) pass.
+    fn accepts<'v>(&self, values: impl Iterator<Item = &'v str>) -> bool {
+        match self {
+            ValuesMatch::Any(matcher) => matcher.accepts(values),
+            ValuesMatch::Includes(matchers) => {
+                let values: Vec<&str> = values.collect();
+                matchers
+                    .iter()
+                    .all(|m| values.iter().any(|v| m.accepts_value(Some(v))))
+            }
+            ValuesMatch::HasExactly(matchers) => {
+                let values: Vec<&str> = values.collect();
+                values.len() == matchers.len() && exact_pairing(matchers, &values)
+            }
+        }
+    }
+
+    fn describe(&self) -> String {
+        let list = |matchers: &[StringMatch]| {
+            matchers
+                .iter()
+                .map(StringMatch::describe)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        match self {
+            ValuesMatch::Any(matcher) => matcher.describe(),
+            ValuesMatch::Includes(matchers) => {
+                format!("must include values that {}", list(matchers))
+            }
+            ValuesMatch::HasExactly(matchers) => {
+                format!("must have exactly values that {}", list(matchers))
+            }
+        }
+    }
+}
+
+/// Whether each matcher can take a value of its own (as many values as matchers): a
+/// matching of the bipartite graph, by augmenting paths (the lists are a handful long).
+fn exact_pairing(matchers: &[StringMatch], values: &[&str]) -> bool {
+    fn place(
+        m: usize,
+        matchers: &[StringMatch],
+        values: &[&str],
+        owner: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
+        for v in 0..values.len() {
+            if seen[v] || !matchers[m].accepts_value(Some(values[v])) {
+                continue;
+            }
+            seen[v] = true;
+            if owner[v].is_none_or(|other| place(other, matchers, values, owner, seen)) {
+                owner[v] = Some(m);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; values.len()];
+    (0..matchers.len()).all(|m| {
+        let mut seen = vec![false; values.len()];
+        place(m, matchers, values, &mut owner, &mut seen)
+    })
+}
+
 impl StringMatch {
     /// Whether one value (`None`: absent) passes.
     pub fn accepts_value(&self, value: Option<&str>) -> bool {
@@ -162,7 +229,8 @@ impl StringMatch {
     }
 
     /// Whether the values a request has for a field (none: the field is absent) pass.
-    fn accepts<'v>(&self, mut values: impl Iterator<Item = &'v str>) -> bool {
+    fn accepts<'v>(&self, values: impl Iterator<Item = &'v str>) -> bool {
+        let mut values = values.peekable();
         match self {
             StringMatch::Absent => values.next().is_none(),
             StringMatch::EqualTo {
@@ -172,7 +240,10 @@ impl StringMatch {
             StringMatch::EqualTo { value, .. } => values.any(|v| v == value),
             StringMatch::Contains(part) => values.any(|v| v.contains(part.as_str())),
             StringMatch::Matches(regex) => values.any(|v| regex.is_match(v)),
-            StringMatch::DoesNotMatch(regex) => values.any(|v| !regex.is_match(v)),
+            // An absent field does not match the pattern, so it passes, as in WireMock.
+            StringMatch::DoesNotMatch(regex) => {
+                values.peek().is_none() || values.any(|v| !regex.is_match(v))
+            }
         }
     }
 

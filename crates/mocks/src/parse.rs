@@ -5,7 +5,7 @@ use base64::Engine as _;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::{MockFile, RequestPattern, StringMatch, Stub, StubResponse, UrlMatch};
+use super::{MockFile, RequestPattern, StringMatch, Stub, StubResponse, UrlMatch, ValuesMatch};
 
 /// A problem in a mapping file: the file, where in it (a JSON pointer), and what.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -145,6 +145,8 @@ impl Parser<'_> {
                 "response",
                 "persistent",
                 "metadata",
+                // WireMock's recorder writes it on every stub; the load order decides here.
+                "insertionIndex",
             ],
         )?;
         let name = map
@@ -206,7 +208,7 @@ impl Parser<'_> {
         let mut pattern = RequestPattern {
             method: match map.get("method").map(Value::as_str) {
                 None | Some(Some("ANY")) => None,
-                Some(Some(method)) => Some(method.to_ascii_uppercase()),
+                Some(Some(method)) => Some(method.to_string()),
                 Some(None) => {
                     self.error(&format!("{pointer}/method"), "must be a string".into());
                     None
@@ -245,12 +247,46 @@ impl Parser<'_> {
                 continue;
             };
             for (name, matcher) in entries {
-                if let Some(matcher) = self.string_match(&format!("{at}/{name}"), matcher) {
+                if let Some(matcher) = self.values_match(&format!("{at}/{name}"), matcher) {
                     target.push((name.clone(), matcher));
                 }
             }
         }
         Some(pattern)
+    }
+
+    /// A header's or query parameter's matcher: one string matcher, or `hasExactly` or
+    /// `includes` with a list of them.
+    fn values_match(&mut self, pointer: &str, value: &Value) -> Option<ValuesMatch> {
+        for (key, make) in [
+            (
+                "hasExactly",
+                ValuesMatch::HasExactly as fn(Vec<StringMatch>) -> ValuesMatch,
+            ),
+            ("includes", ValuesMatch::Includes),
+        ] {
+            let Some(list) = value.get(key) else {
+                continue;
+            };
+            let at = format!("{pointer}/{key}");
+            if let Value::Object(map) = value
+                && map.len() > 1
+            {
+                self.error(pointer, format!("`{key}` takes no other key beside it"));
+                return None;
+            }
+            let Value::Array(items) = list else {
+                self.error(&at, "must be an array of matchers".into());
+                return None;
+            };
+            let matchers: Vec<StringMatch> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| self.string_match(&format!("{at}/{i}"), item))
+                .collect();
+            return (matchers.len() == items.len()).then(|| make(matchers));
+        }
+        self.string_match(pointer, value).map(ValuesMatch::Any)
     }
 
     fn string_match(&mut self, pointer: &str, value: &Value) -> Option<StringMatch> {
@@ -382,15 +418,8 @@ impl Parser<'_> {
         let chosen = self.one_of(pointer, map, &BODY_KEYS);
         let body = match chosen {
             None => Vec::new(),
-            Some("jsonBody") => {
-                if !headers
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
-                {
-                    headers.push(("Content-Type".into(), "application/json".into()));
-                }
-                serde_json::to_vec(&map["jsonBody"]).unwrap_or_default()
-            }
+            // WireMock sends `jsonBody` without a `Content-Type` unless `headers` gives one.
+            Some("jsonBody") => serde_json::to_vec(&map["jsonBody"]).unwrap_or_default(),
             Some(key) => {
                 let at = format!("{pointer}/{key}");
                 let Some(text) = map[key].as_str() else {
@@ -406,8 +435,23 @@ impl Parser<'_> {
                             return None;
                         }
                     },
+                    // WireMock refuses a file outside `__files/` (an absolute path) with
+                    // a 500 when the stub answers.
+                    _ if text.starts_with('/') => {
+                        return Some(StubResponse {
+                            status: 500,
+                            headers: vec![(
+                                "Content-Type".into(),
+                                "text/plain; charset=utf-8".into(),
+                            )],
+                            body: format!(
+                                "Access to file {text} is not permitted: a bodyFileName is relative to __files/"
+                            )
+                            .into_bytes(),
+                        });
+                    }
                     _ => {
-                        let path = format!("__files/{}", text.trim_start_matches('/'));
+                        let path = format!("__files/{text}");
                         match self.files.iter().find(|f| f.path == path) {
                             Some(file) => file.content.clone(),
                             None => {

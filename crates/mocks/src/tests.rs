@@ -159,9 +159,9 @@ fn responses_take_every_body_form() {
     );
     let json = by_name("json");
     assert_eq!(json.body, br#"{"a":[1]}"#);
-    assert_eq!(
-        json.headers,
-        [("Content-Type".to_string(), "application/json".to_string())]
+    assert!(
+        json.headers.is_empty(),
+        "WireMock adds no Content-Type to jsonBody"
     );
     assert_eq!(by_name("base64").body, b"hi");
     assert_eq!(by_name("file").body, b"<main></main>");
@@ -202,6 +202,77 @@ fn priority_then_file_order_decides_and_layers_come_first() {
         r#"{"name": "extra", "request": {"urlPath": "/p"}, "response": {}}"#,
     )]));
     assert_eq!(answer(&layered, "GET", "https://x.test/p", &[]), "extra");
+}
+
+/// Where two stubs of equal priority both match, WireMock answers with the one added
+/// last: the later stub of a file, the stub of the file loaded later.
+#[test]
+fn the_stub_loaded_last_wins_a_tie_as_in_wiremock() {
+    let mocks = set(&[
+        file(
+            "mappings/a.json",
+            r#"{"name": "a", "request": {"urlPath": "/two"}, "response": {}}"#,
+        ),
+        file(
+            "mappings/b.json",
+            r#"{"mappings": [
+                {"name": "b-first", "request": {"urlPath": "/one"}, "response": {}},
+                {"name": "b-second", "request": {"urlPath": "/one"}, "response": {}},
+                {"name": "b", "request": {"urlPath": "/two"}, "response": {}}
+            ]}"#,
+        ),
+        file(
+            "mappings/c.json",
+            r#"{"name": "c", "request": {"urlPath": "/two"}, "response": {}, "insertionIndex": 3}"#,
+        ),
+    ]);
+    assert_eq!(answer(&mocks, "GET", "https://x.test/one", &[]), "b-second");
+    assert_eq!(answer(&mocks, "GET", "https://x.test/two", &[]), "c");
+}
+
+/// Matchers as WireMock applies them: the method's case counts, `doesNotMatch` passes an
+/// absent field, `hasExactly` wants every value paired with a matcher, `includes` each
+/// matcher passed by some value, and a body file outside `__files/` answers 500.
+#[test]
+fn matchers_follow_wiremock() {
+    let mocks = set(&[file(
+        "mappings/m.json",
+        r#"{"mappings": [
+            {"name": "lower", "request": {"method": "get", "urlPath": "/lower"}, "response": {}},
+            {"name": "dnm", "request": {"urlPath": "/h", "headers": {"X-A": {"doesNotMatch": "z.*"}}}, "response": {}},
+            {"name": "qdnm", "request": {"urlPath": "/d", "queryParameters": {"x": {"doesNotMatch": "1"}}}, "response": {}},
+            {"name": "exact", "request": {"urlPath": "/q", "queryParameters": {"x": {"hasExactly": [{"equalTo": "1"}, {"matches": "[0-9]"}]}}}, "response": {}},
+            {"name": "incl", "request": {"urlPath": "/i", "queryParameters": {"x": {"includes": [{"equalTo": "1"}]}}}, "response": {}},
+            {"name": "abs", "request": {"urlPath": "/abs"}, "response": {"bodyFileName": "/pages/j.txt"}}
+        ]}"#,
+    )]);
+    let none = "no match";
+    let cases: [(&str, &[(&str, &str)], &str); 13] = [
+        ("https://x.test/lower", &[], none),
+        ("https://x.test/h", &[], "dnm"),
+        ("https://x.test/h", &[("x-a", "a")], "dnm"),
+        ("https://x.test/h", &[("x-a", "zz")], none),
+        ("https://x.test/d", &[], "qdnm"),
+        ("https://x.test/d?x=2", &[], "qdnm"),
+        ("https://x.test/d?x=1", &[], none),
+        ("https://x.test/q?x=2&x=1", &[], "exact"),
+        ("https://x.test/q?x=1", &[], none),
+        ("https://x.test/q?x=1&x=2&x=3", &[], none),
+        ("https://x.test/q?x=1&x=1", &[], "exact"),
+        ("https://x.test/i?x=5&x=1", &[], "incl"),
+        ("https://x.test/i?x=5", &[], none),
+    ];
+    for (url, headers, expected) in cases {
+        let got = answer(&mocks, "GET", url, headers);
+        let got = if got.starts_with("no mock") {
+            none
+        } else {
+            got.as_str()
+        };
+        assert_eq!(got, expected, "{url} {headers:?}");
+    }
+    let abs = mocks.stubs().iter().find(|s| s.name == "abs").unwrap();
+    assert_eq!(abs.response.status, 500);
 }
 
 #[test]
