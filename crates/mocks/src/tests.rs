@@ -247,7 +247,8 @@ fn matchers_follow_wiremock() {
         ]}"#,
     )]);
     let none = "no match";
-    let cases: [(&str, &[(&str, &str)], &str); 13] = [
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 13] = [
         ("https://x.test/lower", &[], none),
         ("https://x.test/h", &[], "dnm"),
         ("https://x.test/h", &[("x-a", "a")], "dnm"),
