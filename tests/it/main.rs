@@ -30,5 +30,6 @@ mod support;
 mod validate_cases;
 mod watch_loop;
 mod webdriver;
+mod wiremock_diff;
 mod worker;
 mod worker_golden;

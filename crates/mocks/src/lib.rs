@@ -75,7 +75,8 @@ pub enum ValuesMatch {
     /// One matcher: some value passes it (`absent`: there is none; `doesNotMatch`: there
     /// is none, or some value does not match).
     Any(StringMatch),
-    /// `hasExactly`: as many values as matchers, each matcher passed by a value of its own.
+    /// `hasExactly`: as many values as matchers, each matcher passed by some value (as
+    /// WireMock has it: the values are not paired with the matchers).
     HasExactly(Vec<StringMatch>),
     /// `includes`: each matcher passed by some value.
     Includes(Vec<StringMatch>),

@@ -162,13 +162,13 @@ impl ValuesMatch {
             ValuesMatch::Any(matcher) => matcher.accepts(values),
             ValuesMatch::Includes(matchers) => {
                 let values: Vec<&str> = values.collect();
-                matchers
-                    .iter()
-                    .all(|m| values.iter().any(|v| m.accepts_value(Some(v))))
+                every_matcher_passed(matchers, &values)
             }
+            // As many values as matchers, each matcher passed by some value: WireMock does
+            // not pair them, so `[v, v]` takes the values `v, 2`.
             ValuesMatch::HasExactly(matchers) => {
                 let values: Vec<&str> = values.collect();
-                values.len() == matchers.len() && exact_pairing(matchers, &values)
+                values.len() == matchers.len() && every_matcher_passed(matchers, &values)
             }
         }
     }
@@ -193,33 +193,10 @@ impl ValuesMatch {
     }
 }
 
-/// Whether each matcher can take a value of its own (as many values as matchers): a
-/// matching of the bipartite graph, by augmenting paths (the lists are a handful long).
-fn exact_pairing(matchers: &[StringMatch], values: &[&str]) -> bool {
-    fn place(
-        m: usize,
-        matchers: &[StringMatch],
-        values: &[&str],
-        owner: &mut [Option<usize>],
-        seen: &mut [bool],
-    ) -> bool {
-        for v in 0..values.len() {
-            if seen[v] || !matchers[m].accepts_value(Some(values[v])) {
-                continue;
-            }
-            seen[v] = true;
-            if owner[v].is_none_or(|other| place(other, matchers, values, owner, seen)) {
-                owner[v] = Some(m);
-                return true;
-            }
-        }
-        false
-    }
-    let mut owner = vec![None; values.len()];
-    (0..matchers.len()).all(|m| {
-        let mut seen = vec![false; values.len()];
-        place(m, matchers, values, &mut owner, &mut seen)
-    })
+fn every_matcher_passed(matchers: &[StringMatch], values: &[&str]) -> bool {
+    matchers
+        .iter()
+        .all(|m| values.iter().any(|v| m.accepts_value(Some(v))))
 }
 
 impl StringMatch {

@@ -231,8 +231,9 @@ fn the_stub_loaded_last_wins_a_tie_as_in_wiremock() {
 }
 
 /// Matchers as WireMock applies them: the method's case counts, `doesNotMatch` passes an
-/// absent field, `hasExactly` wants every value paired with a matcher, `includes` each
-/// matcher passed by some value, and a body file outside `__files/` answers 500.
+/// absent field, `hasExactly` wants as many values as matchers and each matcher passed by
+/// some value, `includes` each matcher passed by some value, and a body file outside
+/// `__files/` answers 500.
 #[test]
 fn matchers_follow_wiremock() {
     let mocks = set(&[file(
