@@ -86,12 +86,12 @@ impl<'a> Builder<'a> {
                 self.ignore_lf = true;
             }
             local_name!("form") => {
-                if self.form_open {
+                if self.form.is_some() {
                     return Err(Bail);
                 }
                 self.close_p_in_button_scope()?;
                 self.insert(name, attrs)?;
-                self.form_open = true;
+                self.form = Some(self.stack.len() - 1);
             }
             local_name!("li") | local_name!("dd") | local_name!("dt") => {
                 self.close_list_item(&name)?;
@@ -292,12 +292,22 @@ impl<'a> Builder<'a> {
                 }
             }
             local_name!("form") => {
-                // The form element pointer is cleared even when the form is not in scope.
-                if !std::mem::take(&mut self.form_open) || !self.in_scope(&name, Scope::Default) {
+                // The form element pointer is cleared even when its form is not in scope.
+                // The pointer names an element, not a name: a form closed meanwhile (by a
+                // cell's end, say) is not in scope, even with another form open around it.
+                let Some(at) = self.form.take() else {
+                    return Ok(Flow::Done);
+                };
+                let open = self.stack.get(at).is_some_and(|o| o.html(&name));
+                if !open
+                    || self.stack[at + 1..]
+                        .iter()
+                        .any(|o| o.bounds(Scope::Default))
+                {
                     return Ok(Flow::Done);
                 }
                 self.generate_implied_end(None);
-                if !self.current_is(&name) {
+                if self.stack.len() != at + 1 {
                     return Err(Bail);
                 }
                 self.pop();

@@ -51,9 +51,16 @@ pub(crate) fn read_page(html: &str, whole: bool) -> Result<(Page, usize), Bail> 
     if memchr::memchr(0, html.as_bytes()).is_some() {
         return Err(Bail);
     }
-    let mut builder = Builder::new(html, whole);
+    // A byte order mark at the start is the decoder's, not text. html5ever drops one at the
+    // start of each chunk it is fed (and where it resumes after a script or a charset
+    // `meta`), so one anywhere else gives up.
+    let text = html.strip_prefix('\u{feff}').unwrap_or(html);
+    if memchr::memmem::find(text.as_bytes(), "\u{feff}".as_bytes()).is_some() {
+        return Err(Bail);
+    }
+    let mut builder = Builder::new(text, whole);
     builder.run()?;
-    let read = builder.tokens.pos();
+    let read = html.len() - text.len() + builder.tokens.pos();
     Ok((builder.page(), read))
 }
 
@@ -88,8 +95,10 @@ struct Builder<'a> {
     /// No `<!DOCTYPE html>`: a `table` does not close an open `p`.
     quirks: bool,
     stack: Vec<Open>,
-    /// The form element pointer is set.
-    form_open: bool,
+    /// The form element pointer: where its form was inserted on the stack. No other form
+    /// can be inserted while it is set (the fast path gives up), so a form at that place
+    /// is the one it points to.
+    form: Option<usize>,
     /// A line feed right after `<pre>`, `<listing>` or `<textarea>` is dropped.
     ignore_lf: bool,
     main_seen: bool,
@@ -165,7 +174,7 @@ impl<'a> Builder<'a> {
             mode: Mode::Initial,
             quirks: true,
             stack: Vec::with_capacity(32),
-            form_open: false,
+            form: None,
             ignore_lf: false,
             main_seen: false,
             main: None,

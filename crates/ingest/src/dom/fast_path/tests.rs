@@ -33,6 +33,11 @@ fn takes_well_formed_pages() {
         "<html><head></head>\n<body>\n<main>m</main>\n</body>\n</html>\n",
         "<div>\r\n<main>\r\n<pre>\r\nx</pre></main>",
         "<body><body class=x><html lang=en><main>m</p></br></main>",
+        "\u{feff}<!DOCTYPE html><p><table></table><main>m</main>",
+        // The form element pointer names the form inserted last, closed by the cell's end:
+        // the last `</form>` is ignored, and the outer form stays open.
+        "<main><form><table><tr><td></form><form></td></tr></table></form>x</main>",
+        "<main><form><select></form><form></select></form>x</main>",
     ] {
         check(html, true);
     }
@@ -54,6 +59,8 @@ fn gives_up_on_repairs() {
         "<main><?pi x?></main>",
         "<main><script>a</script x></main>",
         "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><main>m</main>",
+        // html5ever drops a byte order mark where it resumes after a script.
+        "<main><script></script>\u{feff}x</main>",
     ] {
         check(html, false);
     }
