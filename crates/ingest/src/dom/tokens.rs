@@ -56,6 +56,11 @@ impl<'a> Tokenizer<'a> {
         self.pos
     }
 
+    /// The input not read yet.
+    pub fn rest(&self) -> &'a str {
+        &self.input[self.pos..]
+    }
+
     fn bytes(&self) -> &'a [u8] {
         self.input.as_bytes()
     }

@@ -69,7 +69,12 @@ impl<'a> Builder<'a> {
     }
 
     /// The elements of `head`, wherever they are met (`in body` sends them here too).
+    ///
+    /// After a script, or a `meta` that may name a charset, html5ever's tokenizer stops and
+    /// resumes, and a U+FEFF it resumes on is dropped as a byte order mark: the fast path
+    /// gives up there.
     pub(super) fn head_element(&mut self, name: LocalName, attrs: Attrs) -> Result<bool, Bail> {
+        let resumes = matches!(name, local_name!("script") | local_name!("meta"));
         match name {
             local_name!("base")
             | local_name!("basefont")
@@ -82,6 +87,9 @@ impl<'a> Builder<'a> {
             }
             local_name!("template") => return Err(Bail),
             _ => return Ok(false),
+        }
+        if resumes && self.tokens.rest().starts_with('\u{feff}') {
+            return Err(Bail);
         }
         Ok(true)
     }

@@ -51,13 +51,10 @@ pub(crate) fn read_page(html: &str, whole: bool) -> Result<(Page, usize), Bail> 
     if memchr::memchr(0, html.as_bytes()).is_some() {
         return Err(Bail);
     }
-    // A byte order mark at the start is the decoder's, not text. html5ever drops one at the
-    // start of each chunk it is fed (and where it resumes after a script or a charset
-    // `meta`), so one anywhere else gives up.
+    // A byte order mark at the start is the decoder's, not text. Elsewhere U+FEFF is text
+    // (html5ever also drops one where its tokenizer resumes, after a script or a `meta`:
+    // there the fast path gives up, see `Builder::head_element`).
     let text = html.strip_prefix('\u{feff}').unwrap_or(html);
-    if memchr::memmem::find(text.as_bytes(), "\u{feff}".as_bytes()).is_some() {
-        return Err(Bail);
-    }
     let mut builder = Builder::new(text, whole);
     builder.run()?;
     let read = html.len() - text.len() + builder.tokens.pos();

@@ -40,7 +40,7 @@ impl<'a> Builder<'a> {
                     )
                 }
                 local_name!("style") | local_name!("script") => {
-                    self.raw_text(name, attrs, false)?;
+                    self.head_element(name, attrs)?;
                     Ok(Flow::Done)
                 }
                 _ => Err(Bail),

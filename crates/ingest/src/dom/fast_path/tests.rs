@@ -34,6 +34,7 @@ fn takes_well_formed_pages() {
         "<div>\r\n<main>\r\n<pre>\r\nx</pre></main>",
         "<body><body class=x><html lang=en><main>m</p></br></main>",
         "\u{feff}<!DOCTYPE html><p><table></table><main>m</main>",
+        "<main>zero\u{feff}width</main>",
         // The form element pointer names the form inserted last, closed by the cell's end:
         // the last `</form>` is ignored, and the outer form stays open.
         "<main><form><table><tr><td></form><form></td></tr></table></form>x</main>",
