@@ -20,6 +20,9 @@ use serde_json::{Value, json};
 use siteops::mocks::{MockFile, MockRequest, MockSet};
 use url::Url;
 
+/// The generator of the cases, seeded so that every run checks the same ones.
+type Rng = fastrand::Rng;
+
 use crate::support::repo_root;
 
 /// The cases of the generated part: each a group of stubs with its own path prefix, and
@@ -230,52 +233,37 @@ fn answer_id(headers: &reqwest::header::HeaderMap) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// A small deterministic generator (xorshift), so that every run checks the same cases.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())].clone()
-    }
+/// A pick from `items`.
+fn pick<T: Clone>(rng: &mut Rng, items: &[T]) -> T {
+    items[rng.usize(..items.len())].clone()
 }
 
 /// A string matcher of WireMock's JSON.
 fn string_matcher(rng: &mut Rng) -> Value {
-    match rng.below(7) {
-        0 => json!({"equalTo": rng.pick(&["v", "V", "w"])}),
+    match rng.usize(..7) {
+        0 => json!({"equalTo": pick(rng, &["v", "V", "w"])}),
         1 => json!({"equalTo": "v", "caseInsensitive": true}),
-        2 => json!({"contains": rng.pick(&["v", "z"])}),
-        3 => json!({"matches": rng.pick(&["v.*", "[vw]", "z+"])}),
-        4 => json!({"doesNotMatch": rng.pick(&["v.*", "z+"])}),
+        2 => json!({"contains": pick(rng, &["v", "z"])}),
+        3 => json!({"matches": pick(rng, &["v.*", "[vw]", "z+"])}),
+        4 => json!({"doesNotMatch": pick(rng, &["v.*", "z+"])}),
         5 => json!({"absent": true}),
-        _ => json!({"equalTo": rng.pick(&["1", "2"])}),
+        _ => json!({"equalTo": pick(rng, &["1", "2"])}),
     }
 }
 
 /// A matcher of a header or query parameter: mostly one string matcher, sometimes
 /// `hasExactly` or `includes`.
 fn values_matcher(rng: &mut Rng) -> Value {
-    match rng.below(6) {
+    match rng.usize(..6) {
         0 => {
-            let list: Vec<Value> = (0..1 + rng.below(2))
-                .map(|_| json!({"equalTo": rng.pick(&["1", "2", "v"])}))
+            let list: Vec<Value> = (0..1 + rng.usize(..2))
+                .map(|_| json!({"equalTo": pick(rng, &["1", "2", "v"])}))
                 .collect();
             json!({"hasExactly": list})
         }
         1 => {
-            let list: Vec<Value> = (0..1 + rng.below(2))
-                .map(|_| json!({"equalTo": rng.pick(&["1", "2", "v"])}))
+            let list: Vec<Value> = (0..1 + rng.usize(..2))
+                .map(|_| json!({"equalTo": pick(rng, &["1", "2", "v"])}))
                 .collect();
             json!({"includes": list})
         }
@@ -287,11 +275,11 @@ fn values_matcher(rng: &mut Rng) -> Value {
 /// requests.
 fn generated_group(rng: &mut Rng, g: usize) -> (Value, Vec<Probe>) {
     let prefix = format!("/g{g}");
-    let stubs: Vec<Value> = (0..1 + rng.below(5))
+    let stubs: Vec<Value> = (0..1 + rng.usize(..5))
         .map(|k| {
             let id = format!("00000000-0000-4000-8000-{g:06}{k:06}");
             let mut request = serde_json::Map::new();
-            match rng.below(6) {
+            match rng.usize(..6) {
                 0 => {}
                 1 => {
                     request.insert("method".into(), json!("ANY"));
@@ -306,16 +294,19 @@ fn generated_group(rng: &mut Rng, g: usize) -> (Value, Vec<Probe>) {
                     request.insert("method".into(), json!("GET"));
                 }
             }
-            let (key, url) = rng.pick(&[
-                ("url", format!("{prefix}/a?x=1")),
-                ("url", format!("{prefix}/a")),
-                ("urlPath", format!("{prefix}/a")),
-                ("urlPattern", format!("{prefix}/[ab].*")),
-                ("urlPathPattern", format!("{prefix}/a.*")),
-            ]);
+            let (key, url) = pick(
+                rng,
+                &[
+                    ("url", format!("{prefix}/a?x=1")),
+                    ("url", format!("{prefix}/a")),
+                    ("urlPath", format!("{prefix}/a")),
+                    ("urlPattern", format!("{prefix}/[ab].*")),
+                    ("urlPathPattern", format!("{prefix}/a.*")),
+                ],
+            );
             request.insert(key.into(), json!(url));
             for (field, names) in [("headers", ["X-A", "X-B"]), ("queryParameters", ["x", "y"])] {
-                let count = rng.below(3);
+                let count = rng.usize(..3);
                 if count > 0 {
                     let mut matchers = serde_json::Map::new();
                     for name in names.iter().take(count) {
@@ -329,34 +320,37 @@ fn generated_group(rng: &mut Rng, g: usize) -> (Value, Vec<Probe>) {
                 "name": id,
                 "request": request,
                 "response": {
-                    "status": rng.pick(&[200, 201, 404, 418, 503]),
+                    "status": pick(rng, &[200, 201, 404, 418, 503]),
                     "body": format!("answer of {id}"),
                     "headers": {"X-Stub": format!("{k}")},
                 },
             });
-            if rng.below(2) == 0 {
-                stub["priority"] = json!(1 + rng.below(3));
+            if rng.usize(..2) == 0 {
+                stub["priority"] = json!(1 + rng.usize(..3));
             }
             stub
         })
         .collect();
     let probes = (0..REQUESTS_PER_GROUP)
         .map(|_| {
-            let path = rng.pick(&["/a", "/b", "/a/c", "/c"]);
-            let query = rng.pick(&[
-                "", "?x=1", "?x=1&x=2", "?x=2", "?y=v", "?x=v&y=1", "?x=2&x=1",
-            ]);
+            let path = pick(rng, &["/a", "/b", "/a/c", "/c"]);
+            let query = pick(
+                rng,
+                &[
+                    "", "?x=1", "?x=1&x=2", "?x=2", "?y=v", "?x=v&y=1", "?x=2&x=1",
+                ],
+            );
             let mut headers = Vec::new();
             for name in ["X-A", "X-B"] {
-                for _ in 0..rng.below(3) {
+                for _ in 0..rng.usize(..3) {
                     headers.push((
                         name.to_owned(),
-                        rng.pick(&["v", "V", "vz", "zz", "1", "2"]).to_owned(),
+                        pick(rng, &["v", "V", "vz", "zz", "1", "2"]).to_owned(),
                     ));
                 }
             }
             Probe {
-                method: rng.pick(&["GET", "GET", "POST", "PUT"]).to_owned(),
+                method: pick(rng, &["GET", "GET", "POST", "PUT"]).to_owned(),
                 path_and_query: format!("{prefix}{path}{query}"),
                 headers,
             }
@@ -459,7 +453,7 @@ async fn mocks_answer_as_wiremock_does() {
     };
     siteops::http::install_crypto_provider();
     let root = tempfile::tempdir().expect("a root");
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::with_seed(0x2545_F491_4F6C_DD1D);
     let mut files = Vec::new();
     let mut probes = Vec::new();
     for g in 0..GROUPS {

@@ -193,6 +193,29 @@ impl ValuesMatch {
     }
 }
 
+/// The Levenshtein distance of `a` and `b` (in characters, case counting) over the longer
+/// length, as WireMock ranks the values of a field against an `equalTo`.
+fn normalised_distance(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let longest = a.len().max(b.len());
+    if longest == 0 {
+        return 0.0;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()] as f64 / longest as f64
+}
+
 fn every_matcher_passed(matchers: &[StringMatch], values: &[&str]) -> bool {
     matchers
         .iter()
@@ -210,10 +233,22 @@ impl StringMatch {
         let mut values = values.peekable();
         match self {
             StringMatch::Absent => values.next().is_none(),
+            // WireMock takes the value closest to the expected one (by an edit distance that
+            // minds case, the first on a tie) and matches that one: with several values,
+            // `V` can lose to `vz` for `equalTo: "v"` with `caseInsensitive`.
             StringMatch::EqualTo {
                 value,
                 case_insensitive: true,
-            } => values.any(|v| v.eq_ignore_ascii_case(value)),
+            } => {
+                let mut best: Option<(f64, &str)> = None;
+                for candidate in values {
+                    let distance = normalised_distance(value, candidate);
+                    if best.is_none_or(|(d, _)| distance < d) {
+                        best = Some((distance, candidate));
+                    }
+                }
+                best.is_some_and(|(_, v)| v.eq_ignore_ascii_case(value))
+            }
             StringMatch::EqualTo { value, .. } => values.any(|v| v == value),
             StringMatch::Contains(part) => values.any(|v| v.contains(part.as_str())),
             StringMatch::Matches(regex) => values.any(|v| regex.is_match(v)),

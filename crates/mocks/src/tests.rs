@@ -244,12 +244,22 @@ fn matchers_follow_wiremock() {
             {"name": "qdnm", "request": {"urlPath": "/d", "queryParameters": {"x": {"doesNotMatch": "1"}}}, "response": {}},
             {"name": "exact", "request": {"urlPath": "/q", "queryParameters": {"x": {"hasExactly": [{"equalTo": "1"}, {"matches": "[0-9]"}]}}}, "response": {}},
             {"name": "incl", "request": {"urlPath": "/i", "queryParameters": {"x": {"includes": [{"equalTo": "1"}]}}}, "response": {}},
-            {"name": "abs", "request": {"urlPath": "/abs"}, "response": {"bodyFileName": "/pages/j.txt"}}
+            {"name": "abs", "request": {"urlPath": "/abs"}, "response": {"bodyFileName": "/pages/j.txt"}},
+            {"name": "ci", "request": {"urlPath": "/ci", "headers": {"X-A": {"equalTo": "v", "caseInsensitive": true}}}, "response": {}}
         ]}"#,
     )]);
     let none = "no match";
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 13] = [
+    let cases: [Case; 17] = [
+        // With several values, the one closest to `v` (case counting) decides.
+        ("https://x.test/ci", &[("x-a", "V")], "ci"),
+        ("https://x.test/ci", &[("x-a", "V"), ("x-a", "vz")], none),
+        ("https://x.test/ci", &[("x-a", "zz"), ("x-a", "V")], none),
+        (
+            "https://x.test/ci",
+            &[("x-a", "V"), ("x-a", "zz"), ("x-a", "v")],
+            "ci",
+        ),
         ("https://x.test/lower", &[], none),
         ("https://x.test/h", &[], "dnm"),
         ("https://x.test/h", &[("x-a", "a")], "dnm"),
