@@ -68,12 +68,13 @@ impl<'a> Builder<'a> {
         self.again(Mode::InHead, token)
     }
 
-    /// The elements of `head`, wherever they are met (`in body` sends them here too).
+    /// The elements of `head` ([`Builder::is_head_element`]), wherever they are met (`in
+    /// body` sends them here too); any other name gives up.
     ///
     /// After a script, or a `meta` that may name a charset, html5ever's tokenizer stops and
     /// resumes, and a U+FEFF it resumes on is dropped as a byte order mark: the fast path
     /// gives up there.
-    pub(super) fn head_element(&mut self, name: LocalName, attrs: Attrs) -> Result<bool, Bail> {
+    pub(super) fn head_element(&mut self, name: LocalName, attrs: Attrs) -> Result<(), Bail> {
         let resumes = matches!(name, local_name!("script") | local_name!("meta"));
         match name {
             local_name!("base")
@@ -85,13 +86,12 @@ impl<'a> Builder<'a> {
             local_name!("noframes") | local_name!("style") | local_name!("script") => {
                 self.raw_text(name, attrs, false)?
             }
-            local_name!("template") => return Err(Bail),
-            _ => return Ok(false),
+            _ => return Err(Bail),
         }
         if resumes && self.tokens.rest().starts_with('\u{feff}') {
             return Err(Bail);
         }
-        Ok(true)
+        Ok(())
     }
 
     /// An element whose content is (escapable) raw text up to its end tag.
