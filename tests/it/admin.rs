@@ -241,6 +241,14 @@ async fn bad_requests_name_the_problem() {
         ),
         (
             Method::POST,
+            "/admin/config/acme/sites/web/access.json",
+            br#"{"admin": {"requireAuth": "always"}}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "/admin/requireAuth: `requireAuth` cannot be \"always\"",
+        ),
+        (Method::POST, SITE, br#"{"version": 2}"#.to_vec(), StatusCode::BAD_REQUEST, "/version: `version` cannot be 2"),
+        (
+            Method::POST,
             "/admin/config/acme/sites/web/public.json",
             br#"{"paths": {"mappings": ["relative:/"]}}"#.to_vec(),
             StatusCode::BAD_REQUEST,

@@ -31,5 +31,6 @@ mod validate_cases;
 mod watch_loop;
 mod webdriver;
 mod wiremock_diff;
+mod wiremock_record;
 mod worker;
 mod worker_golden;

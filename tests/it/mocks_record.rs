@@ -25,7 +25,7 @@ use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 const SOURCE_AUTH: &str = "token SOURCE-SECRET-1f3a";
-const API_KEY: &str = "sk-live-77c2";
+pub(crate) const API_KEY: &str = "sk-live-77c2";
 /// A 1×1 PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
@@ -128,10 +128,18 @@ impl Services {
 /// worker, whose `/products/` entry reads `api.test` with an API key and puts images on
 /// `img.test`).
 fn repository(services: &Services) -> tempfile::TempDir {
+    let origin =
+        |name: &str, server: &MockServer| format!("http://{name}:{}", Services::port(server));
+    site_repository(
+        &origin("cms.test", &services.cms),
+        &origin("api.test", &services.api),
+        &origin("img.test", &services.img),
+    )
+}
+
+/// The repository of [`repository`] with the three services at the given origins.
+pub(crate) fn site_repository(cms: &str, api: &str, img: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
-    let cms = Services::port(&services.cms);
-    let api = Services::port(&services.api);
-    let img = Services::port(&services.img);
     let files = [
         (
             "siteops.toml",
@@ -142,7 +150,7 @@ fn repository(services: &Services) -> tempfile::TempDir {
             format!(
                 "version = 1\n\n[code]\nowner = \"acme\"\nrepo = \"web\"\n\n[code.source]\n\
                  type = \"github\"\nurl = \"https://github.com/acme/web\"\n\n[content.source]\n\
-                 url = \"http://cms.test:{cms}/delivery/web?tenant=acme\"\ntype = \"markup\"\n\
+                 url = \"{cms}/delivery/web?tenant=acme\"\ntype = \"markup\"\n\
                  suffix = \".html\"\n\n[content.overlay]\nurl = \"{{transform_url}}/acme/web/main\"\n\
                  type = \"markup\"\n"
             ),
@@ -151,8 +159,8 @@ fn repository(services: &Services) -> tempfile::TempDir {
             "sites/acme/web/transform/main.toml",
             format!(
                 "[[entry]]\npath = \"/products/\"\nregex = '/\\d+$/'\n\
-                 endpoint = \"http://api.test:{api}/products/{{{{id}}}}.json\"\n\
-                 template = \"/templates/product.html\"\nrelativeURLPrefix = \"http://img.test:{img}\"\n\
+                 endpoint = \"{api}/products/{{{{id}}}}.json\"\n\
+                 template = \"/templates/product.html\"\nrelativeURLPrefix = \"{img}\"\n\
                  headers = {{ \"x-api-version\" = \"2\", \"x-api-key\" = \"{API_KEY}\" }}\n\
                  examples = [\"/products/7\"]\n"
             ),
@@ -173,7 +181,7 @@ fn repository(services: &Services) -> tempfile::TempDir {
     dir
 }
 
-const PAGES: [&str; 2] = ["/about", "/products/7"];
+pub(crate) const PAGES: [&str; 2] = ["/about", "/products/7"];
 
 fn site() -> SiteId {
     SiteId {
@@ -184,7 +192,7 @@ fn site() -> SiteId {
 
 /// The bundled server with the repository at `root` applied, fetching through `transport`
 /// (`None`: offline, from the repository's mocks, as `serve --offline`).
-async fn serve(
+pub(crate) async fn serve(
     root: &Path,
     transport: Option<Arc<dyn Transport>>,
 ) -> (RunningServer, tempfile::TempDir) {
@@ -215,7 +223,10 @@ async fn serve(
 
 /// Each page previewed (with the source's credentials when given), then its markdown,
 /// page and plain HTML as the preview host serves them, the server's port redacted.
-async fn rendered(server: &RunningServer, authorization: Option<&str>) -> BTreeMap<String, String> {
+pub(crate) async fn rendered(
+    server: &RunningServer,
+    authorization: Option<&str>,
+) -> BTreeMap<String, String> {
     let now = siteops::time::now_seconds();
     let token = server.state.key.sign(&Claims {
         sub: SERVE_SUBJECT.into(),

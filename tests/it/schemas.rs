@@ -56,7 +56,7 @@ fn example_files_declare_their_schema_for_editors() {
 
 /// Taplo, the TOML tool editors use, checks the example files against the schemas their
 /// `#:schema` lines name, and flags a value outside a closed set: a content source of type
-/// `markdown`.
+/// `markdown`, a `requireAuth` of `always`, a role that does not exist.
 #[test]
 fn taplo_checks_files_against_the_schemas() {
     let taplo = std::process::Command::new("taplo")
@@ -87,19 +87,39 @@ fn taplo_checks_files_against_the_schemas() {
         String::from_utf8_lossy(&examples.stderr)
     );
 
+    // An example file with one value changed, its schema named by absolute path.
     let scratch = tempfile::tempdir().unwrap();
-    let site = read(&root.join("sites/acme/website/site.toml"))
-        .replace(
-            "#:schema ../../../schemas",
-            &format!("#:schema {}/schemas", root.display()),
-        )
-        .replacen("type = \"markup\"", "type = \"markdown\"", 1);
-    std::fs::write(scratch.path().join("site.toml"), site).unwrap();
-    let flagged = lint(scratch.path(), &["site.toml"]);
-    let report = String::from_utf8_lossy(&flagged.stderr);
-    assert!(!flagged.status.success(), "{report}");
-    assert!(
-        report.contains(r#""markdown" is not one of ["markup","onedrive","google"]"#),
-        "{report}"
+    let flag = |example: &str, from: &str, to: &str, message: &str| {
+        let text = read(&root.join("sites/acme/website").join(example));
+        assert!(text.contains(from), "{example} has no {from}");
+        let text = text
+            .replace(
+                "#:schema ../../../schemas",
+                &format!("#:schema {}/schemas", root.display()),
+            )
+            .replacen(from, to, 1);
+        std::fs::write(scratch.path().join(example), text).unwrap();
+        let flagged = lint(scratch.path(), &[example]);
+        let report = String::from_utf8_lossy(&flagged.stderr);
+        assert!(!flagged.status.success(), "{example}: {report}");
+        assert!(report.contains(message), "{example}: {report}");
+    };
+    flag(
+        "site.toml",
+        "type = \"markup\"",
+        "type = \"markdown\"",
+        r#""markdown" is not one of ["markup","onedrive","google"]"#,
+    );
+    flag(
+        "access.toml",
+        "requireAuth = \"auto\"",
+        "requireAuth = \"always\"",
+        r#""always" is not one of ["auto","true","false"]"#,
+    );
+    flag(
+        "access.toml",
+        "config_admin = ",
+        "author = ",
+        "Additional properties are not allowed ('author' was unexpected)",
     );
 }

@@ -116,9 +116,44 @@ impl SchemaKind {
         if validator.is_valid(instance) {
             return Vec::new();
         }
-        validator
-            .iter_errors(instance)
-            .flat_map(|error| to_diagnostics(&error, schema))
+        let errors: Vec<ValidationError<'_>> = validator.iter_errors(instance).collect();
+        let at =
+            |error: &ValidationError<'_>, pointer: &str| error.instance_path().as_str() == pointer;
+        let closed_set = |pointer: &str| {
+            errors.iter().find_map(|error| match error.kind() {
+                ValidationErrorKind::Enum { options } if at(error, pointer) => Some(&**options),
+                _ => None,
+            })
+        };
+        let mistyped = |pointer: &str| {
+            errors.iter().any(|error| {
+                matches!(error.kind(), ValidationErrorKind::Type { .. }) && at(error, pointer)
+            })
+        };
+        errors
+            .iter()
+            .flat_map(|error| {
+                let pointer = error.instance_path().as_str();
+                match error.kind() {
+                    // A value of the wrong type for a closed set is one problem: the type
+                    // error, with the allowed values as its help (`requireAuth = true`
+                    // needs the string "true").
+                    ValidationErrorKind::Enum { .. } if mistyped(pointer) => Vec::new(),
+                    ValidationErrorKind::Type { .. } => {
+                        let diagnostics = to_diagnostics(error, schema);
+                        match closed_set(pointer) {
+                            Some(options) => diagnostics
+                                .into_iter()
+                                .map(|d| {
+                                    d.with_help(format!("allowed values: {}", list_values(options)))
+                                })
+                                .collect(),
+                            None => diagnostics,
+                        }
+                    }
+                    _ => to_diagnostics(error, schema),
+                }
+            })
             .collect()
     }
 }
@@ -387,6 +422,49 @@ mod tests {
             diagnostics[0].help.as_deref(),
             Some("did you mean `suffix`?")
         );
+    }
+
+    /// A value outside a closed set names the allowed values; an open set (the code source
+    /// type) takes any string.
+    #[test]
+    fn closed_sets_name_their_values() {
+        let helps = |kind: SchemaKind, value: Value| -> Vec<(String, String)> {
+            kind.check(&value)
+                .into_iter()
+                .map(|d| (d.pointer.unwrap_or_default(), d.help.unwrap_or_default()))
+                .collect()
+        };
+        assert_eq!(
+            helps(
+                SchemaKind::AccessFile,
+                json!({"admin": {"requireAuth": "maybe"}})
+            ),
+            [(
+                "/admin/requireAuth".to_string(),
+                r#"allowed values: "auto", "true", "false""#.to_string()
+            )]
+        );
+        for version in [json!(2), json!(-1), json!(0)] {
+            assert_eq!(
+                helps(SchemaKind::SiteFile, json!({ "version": version })),
+                [("/version".to_string(), "allowed values: 1".to_string())]
+            );
+        }
+        // A value of the wrong type is one problem, not also one of the closed set.
+        let problems = SchemaKind::AccessFile.check(&json!({"admin": {"requireAuth": true}}));
+        let problems: Vec<(Code, Option<&str>)> = problems
+            .iter()
+            .map(|d| (d.code, d.help.as_deref()))
+            .collect();
+        assert_eq!(
+            problems,
+            [(
+                Code::WrongType,
+                Some(r#"allowed values: "auto", "true", "false""#)
+            )]
+        );
+        let code = json!({"owner": "acme", "repo": "web", "source": {"type": "gitlab", "url": "https://x"}});
+        assert_eq!(helps(SchemaKind::ApiCode, code), []);
     }
 
     #[test]

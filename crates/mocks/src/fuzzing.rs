@@ -5,7 +5,7 @@
 use url::Url;
 
 use crate::record::{Exchange, recorded_mocks};
-use crate::{MockFile, MockRequest, MockSet};
+use crate::{MockFile, MockRequest, MockSet, Scenarios};
 
 /// `mapping \0 request \0 file …`: `mapping` is `mappings/stub.json`; `request` is
 /// `METHOD URL` then `name: value` header lines; each `file` is a path under `__files/`
@@ -52,11 +52,13 @@ pub fn wiremock_stubs(data: &[u8]) {
         method,
         url: &url,
         headers: headers.clone(),
+        body: &last_body,
     };
     if let Ok(set) = MockSet::from_files("mocks", &files) {
-        match set.find(&request) {
+        let scenarios = Scenarios::default();
+        match set.find(&request, &scenarios) {
             Ok(stub) => {
-                let again = set.find(&request).expect("found again");
+                let again = set.find(&request, &scenarios).expect("found again");
                 assert_eq!(again.name, stub.name);
             }
             Err(miss) => {
@@ -84,9 +86,10 @@ pub fn wiremock_stubs(data: &[u8]) {
         method: "GET",
         url: &url,
         headers,
+        body: &[],
     };
     let stub = set
-        .find(&get)
+        .find(&get, &Scenarios::default())
         .unwrap_or_else(|miss| panic!("the recorded request finds no stub: {miss}"));
     assert_eq!(stub.response.status, 200);
     assert_eq!(stub.response.body, last_body);

@@ -5,22 +5,20 @@
 //! A site keeps them under `sites/<org>/<site>/mocks/`: `mappings/*.json` (each file one
 //! stub, `{"mappings": [...]}`, or an array of stubs) and `__files/` for `bodyFileName`.
 //!
-//! Supported, from WireMock's format:
-//! - `request`: `method` (`ANY` or absent: any), one of `url` (path and query, exact),
-//!   `urlPath` (path, exact), `urlPattern` (path and query, regex), `urlPathPattern` (path,
-//!   regex), `host` and `headers` and `queryParameters` with `equalTo` (optionally
-//!   `caseInsensitive`), `contains`, `matches`, `doesNotMatch` or `absent`, and for
-//!   headers and query parameters `hasExactly` and `includes` (lists of those);
-//! - `response`: `status`, `headers`, and one of `body`, `jsonBody` (sent without a
-//!   `Content-Type` unless `headers` gives one, as WireMock does), `base64Body`,
-//!   `bodyFileName` (an absolute path is refused with a 500, as WireMock refuses it);
-//! - `priority` (lower wins; a stub without one has WireMock's default, 5); among equal
-//!   priorities the stub loaded last wins, as in WireMock (files in name order, which is
-//!   WireMock's order where its directory listing is sorted; each file's stubs in order).
+//! Supported, from WireMock's format (`docs/src/mocks.md` lists it for users):
+//! - `request`: `method`; one of `url`, `urlPath`, `urlPattern`, `urlPathPattern`,
+//!   `urlPathTemplate` (with `pathParameters`); `host`, `headers`, `queryParameters` and
+//!   `bodyPatterns` with the string matchers (`equalTo`, `contains`, `matches`,
+//!   `doesNotMatch`, `absent`, `and`, `or`, `not`; for bodies also `equalToJson` and
+//!   `matchesJsonPath`), and for headers and query parameters `hasExactly` and `includes`;
+//! - `response`: `status`, `headers`, one body form, `fixedDelayMilliseconds`, `fault`;
+//! - `priority`, and scenarios (`scenarioName`, `requiredScenarioState`,
+//!   `newScenarioState`), whose states a [`Scenarios`] keeps.
 //!
-//! Regexes match the whole value, as Java's `matches` does in WireMock. Anything else in a
-//! stub (scenarios, delays, transformers) is an error naming the file and the key, rather
-//! than a mock that silently behaves differently from WireMock.
+//! Matching follows WireMock's own rules, down to its quirks (which value of a header
+//! `equalTo` compares, which stub wins a tie); `tests/it/wiremock_diff.rs` holds siteops to
+//! the real WireMock. Anything else in a stub (transformers, proxies, XML matchers) is an
+//! error naming the file and the key, rather than a mock that silently behaves differently.
 //!
 //! `record` turns exchanges captured from the network into such files, for `siteops
 //! mocks record`.
@@ -29,12 +27,17 @@
 
 #[doc(hidden)]
 pub mod fuzzing;
+mod json;
 mod matching;
 mod parse;
 pub mod record;
+mod scenarios;
 
 pub use matching::{Miss, MockRequest, NoMatch};
 pub use parse::MockError;
+pub use scenarios::Scenarios;
+
+use std::time::Duration;
 
 use regex::Regex;
 
@@ -56,6 +59,18 @@ pub struct Stub {
     pub priority: Option<i64>,
     pub request: RequestPattern,
     pub response: StubResponse,
+    /// The stub's step in a scenario, when it has `scenarioName`.
+    pub scenario: Option<ScenarioStep>,
+}
+
+/// A stub of a scenario answers only in `required` state (any state when `None`) and then
+/// moves the scenario to `next` (stays when `None`). Every scenario starts in
+/// [`scenarios::STARTED`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioStep {
+    pub scenario: String,
+    pub required: Option<String>,
+    pub next: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -67,6 +82,10 @@ pub struct RequestPattern {
     pub host: Option<StringMatch>,
     pub headers: Vec<(String, ValuesMatch)>,
     pub query: Vec<(String, ValuesMatch)>,
+    /// With [`UrlMatch::PathTemplate`]: matchers of the template's variables.
+    pub path_parameters: Vec<(String, StringMatch)>,
+    /// Every one must pass against the body as text.
+    pub body: Vec<StringMatch>,
 }
 
 /// A matcher of a field that can have several values (a header, a query parameter).
@@ -94,6 +113,17 @@ pub enum UrlMatch {
     UrlPattern(Regex),
     /// Path only, against a regex.
     PathPattern(Regex),
+    /// Path only, against a template: `{name}` is one segment, `**` anything.
+    PathTemplate(PathTemplate),
+}
+
+/// A `urlPathTemplate`, as WireMock builds it: the template as written, the regex it
+/// becomes, and its variables in order.
+#[derive(Debug, Clone)]
+pub struct PathTemplate {
+    pub template: String,
+    pub regex: Regex,
+    pub variables: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -106,6 +136,14 @@ pub enum StringMatch {
     Matches(Regex),
     DoesNotMatch(Regex),
     Absent,
+    And(Vec<StringMatch>),
+    Or(Vec<StringMatch>),
+    Not(Box<StringMatch>),
+    /// `equalToJson`: the expected document, with its options.
+    EqualToJson(json::JsonEquality),
+    /// `matchesJsonPath`: the expression, and a matcher of what it finds (without one, it
+    /// must find something).
+    MatchesJsonPath(json::JsonPathMatch),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +151,38 @@ pub struct StubResponse {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// `fixedDelayMilliseconds`: how long to wait before answering.
+    pub delay: Option<Duration>,
+    /// `fault`: no HTTP answer at all, the connection fails this way.
+    pub fault: Option<Fault>,
+}
+
+/// WireMock's `fault`s: what the client sees instead of a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    ConnectionResetByPeer,
+    EmptyResponse,
+    MalformedResponseChunk,
+    RandomDataThenClose,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 4] = [
+        Fault::ConnectionResetByPeer,
+        Fault::EmptyResponse,
+        Fault::MalformedResponseChunk,
+        Fault::RandomDataThenClose,
+    ];
+
+    /// The name a stub gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::ConnectionResetByPeer => "CONNECTION_RESET_BY_PEER",
+            Fault::EmptyResponse => "EMPTY_RESPONSE",
+            Fault::MalformedResponseChunk => "MALFORMED_RESPONSE_CHUNK",
+            Fault::RandomDataThenClose => "RANDOM_DATA_THEN_CLOSE",
+        }
+    }
 }
 
 /// A file of a mock directory, relative to it (`mappings/x.json`, `__files/page.html`).

@@ -2,7 +2,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use super::*;
-use crate::{MockRequest, MockSet};
+use crate::{MockRequest, MockSet, Scenarios};
 
 fn exchange(url: &str, request_headers: &[(&str, &str)], status: u16, body: &str) -> Exchange {
     Exchange {
@@ -45,8 +45,9 @@ fn answer(set: &MockSet, url: &str, headers: &[(&str, &str)]) -> String {
         method: "GET",
         url: &url,
         headers: pairs(headers),
+        body: &[],
     };
-    match set.find(&request) {
+    match set.find(&request, &Scenarios::default()) {
         Ok(stub) => stub.name.clone(),
         Err(miss) => miss.to_string(),
     }
@@ -295,7 +296,10 @@ fn a_url_without_a_host_replays() {
         method: "GET",
         url: &url,
         headers: Vec::new(),
+        body: &[],
     };
-    let stub = set.find(&request).unwrap_or_else(|miss| panic!("{miss}"));
+    let stub = set
+        .find(&request, &Scenarios::default())
+        .unwrap_or_else(|miss| panic!("{miss}"));
     assert_eq!(stub.response.body, b"x");
 }

@@ -18,6 +18,18 @@ fn set(files: &[MockFile]) -> MockSet {
 
 /// The name of the stub answering `method url` with `headers`, or the no-match message.
 fn answer(set: &MockSet, method: &str, url: &str, headers: &[(&str, &str)]) -> String {
+    serve(set, &mut Scenarios::default(), method, url, headers, "")
+}
+
+/// [`answer`] with a body, moving `scenarios` on.
+fn serve(
+    set: &MockSet,
+    scenarios: &mut Scenarios,
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> String {
     let url = Url::parse(url).expect("url");
     let request = MockRequest {
         method,
@@ -26,8 +38,9 @@ fn answer(set: &MockSet, method: &str, url: &str, headers: &[(&str, &str)]) -> S
             .iter()
             .map(|(n, v)| (n.to_string(), v.to_string()))
             .collect(),
+        body: body.as_bytes(),
     };
-    match set.find(&request) {
+    match set.answer(&request, scenarios) {
         Ok(stub) => stub.name.clone(),
         Err(miss) => miss.to_string(),
     }
@@ -154,7 +167,9 @@ fn responses_take_every_body_form() {
         StubResponse {
             status: 404,
             headers: vec![("x-error".into(), "missing".into())],
-            body: b"gone".to_vec()
+            body: b"gone".to_vec(),
+            delay: None,
+            fault: None,
         }
     );
     let json = by_name("json");
@@ -294,8 +309,19 @@ fn unsupported_or_broken_stubs_are_errors_naming_file_and_key() {
         &[
             file(
                 "mappings/bad.json",
-                r#"{"request": {"urlPath": "/a", "url": "/a", "bodyPatterns": []},
-                    "response": {"status": 700, "fixedDelayMilliseconds": 5, "bodyFileName": "nope.html"}}"#,
+                r#"{"request": {"urlPath": "/a", "url": "/a", "cookies": {}},
+                    "response": {"status": 700, "transformers": ["t"], "bodyFileName": "nope.html"}}"#,
+            ),
+            file(
+                "mappings/new.json",
+                r#"{"request": {"urlPath": "/a", "pathParameters": {"id": {"equalTo": "1"}},
+                                "headers": {"x": {"and": [{"equalTo": "1"}]}, "y": {"not": {"equalTo": 1}}},
+                                "bodyPatterns": [{"matchesJsonPath": "$.items.length()"}, {"equalToJson": "{"}]},
+                    "response": {"fault": "TIMEOUT", "fixedDelayMilliseconds": -5}}"#,
+            ),
+            file(
+                "mappings/template.json",
+                r#"{"request": {"urlPathTemplate": "/c/{id}", "pathParameters": {"name": {"equalTo": "1"}}}, "response": {}}"#,
             ),
             file("mappings/broken.json", "{"),
             file("mappings/regex.json", r#"{"request": {"urlPathPattern": "(["}, "response": {}}"#),
@@ -315,18 +341,43 @@ fn unsupported_or_broken_stubs_are_errors_naming_file_and_key() {
     assert_eq!(
         lines,
         [
-            "bad.json: /request/bodyPatterns",
+            "bad.json: /request/cookies",
             "bad.json: /request",
-            "bad.json: /response/fixedDelayMilliseconds",
+            "bad.json: /response/transformers",
             "bad.json: /response/status",
             "bad.json: /response/bodyFileName",
             "broken.json: /",
+            "new.json: /request/headers/x/and",
+            "new.json: /request/headers/y/not/equalTo",
+            "new.json: /request/pathParameters",
+            "new.json: /request/bodyPatterns/0/matchesJsonPath",
+            "new.json: /request/bodyPatterns/1/equalToJson",
+            "new.json: /response/fixedDelayMilliseconds",
+            "new.json: /response/fault",
             "regex.json: /request/urlPathPattern",
+            "template.json: /request/pathParameters/name",
         ]
     );
     assert!(errors[0].to_string().starts_with(
-        "sites/acme/web/mocks/mappings/bad.json: /request/bodyPatterns: `bodyPatterns` is not supported"
+        "sites/acme/web/mocks/mappings/bad.json: /request/cookies: `cookies` is not supported"
     ));
+    let messages: Vec<&str> = errors[6..].iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "must be an array of at least two matchers",
+            "must be a string",
+            "needs a urlPathTemplate to take its parameters from",
+            "siteops cannot evaluate the JSON path \"$.items.length()\" (it takes RFC 9535 paths): \
+             at position 14, parser error",
+            "not JSON: EOF while parsing an object at line 1 column 1",
+            "must be a whole number of milliseconds",
+            "must be one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, \
+             RANDOM_DATA_THEN_CLOSE",
+            "invalid regex: regex parse error:\n    ^(?:([)$\n         ^\nerror: unclosed character class",
+            "the urlPathTemplate has no {name}",
+        ]
+    );
 }
 
 #[test]
@@ -364,5 +415,171 @@ fn the_example_site_mocks_parse() {
             &[]
         ),
         "page-index"
+    );
+}
+
+#[test]
+fn logical_template_and_body_matchers() {
+    let mocks = set(&[file(
+        "mappings/new.json",
+        r#"{"mappings": [
+            {"name": "and", "request": {"urlPath": "/and", "headers": {"x": {"and": [{"contains": "a"}, {"contains": "b"}]}}}, "response": {}},
+            {"name": "or", "request": {"urlPath": "/or", "queryParameters": {"q": {"or": [{"equalTo": "1"}, {"absent": true}]}}}, "response": {}},
+            {"name": "not", "request": {"urlPath": "/not", "headers": {"x": {"not": {"matches": "[0-9]+"}}}}, "response": {}},
+            {"name": "template", "request": {"urlPathTemplate": "/c/{id}/a/{kind}", "pathParameters": {"id": {"matches": "[0-9]+"}, "kind": {"equalTo": "home"}}}, "response": {}},
+            {"name": "wildcard", "request": {"urlPathTemplate": "/w/**/end"}, "response": {}},
+            {"name": "json", "request": {"method": "POST", "urlPath": "/j", "bodyPatterns": [{"equalToJson": {"a": 1, "b": ["x", "y"]}, "ignoreArrayOrder": true}]}, "response": {}},
+            {"name": "extra", "request": {"method": "POST", "urlPath": "/e", "bodyPatterns": [{"equalToJson": "{\"a\": \"${json-unit.any-string}\"}", "ignoreExtraElements": true}]}, "response": {}},
+            {"name": "path", "request": {"method": "POST", "urlPath": "/p", "bodyPatterns": [{"matchesJsonPath": "$.items[?(@.price > 10)]"}, {"matchesJsonPath": {"expression": "$.name", "contains": "kettle"}}]}, "response": {}},
+            {"name": "text", "request": {"method": "POST", "urlPath": "/t", "bodyPatterns": [{"contains": "boil"}, {"doesNotMatch": ".*burn.*"}]}, "response": {}}
+        ]}"#,
+    )]);
+    let mut scenarios = Scenarios::default();
+    let mut ask = |method: &str, url: &str, headers: &[(&str, &str)], body: &str| {
+        let answer = serve(&mocks, &mut scenarios, method, url, headers, body);
+        if answer.starts_with("no mock") {
+            "-".to_string()
+        } else {
+            answer
+        }
+    };
+    /// Method, URL, headers, body, and the stub that answers (`-`: none).
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: &[Case<'_>] = &[
+        ("GET", "https://x.test/and", &[("x", "ab")], "", "and"),
+        ("GET", "https://x.test/and", &[("x", "a")], "", "-"),
+        ("GET", "https://x.test/or?q=1", &[], "", "or"),
+        ("GET", "https://x.test/or", &[], "", "or"),
+        ("GET", "https://x.test/or?q=2", &[], "", "-"),
+        ("GET", "https://x.test/not", &[("x", "a1")], "", "not"),
+        ("GET", "https://x.test/not", &[("x", "12")], "", "-"),
+        ("GET", "https://x.test/not", &[], "", "not"),
+        ("GET", "https://x.test/c/12/a/home", &[], "", "template"),
+        ("GET", "https://x.test/c/12/a/home?x=1", &[], "", "template"),
+        (
+            "GET",
+            "https://x.test/c/12/a/home?x=/1",
+            &[],
+            "",
+            "template",
+        ),
+        ("GET", "https://x.test/c/ab/a/home", &[], "", "-"),
+        ("GET", "https://x.test/c/1/2/a/home", &[], "", "-"),
+        ("GET", "https://x.test/w/a/b/end", &[], "", "wildcard"),
+        ("GET", "https://x.test/w/end", &[], "", "-"),
+        (
+            "POST",
+            "https://x.test/j",
+            &[],
+            r#"{"b": ["y", "x"], "a": 1.0}"#,
+            "json",
+        ),
+        (
+            "POST",
+            "https://x.test/j",
+            &[],
+            r#"{"b": ["y", "x"], "a": 1, "c": 2}"#,
+            "-",
+        ),
+        ("POST", "https://x.test/j", &[], "not json", "-"),
+        (
+            "POST",
+            "https://x.test/e",
+            &[],
+            r#"{"a": "s", "c": 2}"#,
+            "extra",
+        ),
+        ("POST", "https://x.test/e", &[], r#"{"a": 1}"#, "-"),
+        (
+            "POST",
+            "https://x.test/p",
+            &[],
+            r#"{"name": "A kettle", "items": [{"price": 12}]}"#,
+            "path",
+        ),
+        (
+            "POST",
+            "https://x.test/p",
+            &[],
+            r#"{"name": "A kettle", "items": [{"price": 8}]}"#,
+            "-",
+        ),
+        ("POST", "https://x.test/t", &[], "we boil water", "text"),
+        ("POST", "https://x.test/t", &[], "we boil and burn", "-"),
+    ];
+    for (method, url, headers, body, expected) in cases {
+        assert_eq!(
+            ask(method, url, headers, body),
+            *expected,
+            "{method} {url} {headers:?} {body}"
+        );
+    }
+}
+
+#[test]
+fn scenarios_move_on_as_their_stubs_answer() {
+    let mocks = set(&[file(
+        "mappings/s.json",
+        r#"{"mappings": [
+            {"name": "first", "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "two", "request": {"urlPath": "/a"}, "response": {}},
+            {"name": "second", "scenarioName": "s", "requiredScenarioState": "two", "newScenarioState": "three", "request": {"urlPath": "/a"}, "response": {}},
+            {"name": "last", "scenarioName": "s", "requiredScenarioState": "three", "request": {"urlPath": "/a"}, "response": {}},
+            {"name": "reset", "scenarioName": "s", "newScenarioState": "Started", "request": {"urlPath": "/reset"}, "response": {}}
+        ]}"#,
+    )]);
+    let mut scenarios = Scenarios::default();
+    let mut names = Vec::new();
+    for path in ["/a", "/a", "/a", "/a", "/reset", "/a"] {
+        names.push(serve(
+            &mocks,
+            &mut scenarios,
+            "GET",
+            &format!("https://x.test{path}"),
+            &[],
+            "",
+        ));
+    }
+    assert_eq!(names, ["first", "second", "last", "last", "reset", "first"]);
+    // `find` alone moves nothing; a miss names the scenario's state.
+    let mut stuck = Scenarios::default();
+    let _ = serve(&mocks, &mut stuck, "GET", "https://x.test/a", &[], "");
+    let url = Url::parse("https://x.test/a").unwrap();
+    let request = MockRequest {
+        method: "GET",
+        url: &url,
+        headers: Vec::new(),
+        body: &[],
+    };
+    assert_eq!(mocks.find(&request, &stuck).unwrap().name, "second");
+    assert_eq!(mocks.find(&request, &stuck).unwrap().name, "second");
+}
+
+#[test]
+fn host_is_the_host_header_in_its_own_case() {
+    let mocks = set(&[file(
+        "mappings/h.json",
+        r#"{"name": "host", "request": {"host": {"equalTo": "api.acme.example"}}, "response": {}}"#,
+    )]);
+    assert_eq!(
+        answer(&mocks, "GET", "https://api.acme.example/", &[]),
+        "host"
+    );
+    assert_eq!(
+        answer(
+            &mocks,
+            "GET",
+            "https://api.acme.example/",
+            &[("Host", "api.acme.example:8443")]
+        ),
+        "host"
+    );
+    assert!(
+        answer(
+            &mocks,
+            "GET",
+            "https://api.acme.example/",
+            &[("Host", "API.ACME.EXAMPLE")]
+        )
+        .starts_with("no mock matches")
     );
 }

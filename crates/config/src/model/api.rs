@@ -10,13 +10,39 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+// The closed sets of values the interface fixes. Each is an `enum` in the schemas, so the
+// service, `siteops validate` and editors reject any other value; the rules use the same
+// lists.
+
+/// `content.source.type` (and a mountpoint's `type`): `markup`, which siteops previews,
+/// and the platform's other source types, accepted and not previewed.
+pub const CONTENT_SOURCE_TYPES: [&str; 3] = ["markup", "onedrive", "google"];
+/// `content.overlay.type`: an overlay is always a markup source.
+pub const OVERLAY_TYPES: [&str; 1] = ["markup"];
+/// `access.admin.requireAuth`: `auto` (the value the platform uses) and `true` make the
+/// preview require a token; `false` is the same as leaving the key out.
+pub const REQUIRE_AUTH_VALUES: [&str; 3] = ["auto", "true", "false"];
+/// `version` of a site configuration: 1 is the only one.
+pub const SITE_VERSIONS: [u32; 1] = [1];
+/// Code source types siteops knows. Not a closed set: the interface allows any hosted
+/// repository type besides `byogit`, so the schemas give these as `examples` only and
+/// validation warns about another value instead of rejecting it.
+pub const KNOWN_CODE_SOURCE_TYPES: [&str; 2] = ["github", "byogit"];
+
+/// The schema of `version`: the closed set [`SITE_VERSIONS`], without the `minimum` of a
+/// `u32`, which would report a negative version a second time.
+pub(crate) fn site_version_schema(schema: &mut schemars::Schema) {
+    schema.remove("minimum");
+    schema.insert("enum".into(), serde_json::json!(SITE_VERSIONS));
+}
+
 /// `POST /config/<org>/sites/<site>.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SiteConfig {
     /// Always 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = 1))]
+    #[schemars(transform = site_version_schema)]
     pub version: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<CodeConfig>,
@@ -41,8 +67,11 @@ pub struct CodeConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodeSource {
-    /// `github` for a hosted repository, `byogit` for an external git service.
+    /// `github` for a hosted repository, `byogit` for an external git service. Not a closed
+    /// set: the interface allows any hosted-repository type besides `byogit`, so another
+    /// value is accepted (validation warns that siteops does not know it).
     #[serde(rename = "type")]
+    #[schemars(extend("examples" = KNOWN_CODE_SOURCE_TYPES))]
     pub kind: String,
     /// Repository address.
     pub url: String,
@@ -108,7 +137,7 @@ pub struct ContentSource {
     /// `markup` for a markup source; the platform's other source types are accepted, and
     /// not previewed by siteops.
     #[serde(rename = "type")]
-    #[schemars(extend("enum" = ["markup", "onedrive", "google"]))]
+    #[schemars(extend("enum" = CONTENT_SOURCE_TYPES))]
     pub kind: String,
     /// Appended to the page path on fetch, for example `.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,7 +151,7 @@ pub struct ContentOverlay {
     pub url: String,
     /// Must be `markup`.
     #[serde(rename = "type")]
-    #[schemars(extend("enum" = ["markup"]))]
+    #[schemars(extend("enum" = OVERLAY_TYPES))]
     pub kind: String,
 }
 
@@ -138,16 +167,18 @@ pub struct AccessConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdminAccess {
-    /// Who holds each administration role.
+    /// Who holds each administration role. The roles are a closed set, `admin` and
+    /// `config_admin`: another key is rejected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<AdminRoles>,
-    /// `auto` makes the site's preview require a token.
+    /// `auto` (the value the platform uses) or `true`: the site's preview requires a
+    /// token. `false`, like leaving it out: it does not.
     #[serde(
         rename = "requireAuth",
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    #[schemars(extend("enum" = ["auto", "true", "false"]))]
+    #[schemars(extend("enum" = REQUIRE_AUTH_VALUES))]
     pub require_auth: Option<String>,
 }
 
@@ -186,6 +217,7 @@ pub struct PublicPaths {
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecretBody {
+    /// The secret's value; the service stores it and never returns it.
     pub value: String,
 }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::api::{CodeConfig, ContentConfig};
+use super::api::{CONTENT_SOURCE_TYPES, CodeConfig, ContentConfig, site_version_schema};
 
 /// `siteops.toml` at the repository root: settings shared by every site.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -30,7 +30,7 @@ pub struct SettingsFile {
 pub struct SiteFile {
     /// Always 1; may be left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = 1))]
+    #[schemars(transform = site_version_schema)]
     pub version: Option<u32>,
     /// A site of the same org (`site`) or another (`org/site`) whose code this site shares,
     /// instead of a `[code]` table of its own (repoless sites).
@@ -178,7 +178,7 @@ pub struct MountpointTable {
     /// `markup` for a markup source; the platform's other source types are accepted, and
     /// not previewed by siteops.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("enum" = ["markup", "onedrive", "google"]))]
+    #[schemars(extend("enum" = CONTENT_SOURCE_TYPES))]
     pub kind: Option<String>,
     /// Appended to the page path on fetch, for example `.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -2,13 +2,15 @@
 
 use super::{check_id, check_url};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::api::{CodeConfig, ContentConfig};
+use crate::model::api::{CONTENT_SOURCE_TYPES, CodeConfig, ContentConfig};
 
 pub fn content(content: &ContentConfig) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let source = &content.source;
     diagnostics.extend(check_url(&source.url, "/source/url"));
-    if source.kind != "markup" {
+    // A type outside the closed set is the schema's error (`invalid-value`, with the allowed
+    // values); this warning is for the platform's other types, which it accepts.
+    if source.kind != "markup" && CONTENT_SOURCE_TYPES.contains(&source.kind.as_str()) {
         diagnostics.push(
             Diagnostic::warning(
                 Code::ContentSourceType,
@@ -105,6 +107,7 @@ pub fn code(code: &CodeConfig) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::api::{CodeSource, ContentSource, KNOWN_CODE_SOURCE_TYPES};
 
     #[test]
     fn suffixes_are_extensions() {
@@ -114,5 +117,59 @@ mod tests {
         for bad in ["html", ".", "./x", ".html?x", ""] {
             assert!(check_suffix(bad).is_some(), "{bad}");
         }
+    }
+
+    fn content_with(kind: &str) -> ContentConfig {
+        ContentConfig {
+            source: ContentSource {
+                url: "https://content.example.com/web".into(),
+                kind: kind.into(),
+                suffix: None,
+            },
+            overlay: None,
+        }
+    }
+
+    fn code_with(kind: &str) -> CodeConfig {
+        CodeConfig {
+            owner: "acme".into(),
+            repo: "web".into(),
+            source: CodeSource {
+                kind: kind.into(),
+                url: "https://github.com/acme/web".into(),
+                raw_url: Some("https://raw.example.com/acme/web".into()),
+                owner: Some("p1".into()),
+                repo: Some("r1".into()),
+                secret_id: None,
+            },
+        }
+    }
+
+    fn codes(diagnostics: Vec<Diagnostic>) -> Vec<Code> {
+        diagnostics.into_iter().map(|d| d.code).collect()
+    }
+
+    /// The schemas reject a content source type outside the closed set (`invalid-value`);
+    /// the warning is only for the platform's other types, so a wrong type is reported once.
+    #[test]
+    fn only_the_accepted_types_siteops_cannot_preview_warn() {
+        assert_eq!(codes(content(&content_with("markup"))), []);
+        for other in CONTENT_SOURCE_TYPES.into_iter().filter(|t| *t != "markup") {
+            assert_eq!(
+                codes(content(&content_with(other))),
+                [Code::ContentSourceType],
+                "{other}"
+            );
+        }
+        assert_eq!(codes(content(&content_with("markdown"))), []);
+    }
+
+    /// Code source types are open: the known ones pass, another one is a warning.
+    #[test]
+    fn known_code_source_types_pass_and_others_warn() {
+        for known in KNOWN_CODE_SOURCE_TYPES {
+            assert_eq!(codes(code(&code_with(known))), [], "{known}");
+        }
+        assert_eq!(codes(code(&code_with("gitlab"))), [Code::CodeSourceType]);
     }
 }

@@ -2,8 +2,12 @@
 //! bundled worker and preview hosts, a local source) still go out: they never leave the
 //! machine. A request no mock matches fails with the URL and the closest mocks, which the
 //! preview's trace and error then show.
+//!
+//! As in WireMock: a stub's `fixedDelayMilliseconds` delays its answer (the preview's own
+//! time-outs apply), a `fault` fails the request as a broken connection would, and
+//! scenarios move on as their stubs answer, from their start whenever the mocks change.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use http::{HeaderMap, HeaderName, HeaderValue};
 
@@ -11,7 +15,7 @@ use crate::preview::transport::BoxFuture;
 use crate::preview::{
     IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
 };
-use siteops_mocks::{MockRequest, MockSet};
+use siteops_mocks::{MockRequest, MockSet, Scenarios};
 
 /// Where the current mocks come from (the live session swaps them on every reload).
 pub type MockSource = Arc<dyn Fn() -> Arc<MockSet> + Send + Sync>;
@@ -19,6 +23,8 @@ pub type MockSource = Arc<dyn Fn() -> Arc<MockSet> + Send + Sync>;
 pub struct OfflineTransport {
     mocks: MockSource,
     local: ReqwestTransport,
+    /// The scenarios' states, for the set they belong to (a new set starts them afresh).
+    scenarios: Mutex<Option<(Arc<MockSet>, Scenarios)>>,
 }
 
 impl std::fmt::Debug for OfflineTransport {
@@ -29,15 +35,16 @@ impl std::fmt::Debug for OfflineTransport {
 
 impl OfflineTransport {
     pub fn new(mocks: MockSource) -> OfflineTransport {
-        OfflineTransport {
-            mocks,
-            local: ReqwestTransport::new(),
-        }
+        OfflineTransport::with_local(mocks, ReqwestTransport::new())
     }
 
     /// Loopback requests go out through `local` (a transport under a stricter policy).
     pub fn with_local(mocks: MockSource, local: ReqwestTransport) -> OfflineTransport {
-        OfflineTransport { mocks, local }
+        OfflineTransport {
+            mocks,
+            local,
+            scenarios: Mutex::default(),
+        }
     }
 
     /// A transport answering from one fixed set (tests, the golden harness).
@@ -69,25 +76,68 @@ impl Transport for OfflineTransport {
             return self.local.get(request);
         }
         let mocks = (self.mocks)();
-        let answer = answer(&mocks, &request);
-        Box::pin(async move { answer })
+        let (answer, delay) = {
+            let mut scenarios = self.scenarios.lock().unwrap_or_else(|p| p.into_inner());
+            let states = match &mut *scenarios {
+                Some((set, states)) if Arc::ptr_eq(set, &mocks) => states,
+                other => &mut other.insert((mocks.clone(), Scenarios::default())).1,
+            };
+            answer(&mocks, &request, states)
+        };
+        Box::pin(async move {
+            if let Some(delay) = delay {
+                tokio::time::sleep(delay).await;
+            }
+            answer
+        })
     }
 }
 
-fn answer(mocks: &MockSet, request: &OutgoingRequest) -> Result<IncomingResponse, TransportError> {
+/// The answer to `request`, and how long the stub waits before giving it.
+fn answer(
+    mocks: &MockSet,
+    request: &OutgoingRequest,
+    scenarios: &mut Scenarios,
+) -> (
+    Result<IncomingResponse, TransportError>,
+    Option<std::time::Duration>,
+) {
     let headers = request
         .headers
         .iter()
         .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_string())))
         .collect();
-    let found = mocks
-        .find(&MockRequest {
+    let found = mocks.answer(
+        &MockRequest {
             method: "GET",
             url: &request.url,
             headers,
-        })
-        .map_err(|miss| TransportError::Network(format!("offline: {miss}")))?;
-    let response = &found.response;
+            body: &[],
+        },
+        scenarios,
+    );
+    match found {
+        Ok(stub) => (response(stub, request), stub.response.delay),
+        Err(miss) => (
+            Err(TransportError::Network(format!("offline: {miss}"))),
+            None,
+        ),
+    }
+}
+
+fn response(
+    stub: &siteops_mocks::Stub,
+    request: &OutgoingRequest,
+) -> Result<IncomingResponse, TransportError> {
+    if let Some(fault) = stub.response.fault {
+        return Err(TransportError::Network(format!(
+            "offline: the mock `{}` ({}) answers with the fault {}",
+            stub.name,
+            stub.file,
+            fault.name()
+        )));
+    }
+    let response = &stub.response;
     if response.body.len() > request.limit {
         return Err(TransportError::TooLarge {
             limit: request.limit,
@@ -158,6 +208,55 @@ mod tests {
             transport.get(small).await.expect_err("too large"),
             TransportError::TooLarge { limit: 4 }
         );
+    }
+
+    #[tokio::test]
+    async fn faults_delays_and_scenarios_as_in_wiremock() {
+        let stubs = r#"{"mappings": [
+            {"name": "reset", "request": {"urlPath": "/reset"}, "response": {"fault": "CONNECTION_RESET_BY_PEER"}},
+            {"name": "slow", "request": {"urlPath": "/slow"}, "response": {"body": "late", "fixedDelayMilliseconds": 50}},
+            {"name": "one", "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "2", "request": {"urlPath": "/s"}, "response": {"body": "1"}},
+            {"name": "two", "scenarioName": "s", "requiredScenarioState": "2", "request": {"urlPath": "/s"}, "response": {"body": "2"}}
+        ]}"#;
+        let load = || {
+            MockSet::from_files(
+                "mocks",
+                &[MockFile {
+                    path: "mappings/a.json".into(),
+                    content: stubs.as_bytes().to_vec(),
+                }],
+            )
+            .map(Arc::new)
+            .expect("mocks")
+        };
+        let current = Arc::new(Mutex::new(load()));
+        let source = current.clone();
+        let transport = OfflineTransport::new(Arc::new(move || {
+            source.lock().expect("not poisoned").clone()
+        }));
+        assert_eq!(
+            transport
+                .get(request("https://cms.example/reset"))
+                .await
+                .expect_err("a fault"),
+            TransportError::Network(
+                "offline: the mock `reset` (mocks/mappings/a.json) answers with the fault CONNECTION_RESET_BY_PEER".into()
+            )
+        );
+        let started = std::time::Instant::now();
+        let slow = transport.get(request("https://cms.example/slow")).await;
+        assert_eq!(slow.expect("answered").body, b"late");
+        assert!(started.elapsed() >= std::time::Duration::from_millis(50));
+        let mut bodies = Vec::new();
+        for reload in [false, false, false, true, false] {
+            if reload {
+                *current.lock().expect("not poisoned") = load();
+            }
+            let answer = transport.get(request("https://cms.example/s")).await;
+            bodies.push(String::from_utf8(answer.expect("answered").body).expect("text"));
+        }
+        // New mocks start the scenario again.
+        assert_eq!(bodies, ["1", "2", "2", "1", "2"]);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::server::{ServerConfig, start};
 use files::{read_tree, write_atomic};
 use siteops_config::model::SiteId;
 use siteops_mocks::record::{Exchange, RecordedMock, recorded_mocks};
-use siteops_mocks::{MockRequest, MockSet};
+use siteops_mocks::{MockRequest, MockSet, Scenarios};
 
 pub use transport::RecordingTransport;
 
@@ -262,9 +262,11 @@ fn shadowed(root: &Path, dir: &str, exchanges: &[Exchange], mocks: &[RecordedMoc
             method: "GET",
             url: &exchange.url,
             headers: exchange.request_headers.clone(),
+            body: &[],
         };
         let ours = format!("{dir}/{}", mock.mapping.path);
-        match set.find(&request) {
+        // Scenarios in their start: where a replay of the pages begins.
+        match set.find(&request, &Scenarios::default()) {
             Ok(stub) if stub.file == ours => {}
             Ok(stub) => warnings.push(format!(
                 "{} is answered by `{}` ({}) before {ours}: delete that mapping or give ours a priority",

@@ -1,11 +1,12 @@
 //! Stub mapping files to [`Stub`]s, strictly: a key siteops does not implement is an error,
 //! so a mock never behaves differently here than in WireMock without saying so.
 
-use base64::Engine as _;
-use regex::Regex;
+mod matchers;
+mod response;
+
 use serde_json::{Map, Value};
 
-use super::{MockFile, RequestPattern, StringMatch, Stub, StubResponse, UrlMatch, ValuesMatch};
+use super::{MockFile, RequestPattern, ScenarioStep, Stub, UrlMatch};
 
 /// A problem in a mapping file: the file, where in it (a JSON pointer), and what.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -147,6 +148,9 @@ impl Parser<'_> {
                 "metadata",
                 // WireMock's recorder writes it on every stub; the load order decides here.
                 "insertionIndex",
+                "scenarioName",
+                "requiredScenarioState",
+                "newScenarioState",
             ],
         )?;
         let name = map
@@ -177,6 +181,7 @@ impl Parser<'_> {
                 None
             }
         };
+        let scenario = self.scenario(pointer, map);
         if self.errors.len() > before {
             return None;
         }
@@ -186,11 +191,39 @@ impl Parser<'_> {
             priority,
             request: request?,
             response: response?,
+            scenario,
+        })
+    }
+
+    /// `scenarioName` with `requiredScenarioState` and `newScenarioState`; the states
+    /// mean nothing without the name, as in WireMock.
+    fn scenario(&mut self, pointer: &str, map: &Map<String, Value>) -> Option<ScenarioStep> {
+        let mut text = |key: &str| match map.get(key) {
+            None => None,
+            Some(Value::String(text)) => Some(text.clone()),
+            Some(_) => {
+                self.error(&format!("{pointer}/{key}"), "must be a string".into());
+                None
+            }
+        };
+        let scenario = text("scenarioName");
+        let required = text("requiredScenarioState");
+        let next = text("newScenarioState");
+        Some(ScenarioStep {
+            scenario: scenario?,
+            required,
+            next,
         })
     }
 
     fn request(&mut self, pointer: &str, value: &Value) -> Option<RequestPattern> {
-        const URL_KEYS: [&str; 4] = ["url", "urlPath", "urlPattern", "urlPathPattern"];
+        const URL_KEYS: [&str; 5] = [
+            "url",
+            "urlPath",
+            "urlPattern",
+            "urlPathPattern",
+            "urlPathTemplate",
+        ];
         let map = self.object(
             pointer,
             value,
@@ -200,9 +233,12 @@ impl Parser<'_> {
                 "urlPath",
                 "urlPattern",
                 "urlPathPattern",
+                "urlPathTemplate",
+                "pathParameters",
                 "host",
                 "headers",
                 "queryParameters",
+                "bodyPatterns",
             ],
         )?;
         let mut pattern = RequestPattern {
@@ -226,7 +262,8 @@ impl Parser<'_> {
                         "url" => UrlMatch::Url(text.into()),
                         "urlPath" => UrlMatch::Path(text.into()),
                         "urlPattern" => UrlMatch::UrlPattern(self.regex(&at, text)?),
-                        _ => UrlMatch::PathPattern(self.regex(&at, text)?),
+                        "urlPathPattern" => UrlMatch::PathPattern(self.regex(&at, text)?),
+                        _ => UrlMatch::PathTemplate(self.path_template(&at, text)?),
                     }
                 }
             }
@@ -252,81 +289,47 @@ impl Parser<'_> {
                 }
             }
         }
-        Some(pattern)
-    }
-
-    /// A header's or query parameter's matcher: one string matcher, or `hasExactly` or
-    /// `includes` with a list of them.
-    fn values_match(&mut self, pointer: &str, value: &Value) -> Option<ValuesMatch> {
-        for (key, make) in [
-            (
-                "hasExactly",
-                ValuesMatch::HasExactly as fn(Vec<StringMatch>) -> ValuesMatch,
-            ),
-            ("includes", ValuesMatch::Includes),
-        ] {
-            let Some(list) = value.get(key) else {
-                continue;
-            };
-            let at = format!("{pointer}/{key}");
-            if let Value::Object(map) = value
-                && map.len() > 1
-            {
-                self.error(pointer, format!("`{key}` takes no other key beside it"));
-                return None;
+        if let Some(parameters) = map.get("pathParameters") {
+            let at = format!("{pointer}/pathParameters");
+            match (&pattern.url, parameters) {
+                (UrlMatch::PathTemplate(template), Value::Object(entries)) => {
+                    let variables = template.variables.clone();
+                    for (name, matcher) in entries {
+                        if !variables.contains(name) {
+                            self.error(
+                                &format!("{at}/{name}"),
+                                format!("the urlPathTemplate has no {{{name}}}"),
+                            );
+                        } else if let Some(matcher) =
+                            self.string_match(&format!("{at}/{name}"), matcher)
+                        {
+                            pattern.path_parameters.push((name.clone(), matcher));
+                        }
+                    }
+                }
+                (UrlMatch::PathTemplate(_), _) => {
+                    self.error(&at, "must be an object of matchers".into())
+                }
+                _ => self.error(
+                    &at,
+                    "needs a urlPathTemplate to take its parameters from".into(),
+                ),
             }
-            let Value::Array(items) = list else {
-                self.error(&at, "must be an array of matchers".into());
-                return None;
-            };
-            let matchers: Vec<StringMatch> = items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, item)| self.string_match(&format!("{at}/{i}"), item))
-                .collect();
-            return (matchers.len() == items.len()).then(|| make(matchers));
         }
-        self.string_match(pointer, value).map(ValuesMatch::Any)
-    }
-
-    fn string_match(&mut self, pointer: &str, value: &Value) -> Option<StringMatch> {
-        let map = self.object(
-            pointer,
-            value,
-            &[
-                "equalTo",
-                "caseInsensitive",
-                "contains",
-                "matches",
-                "doesNotMatch",
-                "absent",
-            ],
-        )?;
-        let text = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_string);
-        let matcher = if let Some(value) = text("equalTo") {
-            let case_insensitive =
-                map.get("caseInsensitive").and_then(Value::as_bool) == Some(true);
-            StringMatch::EqualTo {
-                value,
-                case_insensitive,
+        if let Some(patterns) = map.get("bodyPatterns") {
+            let at = format!("{pointer}/bodyPatterns");
+            match patterns {
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(matcher) = self.string_match(&format!("{at}/{i}"), item) {
+                            pattern.body.push(matcher);
+                        }
+                    }
+                }
+                _ => self.error(&at, "must be an array of matchers".into()),
             }
-        } else if let Some(value) = text("contains") {
-            StringMatch::Contains(value)
-        } else if let Some(value) = text("matches") {
-            StringMatch::Matches(self.regex(&format!("{pointer}/matches"), &value)?)
-        } else if let Some(value) = text("doesNotMatch") {
-            StringMatch::DoesNotMatch(self.regex(&format!("{pointer}/doesNotMatch"), &value)?)
-        } else if map.get("absent").and_then(Value::as_bool) == Some(true) {
-            StringMatch::Absent
-        } else {
-            self.error(
-                pointer,
-                "needs one of equalTo, contains, matches, doesNotMatch (strings) or absent: true"
-                    .into(),
-            );
-            return None;
-        };
-        Some(matcher)
+        }
+        Some(pattern)
     }
 
     /// The one key of `keys` that `map` has (the first, reporting the others, when it has
@@ -351,122 +354,5 @@ impl Parser<'_> {
             self.error(pointer, message);
         }
         given.first().copied()
-    }
-
-    /// A regex matching whole values, as Java's `String.matches` in WireMock.
-    fn regex(&mut self, pointer: &str, pattern: &str) -> Option<Regex> {
-        match Regex::new(&format!("^(?:{pattern})$")) {
-            Ok(regex) => Some(regex),
-            Err(error) => {
-                self.error(pointer, format!("invalid regex: {error}"));
-                None
-            }
-        }
-    }
-
-    fn response(&mut self, pointer: &str, value: &Value) -> Option<StubResponse> {
-        const BODY_KEYS: [&str; 4] = ["body", "jsonBody", "base64Body", "bodyFileName"];
-        let map = self.object(
-            pointer,
-            value,
-            &[
-                "status",
-                "statusMessage",
-                "headers",
-                "body",
-                "jsonBody",
-                "base64Body",
-                "bodyFileName",
-            ],
-        )?;
-        let status = match map.get("status") {
-            None => 200,
-            Some(s) => match s.as_u64().filter(|s| (100..=599).contains(s)) {
-                Some(s) => s as u16,
-                None => {
-                    self.error(
-                        &format!("{pointer}/status"),
-                        "must be an HTTP status (100 to 599)".into(),
-                    );
-                    200
-                }
-            },
-        };
-        let mut headers = Vec::new();
-        if let Some(value) = map.get("headers") {
-            match value {
-                Value::Object(entries) => {
-                    for (name, value) in entries {
-                        match value {
-                            Value::String(v) => headers.push((name.clone(), v.clone())),
-                            Value::Array(values) => headers.extend(
-                                values
-                                    .iter()
-                                    .filter_map(Value::as_str)
-                                    .map(|v| (name.clone(), v.to_string())),
-                            ),
-                            _ => self.error(
-                                &format!("{pointer}/headers/{name}"),
-                                "must be a string or an array of strings".into(),
-                            ),
-                        }
-                    }
-                }
-                _ => self.error(&format!("{pointer}/headers"), "must be an object".into()),
-            }
-        }
-        let chosen = self.one_of(pointer, map, &BODY_KEYS);
-        let body = match chosen {
-            None => Vec::new(),
-            // WireMock sends `jsonBody` without a `Content-Type` unless `headers` gives one.
-            Some("jsonBody") => serde_json::to_vec(&map["jsonBody"]).unwrap_or_default(),
-            Some(key) => {
-                let at = format!("{pointer}/{key}");
-                let Some(text) = map[key].as_str() else {
-                    self.error(&at, "must be a string".into());
-                    return None;
-                };
-                match key {
-                    "body" => text.as_bytes().to_vec(),
-                    "base64Body" => match base64::engine::general_purpose::STANDARD.decode(text) {
-                        Ok(bytes) => bytes,
-                        Err(error) => {
-                            self.error(&at, format!("not base64: {error}"));
-                            return None;
-                        }
-                    },
-                    // WireMock refuses a file outside `__files/` (an absolute path) with
-                    // a 500 when the stub answers.
-                    _ if text.starts_with('/') => {
-                        return Some(StubResponse {
-                            status: 500,
-                            headers: vec![(
-                                "Content-Type".into(),
-                                "text/plain; charset=utf-8".into(),
-                            )],
-                            body: format!(
-                                "Access to file {text} is not permitted: a bodyFileName is relative to __files/"
-                            )
-                            .into_bytes(),
-                        });
-                    }
-                    _ => {
-                        let path = format!("__files/{text}");
-                        match self.files.iter().find(|f| f.path == path) {
-                            Some(file) => file.content.clone(),
-                            None => {
-                                self.error(&at, format!("no file {path} next to mappings/"));
-                                return None;
-                            }
-                        }
-                    }
-                }
-            }
-        };
-        Some(StubResponse {
-            status,
-            headers,
-            body,
-        })
     }
 }
