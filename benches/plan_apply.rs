@@ -41,7 +41,7 @@ async fn run() {
     let data = tempfile::tempdir().expect("temp dir");
     let server = start(ServerConfig {
         addr: "127.0.0.1:0".parse().expect("address"),
-        data_dir: data.path().to_path_buf(),
+        store: siteops::store::StoreLocation::Dir(data.path().to_path_buf()),
         org_admins: vec![ADMIN.to_string()],
         preview_limits: Default::default(),
         preview_transport: None,

@@ -77,7 +77,7 @@ async fn run(per_cell: Duration) -> usize {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let server = start(ServerConfig {
         addr: "127.0.0.1:0".parse().expect("address"),
-        data_dir: data_dir.path().to_path_buf(),
+        store: siteops::store::StoreLocation::Dir(data_dir.path().to_path_buf()),
         org_admins: vec!["root@acme.example".into()],
         preview_limits: Default::default(),
         preview_transport: None,

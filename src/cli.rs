@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use siteops::store::StoreLocation;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -309,16 +310,25 @@ pub struct SchemaArgs {
 /// Where the local service keeps its data.
 #[derive(Debug, Args)]
 pub struct DataArgs {
-    /// Data directory of the local service [default: <root>/.siteops/data].
+    /// Data directory of the local service [default: <root>/.siteops/data]; the same as
+    /// `--store file://DIR`.
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Where the service keeps its state instead of a directory: `s3://bucket/prefix`,
+    /// `gs://bucket/prefix`, `az://container/prefix` or `file://DIR`, with credentials from
+    /// each cloud's usual environment variables (`AWS_*`, `GOOGLE_*`, `AZURE_*`).
+    /// Instances on one store behave as one service.
+    #[arg(long, value_name = "URL", conflicts_with = "data", value_parser = StoreLocation::parse)]
+    pub store: Option<StoreLocation>,
 }
 
 impl DataArgs {
-    pub fn dir(&self, root: &std::path::Path) -> PathBuf {
-        self.data
-            .clone()
-            .unwrap_or_else(|| root.join(".siteops").join("data"))
+    pub fn location(&self, root: &std::path::Path) -> StoreLocation {
+        match (&self.store, &self.data) {
+            (Some(store), _) => store.clone(),
+            (None, Some(dir)) => StoreLocation::Dir(dir.clone()),
+            (None, None) => StoreLocation::Dir(root.join(".siteops").join("data")),
+        }
     }
 }
 

@@ -30,7 +30,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         .root
         .canonicalize()
         .unwrap_or_else(|_| args.repo.root.clone());
-    let data_dir = args.data.dir(&args.repo.root);
+    let store = args.data.location(&args.repo.root);
     let offline = args.offline || (!args.online && has_mocks(&root));
     let live = (!args.no_repo).then(|| {
         let mut live = Live::new(root.clone(), offline);
@@ -71,7 +71,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     }
     let config = ServerConfig {
         addr,
-        data_dir: data_dir.clone(),
+        store: store.clone(),
         org_admins,
         preview_limits: siteops::preview::Limits {
             preview_deadline: Duration::from_secs(args.preview_deadline),
@@ -108,7 +108,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     println!("  transformation worker http://127.0.0.1:{port}/transform");
     println!("  sign in               http://127.0.0.1:{port}/admin/login");
     println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
-    println!("  data                  {}", data_dir.display());
+    println!("  data                  {store}");
     if let Some(live) = &live {
         println!(
             "  repository            {} ({})",

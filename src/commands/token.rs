@@ -1,19 +1,16 @@
 //! `siteops token`: mint a token with the local service's signing key, for scripts and CI.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use siteops::admin::signing_key;
 use siteops::auth::Claims;
-use siteops::store::FsStore;
 use siteops::time::now_seconds;
 
 use super::Outcome;
 use crate::cli::TokenArgs;
 
 pub fn run(args: &TokenArgs) -> Result<Outcome> {
-    let data_dir = args.data.dir(&args.root);
-    let store = FsStore::open(&data_dir)
-        .with_context(|| format!("cannot open the data directory {}", data_dir.display()))?;
-    let key = signing_key(&store)?;
+    let store = args.data.location(&args.root).open()?;
+    let key = signing_key(store.as_ref())?;
     let now = now_seconds();
     let claims = Claims {
         sub: args.email.trim().to_string(),

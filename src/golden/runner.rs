@@ -66,7 +66,7 @@ impl Harness {
         }));
         let config = ServerConfig {
             addr: (std::net::Ipv4Addr::LOCALHOST, 0).into(),
-            data_dir: data.path().to_path_buf(),
+            store: crate::store::StoreLocation::Dir(data.path().to_path_buf()),
             org_admins: vec![SERVE_SUBJECT.to_string()],
             preview_limits: crate::preview::Limits::default(),
             preview_transport: Some(Arc::new(transport)),

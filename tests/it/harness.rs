@@ -61,7 +61,7 @@ impl TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            data_dir: temp.path().to_path_buf(),
+            store: siteops::store::StoreLocation::Dir(temp.path().to_path_buf()),
             org_admins: vec![ORG_ADMIN.into()],
             preview_limits: Limits::default(),
             preview_transport: Some(transport),
@@ -98,7 +98,7 @@ impl TestServer {
         let mocks = live.clone();
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            data_dir: temp.path().to_path_buf(),
+            store: siteops::store::StoreLocation::Dir(temp.path().to_path_buf()),
             org_admins: vec![ORG_ADMIN.into(), siteops::live::SERVE_SUBJECT.into()],
             preview_limits: Limits::default(),
             preview_transport: Some(Arc::new(OfflineTransport::new(Arc::new(move || {
@@ -139,7 +139,7 @@ impl TestServer {
     fn config(data: PathBuf, org_admins: &[&str], limits: Limits) -> ServerConfig {
         ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            data_dir: data,
+            store: siteops::store::StoreLocation::Dir(data),
             org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
@@ -155,7 +155,9 @@ impl TestServer {
     }
 
     async fn start_config(config: ServerConfig) -> TestServer {
-        let data = config.data_dir.clone();
+        let siteops::store::StoreLocation::Dir(data) = config.store.clone() else {
+            panic!("test servers keep their data in a directory");
+        };
         TestServer {
             server: start(config).await.expect("server starts"),
             data,

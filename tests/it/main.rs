@@ -26,6 +26,7 @@ mod realworld;
 mod reference_pages;
 mod schemas;
 mod serve_process;
+mod shared_store;
 mod support;
 mod validate_cases;
 mod watch_loop;

@@ -203,7 +203,7 @@ pub(crate) async fn serve(
         .unwrap_or_else(|| Arc::new(OfflineTransport::new(Arc::new(move || mocks.mocks()))));
     let server = start(ServerConfig {
         addr: "127.0.0.1:0".parse().expect("address"),
-        data_dir: data.path().to_path_buf(),
+        store: siteops::store::StoreLocation::Dir(data.path().to_path_buf()),
         org_admins: vec![SERVE_SUBJECT.into()],
         preview_limits: Default::default(),
         preview_transport: Some(transport),

@@ -27,7 +27,7 @@ use super::{check_names, read_body};
 use crate::app::AppState;
 use crate::auth::{Action, Decision, authorize};
 use crate::sites::{self, MANAGED, Site, public_key, site_key};
-use crate::store::Store;
+use crate::store::{Store, transact};
 use siteops_config::diagnostic::Diagnostic;
 use siteops_config::model::api::AccessConfig;
 use siteops_config::rules;
@@ -178,13 +178,26 @@ pub fn existing_site(
     site: &str,
     action: Action,
 ) -> Result<Site, ApiError> {
+    existing_site_in(state.store.as_ref(), state, headers, org, site, action)
+}
+
+/// [`existing_site`] read through `store` (a [`crate::store::Tracked`] view, whose write of
+/// the document then depends on it being unchanged).
+fn existing_site_in(
+    store: &dyn Store,
+    state: &AppState,
+    headers: &HeaderMap,
+    org: &str,
+    site: &str,
+    action: Action,
+) -> Result<Site, ApiError> {
     if state.caller(headers).is_none() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "authentication required: send a token",
         ));
     }
-    let document = sites::load(state.store.as_ref(), org, site)?
+    let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
     check_access(state, headers, org, site, document.access(), action)?;
     Ok(document)
@@ -257,65 +270,69 @@ pub async fn site(
         }
         Method::PUT | Method::POST => {
             let bytes = read_body(body).await?;
-            let mut value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
+            let value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
                 typed(v, rules::site_config)
             })?;
             // The org's lock first (the only place two are taken, always in this order):
             // counting the org's sites and creating one are one step.
             let _org = state.locks.lock(&format!("org:{org}")).await;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            let previous = sites::load(store, &org, site)?;
-            match &previous {
-                None => {
-                    check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
-                    check_room(&state, &org)?;
+            // Another instance may write the site meanwhile: the section runs again if so.
+            transact(&state.store, |store| {
+                let mut value = value.clone();
+                let previous = sites::load(store, &org, site)?;
+                match &previous {
+                    None => {
+                        check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
+                        check_room(&state, &org)?;
+                    }
+                    Some(_) if method == Method::PUT => {
+                        check_access(
+                            &state,
+                            &headers,
+                            &org,
+                            site,
+                            previous.as_ref().and_then(Site::access),
+                            Action::Configure,
+                        )?;
+                        return Err(ApiError::new(
+                            StatusCode::CONFLICT,
+                            format!("site {org}/{site} exists; POST replaces it"),
+                        ));
+                    }
+                    Some(document) => {
+                        check_access(
+                            &state,
+                            &headers,
+                            &org,
+                            site,
+                            document.access(),
+                            Action::Configure,
+                        )?;
+                        check_admin_grants(
+                            &state,
+                            &headers,
+                            (&org, site),
+                            document.access(),
+                            value.get("access"),
+                            "/access/admin/role/admin",
+                        )?;
+                    }
                 }
-                Some(_) if method == Method::PUT => {
-                    check_access(
-                        &state,
-                        &headers,
-                        &org,
-                        site,
-                        previous.as_ref().and_then(Site::access),
-                        Action::Configure,
-                    )?;
-                    return Err(ApiError::new(
-                        StatusCode::CONFLICT,
-                        format!("site {org}/{site} exists; POST replaces it"),
-                    ));
+                if let Value::Object(map) = &mut value {
+                    map.entry("version").or_insert(json!(1));
                 }
-                Some(document) => {
-                    check_access(
-                        &state,
-                        &headers,
-                        &org,
-                        site,
-                        document.access(),
-                        Action::Configure,
-                    )?;
-                    check_admin_grants(
-                        &state,
-                        &headers,
-                        (&org, site),
-                        document.access(),
-                        value.get("access"),
-                        "/access/admin/role/admin",
-                    )?;
-                }
-            }
-            if let Value::Object(map) = &mut value {
-                map.entry("version").or_insert(json!(1));
-            }
-            state.check_code_selectable(&org, site, value.get("code"))?;
-            stamp(&mut value, previous.as_ref().map(|p| &p.json));
-            save_json(store, &site_key(&org, site), &value)?;
-            state.register_repository(&org, site, value.get("code"))?;
-            let status = if previous.is_none() && method == Method::PUT {
-                StatusCode::CREATED
-            } else {
-                StatusCode::OK
-            };
-            Ok((status, Json(value)).into_response())
+                state.check_code_selectable(&org, site, value.get("code"))?;
+                stamp(&mut value, previous.as_ref().map(|p| &p.json));
+                save_json(store, &site_key(&org, site), &value)?;
+                state.register_repository(&org, site, value.get("code"))?;
+                let status = if previous.is_none() && method == Method::PUT {
+                    StatusCode::CREATED
+                } else {
+                    StatusCode::OK
+                };
+                Ok((status, Json(value)).into_response())
+            })
         }
         _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
     }
@@ -366,7 +383,6 @@ pub async fn sub_resource(
             )));
         }
     };
-    let store = state.store.as_ref();
     match method {
         Method::GET | Method::HEAD => {
             let document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
@@ -383,40 +399,43 @@ pub async fn sub_resource(
             };
             let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            let existing = existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            if name == "access" {
-                check_admin_grants(
-                    &state,
-                    &headers,
-                    (&org, &site),
-                    existing.access(),
-                    value.as_ref(),
-                    "/admin/role/admin",
-                )?;
-            }
-            let mut document = existing.json;
-            if name == "code" {
-                state.check_code_selectable(&org, &site, value.as_ref())?;
-            }
-            let previous = document.clone();
-            let Value::Object(map) = &mut document else {
-                return Err(ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "a stored document is damaged",
-                ));
-            };
-            match &value {
-                Some(value) => map.insert(name.to_string(), value.clone()),
-                None => map.remove(name),
-            };
-            stamp(&mut document, Some(&previous));
-            save_json(store, &site_key(&org, &site), &document)?;
-            if name == "code" {
-                state.register_repository(&org, &site, value.as_ref())?;
-            }
-            Ok(match value {
-                Some(value) => Json(value).into_response(),
-                None => StatusCode::NO_CONTENT.into_response(),
+            transact(&state.store, |store| {
+                let existing =
+                    existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
+                if name == "access" {
+                    check_admin_grants(
+                        &state,
+                        &headers,
+                        (&org, &site),
+                        existing.access(),
+                        value.as_ref(),
+                        "/admin/role/admin",
+                    )?;
+                }
+                let mut document = existing.json;
+                if name == "code" {
+                    state.check_code_selectable(&org, &site, value.as_ref())?;
+                }
+                let previous = document.clone();
+                let Value::Object(map) = &mut document else {
+                    return Err(ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "a stored document is damaged",
+                    ));
+                };
+                match &value {
+                    Some(value) => map.insert(name.to_string(), value.clone()),
+                    None => map.remove(name),
+                };
+                stamp(&mut document, Some(&previous));
+                save_json(store, &site_key(&org, &site), &document)?;
+                if name == "code" {
+                    state.register_repository(&org, &site, value.as_ref())?;
+                }
+                Ok(match value.clone() {
+                    Some(value) => Json(value).into_response(),
+                    None => StatusCode::NO_CONTENT.into_response(),
+                })
             })
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -443,13 +462,16 @@ async fn public(
         }
         Method::POST => {
             let bytes = read_body(body).await?;
-            let mut value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
+            let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, headers, org, site, Action::Configure)?;
-            let previous = load_json(store, &key)?;
-            stamp(&mut value, previous.as_ref());
-            save_json(store, &key, &value)?;
-            Ok(Json(value).into_response())
+            transact(&state.store, |store| {
+                let mut value = value.clone();
+                existing_site_in(store, &state, headers, org, site, Action::Configure)?;
+                let previous = load_json(store, &key)?;
+                stamp(&mut value, previous.as_ref());
+                save_json(store, &key, &value)?;
+                Ok(Json(value).into_response())
+            })
         }
         Method::DELETE => {
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
@@ -483,13 +505,16 @@ pub async fn secret(
         }
         Method::POST => {
             let bytes = read_body(body).await?;
-            let mut value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
+            let value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            let previous = load_json(store, &key)?;
-            stamp(&mut value, previous.as_ref());
-            save_json(store, &key, &value)?;
-            Ok(Json(secret_view(id, &value)).into_response())
+            transact(&state.store, |store| {
+                let mut value = value.clone();
+                existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
+                let previous = load_json(store, &key)?;
+                stamp(&mut value, previous.as_ref());
+                save_json(store, &key, &value)?;
+                Ok(Json(secret_view(id, &value)).into_response())
+            })
         }
         Method::DELETE => {
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;

@@ -71,8 +71,17 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
-        tracing::error!(%error, "store failure");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "storage failure")
+        match error {
+            // Writers of one document on several instances: the retries ran out.
+            StoreError::Conflict { .. } => ApiError::new(StatusCode::CONFLICT, error.to_string()),
+            StoreError::TooBusy { .. } => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, error.to_string())
+            }
+            error => {
+                tracing::error!(%error, "store failure");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "storage failure")
+            }
+        }
     }
 }
 

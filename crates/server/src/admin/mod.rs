@@ -24,7 +24,7 @@ pub use login::SignInNonces;
 
 use crate::app::AppState;
 use crate::auth::SigningKey;
-use crate::store::{FsStore, Store};
+use crate::store::{Precondition, Store, StoreError};
 
 /// Largest request body accepted (413 beyond).
 pub const BODY_LIMIT: usize = 1024 * 1024;
@@ -32,16 +32,26 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 /// Where the service keeps its token signing key.
 pub const SIGNING_KEY: &str = "keys/token-signing.key";
 
-/// Loads the signing key from the store, creating it on first use. Its file is readable
+/// Loads the signing key from the store, creating it on first use: created only if absent,
+/// so that instances starting together on one store agree on one key. Its file is readable
 /// by its owner only (0600 on Unix), tightened if an older one was not.
-pub fn signing_key(store: &FsStore) -> anyhow::Result<SigningKey> {
+pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
     let key = match store.get(SIGNING_KEY)? {
         Some(bytes) => SigningKey::from_bytes(bytes),
         None => {
             let key = SigningKey::generate()
                 .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
-            store.put(SIGNING_KEY, key.as_bytes())?;
-            key
+            match store.put_if(SIGNING_KEY, key.as_bytes(), Precondition::Absent) {
+                Ok(()) => key,
+                // Another instance created it first: theirs is the key.
+                Err(StoreError::Conflict { .. }) => {
+                    let bytes = store.get(SIGNING_KEY)?.ok_or_else(|| {
+                        anyhow::anyhow!("the signing key vanished right after it was created")
+                    })?;
+                    SigningKey::from_bytes(bytes)
+                }
+                Err(error) => return Err(error.into()),
+            }
         }
     };
     store.make_private(SIGNING_KEY)?;
@@ -158,7 +168,7 @@ mod tests {
     fn the_signing_key_file_is_private_and_a_loose_one_is_tightened() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = FsStore::open(dir.path()).expect("store");
+        let store = crate::store::FsStore::open(dir.path()).expect("store");
         let path = dir.path().join(SIGNING_KEY);
         let key = signing_key(&store).expect("created");
         assert_eq!(mode(&path), 0o600);
@@ -169,5 +179,50 @@ mod tests {
         let again = signing_key(&store).expect("loaded");
         assert_eq!(again.as_bytes(), key.as_bytes());
         assert_eq!(mode(&path), 0o600);
+    }
+
+    /// Instances starting together on one store agree on one key: one that read "no key"
+    /// just before another instance created it takes the other's key.
+    #[test]
+    fn the_signing_key_is_created_once() {
+        use crate::store::{FsStore, Precondition, StoreError, Versioned};
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        /// A store where another instance creates the key right after this one's first read.
+        struct Racing {
+            inner: FsStore,
+            raced: AtomicBool,
+        }
+        impl Store for Racing {
+            fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+                if !self.raced.swap(true, Ordering::SeqCst) {
+                    self.inner.put(key, b"the other instance's key")?;
+                    return Ok(None);
+                }
+                self.inner.get_versioned(key)
+            }
+            fn put_if(&self, key: &str, bytes: &[u8], c: Precondition) -> Result<(), StoreError> {
+                self.inner.put_if(key, bytes, c)
+            }
+            fn delete(&self, key: &str) -> Result<bool, StoreError> {
+                self.inner.delete(key)
+            }
+            fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+                self.inner.list(prefix)
+            }
+            fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+                self.inner.delete_all(prefix)
+            }
+            fn location(&self) -> String {
+                self.inner.location()
+            }
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let racing = Racing {
+            inner: FsStore::open(dir.path()).expect("store"),
+            raced: AtomicBool::new(false),
+        };
+        let key = signing_key(&racing).expect("taken");
+        assert_eq!(key.as_bytes(), b"the other instance's key");
     }
 }

@@ -8,7 +8,6 @@ pub mod page_policy;
 mod preview_host;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -24,15 +23,15 @@ use crate::admin;
 use crate::app::{AppState, Session};
 use crate::auth::OrgAdmins;
 use crate::codesync::runner::CodeSync;
-use crate::store::{FsStore, KeyedLocks, Store};
+use crate::store::{KeyedLocks, StoreLocation};
 
 pub use preview_host::{PreviewHost, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     pub addr: SocketAddr,
-    /// Where the store keeps its data.
-    pub data_dir: PathBuf,
+    /// Where the state is kept (`--data DIR` or `--store URL`).
+    pub store: StoreLocation,
     /// `--org-admin` values: `ADDRESS` or `org:ADDRESS`.
     pub org_admins: Vec<String>,
     /// Time-outs and size limits of the preview pipeline.
@@ -75,14 +74,8 @@ impl RunningServer {
 
 /// Opens the store, binds the address and starts serving.
 pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
-    let store = FsStore::open(&config.data_dir).with_context(|| {
-        format!(
-            "cannot open the data directory {}",
-            config.data_dir.display()
-        )
-    })?;
-    let key = admin::signing_key(&store)?;
-    let store: Arc<dyn Store> = Arc::new(store);
+    let store = config.store.open()?;
+    let key = admin::signing_key(store.as_ref())?;
     let transport: Arc<dyn crate::preview::Transport> = config
         .preview_transport
         .clone()

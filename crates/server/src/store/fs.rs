@@ -3,14 +3,20 @@
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use super::{Store, StoreError, check_key};
+use sha2::{Digest, Sha256};
+
+use super::{Precondition, Store, StoreError, Version, Versioned, check_key};
 // Marks files being written; never a valid key segment (keys cannot start with `.`).
 use crate::fsutil::{TEMP_PREFIX, write_atomic};
 
+/// A directory serves one instance: conditional writes are atomic within this process
+/// (one lock around the check and the write), not across processes sharing the directory.
 #[derive(Debug)]
 pub struct FsStore {
     root: PathBuf,
+    conditional: Mutex<()>,
 }
 
 impl FsStore {
@@ -19,16 +25,83 @@ impl FsStore {
         let root = root.into();
         fs::create_dir_all(&root)?;
         remove_temp_files(&root)?;
-        Ok(FsStore { root })
+        Ok(FsStore {
+            root,
+            conditional: Mutex::new(()),
+        })
     }
 
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    fn path(&self, key: &str) -> Result<PathBuf, StoreError> {
+        check_key(key)?;
+        Ok(self.root.join(key))
+    }
+}
+
+fn io_error(key: &str) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        key: key.to_string(),
+        source,
+    }
+}
+
+/// A file's version: the hash of its bytes.
+fn version_of(bytes: &[u8]) -> Version {
+    Version {
+        e_tag: Some(hex::encode(Sha256::digest(bytes))),
+        version: None,
+    }
+}
+
+impl Store for FsStore {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        match fs::read(self.path(key)?) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            // A key whose parent is a file, say: nothing is stored there.
+            Err(error) if error.kind() == io::ErrorKind::NotADirectory => Ok(None),
+            Err(error) => Err(io_error(key)(error)),
+        }
+    }
+
+    fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+        Ok(self.get(key)?.map(|bytes| Versioned {
+            version: version_of(&bytes),
+            bytes,
+        }))
+    }
+
+    fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError> {
+        let path = self.path(key)?;
+        // Durable before `put` returns: the data, then the name.
+        if condition == Precondition::Always {
+            return write_atomic(&path, bytes).map_err(io_error(key));
+        }
+        let _one_at_a_time = self.conditional.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.get(key)?;
+        let holds = match (&condition, &current) {
+            (Precondition::Absent, None) => true,
+            (Precondition::At(version), Some(stored)) => version_of(stored) == *version,
+            _ => false,
+        };
+        if !holds {
+            return Err(StoreError::Conflict {
+                key: key.to_string(),
+            });
+        }
+        write_atomic(&path, bytes).map_err(io_error(key))
+    }
+
+    fn location(&self) -> String {
+        format!("file://{}", self.root.display())
+    }
+
     /// Makes the file of `key` readable and writable by its owner only (0600; Unix only).
     /// Files the store writes start that way; this tightens one written otherwise.
-    pub fn make_private(&self, key: &str) -> Result<(), StoreError> {
+    fn make_private(&self, key: &str) -> Result<(), StoreError> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -45,35 +118,6 @@ impl FsStore {
         #[cfg(not(unix))]
         let _ = key;
         Ok(())
-    }
-
-    fn path(&self, key: &str) -> Result<PathBuf, StoreError> {
-        check_key(key)?;
-        Ok(self.root.join(key))
-    }
-}
-
-fn io_error(key: &str) -> impl FnOnce(io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
-        key: key.to_string(),
-        source,
-    }
-}
-
-impl Store for FsStore {
-    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        match fs::read(self.path(key)?) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-            // A key whose parent is a file, say: nothing is stored there.
-            Err(error) if error.kind() == io::ErrorKind::NotADirectory => Ok(None),
-            Err(error) => Err(io_error(key)(error)),
-        }
-    }
-
-    fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        // Durable before `put` returns: the data, then the name.
-        write_atomic(&self.path(key)?, bytes).map_err(io_error(key))
     }
 
     fn delete(&self, key: &str) -> Result<bool, StoreError> {
@@ -165,6 +209,31 @@ mod tests {
             Vec::<String>::new()
         );
         assert!(store.get("../escape").is_err());
+    }
+
+    #[test]
+    fn conditional_writes_see_changes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = FsStore::open(dir.path()).expect("store");
+        let key = "config/a/sites/b.json";
+        store
+            .put_if(key, b"1", Precondition::Absent)
+            .expect("created");
+        assert!(matches!(
+            store.put_if(key, b"2", Precondition::Absent),
+            Err(StoreError::Conflict { .. })
+        ));
+        let read = store.get_versioned(key).expect("get").expect("stored");
+        store.put(key, b"3").expect("someone else writes");
+        assert!(matches!(
+            store.put_if(key, b"4", Precondition::unchanged(Some(&read))),
+            Err(StoreError::Conflict { .. })
+        ));
+        let fresh = store.get_versioned(key).expect("get").expect("stored");
+        store
+            .put_if(key, b"4", Precondition::unchanged(Some(&fresh)))
+            .expect("written");
+        assert_eq!(store.get(key).expect("get").as_deref(), Some(&b"4"[..]));
     }
 
     #[test]

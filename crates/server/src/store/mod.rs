@@ -1,18 +1,31 @@
 //! Persistent storage for the bundled administration service: documents (configuration,
 //! secrets, jobs, keys) and files (code), addressed by `/`-separated keys.
 //!
-//! One small interface, [`Store`], so the service does not care where bytes live. The
-//! implementation here is the local file system ([`FsStore`]): a write is atomic and
-//! durable when `put` returns (temporary file, fsync, rename, fsync of the directory), so
-//! a crash at any moment leaves the old or the new document, never a torn one.
-//! Serialising writers is the caller's job ([`KeyedLocks`]), because read-modify-write
-//! spans several calls.
+//! One small interface, [`Store`], so the service does not care where bytes live:
+//! - the local file system ([`FsStore`], `--data DIR` or `--store file://DIR`): a write is
+//!   atomic and durable when `put` returns (temporary file, fsync, rename, fsync of the
+//!   directory), so a crash at any moment leaves the old or the new document;
+//! - object storage ([`ObjectStoreBackend`], `--store s3://…`, `gs://…`, `az://…`), where
+//!   every write is atomic by the store's own guarantee.
+//!
+//! Read-modify-write goes through versions: [`Store::get_versioned`] gives a document with
+//! its version, [`Store::put_if`] writes only if the document is still at that version (or
+//! still absent), and [`transact`] runs a whole section of reads and writes again when one of its writes met
+//! a change. That is what keeps two instances on one bucket from losing each other's
+//! updates; [`KeyedLocks`] only spares one instance's own requests the retries.
 
 mod fs;
 mod locks;
+mod object;
+mod tracked;
 
 pub use fs::FsStore;
 pub use locks::KeyedLocks;
+pub use object::ObjectStoreBackend;
+pub use tracked::{Tracked, transact};
+
+use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -24,19 +37,134 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    #[error("storage failed for `{key}`: {source}")]
+    Object {
+        key: String,
+        #[source]
+        source: object_store::Error,
+    },
+    /// A conditional write found the document changed (or created) since it was read.
+    #[error("`{key}` changed while it was being written; try again")]
+    Conflict { key: String },
+    #[error("`{key}` kept changing: gave up after {attempts} attempts")]
+    TooBusy { key: String, attempts: usize },
+}
+
+/// Which version of a document a [`Store::get_versioned`] read: an entity tag (object
+/// stores) or a content hash (files). Opaque: only compared by the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    pub(crate) e_tag: Option<String>,
+    pub(crate) version: Option<String>,
+}
+
+/// A document and the version it was read at.
+#[derive(Debug, Clone)]
+pub struct Versioned {
+    pub bytes: Vec<u8>,
+    pub version: Version,
+}
+
+/// When [`Store::put_if`] writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Precondition {
+    /// Always (create or replace).
+    Always,
+    /// Only if nothing is stored under the key.
+    Absent,
+    /// Only if the stored document is still at this version.
+    At(Version),
+}
+
+impl Precondition {
+    /// The precondition that a document read as `read` is unchanged.
+    pub fn unchanged(read: Option<&Versioned>) -> Precondition {
+        match read {
+            None => Precondition::Absent,
+            Some(versioned) => Precondition::At(versioned.version.clone()),
+        }
+    }
 }
 
 pub trait Store: Send + Sync + 'static {
     /// The bytes under `key`, or `None`.
-    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.get_versioned(key)?.map(|v| v.bytes))
+    }
+    /// The bytes under `key` with their version, or `None`.
+    fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError>;
     /// Replaces the bytes under `key`; atomic, and durable once it returns.
-    fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError>;
+    fn put(&self, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        self.put_if(key, bytes, Precondition::Always)
+    }
+    /// [`Store::put`] if `condition` holds, [`StoreError::Conflict`] otherwise; the check
+    /// and the write are one atomic step.
+    fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError>;
     /// Removes `key`; true when it existed.
     fn delete(&self, key: &str) -> Result<bool, StoreError>;
     /// The names directly under the folder `prefix` (files and folders), sorted.
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError>;
     /// Removes the folder `prefix` and everything under it.
     fn delete_all(&self, prefix: &str) -> Result<(), StoreError>;
+    /// Where the store is, for messages (`file:///…`, `s3://bucket/prefix`).
+    fn location(&self) -> String;
+    /// Keeps `key` from other local users where that means something (a file's mode).
+    fn make_private(&self, key: &str) -> Result<(), StoreError> {
+        check_key(key)
+    }
+}
+
+/// Where the service keeps its state: `--data DIR` (the default) or `--store URL`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreLocation {
+    /// A directory on this machine (`file://DIR` means the same).
+    Dir(PathBuf),
+    /// Object storage: `s3://bucket/prefix`, `gs://bucket/prefix`, `az://container/prefix`,
+    /// with credentials from each cloud's usual environment variables.
+    Url(url::Url),
+}
+
+impl StoreLocation {
+    /// A `--store` value: `file://`, `s3://`, `s3a://`, `gs://`, `az://`, `abfs://`, or
+    /// `azure://`.
+    pub fn parse(text: &str) -> Result<StoreLocation, String> {
+        let url = url::Url::parse(text)
+            .map_err(|error| format!("`{text}` is not a store URL: {error}"))?;
+        match url.scheme() {
+            "file" => url
+                .to_file_path()
+                .map(StoreLocation::Dir)
+                .map_err(|()| format!("`{text}` is not a local directory")),
+            "s3" | "s3a" | "gs" | "az" | "abfs" | "azure" => Ok(StoreLocation::Url(url)),
+            other => Err(format!(
+                "`{text}`: no store for `{other}://` (use file://, s3://, gs:// or az://)"
+            )),
+        }
+    }
+
+    /// Opens the store, creating what a new one needs.
+    pub fn open(&self) -> anyhow::Result<Arc<dyn Store>> {
+        use anyhow::Context as _;
+        Ok(match self {
+            StoreLocation::Dir(dir) => Arc::new(
+                FsStore::open(dir)
+                    .with_context(|| format!("cannot open the data directory {}", dir.display()))?,
+            ),
+            StoreLocation::Url(url) => Arc::new(
+                ObjectStoreBackend::open(url)
+                    .with_context(|| format!("cannot open the store {url}"))?,
+            ),
+        })
+    }
+}
+
+impl std::fmt::Display for StoreLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreLocation::Dir(dir) => write!(f, "{}", dir.display()),
+            StoreLocation::Url(url) => write!(f, "{url}"),
+        }
+    }
 }
 
 /// Keys are `/`-separated segments of ASCII letters, digits, `.`, `_` and `-`, none empty

@@ -117,7 +117,7 @@ pub async fn record(
     let recorder = Arc::new(RecordingTransport::new(network));
     let server = start(ServerConfig {
         addr: (std::net::Ipv4Addr::LOCALHOST, 0).into(),
-        data_dir: scratch.path().to_path_buf(),
+        store: crate::store::StoreLocation::Dir(scratch.path().to_path_buf()),
         org_admins: vec![SERVE_SUBJECT.to_string()],
         preview_limits: crate::preview::Limits::default(),
         preview_transport: Some(recorder.clone()),

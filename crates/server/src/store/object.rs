@@ -1,0 +1,285 @@
+//! [`Store`] on object storage through the `object_store` crate: S3 and S3-compatible
+//! stores, Google Cloud Storage, Azure Blob Storage. A key is an object under the URL's
+//! prefix; a version is the object's entity tag (and version id where the store keeps
+//! them); conditional writes are the store's own (`If-None-Match: *`, `If-Match`), so two
+//! instances on one bucket never overwrite each other's update unseen.
+//!
+//! The [`Store`] interface is synchronous (the file system's is, and every caller was
+//! written against it), so this one runs the client on a small runtime of its own and
+//! waits for each answer. A caller on a server thread waits as it would for a disk.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures_util::StreamExt as _;
+use object_store::path::Path as ObjectPath;
+use object_store::{
+    ObjectStore, ObjectStoreExt as _, PutMode, PutOptions, PutPayload, UpdateVersion,
+};
+use url::Url;
+
+use super::{Precondition, Store, StoreError, Version, Versioned, check_key};
+
+pub struct ObjectStoreBackend {
+    inner: Arc<dyn ObjectStore>,
+    prefix: ObjectPath,
+    url: Url,
+    /// `None` only while dropping.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl std::fmt::Debug for ObjectStoreBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ObjectStoreBackend({})", self.url)
+    }
+}
+
+impl ObjectStoreBackend {
+    /// The store at `url` (`s3://bucket/prefix`, `gs://…`, `az://…`), with credentials and
+    /// settings from the environment (`AWS_*`, `GOOGLE_*`, `AZURE_*`, as each cloud's own
+    /// tools read them; `AWS_ENDPOINT_URL` for an S3-compatible store).
+    pub fn open(url: &Url) -> Result<ObjectStoreBackend, object_store::Error> {
+        // The clients speak TLS through the tree's rustls, with its one crypto provider.
+        siteops_plan::http::install_crypto_provider();
+        let inner: Arc<dyn ObjectStore> = match url.scheme() {
+            "s3" | "s3a" => Arc::new(
+                object_store::aws::AmazonS3Builder::from_env()
+                    .with_url(url.as_str())
+                    .build()?,
+            ),
+            "gs" => Arc::new(
+                object_store::gcp::GoogleCloudStorageBuilder::from_env()
+                    .with_url(url.as_str())
+                    .build()?,
+            ),
+            _ => Arc::new(
+                object_store::azure::MicrosoftAzureBuilder::from_env()
+                    .with_url(url.as_str())
+                    .build()?,
+            ),
+        };
+        Ok(Self::new(inner, url.clone()))
+    }
+
+    /// A backend over `inner`, keys under `url`'s path.
+    pub fn new(inner: Arc<dyn ObjectStore>, url: Url) -> ObjectStoreBackend {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("siteops-store")
+            .enable_all()
+            .build()
+            .expect("a runtime for the store client");
+        ObjectStoreBackend {
+            inner,
+            prefix: ObjectPath::from(url.path().trim_matches('/')),
+            url,
+            runtime: Some(runtime),
+        }
+    }
+
+    /// Runs `work` on the client's runtime and waits for it (from any thread, async or not).
+    fn run<T: Send + 'static>(&self, work: impl Future<Output = T> + Send + 'static) -> T {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let runtime = self.runtime.as_ref().expect("open until dropped");
+        runtime.spawn(async move {
+            let _ = sender.send(work.await);
+        });
+        receiver
+            .recv()
+            .expect("the store's runtime answers every request")
+    }
+
+    fn path(&self, key: &str) -> Result<ObjectPath, StoreError> {
+        check_key(key)?;
+        Ok(key
+            .split('/')
+            .fold(self.prefix.clone(), |path, part| path.join(part)))
+    }
+}
+
+impl Drop for ObjectStoreBackend {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks, which an async caller may not do.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+fn object_error(key: &str) -> impl FnOnce(object_store::Error) -> StoreError + '_ {
+    move |source| match source {
+        object_store::Error::AlreadyExists { .. } | object_store::Error::Precondition { .. } => {
+            StoreError::Conflict {
+                key: key.to_string(),
+            }
+        }
+        source => StoreError::Object {
+            key: key.to_string(),
+            source,
+        },
+    }
+}
+
+impl Store for ObjectStoreBackend {
+    fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+        let path = self.path(key)?;
+        let inner = self.inner.clone();
+        let read = self.run(async move {
+            let found = inner.get(&path).await?;
+            let version = Version {
+                e_tag: found.meta.e_tag.clone(),
+                version: found.meta.version.clone(),
+            };
+            Ok::<_, object_store::Error>((found.bytes().await?.to_vec(), version))
+        });
+        match read {
+            Ok((bytes, version)) => Ok(Some(Versioned { bytes, version })),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(object_error(key)(error)),
+        }
+    }
+
+    fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError> {
+        let path = self.path(key)?;
+        let mode = match condition {
+            Precondition::Always => PutMode::Overwrite,
+            Precondition::Absent => PutMode::Create,
+            Precondition::At(version) => PutMode::Update(UpdateVersion {
+                e_tag: version.e_tag,
+                version: version.version,
+            }),
+        };
+        let inner = self.inner.clone();
+        let payload = PutPayload::from(bytes.to_vec());
+        self.run(async move { inner.put_opts(&path, payload, PutOptions::from(mode)).await })
+            .map(|_| ())
+            .map_err(object_error(key))
+    }
+
+    fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        let path = self.path(key)?;
+        let inner = self.inner.clone();
+        let deleted = self.run(async move {
+            match inner.head(&path).await {
+                Ok(_) => inner.delete(&path).await.map(|()| true),
+                Err(object_store::Error::NotFound { .. }) => Ok(false),
+                Err(error) => Err(error),
+            }
+        });
+        deleted.map_err(object_error(key))
+    }
+
+    fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let path = self.path(prefix)?;
+        let inner = self.inner.clone();
+        let listed = self.run(async move { inner.list_with_delimiter(Some(&path)).await });
+        let listed = listed.map_err(object_error(prefix))?;
+        let mut names: Vec<String> = listed
+            .common_prefixes
+            .iter()
+            .filter_map(|p| p.filename().map(str::to_string))
+            .chain(
+                listed
+                    .objects
+                    .iter()
+                    .filter_map(|o| o.location.filename().map(str::to_string)),
+            )
+            .filter(|name| !name.starts_with('.'))
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+        let path = self.path(prefix)?;
+        let inner = self.inner.clone();
+        self.run(async move {
+            let mut objects = inner.list(Some(&path));
+            while let Some(object) = objects.next().await {
+                inner.delete(&object?.location).await?;
+            }
+            Ok::<_, object_store::Error>(())
+        })
+        .map_err(object_error(prefix))
+    }
+
+    fn location(&self) -> String {
+        self.url.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The backend over the crate's in-memory store, which keeps entity tags and
+    /// conditional writes as a cloud store does.
+    fn backend() -> ObjectStoreBackend {
+        ObjectStoreBackend::new(
+            Arc::new(object_store::memory::InMemory::new()),
+            Url::parse("s3://bucket/team/a").expect("a URL"),
+        )
+    }
+
+    #[test]
+    fn documents_folders_and_conditional_writes() {
+        let store = backend();
+        assert_eq!(store.get("config/a/sites/b.json").expect("get"), None);
+        store.put("config/a/sites/b.json", b"{}").expect("put");
+        store
+            .put("config/a/sites/b/secrets/s.json", b"{}")
+            .expect("put");
+        store.put("config/a/sites/c.json", b"{}").expect("put");
+        assert_eq!(
+            store.list("config/a/sites").expect("list"),
+            ["b", "b.json", "c.json"]
+        );
+        let read = store.get_versioned("config/a/sites/b.json").expect("get");
+        store
+            .put("config/a/sites/b.json", b"{\"v\":2}")
+            .expect("put");
+        assert!(matches!(
+            store.put_if(
+                "config/a/sites/b.json",
+                b"{\"v\":3}",
+                Precondition::unchanged(read.as_ref())
+            ),
+            Err(StoreError::Conflict { .. })
+        ));
+        assert!(matches!(
+            store.put_if("config/a/sites/c.json", b"x", Precondition::Absent),
+            Err(StoreError::Conflict { .. })
+        ));
+        let store: Arc<dyn Store> = Arc::new(store);
+        let mut attempts = 0;
+        super::super::transact(&store, |view| {
+            attempts += 1;
+            let seen = view.get("config/a/sites/b.json")?.unwrap_or_default();
+            if attempts == 1 {
+                // Someone else writes between this read and its write.
+                store.put("config/a/sites/b.json", b"{\"v\":4}")?;
+            }
+            view.put("config/a/sites/b.json", &[seen, b"+".to_vec()].concat())
+        })
+        .expect("updated");
+        assert_eq!(attempts, 2);
+        assert_eq!(
+            store.get("config/a/sites/b.json").expect("get").as_deref(),
+            Some(&b"{\"v\":4}+"[..])
+        );
+        assert!(store.delete("config/a/sites/c.json").expect("delete"));
+        assert!(!store.delete("config/a/sites/c.json").expect("delete again"));
+        store.delete_all("config/a/sites/b").expect("delete all");
+        assert_eq!(store.list("config/a/sites").expect("list"), ["b.json"]);
+        assert_eq!(store.location(), "s3://bucket/team/a");
+    }
+
+    #[tokio::test]
+    async fn waits_from_async_code_without_blocking_its_runtime_forever() {
+        let store = backend();
+        store.put("a", b"1").expect("put from a runtime thread");
+        assert_eq!(store.get("a").expect("get").as_deref(), Some(&b"1"[..]));
+        drop(store);
+    }
+}

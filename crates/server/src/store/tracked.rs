@@ -1,0 +1,144 @@
+//! Optimistic read-modify-write over several documents: a [`Tracked`] view remembers the
+//! version of every document read through it, and writes a document it read only if that
+//! document is still at that version. [`transact`] runs a section of code on a fresh view
+//! and runs it again when one of its writes met a change, so a section written as plain
+//! reads and writes (`load`, check, `save`) never overwrites another instance's update.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::{Precondition, Store, StoreError, Versioned};
+
+/// How many times [`transact`] runs a section whose write met a change.
+const ATTEMPTS: usize = 16;
+
+pub struct Tracked {
+    store: Arc<dyn Store>,
+    /// Each key read, and what it was then (`None`: absent).
+    seen: Mutex<HashMap<String, Option<Versioned>>>,
+    conflicted: AtomicBool,
+}
+
+impl Tracked {
+    pub fn new(store: Arc<dyn Store>) -> Tracked {
+        Tracked {
+            store,
+            seen: Mutex::default(),
+            conflicted: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether a write met a change since its document was read.
+    pub fn conflicted(&self) -> bool {
+        self.conflicted.load(Ordering::Relaxed)
+    }
+}
+
+impl Store for Tracked {
+    fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+        let read = self.store.get_versioned(key)?;
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        // The first read is the one the section's decisions rest on.
+        seen.entry(key.to_string()).or_insert_with(|| read.clone());
+        Ok(read)
+    }
+
+    fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError> {
+        let condition = match condition {
+            Precondition::Always => {
+                let seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+                match seen.get(key) {
+                    Some(read) => Precondition::unchanged(read.as_ref()),
+                    None => Precondition::Always,
+                }
+            }
+            other => other,
+        };
+        let written = self.store.put_if(key, bytes, condition);
+        if let Err(StoreError::Conflict { .. }) = &written {
+            self.conflicted.store(true, Ordering::Relaxed);
+        }
+        if written.is_ok() {
+            // A second write in the same section follows its own first one.
+            let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+            seen.remove(key);
+        }
+        written
+    }
+
+    fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        self.store.delete(key)
+    }
+
+    fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        self.store.list(prefix)
+    }
+
+    fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+        self.store.delete_all(prefix)
+    }
+
+    fn location(&self) -> String {
+        self.store.location()
+    }
+
+    fn make_private(&self, key: &str) -> Result<(), StoreError> {
+        self.store.make_private(key)
+    }
+}
+
+/// Runs `section` on a [`Tracked`] view of `store`, again (on a fresh view) while one of
+/// its writes met a change, up to a limit; returns its last result.
+pub fn transact<T, E>(
+    store: &Arc<dyn Store>,
+    mut section: impl FnMut(&Tracked) -> Result<T, E>,
+) -> Result<T, E> {
+    let mut attempt = 0;
+    loop {
+        let view = Tracked::new(store.clone());
+        let outcome = section(&view);
+        attempt += 1;
+        if !view.conflicted() || attempt == ATTEMPTS {
+            return outcome;
+        }
+        // Another writer won this round; a short, growing, jittered pause spreads the
+        // next round's writers apart.
+        let pause = 1 + fastrand::u64(..1 << attempt.min(6));
+        std::thread::sleep(std::time::Duration::from_millis(pause));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::FsStore;
+
+    #[test]
+    fn a_section_runs_again_when_its_document_changed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store: Arc<dyn Store> = Arc::new(FsStore::open(dir.path()).expect("store"));
+        store.put("doc", b"a").expect("put");
+        let mut runs = 0;
+        let result = transact(&store, |view| {
+            runs += 1;
+            let read = view.get("doc")?.unwrap_or_default();
+            if runs == 1 {
+                // Another instance writes between this section's read and its write.
+                store.put("doc", b"b")?;
+            }
+            view.put("doc", &[read, b"+".to_vec()].concat())?;
+            // A second write of the same document follows the first.
+            view.put(
+                "doc",
+                &[view.get("doc")?.unwrap_or_default(), b"!".to_vec()].concat(),
+            )?;
+            Ok::<_, StoreError>(runs)
+        });
+        assert_eq!(result.expect("written"), 2);
+        assert_eq!(store.get("doc").expect("get").as_deref(), Some(&b"b+!"[..]));
+        // A document the section did not read is written as is.
+        transact(&store, |view| view.put("other", b"x")).expect("written");
+        assert_eq!(store.get("other").expect("get").as_deref(), Some(&b"x"[..]));
+    }
+}

@@ -1,0 +1,250 @@
+//! Two `siteops serve` processes on one S3 bucket behave as one service: a real S3-protocol
+//! server (moto's server mode, from PyPI) on loopback, both instances started with
+//! `--store s3://…`, writes through both and reads through either.
+//!
+//! The concurrent part writes three fields of one site document at once, through both
+//! instances, round after round: each write reads the document and writes it back whole,
+//! so without conditional writes one instance's field would be lost to the other's write.
+//!
+//! `.ci/run` installs moto into `target/tools`; elsewhere the test is skipped with a
+//! message when `moto_server` is missing.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::repo_root;
+
+const ADMIN: &str = "admin@acme.example";
+
+fn moto() -> Option<PathBuf> {
+    let local = repo_root().join("target/tools/bin/moto_server");
+    if local.is_file() {
+        return Some(local);
+    }
+    let found = Command::new("moto_server").arg("--help").output();
+    found
+        .is_ok_and(|o| o.status.success())
+        .then(|| PathBuf::from("moto_server"))
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A process killed when dropped.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The S3 server, with one bucket.
+async fn s3(moto: &PathBuf, bucket: &str) -> (Process, String) {
+    let port = free_port();
+    let child = Command::new(moto)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("moto_server starts");
+    let process = Process(child);
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        // moto takes unsigned requests: the bucket is made without credentials.
+        let made = client.put(format!("{endpoint}/{bucket}")).send().await;
+        if made.is_ok_and(|r| r.status().is_success()) {
+            return (process, endpoint);
+        }
+        assert!(Instant::now() < deadline, "moto_server did not start");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// The environment that points siteops at the S3 server.
+fn s3_env(command: &mut Command, endpoint: &str) {
+    command
+        .env("AWS_ENDPOINT_URL", endpoint)
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1")
+        .env("SITEOPS_LOG", "warn");
+}
+
+/// `siteops serve --no-repo` on the store; its port.
+fn serve(store: &str, endpoint: &str) -> (Process, u16) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
+    command
+        .args(["serve", "--no-repo", "--port", "0", "--org-admin", ADMIN])
+        .args(["--store", store])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    s3_env(&mut command, endpoint);
+    let mut child = command.spawn().expect("siteops serve starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let process = Process(child);
+    let mut lines = BufReader::new(stdout).lines();
+    let mut port = None;
+    for line in lines.by_ref() {
+        let line = line.expect("a line");
+        if let Some(rest) = line.strip_prefix("siteops serve: listening on http://127.0.0.1:") {
+            port = rest.trim().parse().ok();
+            break;
+        }
+    }
+    std::thread::spawn(move || for _ in lines {});
+    (process, port.expect("serve printed its port"))
+}
+
+fn token(store: &str, endpoint: &str) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
+    command.args(["token", "--email", ADMIN, "--store", store]);
+    s3_env(&mut command, endpoint);
+    let output = command.output().expect("siteops token runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string()
+}
+
+struct Admin {
+    client: reqwest::Client,
+    token: String,
+}
+
+impl Admin {
+    async fn send(
+        &self,
+        port: u16,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = self
+            .client
+            .request(method, format!("http://127.0.0.1:{port}{path}"))
+            .header("x-auth-token", &self.token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("answered");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("a body");
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+}
+
+fn content(round: usize) -> Value {
+    json!({"source": {"url": format!("https://content.example/r{round}"), "type": "markup"}})
+}
+
+fn code(round: usize) -> Value {
+    json!({"owner": "acme", "repo": format!("web{round}"), "source": {"type": "github", "url": format!("https://github.com/acme/web{round}")}})
+}
+
+fn access(round: usize) -> Value {
+    json!({"admin": {"role": {"admin": [ADMIN], "config_admin": [format!("r{round}@acme.example")]}}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_bucket_behave_as_one() {
+    let Some(moto) = moto() else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs moto_server (.ci/run installs it into target/tools)"
+        );
+        eprintln!("object store test skipped: no moto_server (pip install 'moto[server]')");
+        return;
+    };
+    siteops::http::install_crypto_provider();
+    let (_s3, endpoint) = s3(&moto, "siteops").await;
+    let store = "s3://siteops/team";
+    let (_a, a) = serve(store, &endpoint);
+    let (_b, b) = serve(store, &endpoint);
+    // One signing key for both, created once in the bucket.
+    let admin = Admin {
+        client: reqwest::Client::new(),
+        token: token(store, &endpoint),
+    };
+    let site = json!({"version": 1, "content": content(0), "code": code(0), "access": access(0)});
+    let (status, answer) = admin
+        .send(
+            a,
+            reqwest::Method::PUT,
+            "/admin/config/acme/sites/web.json",
+            Some(site),
+        )
+        .await;
+    assert_eq!(status, 201, "{answer}");
+    let (status, read) = admin
+        .send(
+            b,
+            reqwest::Method::GET,
+            "/admin/config/acme/sites/web.json",
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["content"], content(0));
+
+    for round in 1..=12 {
+        let field = |port: u16, name: &'static str, value: Value| {
+            let admin = &admin;
+            async move {
+                admin
+                    .send(
+                        port,
+                        reqwest::Method::POST,
+                        &format!("/admin/config/acme/sites/web/{name}.json"),
+                        Some(value),
+                    )
+                    .await
+            }
+        };
+        let (x, y, z) = tokio::join!(
+            field(a, "content", content(round)),
+            field(b, "code", code(round)),
+            field(if round % 2 == 0 { a } else { b }, "access", access(round)),
+        );
+        for (status, answer) in [x, y, z] {
+            assert_eq!(status, 200, "round {round}: {answer}");
+        }
+        for port in [a, b] {
+            let (status, read) = admin
+                .send(
+                    port,
+                    reqwest::Method::GET,
+                    "/admin/config/acme/sites/web.json",
+                    None,
+                )
+                .await;
+            assert_eq!(status, 200, "{read}");
+            assert_eq!(
+                (&read["content"], &read["code"], &read["access"]),
+                (&content(round), &code(round), &access(round)),
+                "round {round}, read through {port}: an acknowledged write is lost"
+            );
+        }
+    }
+}
