@@ -109,6 +109,14 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     println!("  sign in               http://127.0.0.1:{port}/admin/login");
     println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
     println!("  data                  {store}");
+    println!(
+        "  secrets               {}",
+        if matches!(siteops::sites::sealed::key(), Ok(Some(_))) {
+            "encrypted at rest (SITEOPS_SECRETS_KEY)"
+        } else {
+            "stored in the clear: set SITEOPS_SECRETS_KEY (32 bytes, base64) to encrypt them"
+        }
+    );
     if let Some(live) = &live {
         println!(
             "  repository            {} ({})",

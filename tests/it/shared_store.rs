@@ -22,6 +22,7 @@ use crate::support::repo_root;
 const ADMIN: &str = "admin@acme.example";
 
 fn moto() -> Option<PathBuf> {
+    // The venv's own, whose python has boto3 beside it.
     let local = repo_root().join("target/tools/bin/moto_server");
     if local.is_file() {
         return Some(local);
@@ -81,7 +82,49 @@ fn s3_env(command: &mut Command, endpoint: &str) {
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env("AWS_REGION", "us-east-1")
+        .env("SITEOPS_SECRETS_KEY", SECRETS_KEY)
         .env("SITEOPS_LOG", "warn");
+}
+
+/// Both instances seal secrets with this key.
+const SECRETS_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
+/// A secret value that must never be in the bucket as is.
+const SECRET_VALUE: &str = "ghp-never-in-the-bucket-7f3e";
+
+/// Every object of the bucket, as the S3 API gives them (boto3, from moto's own venv).
+fn bucket_contents(moto: &std::path::Path, endpoint: &str, bucket: &str) -> Vec<(String, Vec<u8>)> {
+    let python = moto.with_file_name("python");
+    let script = r#"
+import boto3, sys, base64
+s3 = boto3.client('s3', endpoint_url=sys.argv[1], region_name='us-east-1',
+                  aws_access_key_id='test', aws_secret_access_key='test')
+for page in s3.get_paginator('list_objects_v2').paginate(Bucket=sys.argv[2]):
+    for o in page.get('Contents', []):
+        body = s3.get_object(Bucket=sys.argv[2], Key=o['Key'])['Body'].read()
+        print(o['Key'], base64.b64encode(body).decode())
+"#;
+    let output = Command::new(python)
+        .args(["-c", script, endpoint, bucket])
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    use base64::Engine as _;
+    String::from_utf8(output.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter_map(|line| line.split_once(' '))
+        .map(|(key, body)| {
+            let body = base64::engine::general_purpose::STANDARD
+                .decode(body)
+                .expect("base64");
+            (key.to_string(), body)
+        })
+        .collect()
 }
 
 /// `siteops serve --no-repo` on the store; its port.
@@ -178,10 +221,10 @@ async fn two_instances_on_one_bucket_behave_as_one() {
         return;
     };
     siteops::http::install_crypto_provider();
-    let (_s3, endpoint) = s3(&moto, "siteops").await;
+    let (s3_server, endpoint) = s3(&moto, "siteops").await;
     let store = "s3://siteops/team";
     let (_a, a) = serve(store, &endpoint);
-    let (_b, b) = serve(store, &endpoint);
+    let (mut b_process, b) = serve(store, &endpoint);
     // One signing key for both, created once in the bucket.
     let admin = Admin {
         client: reqwest::Client::new(),
@@ -247,4 +290,87 @@ async fn two_instances_on_one_bucket_behave_as_one() {
             );
         }
     }
+
+    // A secret written through one instance is sealed in the bucket: no object holds it.
+    let (status, answer) = admin
+        .send(
+            b,
+            reqwest::Method::POST,
+            "/admin/config/acme/sites/web/secrets/git-token.json",
+            Some(json!({"value": SECRET_VALUE})),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let objects = bucket_contents(&moto, &endpoint, "siteops");
+    let secret = objects
+        .iter()
+        .find(|(key, _)| key == "team/config/acme/sites/web/secrets/git-token.json")
+        .unwrap_or_else(|| {
+            panic!(
+                "the secret's object: {:?}",
+                objects.iter().map(|o| &o.0).collect::<Vec<_>>()
+            )
+        });
+    assert!(String::from_utf8_lossy(&secret.1).contains("\"sealed\""));
+    for (key, body) in &objects {
+        assert!(
+            !String::from_utf8_lossy(body).contains(SECRET_VALUE),
+            "{key} holds the secret in the clear"
+        );
+    }
+    let (status, read) = admin
+        .send(
+            a,
+            reqwest::Method::GET,
+            "/admin/config/acme/sites/web/secrets/git-token.json",
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, read["id"].as_str()),
+        (200, Some("git-token")),
+        "{read}"
+    );
+
+    // Health and readiness answer a load balancer, which asks by the instance's address.
+    let probe = |port: u16, path: &'static str| {
+        let client = admin.client.clone();
+        async move {
+            client
+                .get(format!("http://127.0.0.1:{port}{path}"))
+                .header("host", "10.1.2.3:3000")
+                .send()
+                .await
+                .expect("answered")
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(
+        (probe(a, "/healthz").await, probe(a, "/readyz").await),
+        (200, 200)
+    );
+    // SIGTERM stops an instance cleanly.
+    let id = b_process.0.id().to_string();
+    let killed = Command::new("kill")
+        .args(["-TERM", &id])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = b_process.0.try_wait().expect("a status") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(status.success(), "{status:?}");
+    b_process.0 = Command::new("true").spawn().expect("a placeholder");
+    // Without its store an instance is up but not ready.
+    drop(s3_server);
+    assert_eq!(
+        (probe(a, "/healthz").await, probe(a, "/readyz").await),
+        (200, 503)
+    );
 }

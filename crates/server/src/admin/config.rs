@@ -512,7 +512,9 @@ pub async fn secret(
                 existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
                 let previous = load_json(store, &key)?;
                 stamp(&mut value, previous.as_ref());
-                save_json(store, &key, &value)?;
+                let sealed = sites::sealed::seal_document(&key, value.clone())
+                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+                save_json(store, &key, &sealed)?;
                 Ok(Json(secret_view(id, &value)).into_response())
             })
         }

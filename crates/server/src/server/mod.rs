@@ -2,6 +2,7 @@
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
 mod code_files;
+mod health;
 pub mod hosts;
 pub mod listen;
 pub mod page_policy;
@@ -74,6 +75,9 @@ impl RunningServer {
 
 /// Opens the store, binds the address and starts serving.
 pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
+    // A key that is set but unusable stops the start: secrets must never be written clear
+    // by mistake.
+    crate::sites::sealed::key().map_err(anyhow::Error::msg)?;
     let store = config.store.open()?;
     let key = admin::signing_key(store.as_ref())?;
     let transport: Arc<dyn crate::preview::Transport> = config
@@ -121,6 +125,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
             tokio::select! {
                 _ = stopped => {}
                 _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
+                _ = terminated() => tracing::info!("SIGTERM: finishing the requests in flight"),
             }
         };
         listen::serve(listener, app, connection_limits, stop).await
@@ -135,12 +140,34 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 
 /// The whole application: requests for a `Host` that is not served refused
 /// ([`hosts`]), then preview hosts by `Host`, everything else by path.
+/// SIGTERM, which a process manager or an orchestrator sends to stop an instance (never,
+/// where there is no such signal).
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    std::future::pending::<()>().await;
+}
+
 pub fn app(state: Arc<AppState>) -> Router {
     let router = match &state.session {
         Some(session) => session.clone().routes(state.clone()),
         None => Router::new(),
     };
     router
+        .route("/healthz", axum::routing::get(health::healthz))
+        .route(
+            "/readyz",
+            axum::routing::get(health::readyz).with_state(state.clone()),
+        )
         .nest("/admin", admin::router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state.clone(), dispatch_host))

@@ -10,8 +10,8 @@
 //! the route edge ([`crate::admin::ApiError`] from [`SiteError`]).
 
 pub mod repos;
+pub mod sealed;
 
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -51,12 +51,14 @@ pub fn secret_value(
     site: &str,
     id: &str,
 ) -> Result<Option<String>, SiteError> {
-    /// A stored secret: its value and the service's fields.
-    #[derive(Deserialize)]
-    struct StoredSecret {
-        value: String,
-    }
-    Ok(read::<StoredSecret>(store, &secret_key(org, site, id))?.map(|secret| secret.value))
+    let key = secret_key(org, site, id);
+    let Some(document) = read::<serde_json::Map<String, Value>>(store, &key)? else {
+        return Ok(None);
+    };
+    sealed::value_of(&key, &document).map_err(|reason| SiteError::Damaged {
+        key: key.clone(),
+        reason,
+    })
 }
 
 /// The JSON record at `key`, typed; `None` when there is none.
