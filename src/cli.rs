@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use siteops::shard::Shard;
 use siteops::store::StoreLocation;
 
 #[derive(Debug, Parser)]
@@ -100,6 +101,10 @@ pub struct TestArgs {
     /// Cases rendered at once, each worker on its own server (every core by default).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// Only shard K of N of the cases: each case goes to one shard by its name, so N jobs
+    /// of a CI matrix split the golden pages between them.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Args)]
@@ -250,6 +255,10 @@ pub struct SelectArgs {
     /// (repeatable). Existing secrets are otherwise left alone.
     #[arg(long = "replace-secret", value_name = "ID")]
     pub replace_secrets: Vec<String>,
+    /// Only shard K of N: each site goes to one shard by its name, so N jobs of a CI
+    /// matrix split the fleet between them (with --prune, each deletes in its share).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -290,7 +299,7 @@ pub struct ApplyArgs {
     pub select: SelectArgs,
     /// A plan saved by `siteops plan --out`: applied as it is, and refused when the live
     /// state or the repository changed since it was made.
-    #[arg(value_name = "PLAN.json", conflicts_with_all = ["sites", "prune", "replace_secrets"])]
+    #[arg(value_name = "PLAN.json", conflicts_with_all = ["sites", "prune", "replace_secrets", "shard"])]
     pub plan: Option<PathBuf>,
     /// Do not ask for confirmation.
     #[arg(long)]

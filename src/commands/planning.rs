@@ -10,6 +10,7 @@ use siteops::model::SiteId;
 use siteops::plan::{Plan, PlanSettings, diff, scrub};
 use siteops::remote::live::{self, PruneScope};
 use siteops::remote::{Client, ClientOptions, Endpoints, Token};
+use siteops::shard::Shard;
 
 use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
 use crate::cli::{RemoteArgs, RepoArgs, SelectArgs};
@@ -69,6 +70,7 @@ pub fn settings(select: &SelectArgs) -> PlanSettings {
         prune: select.prune,
         sites: select.sites.clone(),
         replace_secrets: select.replace_secrets.clone(),
+        shard: select.shard.map(|shard| shard.to_string()),
     }
 }
 
@@ -121,15 +123,39 @@ pub fn prepare(
             );
         }
     }
+    // The repository's orgs, before a shard takes its share: a shard prunes its share of
+    // each of them, whether or not it has a site of the org itself.
+    let orgs: BTreeSet<String> = compiled
+        .resources
+        .iter()
+        .map(|r| r.site.org.clone())
+        .collect();
+    let shard = settings
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(|e| anyhow!(e))?;
+    // The repository's sites another shard has: never this shard's to delete.
+    let mut elsewhere = BTreeSet::new();
+    if let Some(shard) = shard {
+        let groups = siteops::shard::site_groups(&compiled);
+        compiled.resources.retain(|r| {
+            let name = r.site.to_string();
+            let ours = shard.takes(groups.get(&r.site).unwrap_or(&name));
+            if !ours {
+                elsewhere.insert(r.site.clone());
+            }
+            ours
+        });
+    }
     let prune = settings.prune.then(|| {
         if named.is_empty() {
-            PruneScope::Orgs(
-                compiled
-                    .resources
-                    .iter()
-                    .map(|r| r.site.org.clone())
-                    .collect(),
-            )
+            PruneScope::Orgs {
+                orgs,
+                shard,
+                elsewhere,
+            }
         } else {
             PruneScope::Sites(named.clone())
         }

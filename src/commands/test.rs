@@ -21,7 +21,12 @@ pub fn run(args: &TestArgs) -> Result<Outcome> {
             args.root.display()
         );
     }
-    let cases = load::cases(&args.root, &args.cases)?;
+    let mut cases = load::cases(&args.root, &args.cases)?;
+    if let Some(shard) = args.shard {
+        let all = cases.len();
+        cases.retain(|case| shard.takes(&case.name));
+        println!("shard {shard}: {} of {all} cases", cases.len());
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     let rendered = runtime.block_on(render_all(&args.root, &cases, super::jobs(args.jobs)))?;
     let color = use_color(&std::io::stdout());

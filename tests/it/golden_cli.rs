@@ -155,3 +155,39 @@ fn bad_cases_are_named() {
         "error: case acme-blog cannot be rendered\n  caused by: case acme-blog: site acme/nowhere is not in the repository\n"
     );
 }
+
+/// `--shard K/N`: the shards of a CI matrix together run every case once.
+#[test]
+fn shards_split_the_cases_between_them() {
+    let case_lines = |output: &Output| -> Vec<String> {
+        stdout(output)
+            .lines()
+            .filter(|line| line.contains("): "))
+            .map(str::to_string)
+            .collect()
+    };
+    let all = siteops_test(&repo_root(), &[]);
+    let mut expected = case_lines(&all);
+    expected.sort();
+    let mut seen = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let output = siteops_test(&repo_root(), &["--shard", shard]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let lines = case_lines(&output);
+        assert!(
+            stdout(&output).starts_with(&format!("shard {shard}: {} of 7 cases\n", lines.len())),
+            "{}",
+            stdout(&output)
+        );
+        seen.extend(lines);
+    }
+    seen.sort();
+    assert_eq!(seen, expected);
+    let bad = siteops_test(&repo_root(), &["--shard", "4/3"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains("`4/3` is not a shard: write K/N with 1 <= K <= N"),
+        "{}",
+        stderr(&bad)
+    );
+}

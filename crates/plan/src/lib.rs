@@ -13,3 +13,4 @@ pub mod apply;
 pub mod http;
 pub mod plan;
 pub mod remote;
+pub mod shard;

@@ -6,7 +6,7 @@ use siteops::remote::{Location, Service};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-use super::{Fixture, SYNC_SECRET, TEMPLATE_KEY};
+use super::{Fixture, Run, SYNC_SECRET, TEMPLATE_KEY};
 
 impl Fixture {
     /// GETs a resource from the service, as the plan reads it.
@@ -366,4 +366,55 @@ fn site_id(org: &str, site: &str) -> siteops::model::SiteId {
         org: org.into(),
         site: site.into(),
     }
+}
+
+/// `--shard K/N`: the shards of a CI matrix plan and apply every site once between them,
+/// and with `--prune` exactly one shard deletes a site the repository no longer has.
+#[tokio::test]
+async fn shards_split_the_fleet_and_its_deletions() {
+    let f = Fixture::start().await;
+    let changes = |run: &Run| -> Vec<String> {
+        run.stdout
+            .lines()
+            .filter(|line| {
+                line.starts_with("+ ") || line.starts_with("- ") || line.starts_with("~ ")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let whole = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
+    let mut expected = changes(&whole);
+    expected.sort();
+    let mut seen = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let plan = f.siteops("plan", &["--shard", shard]).await.expect(0);
+        seen.extend(changes(&plan));
+    }
+    seen.sort();
+    assert_eq!(seen, expected);
+    for shard in ["1/2", "2/2"] {
+        f.siteops("apply", &["--shard", shard, "--yes"])
+            .await
+            .expect(0);
+    }
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+
+    std::fs::remove_dir_all(f.root.join("sites/acme/legacy")).expect("remove a site");
+    let mut deleting = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let plan = f
+            .siteops("plan", &["--prune", "--shard", shard])
+            .await
+            .expect(0);
+        if plan.stdout.contains("- delete  acme/sites/legacy.json") {
+            deleting.push(shard);
+        }
+        f.siteops("apply", &["--prune", "--shard", shard, "--yes"])
+            .await
+            .expect(0);
+    }
+    assert_eq!(deleting.len(), 1, "{deleting:?}");
+    f.siteops("plan", &["--prune", "--detailed-exitcode"])
+        .await
+        .expect(0);
 }

@@ -153,6 +153,9 @@ pub struct PlanSettings {
     /// Secrets to overwrite although they exist: `id` (in every site) or `org/site/id`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replace_secrets: Vec<String>,
+    /// Only this shard's sites (`K/N`, [`crate::shard::Shard`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,14 +9,20 @@ use serde_json::Value;
 
 use super::{Client, ClientError, Location};
 use crate::plan::{Body, LiveSite, LiveState};
+use crate::shard::Shard;
 use siteops_config::compile::{Compiled, ResourceKind};
 use siteops_config::model::SiteId;
 
 /// With `--prune`, which live sites besides the repository's are read (and may go).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PruneScope {
-    /// Every site of these orgs that the service lists.
-    Orgs(BTreeSet<String>),
+    /// Every site of these orgs that the service lists; with a shard, only those of its
+    /// share and none of `elsewhere` (the repository's sites of other shards).
+    Orgs {
+        orgs: BTreeSet<String>,
+        shard: Option<Shard>,
+        elsewhere: BTreeSet<SiteId>,
+    },
     /// Only these sites.
     Sites(BTreeSet<SiteId>),
 }
@@ -57,10 +63,17 @@ pub async fn read(
                 wanted.entry(site.clone()).or_default();
             }
         }
-        Some(PruneScope::Orgs(orgs)) => {
+        Some(PruneScope::Orgs {
+            orgs,
+            shard,
+            elsewhere,
+        }) => {
             for org in orgs {
                 for site in list_sites(client, org).await? {
-                    wanted.entry(site).or_default();
+                    let ours = shard.is_none_or(|shard| shard.takes(&site.to_string()));
+                    if wanted.contains_key(&site) || (ours && !elsewhere.contains(&site)) {
+                        wanted.entry(site).or_default();
+                    }
                 }
             }
         }

@@ -455,7 +455,11 @@ async fn apply_to_self(
         .iter()
         .map(|r| r.site.org.clone())
         .collect();
-    let scope = PruneScope::Orgs(orgs);
+    let scope = PruneScope::Orgs {
+        orgs,
+        shard: None,
+        elsewhere: Default::default(),
+    };
     let state = live::read(&client, compiled, Some(&scope), 8)
         .await
         .map_err(|e| Failure::new(format!("cannot read the bundled service: {e}")))?;
