@@ -407,11 +407,13 @@ async fn a_branch_keeps_only_its_newest_job_records() {
     assert_eq!(listed, newest);
 }
 
-/// Jobs a killed server left queued or running are marked stopped when it starts again.
+/// A job a killed server left running (its lease gone with it) is taken over and run
+/// again from its first file by the server that starts next on the same data.
 #[tokio::test]
-async fn jobs_of_a_killed_server_are_stopped_on_restart() {
-    let data = tempfile::tempdir().expect("temp dir");
-    let server = TestServer::start_on(data.path().to_path_buf()).await;
+async fn jobs_of_a_killed_server_are_run_again_on_restart() {
+    let raw = MockServer::start().await;
+    mount_file(&raw, "head.html", "<meta name=\"x\">").await;
+    let (server, root) = setup(&raw).await;
     let record = json!({"topic": "code", "name": "job-0000000000001-0000", "state": "running",
         "org": "acme", "site": "web", "branch": "main", "trigger": "manual",
         "createTime": "2026-11-25T00:00:00Z", "startTime": "2026-11-25T00:00:01Z",
@@ -423,22 +425,26 @@ async fn jobs_of_a_killed_server_are_stopped_on_restart() {
         .store
         .put(key, record.to_string().as_bytes())
         .expect("put");
-    drop(server);
-    let server = TestServer::start_on(data.path().to_path_buf()).await;
-    let stored = server
+    let restarted = TestServer::start_on(server.data.clone()).await;
+    let job = finished(
+        &restarted,
+        &root,
+        "/admin/job/acme/web/main/code/job-0000000000001-0000",
+    )
+    .await;
+    assert_eq!(job["error"], Value::Null, "{job}");
+    assert_eq!(job["progress"]["failed"], 0, "{job}");
+    assert_eq!(
+        job["progress"]["processed"], job["progress"]["total"],
+        "{job}"
+    );
+    let head = restarted
         .server
         .state
         .store
-        .get(key)
-        .expect("store")
-        .expect("kept");
-    let job: Value = serde_json::from_slice(&stored).expect("JSON");
-    assert_eq!(job["state"], "stopped");
-    assert_eq!(
-        job["error"],
-        "interrupted: the server stopped before the job ended"
-    );
-    assert_eq!(job["progress"]["processed"], 1);
+        .get("code/acme/web/main/head.html")
+        .expect("store");
+    assert_eq!(head.as_deref(), Some(&b"<meta name=\"x\">"[..]));
 }
 
 #[tokio::test]

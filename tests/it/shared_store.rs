@@ -129,10 +129,16 @@ for page in s3.get_paginator('list_objects_v2').paginate(Bucket=sys.argv[2]):
 
 /// `siteops serve --no-repo` on the store; its port.
 fn serve(store: &str, endpoint: &str) -> (Process, u16) {
+    serve_with(store, endpoint, &[])
+}
+
+/// [`serve`] with more environment.
+fn serve_with(store: &str, endpoint: &str, env: &[(&str, &str)]) -> (Process, u16) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
     command
         .args(["serve", "--no-repo", "--port", "0", "--org-admin", ADMIN])
         .args(["--store", store])
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     s3_env(&mut command, endpoint);
@@ -373,4 +379,120 @@ async fn two_instances_on_one_bucket_behave_as_one() {
         (probe(a, "/healthz").await, probe(a, "/readyz").await),
         (200, 503)
     );
+}
+
+/// A code sync job started on one instance, which is then killed (SIGKILL) mid-job, is
+/// finished by the other once the dead one's lease has ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_job_survives_the_death_of_its_instance() {
+    use wiremock::matchers::{header, method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let Some(moto) = moto() else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs moto_server (.ci/run installs it into target/tools)"
+        );
+        eprintln!("object store test skipped: no moto_server (pip install 'moto[server]')");
+        return;
+    };
+    siteops::http::install_crypto_provider();
+    // The repository's raw file host: six files, each slow, so the job takes seconds.
+    let raw = MockServer::start().await;
+    let files: Vec<String> = (1..=6).map(|i| format!("blocks/b{i}.js")).collect();
+    Mock::given(method("GET"))
+        .and(path("/acme/web/main/siteops-files.txt"))
+        .and(header("authorization", "token SYNC-SECRET"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(files.join("\n")))
+        .mount(&raw)
+        .await;
+    for file in &files {
+        Mock::given(method("GET"))
+            .and(path(format!("/acme/web/main/{file}")))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_string(format!("// {file}"))
+                    .set_delay(Duration::from_millis(600)),
+            )
+            .mount(&raw)
+            .await;
+    }
+    let (_s3, endpoint) = s3(&moto, "jobs-bucket").await;
+    let store = "s3://jobs-bucket/team";
+    let lease = [("SITEOPS_JOB_LEASE_SECONDS", "2")];
+    let (mut a_process, a) = serve_with(store, &endpoint, &lease);
+    let (_b, b) = serve_with(store, &endpoint, &lease);
+    let admin = Admin {
+        client: reqwest::Client::new(),
+        token: token(store, &endpoint),
+    };
+    let code = json!({"owner": "acme", "repo": "web", "source": {"type": "byogit",
+        "url": "https://git.acme.example/acme/web", "raw_url": format!("{}/acme/web", raw.uri()),
+        "owner": "p1", "repo": "web", "secretId": "sync"}});
+    let (status, answer) = admin
+        .send(
+            a,
+            reqwest::Method::PUT,
+            "/admin/config/acme/sites/web.json",
+            Some(json!({"code": code})),
+        )
+        .await;
+    assert_eq!(status, 201, "{answer}");
+    let (status, answer) = admin
+        .send(
+            a,
+            reqwest::Method::POST,
+            "/admin/config/acme/sites/web/secrets/sync.json",
+            Some(json!({"value": "SYNC-SECRET"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+
+    let (status, started) = admin
+        .send(a, reqwest::Method::POST, "/admin/code/acme/web/main", None)
+        .await;
+    assert_eq!(status, 202, "{started}");
+    let link = started["links"]["self"]
+        .as_str()
+        .expect("a link")
+        .to_string();
+    // Through the other instance: the job runs and has fetched a file.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, job) = admin.send(b, reqwest::Method::GET, &link, None).await;
+        if job["state"] == "running" && job["progress"]["processed"].as_u64() >= Some(2) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the job did not start: {job}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    a_process.0.kill().expect("SIGKILL");
+    let _ = a_process.0.wait();
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let job = loop {
+        let (_, job) = admin.send(b, reqwest::Method::GET, &link, None).await;
+        if job["state"] == "stopped" {
+            break job;
+        }
+        assert!(Instant::now() < deadline, "the job was not finished: {job}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(job["error"], Value::Null, "{job}");
+    assert_eq!(job["progress"]["failed"], 0, "{job}");
+    assert_eq!(
+        job["progress"]["processed"], job["progress"]["total"],
+        "{job}"
+    );
+    assert_eq!(
+        job["progress"]["total"], 10,
+        "six listed files and four well-known: {job}"
+    );
+    // Taken over, the job started again from its first file: fetched by both instances.
+    let asked = raw.received_requests().await.expect("recorded");
+    let first = asked
+        .iter()
+        .filter(|r| r.url.path().ends_with("b1.js"))
+        .count();
+    assert_eq!(first, 2, "the first file was asked for {first} times");
 }

@@ -4,6 +4,7 @@
 //! - [`job`]: the job record and where it is stored;
 //! - [`files`]: which files a sync fetches;
 //! - [`signature`]: push notification signatures (HMAC-SHA256);
+//! - [`lease`]: which instance runs a job, and taking over one whose instance died;
 //! - [`runner`]: runs a job (the network edge).
 //!
 //! The code store is shared by every site with the same `code.owner`/`code.repo`:
@@ -11,6 +12,7 @@
 
 pub mod files;
 pub mod job;
+pub mod lease;
 pub mod runner;
 pub mod signature;
 

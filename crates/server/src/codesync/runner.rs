@@ -1,5 +1,10 @@
 //! Runs code sync jobs: one at a time per org/site/branch, each in its own task. The job
 //! record is saved at every step, so a reader (and a restart) sees its progress.
+//!
+//! A job is this instance's while it holds the job's [`lease`]: taken when the job is
+//! made, renewed while it waits and runs, given up when it stops. [`CodeSync::adopt`],
+//! at start and then every half lease, runs again the unfinished jobs whose lease ended:
+//! those of an instance that died, this one's own before a restart included.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,6 +17,7 @@ use url::Url;
 use super::code_key;
 use super::files::{self, Wanted};
 use super::job::{self, FileError, Job, JobState, Progress, Trigger};
+use super::lease::{self, Held};
 use crate::preview::Transport;
 use crate::preview::redirect;
 use crate::sites::{self, SiteError};
@@ -32,6 +38,16 @@ pub const FILE_LIMIT: usize = 5 * 1024 * 1024;
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// Redirects followed for one file.
 const MAX_REDIRECTS: usize = 5;
+/// How long a job's lease lasts unless renewed: `SITEOPS_JOB_LEASE_SECONDS`, 30 by default.
+/// A dead instance's jobs are taken over this long after its last renewal.
+fn lease_time() -> Duration {
+    let seconds = std::env::var("SITEOPS_JOB_LEASE_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .filter(|&s| s >= 1)
+        .unwrap_or(30);
+    Duration::from_secs(seconds)
+}
 
 pub struct CodeSync {
     store: Arc<dyn Store>,
@@ -47,6 +63,11 @@ pub struct CodeSync {
     deliveries: Mutex<VecDeque<([u8; 32], Instant)>>,
     /// Turns to run, over every site ([`crate::quota::Quotas::concurrent_sync_jobs`]).
     slots: Arc<tokio::sync::Semaphore>,
+    /// This instance, as a lease names its holder.
+    instance: String,
+    lease_time: Duration,
+    /// The jobs this instance has taken (by store key): never adopted again meanwhile.
+    taken: Mutex<std::collections::HashSet<String>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -93,32 +114,97 @@ impl CodeSync {
             sequence: AtomicU64::new(0),
             deliveries: Mutex::default(),
             slots: Arc::new(tokio::sync::Semaphore::new(concurrent_jobs.max(1))),
+            instance: {
+                let mut id = [0u8; 8];
+                let _ = getrandom::fill(&mut id);
+                format!("instance-{}", hex::encode(id))
+            },
+            lease_time: lease_time(),
+            taken: Mutex::default(),
         }
     }
 
-    /// Marks the jobs a previous process left queued or running as stopped, with the
-    /// reason: none of them will run (called once, when the server starts).
-    pub fn recover(&self) -> Result<usize, SiteError> {
+    /// How often [`CodeSync::adopt`] should look for jobs to take over.
+    pub fn adopt_every(&self) -> Duration {
+        self.lease_time / 2
+    }
+
+    /// Runs again the unfinished jobs whose lease ended (their instance died, or this one
+    /// restarted), taking their leases; how many it took.
+    pub fn adopt(self: &Arc<Self>) -> Result<usize, SiteError> {
         let store = self.store.as_ref();
-        let mut recovered = 0;
+        let mut adopted = 0;
         for org in store.list("jobs")? {
             for site in store.list(&format!("jobs/{org}"))? {
                 for branch in store.list(&format!("jobs/{org}/{site}"))? {
-                    for mut job in job::list(store, &org, &site, &branch)? {
-                        if job.state == JobState::Stopped {
+                    for job in job::list(store, &org, &site, &branch)? {
+                        if job.state == JobState::Stopped
+                            || self.is_taken(&job)
+                            || !lease::is_free(store, &job)?
+                        {
                             continue;
                         }
-                        job.state = JobState::Stopped;
-                        job.stop_time = Some(now_rfc3339());
-                        job.error =
-                            Some("interrupted: the server stopped before the job ended".into());
-                        job::save(store, &job)?;
-                        recovered += 1;
+                        let Some(held) =
+                            lease::claim(store, &job, &self.instance, self.lease_time)?
+                        else {
+                            continue;
+                        };
+                        tracing::info!(job = %job.name, "taking over a code sync job whose instance stopped");
+                        self.start(job, held);
+                        adopted += 1;
                     }
                 }
             }
         }
-        Ok(recovered)
+        Ok(adopted)
+    }
+
+    fn is_taken(&self, job: &Job) -> bool {
+        self.taken
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&job.key())
+    }
+
+    /// Runs `job` in the background under `held`, renewing it until the job stops.
+    fn start(self: &Arc<Self>, job: Job, held: Held) {
+        self.taken
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(job.key());
+        let runner = Arc::clone(self);
+        tokio::spawn(async move {
+            let renewing = runner.clone().renew(held.clone());
+            let key = job.key();
+            tokio::select! {
+                () = runner.clone().run(job) => {}
+                () = renewing => {}
+            }
+            if let Err(error) = lease::release(runner.store.as_ref(), &held) {
+                tracing::warn!(%error, "cannot give a job's lease up");
+            }
+            runner
+                .taken
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&key);
+        });
+    }
+
+    /// Renews the lease every third of its time; returns if it is lost (another instance
+    /// took the job over: this one stops working on it).
+    async fn renew(self: Arc<Self>, mut held: Held) {
+        loop {
+            tokio::time::sleep(self.lease_time / 3).await;
+            match lease::renew(self.store.as_ref(), &held, &self.instance, self.lease_time) {
+                Ok(Some(renewed)) => held = renewed,
+                Ok(None) => {
+                    tracing::warn!("a code sync job's lease was taken over: stopping here");
+                    return;
+                }
+                Err(error) => tracing::warn!(%error, "cannot renew a job's lease"),
+            }
+        }
     }
 
     /// Whether a verified webhook body is new: `false` when the same bytes were delivered
@@ -183,9 +269,11 @@ impl CodeSync {
             waiting.insert(branch_key, job.clone());
             job
         };
-        let runner = Arc::clone(self);
-        let started = job.clone();
-        tokio::spawn(async move { runner.run(started).await });
+        // A new job's lease is free: nobody else knows the job yet.
+        match lease::claim(self.store.as_ref(), &job, &self.instance, self.lease_time)? {
+            Some(held) => self.start(job.clone(), held),
+            None => tracing::warn!(job = %job.name, "a new job's lease is taken"),
+        }
         Ok(Enqueued {
             job,
             coalesced: false,
@@ -214,6 +302,10 @@ impl CodeSync {
             .remove(&branch_key);
         job.state = JobState::Running;
         job.start_time = Some(now_rfc3339());
+        // A job taken over starts again from its first file.
+        job.progress = Progress::default();
+        job.errors.clear();
+        job.error = None;
         self.save(&job);
         match self.source(&job) {
             Ok(source) => self.sync(&mut job, &source).await,

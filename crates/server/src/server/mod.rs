@@ -89,17 +89,9 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         transport.clone(),
         config.quotas.concurrent_sync_jobs,
     );
-    let interrupted = code_sync
-        .recover()
-        .context("cannot read the code sync jobs")?;
-    if interrupted > 0 {
-        tracing::warn!(
-            interrupted,
-            "code sync jobs of a previous run were marked stopped"
-        );
-    }
+    let code_sync = Arc::new(code_sync);
     let state = Arc::new(AppState {
-        code_sync: Arc::new(code_sync),
+        code_sync: code_sync.clone(),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
         locks: KeyedLocks::default(),
@@ -128,7 +120,10 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
                 _ = terminated() => tracing::info!("SIGTERM: finishing the requests in flight"),
             }
         };
-        listen::serve(listener, app, connection_limits, stop).await
+        tokio::select! {
+            served = listen::serve(listener, app, connection_limits, stop) => served,
+            () = adopt_jobs(code_sync) => Ok(()),
+        }
     });
     Ok(RunningServer {
         addr,
@@ -140,6 +135,19 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 
 /// The whole application: requests for a `Host` that is not served refused
 /// ([`hosts`]), then preview hosts by `Host`, everything else by path.
+/// Takes over the code sync jobs whose instance stopped (at start, then every half lease),
+/// for as long as the server serves.
+async fn adopt_jobs(code_sync: Arc<CodeSync>) {
+    loop {
+        match code_sync.adopt() {
+            Ok(0) => {}
+            Ok(adopted) => tracing::info!(adopted, "code sync jobs taken over"),
+            Err(error) => tracing::warn!(%error, "cannot read the code sync jobs"),
+        }
+        tokio::time::sleep(code_sync.adopt_every()).await;
+    }
+}
+
 /// SIGTERM, which a process manager or an orchestrator sends to stop an instance (never,
 /// where there is no such signal).
 async fn terminated() {
