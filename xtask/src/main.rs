@@ -15,7 +15,7 @@ tasks:
   man           write the manual pages (siteops.1, siteops-<command>.1) into target/man
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
-  bench [NAME]  run the benchmarks, or one (fleet, plan, render, load, ingest,
+  bench [NAME]  run the benchmarks, or one (fleet, plan, render, load, shared, ingest,
                 code_reload, diagnostics, soak) (release build)
   bench compare [ingest|render] [--rounds N]
                 siteops side by side with htmd, ramhorns, the parse-only floor and the
@@ -195,11 +195,12 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("render") => cargo(&["bench", "-p", "siteops-template", "--bench", "render"]),
         Some("load" | "server_load") => cargo(&["bench", "--bench", "server_load"]),
         Some("soak") => cargo(&["bench", "--bench", "soak"]),
+        Some("shared" | "shared_store") => cargo(&["bench", "--bench", "shared_store"]),
         Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
         Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),
         Some("diagnostics") => cargo(&["bench", "-p", "siteops-config", "--bench", "diagnostics"]),
         Some(other) => Err(format!(
-            "no benchmark `{other}`: fleet, plan, render, load, ingest, code_reload or diagnostics"
+            "no benchmark `{other}`: fleet, plan, render, load, shared, ingest, code_reload or diagnostics"
         )),
     }
 }
