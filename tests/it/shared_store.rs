@@ -33,6 +33,21 @@ fn moto() -> Option<PathBuf> {
         .then(|| PathBuf::from("moto_server"))
 }
 
+/// moto's server, ready to start; `None` (the test is skipped, with a message) where it is
+/// not installed, except in CI.
+fn moto_or_skip() -> Option<PathBuf> {
+    let found = moto();
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs moto_server (.ci/run installs it into target/tools)"
+        );
+        eprintln!("object store test skipped: no moto_server (pip install 'moto[server]')");
+    }
+    siteops::http::install_crypto_provider();
+    found
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -218,15 +233,9 @@ fn access(round: usize) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_on_one_bucket_behave_as_one() {
-    let Some(moto) = moto() else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs moto_server (.ci/run installs it into target/tools)"
-        );
-        eprintln!("object store test skipped: no moto_server (pip install 'moto[server]')");
+    let Some(moto) = moto_or_skip() else {
         return;
     };
-    siteops::http::install_crypto_provider();
     let (s3_server, endpoint) = s3(&moto, "siteops").await;
     let store = "s3://siteops/team";
     let (_a, a) = serve(store, &endpoint);
@@ -388,15 +397,9 @@ async fn a_sync_job_survives_the_death_of_its_instance() {
     use wiremock::matchers::{header, method, path};
     use wiremock::{Mock, MockServer, ResponseTemplate};
 
-    let Some(moto) = moto() else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs moto_server (.ci/run installs it into target/tools)"
-        );
-        eprintln!("object store test skipped: no moto_server (pip install 'moto[server]')");
+    let Some(moto) = moto_or_skip() else {
         return;
     };
-    siteops::http::install_crypto_provider();
     // The repository's raw file host: six files, each slow, so the job takes seconds.
     let raw = MockServer::start().await;
     let files: Vec<String> = (1..=6).map(|i| format!("blocks/b{i}.js")).collect();
