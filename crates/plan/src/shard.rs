@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 use siteops_config::compile::{Compiled, ResourceKind};
 use siteops_config::model::SiteId;
@@ -41,18 +40,9 @@ pub fn site_groups(compiled: &Compiled) -> HashMap<SiteId, String> {
         .iter()
         .filter(|r| r.kind == ResourceKind::Site)
         .map(|r| {
-            let source = r.body.get("code").and_then(|c| c.get("source"));
-            let field = |name: &str| {
-                source
-                    .and_then(|s| s.get(name))
-                    .and_then(Value::as_str)
-                    .map(str::to_ascii_lowercase)
-            };
-            let byogit =
-                source.and_then(|s| s.get("type")).and_then(Value::as_str) == Some("byogit");
-            let group = match (byogit, field("owner"), field("repo")) {
-                (true, Some(owner), Some(repo)) => format!("repository {owner}/{repo}"),
-                _ => r.site.to_string(),
+            let group = match crate::apply::order::external_repository(&r.body) {
+                Some((owner, repo)) => format!("repository {owner}/{repo}"),
+                None => r.site.to_string(),
             };
             (r.site.clone(), group)
         })

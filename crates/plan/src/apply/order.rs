@@ -118,8 +118,18 @@ fn selected_repository(resource: &Planned) -> Option<Repository> {
 }
 
 fn code_source(resource: &Planned) -> Option<&Value> {
-    let source = resource.after.as_ref()?.get("code")?.get("source")?;
+    byogit_source(resource.after.as_ref()?)
+}
+
+fn byogit_source(site: &Value) -> Option<&Value> {
+    let source = site.get("code")?.get("source")?;
     (source.get("type").and_then(Value::as_str) == Some("byogit")).then_some(source)
+}
+
+/// The external (`byogit`) repository a site body's code names, as the service compares
+/// repositories (owner and name lower-cased).
+pub(crate) fn external_repository(site: &Value) -> Option<Repository> {
+    repository_key(byogit_source(site)?)
 }
 
 fn repository_key(source: &Value) -> Option<(String, String)> {

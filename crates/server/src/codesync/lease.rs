@@ -43,17 +43,8 @@ fn record(holder: &str, ttl: Duration) -> Vec<u8> {
     .expect("leases serialize")
 }
 
-/// Whether the job's lease is free: none, ended, or unreadable (written by a crash).
-pub fn is_free(store: &dyn Store, job: &Job) -> Result<bool, StoreError> {
-    Ok(match store.get(&key(job))? {
-        None => true,
-        Some(bytes) => serde_json::from_slice::<LeaseRecord>(&bytes)
-            .map_or(true, |lease| lease.expires <= now()),
-    })
-}
-
-/// Takes the job's lease for `holder` if it is free; `None` when another holds it (or
-/// took it first).
+/// Takes the job's lease for `holder` if it is free (none, ended, or unreadable: written
+/// by a crash); `None` when another holds it (or took it first).
 pub fn claim(
     store: &dyn Store,
     job: &Job,

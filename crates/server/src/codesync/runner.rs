@@ -138,10 +138,7 @@ impl CodeSync {
             for site in store.list(&format!("jobs/{org}"))? {
                 for branch in store.list(&format!("jobs/{org}/{site}"))? {
                     for job in job::list(store, &org, &site, &branch)? {
-                        if job.state == JobState::Stopped
-                            || self.is_taken(&job)
-                            || !lease::is_free(store, &job)?
-                        {
+                        if job.state == JobState::Stopped || self.is_taken(&job) {
                             continue;
                         }
                         let Some(held) =
