@@ -49,6 +49,7 @@ async fn run() {
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
         quotas: Default::default(),
+        sign_in: Default::default(),
     })
     .await
     .expect("the service starts");

@@ -85,6 +85,7 @@ async fn run(per_cell: Duration) -> usize {
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
         quotas: Default::default(),
+        sign_in: Default::default(),
     })
     .await
     .expect("server starts");

@@ -166,6 +166,7 @@ async fn instance(store: &StoreLocation) -> RunningServer {
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
         quotas: Default::default(),
+        sign_in: Default::default(),
     })
     .await
     .expect("server starts")

@@ -377,6 +377,24 @@ pub struct ServeArgs {
     /// addresses, localhost and *.localhost are answered, others get 421. Repeatable.
     #[arg(long = "allowed-host", value_name = "HOST")]
     pub allowed_hosts: Vec<String>,
+    /// Sign people in through this OpenID Connect provider (its issuer URL), with the
+    /// client id and secret in SITEOPS_OIDC_CLIENT_ID and SITEOPS_OIDC_CLIENT_SECRET; the
+    /// provider's `email` claim is who signs in. Without it, the sign-in asks only for an
+    /// e-mail address, which serve allows only when just this machine reaches it.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "SITEOPS_OIDC_ISSUER",
+        conflicts_with = "no_sign_in"
+    )]
+    pub oidc_issuer: Option<String>,
+    /// Where the provider sends the browser back: this service's public address followed
+    /// by `/admin/profile` (by default the request's own host over http).
+    #[arg(long, value_name = "URL", requires = "oidc_issuer")]
+    pub oidc_redirect_url: Option<String>,
+    /// No sign-in page: tokens come from `siteops token` only.
+    #[arg(long)]
+    pub no_sign_in: bool,
     /// Longest a client may take to send a request's headers, in seconds or with a unit
     /// (`10s`, `1m`); then the connection is closed.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_ttl)]

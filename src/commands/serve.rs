@@ -7,6 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use siteops::admin::SignIn;
+use siteops::admin::oidc::OidcSettings;
 use siteops::live::code_watch::CodeWatch;
 use siteops::live::offline::OfflineTransport;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
@@ -17,6 +19,36 @@ use siteops::server::{RunningServer, ServerConfig, start};
 
 use super::Outcome;
 use crate::cli::ServeArgs;
+
+/// The environment variables of the identity provider's client.
+const OIDC_CLIENT_ID: &str = "SITEOPS_OIDC_CLIENT_ID";
+const OIDC_CLIENT_SECRET: &str = "SITEOPS_OIDC_CLIENT_SECRET";
+
+/// How people sign in, from the flags and the environment.
+fn sign_in(args: &ServeArgs) -> Result<SignIn> {
+    if args.no_sign_in {
+        return Ok(SignIn::Off);
+    }
+    let Some(issuer) = &args.oidc_issuer else {
+        return Ok(SignIn::Email);
+    };
+    let client_id = std::env::var(OIDC_CLIENT_ID)
+        .ok()
+        .filter(|id| !id.trim().is_empty())
+        .ok_or_else(|| anyhow::anyhow!("--oidc-issuer needs ${OIDC_CLIENT_ID}: the client id the provider issued for this service"))?;
+    Ok(SignIn::Oidc(OidcSettings {
+        issuer: issuer.clone(),
+        client_id,
+        client_secret: std::env::var(OIDC_CLIENT_SECRET)
+            .ok()
+            .filter(|secret| !secret.is_empty()),
+        redirect_url: args.oidc_redirect_url.clone(),
+    }))
+}
+
+fn server_sign_in(args: &ServeArgs) -> Option<&str> {
+    args.oidc_issuer.as_deref().filter(|_| !args.no_sign_in)
+}
 
 pub fn run(args: &ServeArgs) -> Result<Outcome> {
     let runtime = tokio::runtime::Runtime::new()?;
@@ -95,6 +127,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
             sign_ins_per_minute: args.sign_in_rate,
             webhooks_per_minute: args.webhook_rate,
         },
+        sign_in: sign_in(args)?,
     };
     let server = start(config).await?;
     // The previews ask the bundled worker over HTTP, whatever the policy.
@@ -106,7 +139,14 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     }
     println!("  administration API    http://127.0.0.1:{port}/admin");
     println!("  transformation worker http://127.0.0.1:{port}/transform");
-    println!("  sign in               http://127.0.0.1:{port}/admin/login");
+    println!(
+        "  sign in               http://127.0.0.1:{port}/admin/login ({})",
+        match &server_sign_in(args) {
+            Some(issuer) => format!("through {issuer}"),
+            None if args.no_sign_in => "off: tokens from `siteops token`".to_string(),
+            None => "by e-mail address, for this machine only".to_string(),
+        }
+    );
     println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
     println!("  data                  {store}");
     println!(

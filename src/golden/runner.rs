@@ -76,6 +76,8 @@ impl Harness {
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
             quotas: Default::default(),
+            // The harness's own scratch service: nobody signs in.
+            sign_in: crate::admin::SignIn::Off,
         };
         let server = start(config)
             .await

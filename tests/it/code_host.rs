@@ -118,10 +118,16 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     let store = server.server.state.store.as_ref();
     let acme = CodeRepo::new("acme", "website");
     store
-        .put(&acme.key("main", "scripts/synced.js"), b"// main")
+        .put(
+            &siteops::code::store_key("acme", &acme, "main", "scripts/synced.js"),
+            b"// main",
+        )
         .expect("put");
     store
-        .put(&acme.key("feature", "scripts/synced.js"), b"// feature")
+        .put(
+            &siteops::code::store_key("acme", &acme, "feature", "scripts/synced.js"),
+            b"// feature",
+        )
         .expect("put");
     let synced = get(&server, WEBSITE, "/scripts/synced.js").await;
     assert_eq!(header(&synced, "x-siteops-code"), "store main");
@@ -136,7 +142,10 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     assert_eq!(on_branch.text().await.expect("body"), "// feature");
     // The checkout wins over the store for a file both have.
     store
-        .put(&acme.key("main", "styles/styles.css"), b"stale")
+        .put(
+            &siteops::code::store_key("acme", &acme, "main", "styles/styles.css"),
+            b"stale",
+        )
         .expect("put");
     let styles = get(&server, WEBSITE, "/styles/styles.css").await;
     assert_eq!(styles.bytes().await.expect("body").as_ref(), on_disk);

@@ -144,7 +144,7 @@ async fn a_sync_job_fetches_the_branch_into_the_shared_code_store() {
     let store = server.server.state.store.clone();
     let stored = |file: &str| {
         store
-            .get(&format!("code/acme/web/main/{file}"))
+            .get(&format!("code/acme/acme/web/main/{file}"))
             .expect("store")
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -442,7 +442,7 @@ async fn jobs_of_a_killed_server_are_run_again_on_restart() {
         .server
         .state
         .store
-        .get("code/acme/web/main/head.html")
+        .get("code/acme/acme/web/main/head.html")
         .expect("store");
     assert_eq!(head.as_deref(), Some(&b"<meta name=\"x\">"[..]));
 }
@@ -723,7 +723,7 @@ async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
         .server
         .state
         .store
-        .get("code/acme/web/main/head.html")
+        .get("code/acme/acme/web/main/head.html")
         .expect("store");
     assert_eq!(stored.as_deref(), Some(&b"<meta name=\"moved\">"[..]));
     let received = elsewhere.received_requests().await.expect("recorded");
@@ -751,6 +751,15 @@ async fn code_sync_refuses_the_unspecified_address() {
         .post("/admin/config/acme/sites/web/code.json", &root, &code)
         .await;
     assert!(changed.status.is_success(), "{changed:?}");
+    // The secret issued for the new origin, so that the address guard is what refuses.
+    let issued = server
+        .post(
+            "/admin/config/acme/sites/web/secrets/sync.json",
+            &root,
+            &json!({"value": SECRET}),
+        )
+        .await;
+    assert!(issued.status.is_success(), "{issued:?}");
     let admin = server.token("web@acme.example");
     let job = sync_main(&server, &admin).await;
     let errors = job["errors"].as_array().expect("errors");

@@ -69,6 +69,7 @@ impl TestServer {
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
             quotas: Default::default(),
+            sign_in: Default::default(),
         })
         .await;
         server._temp = Some(temp);
@@ -93,6 +94,12 @@ impl TestServer {
     /// A server as `siteops serve --offline` runs it on the repository at `root`: outgoing
     /// requests answered from the sites' mocks, the repository applied once.
     pub async fn start_live(root: PathBuf) -> (TestServer, Arc<Live>) {
+        TestServer::start_live_allowing(root, &[]).await
+    }
+
+    /// As [`TestServer::start_live`], also answering the `Host` names `allowed` (reached
+    /// beyond this machine, so with sign-in off, as `serve --allowed-host … --no-sign-in`).
+    pub async fn start_live_allowing(root: PathBuf, allowed: &[&str]) -> (TestServer, Arc<Live>) {
         let temp = tempfile::tempdir().expect("temp dir");
         let live = Arc::new(Live::new(root, true));
         let mocks = live.clone();
@@ -105,9 +112,14 @@ impl TestServer {
                 mocks.mocks()
             })))),
             session: Some(live.clone()),
-            allowed_hosts: Vec::new(),
+            allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
             connection_limits: Default::default(),
             quotas: Default::default(),
+            sign_in: if allowed.is_empty() {
+                siteops::admin::SignIn::Email
+            } else {
+                siteops::admin::SignIn::Off
+            },
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
@@ -129,6 +141,8 @@ impl TestServer {
             allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
             connection_limits: Default::default(),
             quotas: Default::default(),
+            // Reached beyond this machine: the e-mail sign-in is refused there.
+            sign_in: siteops::admin::SignIn::Off,
             ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
         })
         .await;
@@ -136,7 +150,19 @@ impl TestServer {
         server
     }
 
-    fn config(data: PathBuf, org_admins: &[&str], limits: Limits) -> ServerConfig {
+    /// A server whose people sign in as `sign_in` says, on loopback.
+    pub async fn start_signing_in(sign_in: siteops::admin::SignIn) -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let mut server = TestServer::start_config(ServerConfig {
+            sign_in,
+            ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
+        })
+        .await;
+        server._temp = Some(temp);
+        server
+    }
+
+    pub fn config(data: PathBuf, org_admins: &[&str], limits: Limits) -> ServerConfig {
         ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
             store: siteops::store::StoreLocation::Dir(data),
@@ -147,6 +173,7 @@ impl TestServer {
             allowed_hosts: Vec::new(),
             connection_limits: Default::default(),
             quotas: Default::default(),
+            sign_in: Default::default(),
         }
     }
 
@@ -154,7 +181,9 @@ impl TestServer {
         TestServer::start_config(TestServer::config(data, org_admins, limits)).await
     }
 
-    async fn start_config(config: ServerConfig) -> TestServer {
+    /// A server with this configuration (whose data directory the caller keeps: see
+    /// [`TestServer::keep`]).
+    pub async fn start_config(config: ServerConfig) -> TestServer {
         let siteops::store::StoreLocation::Dir(data) = config.store.clone() else {
             panic!("test servers keep their data in a directory");
         };
@@ -164,6 +193,11 @@ impl TestServer {
             _temp: None,
             client: reqwest::Client::new(),
         }
+    }
+
+    /// Keeps `temp` (the server's data directory) for as long as the server lives.
+    pub fn keep(&mut self, temp: tempfile::TempDir) {
+        self._temp = Some(temp);
     }
 
     pub fn url(&self, path: &str) -> String {

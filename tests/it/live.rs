@@ -70,6 +70,7 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
         .store
         .get(&siteops::codesync::code_key(
             "acme",
+            "acme",
             "website",
             "main",
             "templates/product.html",
@@ -270,4 +271,55 @@ async fn fifos_and_links_out_under_sites_are_skipped_and_named() {
             snapshot.diagnostics
         );
     }
+}
+
+/// Behind `--allowed-host` others reach the service: the session's dashboard, traces and
+/// events, and its protected sites' pages, are then for signed-in people only (on a serve
+/// only this machine reaches, the local developer sees them without a token).
+#[tokio::test]
+async fn reached_beyond_this_machine_the_dashboard_and_protected_pages_need_a_token() {
+    let repo = example_copy();
+    let (server, _live) =
+        TestServer::start_live_allowing(repo.path().to_path_buf(), &["siteops.acme.example"]).await;
+    let get = |host: &'static str, path: &'static str, token: Option<String>| {
+        let server = &server;
+        async move {
+            let mut request = server.client.get(server.url(path)).header("host", host);
+            if let Some(token) = token {
+                request = request.header("authorization", format!("token {token}"));
+            }
+            request.send().await.expect("answered").status()
+        }
+    };
+    for path in ["/", "/.siteops/previews/1", "/.siteops/events"] {
+        assert_eq!(
+            get("siteops.acme.example", path, None).await,
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        assert_eq!(
+            get(
+                "siteops.acme.example",
+                path,
+                Some(server.token("web-team@acme.example"))
+            )
+            .await,
+            StatusCode::FORBIDDEN,
+            "{path}: a site's admin is no operator"
+        );
+    }
+    assert_eq!(
+        get("siteops.acme.example", "/", Some(server.token(ORG_ADMIN))).await,
+        StatusCode::OK
+    );
+    // acme/website requires authentication: no page, and no preview made, without a token.
+    let page = get("main--website--acme.localhost", "/products/1234", None).await;
+    assert_eq!(page, StatusCode::UNAUTHORIZED);
+    let with_role = get(
+        "main--website--acme.localhost",
+        "/products/1234",
+        Some(server.token("web-team@acme.example")),
+    )
+    .await;
+    assert_eq!(with_role, StatusCode::OK);
 }

@@ -211,6 +211,7 @@ pub(crate) async fn serve(
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
         quotas: Default::default(),
+        sign_in: Default::default(),
     })
     .await
     .expect("server starts");

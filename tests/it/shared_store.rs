@@ -104,6 +104,42 @@ fn s3_env(command: &mut Command, endpoint: &str) {
 /// Both instances seal secrets with this key.
 const SECRETS_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 
+/// Another key, which the bucket was not sealed with.
+const OTHER_KEY: &str = "ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=";
+
+/// Worker credentials that must never be in the bucket as they are.
+const WORKER_KEY: &str = "api-key-never-in-the-bucket-41c9";
+const TEMPLATE_KEY: &str = "template-key-never-in-the-bucket-d2a0";
+
+/// `siteops serve` on the store with `key` as its secrets key (or none), which must refuse
+/// to start: what it says on standard error.
+fn refused_start(store: &str, endpoint: &str, key: Option<&str>) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
+    command
+        .args(["serve", "--no-repo", "--port", "0", "--store", store])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    s3_env(&mut command, endpoint);
+    match key {
+        Some(key) => command.env("SITEOPS_SECRETS_KEY", key),
+        None => command.env_remove("SITEOPS_SECRETS_KEY"),
+    };
+    let mut child = command.spawn().expect("siteops serve runs");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().expect("status").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("serve started on a store sealed with another key");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut error = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut error)
+        .expect("stderr");
+    assert!(!child.wait().expect("status").success(), "{error}");
+    error
+}
+
 /// A secret value that must never be in the bucket as is.
 const SECRET_VALUE: &str = "ghp-never-in-the-bucket-7f3e";
 
@@ -346,6 +382,62 @@ async fn two_instances_on_one_bucket_behave_as_one() {
         (200, Some("git-token")),
         "{read}"
     );
+
+    // Everything else secret is sealed in the bucket too: the worker's header values and
+    // template keys, and the token signing key; both instances read them.
+    let entries = json!([{"path": "/products/", "endpoint": "https://api.acme.example/p/{{id}}",
+        "regex": "/[0-9]+$/", "headers": {"x-api-key": WORKER_KEY}, "templateApiKey": TEMPLATE_KEY}]);
+    let (status, answer) = admin
+        .send(
+            a,
+            reqwest::Method::POST,
+            "/transform/config/acme/web/main",
+            Some(entries.clone()),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, read) = admin
+        .send(
+            b,
+            reqwest::Method::GET,
+            "/transform/config/acme/web/main",
+            None,
+        )
+        .await;
+    assert_eq!((status, &read), (200, &entries));
+    let objects = bucket_contents(&moto, &endpoint, "siteops");
+    for (key, body) in &objects {
+        let text = String::from_utf8_lossy(body);
+        assert!(
+            !text.contains(WORKER_KEY) && !text.contains(TEMPLATE_KEY),
+            "{key} holds a worker credential in the clear"
+        );
+    }
+    for sealed in [
+        "team/keys/token-signing.key",
+        "team/transform/acme/web/main.json",
+        "team/keys/secrets-key-check.json",
+    ] {
+        let (_, body) = objects
+            .iter()
+            .find(|(key, _)| key == sealed)
+            .unwrap_or_else(|| panic!("no {sealed}"));
+        let document: Value = serde_json::from_slice(body).expect("a JSON document");
+        assert!(
+            document["sealed"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("v1:")),
+            "{sealed}: {document}"
+        );
+    }
+    // A third instance with another key, or with none, does not start on this bucket.
+    for (key, expected) in [
+        (Some(OTHER_KEY), "is not the key this store was sealed with"),
+        (None, "needs $SITEOPS_SECRETS_KEY"),
+    ] {
+        let error = refused_start(store, &endpoint, key);
+        assert!(error.contains(expected), "{error}");
+    }
 
     // Health and readiness answer a load balancer, which asks by the instance's address.
     let probe = |port: u16, path: &'static str| {

@@ -34,7 +34,10 @@ async fn setup(entries: Value, templates: &[(&str, &str)]) -> (TestServer, Strin
             .server
             .state
             .store
-            .put(&code_key("acme", "web", "main", file), text.as_bytes())
+            .put(
+                &code_key("acme", "acme", "web", "main", file),
+                text.as_bytes(),
+            )
             .expect("stored");
     }
     (server, root)

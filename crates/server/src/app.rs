@@ -38,6 +38,13 @@ pub struct AppState {
     pub allowed_hosts: Vec<String>,
     /// The single-use nonces of the sign-in forms shown.
     pub sign_in: crate::admin::SignInNonces,
+    /// How people sign in: an identity provider, an e-mail address, or not at all.
+    pub identity: crate::admin::Identity,
+    /// Whether others than this machine's users reach the service
+    /// ([`crate::server::ServerConfig::reached_beyond_loopback`]): a live session's
+    /// conveniences for the local developer (its dashboard, protected sites' pages without
+    /// a token) are then for signed-in people only.
+    pub reached_beyond_loopback: bool,
     /// Quotas and rates of a shared server ([`crate::quota`]).
     pub throttles: crate::quota::Throttles,
 }

@@ -33,7 +33,7 @@ fn code_yaml<T: serde::de::DeserializeOwned>(
     branch: &str,
     file: &str,
 ) -> Option<T> {
-    let text = code.text(&site.code_repo()?, branch, file)?;
+    let text = code.text(&site.org, &site.code_repo()?, branch, file)?;
     let parsed = Document::parse_yaml(SourceFile::new(file, text))
         .map_err(|e| format!("{e:?}"))
         .and_then(|document| serde_json::from_value(document.value).map_err(|e| e.to_string()));

@@ -63,7 +63,7 @@ async fn a_page_with_images_is_converted_stored_and_served() {
     let store = server.server.state.store.clone();
     store
         .put(
-            &code_key("acme", "web", "main", "head.html"),
+            &code_key("acme", "acme", "web", "main", "head.html"),
             b"<script src=\"/scripts/aem.js\" type=\"module\"></script>",
         )
         .expect("stored");

@@ -1,5 +1,6 @@
-//! A code repository as sites name it (`owner/repo`): the key of local checkouts, of the
-//! code store and of the live session's code events.
+//! A code repository as sites name it (`owner/repo`): the key of local checkouts and of
+//! the live session's code events (the server's code store adds the org: `siteops-server`'s
+//! `code::store_key`).
 
 use serde_json::Value;
 
@@ -44,16 +45,6 @@ impl CodeRepo {
             code.get("owner")?.as_str()?,
             code.get("repo")?.as_str()?,
         ))
-    }
-
-    /// Store key of a file on a branch.
-    pub fn key(&self, branch: &str, path: &str) -> String {
-        format!("{}/{path}", self.branch_prefix(branch))
-    }
-
-    /// Store prefix of a branch's files.
-    pub fn branch_prefix(&self, branch: &str) -> String {
-        format!("code/{}/{}/{branch}", self.owner, self.repo)
     }
 }
 

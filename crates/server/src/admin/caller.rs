@@ -8,17 +8,22 @@ use axum::http::HeaderMap;
 
 use crate::auth::{Claims, SigningKey};
 
-/// Every raw token a request carries, in the reference's order: the `auth_token`
-/// cookies, `x-auth-token`, then `Authorization: token …` or `Bearer …`.
-pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
-    let cookies = headers
+/// The values of the request's cookies called `name`, in order.
+pub fn cookies<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
+    headers
         .get_all("cookie")
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .filter(|(key, _)| *key == "auth_token")
-        .map(|(_, value)| value);
+        .filter(move |(key, _)| *key == name)
+        .map(|(_, value)| value)
+}
+
+/// Every raw token a request carries, in the reference's order: the `auth_token`
+/// cookies, `x-auth-token`, then `Authorization: token …` or `Bearer …`.
+pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
+    let cookies = cookies(headers, "auth_token");
     let header = headers
         .get_all("x-auth-token")
         .iter()

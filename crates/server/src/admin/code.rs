@@ -154,7 +154,7 @@ fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<String> {
             let document = document
                 .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
             let code = synced_code(&document)?;
-            Ok(sites::repos::sync_secret(store, org, site, &code)?)
+            Ok(sites::repos::sync_secret(store, org, site, &code)?.map(|secret| secret.value))
         });
     match found {
         Ok(secret) => secret,

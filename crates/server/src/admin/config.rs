@@ -5,8 +5,9 @@
 //!   `access`, `created`, `lastModified`). `access.json`, `code.json` and `content.json`
 //!   read and write one field of it, as the hosted service does.
 //! - `config/<org>/sites/<site>/public.json`: the public configuration.
-//! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`; the
-//!   value is never returned. `secrets.json` lists them without values.
+//! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`, and
+//!   `origin` when the site's code block names the secret (what the value was issued for:
+//!   [`sites::secret_origin`]); the value is never returned. `secrets.json` lists them without values.
 //!
 //! Every write of a site runs under that site's lock, so concurrent read-modify-write
 //! requests cannot lose each other's updates.
@@ -136,37 +137,63 @@ fn admin_grants(access: Option<&AccessConfig>) -> BTreeSet<String> {
         .collect()
 }
 
-/// A write that changes who is `admin` of a site (`new` replacing `old`; `None`: no
-/// access block) needs an admin of the site or of the org ([`Action::GrantAdmin`]): a
-/// `config_admin` may not raise itself or anyone else. 403 naming the field at `pointer`.
-fn check_admin_grants(
+/// Whether an access configuration requires authentication, as written (`auto`, `true`…).
+fn require_auth(access: Option<&AccessConfig>) -> Option<&str> {
+    access
+        .and_then(|a| a.admin.as_ref())
+        .and_then(|a| a.require_auth.as_deref())
+}
+
+/// A write of a site's access block (`new` replacing `old`; `None`: no access block) that
+/// changes who is `admin` ([`Action::GrantAdmin`]) or whether the site requires
+/// authentication ([`Action::ChangeAuthentication`]) needs an admin of the site or of the
+/// org: a `config_admin` may not raise anyone (itself included) nor open a protected site.
+/// 403 naming the field, under `at` (the access block's pointer in the body).
+fn check_access_change(
     state: &AppState,
     headers: &HeaderMap,
     (org, site): (&str, &str),
     old: Option<&AccessConfig>,
     new: Option<&Value>,
-    pointer: &str,
+    at: &str,
 ) -> Result<(), ApiError> {
     let new: Option<AccessConfig> = new
         .filter(|v| !v.is_null())
         .map(|v| serde_json::from_value(v.clone()))
         .transpose()
-        .map_err(|e| ApiError::bad_request(format!("{pointer}: {e}")))?;
-    if admin_grants(old) == admin_grants(new.as_ref()) {
-        return Ok(());
-    }
-    check_access(state, headers, org, site, old, Action::GrantAdmin).map_err(|error| {
-        if error.status == StatusCode::FORBIDDEN {
-            ApiError::new(
-                StatusCode::FORBIDDEN,
-                format!(
-                    "{pointer}: only an admin of {org}/{site} (or an org administrator) may change who is admin"
-                ),
-            )
-        } else {
-            error
+        .map_err(|e| ApiError::bad_request(format!("{at}: {e}")))?;
+    let guarded = [
+        (
+            admin_grants(old) != admin_grants(new.as_ref()),
+            Action::GrantAdmin,
+            "admin/role/admin",
+            "change who is admin",
+        ),
+        (
+            require_auth(old) != require_auth(new.as_ref()),
+            Action::ChangeAuthentication,
+            "admin/requireAuth",
+            "change whether the site requires authentication",
+        ),
+    ];
+    for (changed, action, field, what) in guarded {
+        if !changed {
+            continue;
         }
-    })
+        check_access(state, headers, org, site, old, action).map_err(|error| {
+            if error.status == StatusCode::FORBIDDEN {
+                ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "{at}/{field}: only an admin of {org}/{site} (or an org administrator) may {what}"
+                    ),
+                )
+            } else {
+                error
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
@@ -263,7 +290,7 @@ pub async fn site(
         .into_response()),
         Method::DELETE => {
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, &headers, &org, site, Action::Configure)?;
+            existing_site(&state, &headers, &org, site, Action::DeleteSite)?;
             store.delete(&site_key(&org, site))?;
             store.delete_all(&format!("config/{org}/sites/{site}"))?;
             Ok(StatusCode::NO_CONTENT.into_response())
@@ -309,13 +336,13 @@ pub async fn site(
                             document.access(),
                             Action::Configure,
                         )?;
-                        check_admin_grants(
+                        check_access_change(
                             &state,
                             &headers,
                             (&org, site),
                             document.access(),
                             value.get("access"),
-                            "/access/admin/role/admin",
+                            "/access",
                         )?;
                     }
                 }
@@ -403,13 +430,13 @@ pub async fn sub_resource(
                 let existing =
                     existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
                 if name == "access" {
-                    check_admin_grants(
+                    check_access_change(
                         &state,
                         &headers,
                         (&org, &site),
                         existing.access(),
                         value.as_ref(),
-                        "/admin/role/admin",
+                        "",
                     )?;
                 }
                 let mut document = existing.json;
@@ -509,9 +536,17 @@ pub async fn secret(
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             transact(&state.store, |store| {
                 let mut value = value.clone();
-                existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
+                let document =
+                    existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
                 let previous = load_json(store, &key)?;
                 stamp(&mut value, previous.as_ref());
+                // The value is issued for where the code block points now; code sync sends
+                // it there and nowhere else, whatever the code block says later.
+                if let (Value::Object(map), Some(origin)) =
+                    (&mut value, sites::secret_origin(&document, id))
+                {
+                    map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
+                }
                 let sealed = sites::sealed::seal_document(&key, value.clone())
                     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
                 save_json(store, &key, &sealed)?;

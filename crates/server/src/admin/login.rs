@@ -1,12 +1,22 @@
-//! `/login` and `/profile`: the local stand-in for the identity provider. An e-mail
-//! address is enough to sign in, so minting is guarded:
-//! - only hosts `serve` answers reach it (loopback, `*.localhost`, `--allowed-host`; see
-//!   [`crate::server::hosts`]), which stops DNS rebinding;
-//! - `GET /login` shows a form with a nonce; `POST /profile` (`email`, `nonce`) mints the
-//!   token and sets the `auth_token` cookie only for a nonce this service issued, once,
-//!   within [`NONCE_SECONDS`]: a page of another site cannot read the form, so it cannot
-//!   sign anyone in;
-//! - `GET /profile` shows who the cookie signs in, and never mints.
+//! `/login` and `/profile`: how people sign in to the service, one of three ways
+//! ([`SignIn`], `serve`'s flags):
+//! - **through an identity provider** (`--oidc-issuer`, [`super::oidc`]): `/login` sends
+//!   the browser to the provider, which returns it to `/profile`, where the token is
+//!   minted for the address the provider vouches for; the service's way wherever others
+//!   can reach it;
+//! - **by e-mail address** (the default, for a serve only this machine reaches: `start`
+//!   refuses it with `--allowed-host` or a listen address beyond loopback): the local
+//!   stand-in for the provider, where an address is enough, so minting is guarded:
+//!   - only hosts `serve` answers reach it (loopback, `*.localhost`; see
+//!     [`crate::server::hosts`]), which stops DNS rebinding;
+//!   - `GET /login` shows a form with a nonce; `POST /profile` (`email`, `nonce`) mints
+//!     the token and sets the `auth_token` cookie only for a nonce this service issued,
+//!     once, within [`NONCE_SECONDS`]: a page of another site cannot read the form, so it
+//!     cannot sign anyone in;
+//! - **off** (`--no-sign-in`): no sign-in page; tokens come from `siteops token`.
+//!
+//! `GET /profile` without a provider's return shows who the cookie signs in, and never
+//! mints.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -19,6 +29,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
+use super::oidc::{OidcProvider, OidcSettings, PENDING_COOKIE, PENDING_SECONDS};
 use super::{ApiError, read_body};
 use crate::app::AppState;
 use crate::auth::Claims;
@@ -30,6 +41,47 @@ const SESSION_SECONDS: u64 = 12 * 3600;
 pub const NONCE_SECONDS: u64 = 10 * 60;
 /// Nonces kept at most; beyond, the oldest go first.
 const NONCES_KEPT: usize = 1024;
+
+/// How people sign in (`serve`'s flags).
+#[derive(Debug, Clone, Default)]
+pub enum SignIn {
+    /// An e-mail address is all it asks: only for a serve that only loopback reaches.
+    #[default]
+    Email,
+    /// Through an OpenID Connect provider.
+    Oidc(OidcSettings),
+    /// No sign-in page: tokens come from `siteops token`.
+    Off,
+}
+
+impl SignIn {
+    /// Whether anyone who reaches the sign-in page can sign in as anyone.
+    pub fn trusts_any_address(&self) -> bool {
+        matches!(self, SignIn::Email)
+    }
+}
+
+/// The sign-in a running service offers (its provider, with the discovery cached).
+#[derive(Debug)]
+pub enum Identity {
+    Email,
+    Oidc(OidcProvider),
+    Off,
+}
+
+impl Identity {
+    pub fn new(sign_in: &SignIn) -> Identity {
+        match sign_in {
+            SignIn::Email => Identity::Email,
+            SignIn::Oidc(settings) => Identity::Oidc(OidcProvider::new(settings.clone())),
+            SignIn::Off => Identity::Off,
+        }
+    }
+}
+
+fn sign_in_off() -> ApiError {
+    ApiError::not_found("sign-in is off on this service: tokens come from `siteops token`")
+}
 
 /// The nonces of the sign-in forms shown and not used yet, with their expiry.
 #[derive(Debug, Default)]
@@ -69,8 +121,34 @@ impl SignInNonces {
     }
 }
 
-/// `GET /login`: the sign-in form, with a fresh nonce.
-pub async fn login_page(State(state): State<Arc<AppState>>) -> Result<Response, ApiError> {
+/// `GET /login`: to the identity provider, or the e-mail sign-in form with a fresh nonce.
+pub async fn login_page(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let provider = match &state.identity {
+        Identity::Email => None,
+        Identity::Oidc(provider) => Some(provider),
+        Identity::Off => return Err(sign_in_off()),
+    };
+    if let Some(provider) = provider {
+        let redirect = provider.redirect_url(&request_host(&headers));
+        let begun = provider
+            .begin(&redirect, &state.key, now_seconds())
+            .await
+            .map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, e.to_string()))?;
+        let mut response = Redirect::to(&begun.authorize_url).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        // Lax: the provider's return is a top-level navigation from another site.
+        if let Ok(cookie) = HeaderValue::from_str(&format!(
+            "{PENDING_COOKIE}={}; Path=/admin/profile; HttpOnly; SameSite=Lax; Max-Age={PENDING_SECONDS}",
+            begun.pending_cookie
+        )) {
+            headers.insert(header::SET_COOKIE, cookie);
+        }
+        return Ok(response);
+    }
     let nonce = state.sign_in.issue(now_seconds())?;
     let mut response = page(
         "Sign in",
@@ -91,12 +169,97 @@ pub async fn login_page(State(state): State<Arc<AppState>>) -> Result<Response, 
     Ok(response)
 }
 
-/// `GET /profile`: who the request's token signs in; the sign-in page without one.
-pub async fn profile(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
-    match state.caller(&headers) {
+/// The request's `Host`, for the provider's return address.
+fn request_host(headers: &HeaderMap) -> String {
+    headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("localhost")
+        .to_string()
+}
+
+/// `GET /profile`: the identity provider's return (`code`, `state`), which signs in; else
+/// who the request's token signs in; the sign-in page without one.
+pub async fn profile(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
+) -> Result<Response, ApiError> {
+    let parameter = |name: &str| {
+        url::form_urlencoded::parse(query.as_deref().unwrap_or_default().as_bytes())
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.into_owned())
+    };
+    if let Identity::Oidc(provider) = &state.identity {
+        if let Some(error) = parameter("error") {
+            let description = parameter("error_description").unwrap_or_default();
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("the identity provider refused the sign-in: {error} {description}")
+                    .trim_end()
+                    .to_string(),
+            ));
+        }
+        if let (Some(code), Some(returned_state)) = (parameter("code"), parameter("state")) {
+            return provider_return(&state, provider, &headers, &code, &returned_state).await;
+        }
+    }
+    Ok(match state.caller(&headers) {
         Some(claims) => profile_page(&claims, None).into_response(),
         None => Redirect::to("login").into_response(),
+    })
+}
+
+/// The provider's return: the address it vouches for gets a token and the cookie.
+async fn provider_return(
+    state: &AppState,
+    provider: &OidcProvider,
+    headers: &HeaderMap,
+    code: &str,
+    returned_state: &str,
+) -> Result<Response, ApiError> {
+    let now = now_seconds();
+    let pending = super::caller::cookies(headers, PENDING_COOKIE).next();
+    let redirect = provider.redirect_url(&request_host(headers));
+    let email = provider
+        .finish(code, returned_state, pending, &redirect, &state.key, now)
+        .await
+        .map_err(|error| {
+            let status = if error.is_callers() {
+                StatusCode::FORBIDDEN
+            } else {
+                StatusCode::BAD_GATEWAY
+            };
+            ApiError::new(status, error.to_string())
+        })?;
+    let mut response = signed_in(state, email, now);
+    // The pending state is used up.
+    if let Ok(cookie) = HeaderValue::from_str(&format!(
+        "{PENDING_COOKIE}=; Path=/admin/profile; HttpOnly; SameSite=Lax; Max-Age=0"
+    )) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
     }
+    Ok(response)
+}
+
+/// Mints `email`'s token, and answers the profile page that shows it with the cookie set.
+fn signed_in(state: &AppState, email: String, now: u64) -> Response {
+    let claims = Claims {
+        sub: email,
+        iat: now,
+        exp: now + SESSION_SECONDS,
+        aud: "*".into(),
+    };
+    let token = state.key.sign(&claims);
+    let mut response = profile_page(&claims, Some(&token)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(cookie) = HeaderValue::from_str(&format!(
+        "auth_token={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_SECONDS}"
+    )) {
+        headers.insert(header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 /// `POST /profile` with `email` and `nonce` (form-encoded, from the sign-in form): mints a
@@ -106,6 +269,16 @@ pub async fn sign_in(
     extensions: axum::http::Extensions,
     body: Body,
 ) -> Result<Response, ApiError> {
+    match &state.identity {
+        Identity::Email => {}
+        Identity::Oidc(_) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "this service signs people in through its identity provider: start at /admin/login",
+            ));
+        }
+        Identity::Off => return Err(sign_in_off()),
+    }
     let bytes = read_body(body).await?;
     let field = |name: &str| {
         url::form_urlencoded::parse(&bytes)
@@ -144,22 +317,7 @@ pub async fn sign_in(
             "`email` `{email}` is not an e-mail address"
         )));
     }
-    let claims = Claims {
-        sub: email,
-        iat: now,
-        exp: now + SESSION_SECONDS,
-        aud: "*".into(),
-    };
-    let token = state.key.sign(&claims);
-    let mut response = profile_page(&claims, Some(&token)).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Ok(cookie) = HeaderValue::from_str(&format!(
-        "auth_token={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_SECONDS}"
-    )) {
-        headers.insert(header::SET_COOKIE, cookie);
-    }
-    Ok(response)
+    Ok(signed_in(&state, email, now))
 }
 
 fn profile_page(claims: &Claims, new_token: Option<&str>) -> Html<String> {

@@ -8,6 +8,7 @@ pub mod config;
 mod effective;
 mod error;
 mod login;
+pub mod oidc;
 pub mod preview;
 pub mod repos;
 
@@ -20,7 +21,7 @@ use axum::routing::{any, get, post};
 
 pub use caller::{caller, token_of, tokens_of};
 pub use error::ApiError;
-pub use login::SignInNonces;
+pub use login::{Identity, SignIn, SignInNonces};
 
 use crate::app::AppState;
 use crate::auth::SigningKey;
@@ -33,22 +34,46 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 pub const SIGNING_KEY: &str = "keys/token-signing.key";
 
 /// Loads the signing key from the store, creating it on first use: created only if absent,
-/// so that instances starting together on one store agree on one key. Its file is readable
-/// by its owner only (0600 on Unix), tightened if an older one was not.
+/// so that instances starting together on one store agree on one key. With
+/// `SITEOPS_SECRETS_KEY` it is stored sealed ([`crate::sites::sealed`]): a key found in the
+/// clear (from before the secrets key was set) is sealed in place. Its file is readable by
+/// its owner only (0600 on Unix), tightened if an older one was not.
 pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
-    let key = match store.get(SIGNING_KEY)? {
-        Some(bytes) => SigningKey::from_bytes(bytes),
+    use crate::sites::sealed;
+    let open = |bytes: Vec<u8>| {
+        sealed::open_bytes(SIGNING_KEY, bytes)
+            .map(SigningKey::from_bytes)
+            .map_err(|reason| anyhow::anyhow!("the token signing key `{SIGNING_KEY}`: {reason}"))
+    };
+    let seal = |bytes: &[u8]| {
+        sealed::seal_bytes(SIGNING_KEY, bytes)
+            .map_err(|reason| anyhow::anyhow!("the token signing key cannot be sealed: {reason}"))
+    };
+    let key = match store.get_versioned(SIGNING_KEY)? {
+        Some(stored) => {
+            let key = open(stored.bytes.clone())?;
+            let sealing = sealed::key().map_err(anyhow::Error::msg)?.is_some();
+            if sealing && !sealed::is_sealed(&stored.bytes) {
+                let sealed = seal(key.as_bytes())?;
+                match store.put_if(SIGNING_KEY, &sealed, Precondition::At(stored.version)) {
+                    // Another instance sealed it first: the same key, sealed.
+                    Ok(()) | Err(StoreError::Conflict { .. }) => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            key
+        }
         None => {
             let key = SigningKey::generate()
                 .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
-            match store.put_if(SIGNING_KEY, key.as_bytes(), Precondition::Absent) {
+            match store.put_if(SIGNING_KEY, &seal(key.as_bytes())?, Precondition::Absent) {
                 Ok(()) => key,
                 // Another instance created it first: theirs is the key.
                 Err(StoreError::Conflict { .. }) => {
                     let bytes = store.get(SIGNING_KEY)?.ok_or_else(|| {
                         anyhow::anyhow!("the signing key vanished right after it was created")
                     })?;
-                    SigningKey::from_bytes(bytes)
+                    open(bytes)?
                 }
                 Err(error) => return Err(error.into()),
             }

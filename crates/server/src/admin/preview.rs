@@ -200,7 +200,7 @@ pub async fn preview_now(
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).
 fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
-    code.text(&site.code_repo()?, branch, "head.html")
+    code.text(&site.org, &site.code_repo()?, branch, "head.html")
 }
 
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites

@@ -1,10 +1,11 @@
 //! Onboarding external (`byogit`) repositories when a site's code block is written.
 //!
 //! The first site of a repository onboards it: its code block carries `secretId`, and the
-//! repository is registered under `repos/<owner>/<repo>.json` with that site. The
+//! repository is registered under `repos/<org>/<owner>/<repo>.json` with that site. The
 //! repository is `ready` once that site's secret exists, since the sync secret is what
-//! onboarding issues. Only a ready repository can be selected by another site (409
-//! otherwise), and a second site cannot register it again.
+//! onboarding issues. Only a ready repository of the site's own org can be selected by
+//! another site (409 otherwise), with a `raw_url` at the origin its sync secret was issued
+//! for, and a second site cannot register it again.
 
 use axum::http::StatusCode;
 use serde::Deserialize;
@@ -55,7 +56,7 @@ impl AppState {
         };
         let this_site = format!("{org}/{site}");
         let conflict = |message: String| Err(ApiError::new(StatusCode::CONFLICT, message));
-        match (load(self.store.as_ref(), owner, repo)?, secret_id) {
+        match (load(self.store.as_ref(), org, owner, repo)?, secret_id) {
             (None, Some(_)) => Ok(()),
             (None, None) => conflict(format!(
                 "repository {owner}/{repo} is not onboarded: its first site's code names the secretId of its sync secret"
@@ -66,7 +67,24 @@ impl AppState {
                 registered.site
             )),
             (Some(registered), None) => match status(self.store.as_ref(), &registered)? {
-                Status::Ready => Ok(()),
+                Status::Ready => {
+                    let (onboarding_org, onboarding_site) =
+                        registered.site.split_once('/').unwrap_or_default();
+                    let secret = crate::sites::secret(
+                        self.store.as_ref(),
+                        onboarding_org,
+                        onboarding_site,
+                        &registered.secret_id,
+                    )?;
+                    let raw_url = code.raw_base().unwrap_or_default();
+                    match secret {
+                        Some(secret) if secret.may_go_to(&raw_url) => Ok(()),
+                        _ => conflict(format!(
+                            "repository {owner}/{repo}'s sync secret was not issued for `code.source.raw_url` {raw_url}: a site that selects it reads it where its onboarding site ({}) does",
+                            registered.site
+                        )),
+                    }
+                }
                 Status::Pending => conflict(format!(
                     "repository {owner}/{repo} is not ready: {} has no secret `{}` yet",
                     registered.site, registered.secret_id
@@ -88,7 +106,7 @@ impl AppState {
         let Some((owner, repo, Some(secret_id))) = external(&code) else {
             return Ok(());
         };
-        let Some(key) = key(owner, repo) else {
+        let Some(key) = key(org, owner, repo) else {
             return Ok(());
         };
         let record = Repository {

@@ -21,6 +21,11 @@ pub enum Action {
     /// org administrators only; a `config_admin` may change configuration, not raise
     /// anyone (itself included) to admin.
     GrantAdmin,
+    /// Delete a site: site and org administrators only.
+    DeleteSite,
+    /// Change whether a site's content requires authentication (`requireAuth`): site and
+    /// org administrators only; a `config_admin` cannot open a protected site.
+    ChangeAuthentication,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +53,13 @@ impl OrgAdmins {
                 })
                 .collect(),
         )
+    }
+
+    /// Whether `subject` administers every org (an `ADDRESS` without an org).
+    pub fn is_admin_of_every_org(&self, subject: &str) -> bool {
+        self.0
+            .iter()
+            .any(|(scope, address)| scope.is_none() && same_address(address, subject))
     }
 
     pub fn is_admin(&self, org: &str, subject: &str) -> bool {
@@ -212,10 +224,16 @@ mod tests {
             decide(Some("root@acme.example"), GrantAdmin),
             Decision::Allow
         );
-        assert!(matches!(
-            decide(Some("tech@techacct.example"), GrantAdmin),
-            Decision::Forbidden(_)
-        ));
+        for action in [GrantAdmin, DeleteSite, ChangeAuthentication] {
+            assert!(
+                matches!(
+                    decide(Some("tech@techacct.example"), action),
+                    Decision::Forbidden(_)
+                ),
+                "{action:?}"
+            );
+            assert_eq!(decide(Some("web@acme.example"), action), Decision::Allow);
+        }
     }
 
     #[test]

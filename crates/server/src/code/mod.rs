@@ -7,15 +7,18 @@
 //! 1. a **local checkout** mapped to the repository (`[code]` in `siteops.toml`, or
 //!    `serve --code owner/repo=PATH`): a directory on disk, the same for every branch, as
 //!    a developer's working tree is;
-//! 2. the **code store**, `code/<owner>/<repo>/<branch>/<path>`, which code sync fills from
-//!    the repository and `serve` fills with the repository's `templates/`: the branch's
-//!    file, else `main`'s.
+//! 2. the **code store**, `code/<org>/<owner>/<repo>/<branch>/<path>`, which code sync
+//!    fills from the repository and `serve` fills with the repository's `templates/`: the
+//!    branch's file, else `main`'s. Each org's code store is its own ([`store_key`]): a site
+//!    of one org that names another org's repository reads and writes only its own org's
+//!    copy, so no tenant can replace, or read, another's code.
 //!
 //! - [`path`]: the request path of a code file, checked (pure);
 //! - [`checkout`]: reading a checkout without leaving it (the disk edge);
 //! - [`media_type`]: the content type a code file is served with (pure).
 //!
-//! Repoless sites share their base's code block, so they share its code as well.
+//! Repoless sites share their base's code block, so they share its code as well (within
+//! their org).
 
 pub mod checkout;
 pub mod media_type;
@@ -30,6 +33,17 @@ pub use path::{CodePath, CodePathError};
 
 use crate::store::{Store, StoreError};
 pub use siteops_config::model::code_repo::CodeRepo;
+
+/// Store key of a code file of `repo` on `branch`, in `org`'s code store: the one place
+/// that format is written.
+pub fn store_key(org: &str, repo: &CodeRepo, branch: &str, path: &str) -> String {
+    format!("{}/{path}", branch_prefix(org, repo, branch))
+}
+
+/// Store prefix of the files of `repo` on `branch`, in `org`'s code store.
+pub fn branch_prefix(org: &str, repo: &CodeRepo, branch: &str) -> String {
+    format!("code/{org}/{}/{}/{branch}", repo.owner, repo.repo)
+}
 
 /// Local checkouts by repository.
 pub type Checkouts = BTreeMap<CodeRepo, Checkout>;
@@ -91,10 +105,11 @@ impl SiteCode {
         *self.checkouts.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(checkouts);
     }
 
-    /// A code file of `repo` on `branch`: the checkout's, else the branch's in the store,
-    /// else `main`'s.
+    /// A code file of `repo` on `branch` for a site of `org`: the checkout's, else the
+    /// branch's in the org's code store, else `main`'s.
     pub fn read(
         &self,
+        org: &str,
         repo: &CodeRepo,
         branch: &str,
         path: &CodePath,
@@ -113,7 +128,7 @@ impl SiteCode {
             branches.push("main");
         }
         for candidate in branches {
-            let key = repo.key(candidate, path.as_str());
+            let key = store_key(org, repo, candidate, path.as_str());
             if crate::store::check_key(&key).is_err() {
                 return Ok(None);
             }
@@ -131,9 +146,9 @@ impl SiteCode {
 
     /// A code file as UTF-8 text (`head.html`, a template, a YAML file); `None` when it is
     /// missing, unreadable or not UTF-8, which callers treat as absent (and log).
-    pub fn text(&self, repo: &CodeRepo, branch: &str, path: &str) -> Option<String> {
+    pub fn text(&self, org: &str, repo: &CodeRepo, branch: &str, path: &str) -> Option<String> {
         let path = CodePath::new(path).ok()?;
-        match self.read(repo, branch, &path) {
+        match self.read(org, repo, branch, &path) {
             Ok(file) => String::from_utf8(file?.bytes).ok(),
             Err(error) => {
                 tracing::warn!(%repo, %branch, %path, %error, "cannot read a code file");
@@ -142,14 +157,14 @@ impl SiteCode {
         }
     }
 
-    /// Where `repo`'s code comes from.
-    pub fn source(&self, repo: &CodeRepo) -> Source {
+    /// Where `repo`'s code comes from, for the sites of `org`.
+    pub fn source(&self, org: &str, repo: &CodeRepo) -> Source {
         if let Some(checkout) = self.checkouts().get(repo) {
             return Source::Checkout(checkout.configured.clone());
         }
         let main_entries = self
             .store
-            .list(&repo.branch_prefix("main"))
+            .list(&branch_prefix(org, repo, "main"))
             .unwrap_or_default();
         Source::Store { main_entries }
     }

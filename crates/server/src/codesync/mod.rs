@@ -7,8 +7,8 @@
 //! - [`lease`]: which instance runs a job, and taking over one whose instance died;
 //! - [`runner`]: runs a job (the network edge).
 //!
-//! The code store is shared by every site with the same `code.owner`/`code.repo`:
-//! `code/<owner>/<repo>/<branch>/<path>`.
+//! The code store is shared by every site of an org with the same `code.owner`/`code.repo`
+//! ([`crate::code::store_key`]); another org's sites have their own.
 
 pub mod files;
 pub mod job;
@@ -16,7 +16,7 @@ pub mod lease;
 pub mod runner;
 pub mod signature;
 
-/// Store key of a code file ([`crate::code::CodeRepo::key`]).
-pub fn code_key(owner: &str, repo: &str, branch: &str, path: &str) -> String {
-    crate::code::CodeRepo::new(owner, repo).key(branch, path)
+/// Store key of a code file of `org`'s code store ([`crate::code::store_key`]).
+pub fn code_key(org: &str, owner: &str, repo: &str, branch: &str, path: &str) -> String {
+    crate::code::store_key(org, &crate::code::CodeRepo::new(owner, repo), branch, path)
 }

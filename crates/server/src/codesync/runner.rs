@@ -91,7 +91,8 @@ impl From<StoreError> for EnqueueError {
 }
 
 /// What a job needs to fetch: the code block and the credentials for its raw host (a
-/// public `github` repository needs none).
+/// public `github` repository needs none), which go only to the origin they were issued
+/// for ([`sites::repos::SyncSecret::may_go_to`], checked before the job starts).
 struct Source {
     code: CodeConfig,
     raw_url: String,
@@ -340,9 +341,21 @@ impl CodeSync {
         // An external repository is read with its sync secret; a hosted one with the
         // secret its code block names, if any (a private repository), else anonymously.
         let secret = sites::repos::sync_secret(store, &job.org, &job.site, &code).map_err(error)?;
-        if secret.is_none() && (code.source.is_byogit() || code.source.secret_id.is_some()) {
-            return Err("the repository's sync secret is not stored".into());
-        }
+        let secret = match secret {
+            None if code.source.is_byogit() || code.source.secret_id.is_some() => {
+                return Err("the repository's sync secret is not stored".into());
+            }
+            None => None,
+            // A code block moved since the secret was written (or a site selecting the
+            // repository points elsewhere): the secret is not sent.
+            Some(secret) if !secret.may_go_to(&raw_url) => {
+                return Err(format!(
+                    "the sync secret was issued for {}, not for {raw_url}: write the secret again to send it there",
+                    secret.origin.as_deref().unwrap_or("no code source")
+                ));
+            }
+            Some(secret) => Some(secret.value),
+        };
         Ok(Source {
             code,
             raw_url,
@@ -371,7 +384,13 @@ impl CodeSync {
                     Ok(Some(bytes)) => self
                         .store
                         .put(
-                            &code_key(&source.code.owner, &source.code.repo, &job.branch, &path),
+                            &code_key(
+                                &job.org,
+                                &source.code.owner,
+                                &source.code.repo,
+                                &job.branch,
+                                &path,
+                            ),
                             &bytes,
                         )
                         .map_err(|e| e.to_string()),
@@ -434,9 +453,9 @@ impl CodeSync {
     /// Templates named by the branch's worker entries (or main's, which other branches use).
     fn worker_templates(&self, job: &Job) -> Result<Vec<String>, SiteError> {
         for branch in [job.branch.as_str(), "main"] {
-            let key = format!("transform/{}/{}/{branch}.json", job.org, job.site);
+            let key = crate::worker::config::key(&job.org, &job.site, branch);
             if let Some(config) =
-                crate::sites::read::<serde_json::Value>(self.store.as_ref(), &key)?
+                crate::sites::read_sealed::<serde_json::Value>(self.store.as_ref(), &key)?
             {
                 return Ok(files::templates(&config));
             }

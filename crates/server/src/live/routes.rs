@@ -35,11 +35,21 @@ impl Session for Live {
             )
             .route(
                 EVENTS_PATH,
-                get(|| async move { events::stream(events).into_response() }),
+                get(|State(state): State<Arc<AppState>>, headers: axum::http::HeaderMap| async move {
+                    match check_operator(&state, &headers) {
+                        Ok(()) => events::stream(events).into_response(),
+                        Err(error) => error.into_response(),
+                    }
+                }),
             )
             .route(
                 "/.siteops/previews/{id}",
-                get(|Path(id), request| trace(traces, id, request)),
+                get(|State(state): State<Arc<AppState>>, Path(id), request: Request| async move {
+                    match check_operator(&state, request.headers()) {
+                        Ok(()) => trace(traces, id, request).await,
+                        Err(error) => error.into_response(),
+                    }
+                }),
             )
             .with_state(state)
     }
@@ -58,7 +68,33 @@ impl Session for Live {
     }
 }
 
+/// Whether `headers` may see the session's own pages (dashboard, traces, reload events):
+/// anyone on a serve only this machine reaches; else an administrator of every org
+/// (`--org-admin ADDRESS`), signed in. 401 or 403 otherwise.
+fn check_operator(state: &AppState, headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
+    if !state.reached_beyond_loopback {
+        return Ok(());
+    }
+    match state.caller(headers) {
+        None => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this service is reached beyond this machine: sign in (/admin/login) as an administrator of every org to see the dashboard",
+        )),
+        Some(claims) if state.org_admins.is_admin_of_every_org(&claims.sub) => Ok(()),
+        Some(claims) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "{} is not an administrator of every org (--org-admin ADDRESS)",
+                claims.sub
+            ),
+        )),
+    }
+}
+
 async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request) -> Response {
+    if let Err(error) = check_operator(&state, request.headers()) {
+        return error.into_response();
+    }
     let port = port_of(&request).unwrap_or(80);
     let previews: Vec<PreviewSummary> = live
         .recent_previews()
@@ -77,9 +113,9 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
         .compiled
         .iter()
         .flat_map(|compiled| &compiled.resources)
-        .filter_map(|r| CodeRepo::of_site(&r.body))
-        .map(|repo| {
-            let source = state.code.source(&repo);
+        .filter_map(|r| Some((r.site.org.clone(), CodeRepo::of_site(&r.body)?)))
+        .map(|(org, repo)| {
+            let source = state.code.source(&org, &repo);
             (repo, source)
         })
         .collect();
@@ -144,6 +180,11 @@ async fn preview_host(
         .map_or(None, Site::code_repo)
         .map(|repo| repo.to_string())
         .unwrap_or_default();
+    // Who may not read the page does not get it previewed either.
+    let site = site.and_then(|site| {
+        server::check_read_content(state, host, &site, &headers)?;
+        Ok(site)
+    });
     let previewed = match site {
         Ok(site) => preview_on_view(state, &site, host, &headers, &page).await,
         Err(error) => Err(error),

@@ -411,7 +411,7 @@ fn read_templates(
             let file = &path[prefix.len() - "templates/".len()..];
             templates.push(Template {
                 path: path.to_string(),
-                key: code_key(owner, code_repo, "main", file),
+                key: code_key(&resource.site.org, owner, code_repo, "main", file),
                 bytes: read_listed(root, repo, path)?,
             });
         }

@@ -18,16 +18,17 @@ use sha2::{Digest, Sha256};
 use crate::admin::ApiError;
 use crate::code::{CodeError, CodeFile, CodePath, CodeRepo, Origin, SiteCode, media_type};
 
-/// Answers `path` from `repo`'s code on `branch`.
+/// Answers `path` from `repo`'s code on `branch`, for a site of `org`.
 pub fn respond(
     code: &SiteCode,
+    org: &str,
     repo: Option<&CodeRepo>,
     branch: &str,
     path: &str,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let not_found = |why: String| -> Result<Response, ApiError> {
-        match repo.map(|repo| read(code, repo, branch, &CodePath::new("404.html").ok()?)) {
+        match repo.map(|repo| read(code, org, repo, branch, &CodePath::new("404.html").ok()?)) {
             Some(Some(Ok(page))) => Ok(with_status(
                 StatusCode::NOT_FOUND,
                 page.bytes,
@@ -44,7 +45,7 @@ pub fn respond(
         Ok(code_path) => code_path,
         Err(refused) => return not_found(refused.to_string()),
     };
-    let file = match read(code, repo, branch, &code_path) {
+    let file = match read(code, org, repo, branch, &code_path) {
         Some(file) => file?,
         None => return not_found(format!("{path} is not in the code of {repo} ({branch})")),
     };
@@ -72,11 +73,12 @@ pub fn respond(
 
 fn read(
     code: &SiteCode,
+    org: &str,
     repo: &CodeRepo,
     branch: &str,
     path: &CodePath,
 ) -> Option<Result<CodeFile, ApiError>> {
-    match code.read(repo, branch, path) {
+    match code.read(org, repo, branch, path) {
         Ok(file) => file.map(Ok),
         Err(error) => Some(Err(code_error(error))),
     }

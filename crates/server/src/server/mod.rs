@@ -26,7 +26,7 @@ use crate::auth::OrgAdmins;
 use crate::codesync::runner::CodeSync;
 use crate::store::{KeyedLocks, StoreLocation};
 
-pub use preview_host::{PreviewHost, serve as serve_stored};
+pub use preview_host::{PreviewHost, check_read_content, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -48,6 +48,31 @@ pub struct ServerConfig {
     pub connection_limits: listen::ConnectionLimits,
     /// Sites per org, previews and sync jobs at once, sign-in and webhook rates.
     pub quotas: crate::quota::Quotas,
+    /// How people sign in (`--oidc-issuer`, `--no-sign-in`; by e-mail address otherwise).
+    pub sign_in: admin::SignIn,
+}
+
+impl ServerConfig {
+    /// Whether others than this machine's users can reach the service: it listens beyond
+    /// loopback, or answers `--allowed-host` names (a proxy or a load balancer in front).
+    pub fn reached_beyond_loopback(&self) -> bool {
+        !self.addr.ip().is_loopback() || !self.allowed_hosts.is_empty()
+    }
+
+    /// Checks that the settings go together, before anything starts.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.sign_in.trusts_any_address() && self.reached_beyond_loopback() {
+            anyhow::bail!(
+                "the e-mail sign-in (an address is all it asks for) is only for a serve that only this machine reaches, and this one {}: sign people in through an identity provider (--oidc-issuer, with SITEOPS_OIDC_CLIENT_ID and SITEOPS_OIDC_CLIENT_SECRET), or turn sign-in off (--no-sign-in) and mint tokens with `siteops token`",
+                if self.allowed_hosts.is_empty() {
+                    format!("listens on {}", self.addr)
+                } else {
+                    format!("answers {}", self.allowed_hosts.join(", "))
+                }
+            );
+        }
+        Ok(())
+    }
 }
 
 /// A server running in the background of the current tokio runtime.
@@ -75,10 +100,21 @@ impl RunningServer {
 
 /// Opens the store, binds the address and starts serving.
 pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
+    config.check()?;
     // A key that is set but unusable stops the start: secrets must never be written clear
     // by mistake.
-    crate::sites::sealed::key().map_err(anyhow::Error::msg)?;
+    let sealing = crate::sites::sealed::key().map_err(anyhow::Error::msg)?;
+    // A store beyond this machine (a bucket, shared by instances and read by its cloud's
+    // operators) holds tokens' signing key and every secret: never in the clear.
+    if sealing.is_none() && matches!(config.store, StoreLocation::Url(_)) {
+        anyhow::bail!(
+            "--store {} needs ${}: everything secret is sealed in a store beyond this machine (make one with `openssl rand -base64 32`)",
+            config.store,
+            crate::sites::sealed::KEY_VARIABLE
+        );
+    }
     let store = config.store.open()?;
+    crate::sites::sealed::check_key(store.as_ref())?;
     let key = admin::signing_key(store.as_ref())?;
     let transport: Arc<dyn crate::preview::Transport> = config
         .preview_transport
@@ -103,6 +139,8 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         session: config.session.clone(),
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),
+        identity: admin::Identity::new(&config.sign_in),
+        reached_beyond_loopback: config.reached_beyond_loopback(),
         throttles: crate::quota::Throttles::new(config.quotas.clone()),
     });
     let listener = TcpListener::bind(config.addr)

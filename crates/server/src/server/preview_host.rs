@@ -77,6 +77,41 @@ pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> R
     super::page_policy::apply(response, content_only).await
 }
 
+/// Whether the request may read `document`'s content on its preview host: anyone, unless
+/// the site requires authentication; then a token with a role on the site (401 without,
+/// 403 with another's). A live session serving only this machine shows the local
+/// developer every page without one.
+pub fn check_read_content(
+    state: &AppState,
+    host: &PreviewHost,
+    document: &sites::Site,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
+    let PreviewHost { org, site, .. } = host;
+    let local_session = state.session.is_some() && !state.reached_beyond_loopback;
+    if !document.requires_auth() || local_session {
+        return Ok(());
+    }
+    match authorize(
+        state.caller(headers).as_ref(),
+        org,
+        site,
+        document.access(),
+        &state.org_admins,
+        Action::ReadContent,
+    ) {
+        Decision::Allow => Ok(()),
+        Decision::Unauthenticated => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            format!("{org}/{site} requires authentication: send a token"),
+        )),
+        Decision::Forbidden(reason) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("{org}/{site} requires authentication: {reason}"),
+        )),
+    }
+}
+
 /// A preview host's stored files, as the platform serves them (no session involved).
 pub fn serve(
     state: &AppState,
@@ -88,30 +123,7 @@ pub fn serve(
     let PreviewHost { org, site, .. } = host;
     let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    if document.requires_auth() && state.session.is_none() {
-        match authorize(
-            state.caller(headers).as_ref(),
-            org,
-            site,
-            document.access(),
-            &state.org_admins,
-            Action::ReadContent,
-        ) {
-            Decision::Allow => {}
-            Decision::Unauthenticated => {
-                return Err(ApiError::new(
-                    StatusCode::UNAUTHORIZED,
-                    format!("{org}/{site} requires authentication: send a token"),
-                ));
-            }
-            Decision::Forbidden(reason) => {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    format!("{org}/{site} requires authentication: {reason}"),
-                ));
-            }
-        }
-    }
+    check_read_content(state, host, &document, headers)?;
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
         "/config.json" => {
@@ -122,6 +134,7 @@ pub fn serve(
         }
         path if is_code_path(path) => code_files::respond(
             &state.code,
+            org,
             document.code_repo().as_ref(),
             &host.branch,
             path,
@@ -143,6 +156,7 @@ pub fn serve(
                     // A JSON file that is no previewed sheet may be the code's.
                     None if path.ends_with(".json") => code_files::respond(
                         &state.code,
+                        org,
                         document.code_repo().as_ref(),
                         &host.branch,
                         path,

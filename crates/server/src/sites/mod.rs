@@ -25,6 +25,8 @@ use siteops_config::model::api::{
 pub enum SiteError {
     #[error("the stored document `{key}` is damaged: {reason}")]
     Damaged { key: String, reason: String },
+    #[error("cannot seal `{key}`: {reason}")]
+    Seal { key: String, reason: String },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -51,14 +53,47 @@ pub fn secret_value(
     site: &str,
     id: &str,
 ) -> Result<Option<String>, SiteError> {
+    Ok(secret(store, org, site, id)?.map(|secret| secret.value))
+}
+
+/// `org/site`'s secret `id`: its value and the origin it was issued for.
+pub fn secret(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    id: &str,
+) -> Result<Option<repos::SyncSecret>, SiteError> {
     let key = secret_key(org, site, id);
     let Some(document) = read::<serde_json::Map<String, Value>>(store, &key)? else {
         return Ok(None);
     };
-    sealed::value_of(&key, &document).map_err(|reason| SiteError::Damaged {
+    let damaged = |reason: String| SiteError::Damaged {
         key: key.clone(),
         reason,
-    })
+    };
+    let origin = match document.get(SECRET_ORIGIN) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(origin)) => Some(origin.clone()),
+        Some(_) => return Err(damaged(format!("`{SECRET_ORIGIN}` is not a string"))),
+    };
+    Ok(sealed::value_of(&key, &document)
+        .map_err(damaged)?
+        .map(|value| repos::SyncSecret { value, origin }))
+}
+
+/// The field of a stored secret that records the origin its value was issued for: the
+/// origin of the site's code `raw_url` when the value was written, if the code block names
+/// the secret (`code.source.secretId`). Set by the service, never by a request body.
+pub const SECRET_ORIGIN: &str = "origin";
+
+/// The origin a value written now for `org/site`'s secret `id` is issued for: the origin
+/// of the site's code `raw_url`, when its code block names `id` as its `secretId`.
+pub fn secret_origin(site: &Site, id: &str) -> Option<String> {
+    let code = site.code()?;
+    if code.source.secret_id.as_deref() != Some(id) {
+        return None;
+    }
+    repos::origin_of(&code.raw_base()?)
 }
 
 /// The JSON record at `key`, typed; `None` when there is none.
@@ -72,6 +107,40 @@ pub fn read<T: DeserializeOwned>(store: &dyn Store, key: &str) -> Result<Option<
             key: key.to_string(),
             reason: error.to_string(),
         })
+}
+
+/// The JSON document at `key` that holds credentials, opened if sealed ([`sealed`]), typed;
+/// `None` when there is none.
+pub fn read_sealed<T: DeserializeOwned>(
+    store: &dyn Store,
+    key: &str,
+) -> Result<Option<T>, SiteError> {
+    let Some(bytes) = store.get(key)? else {
+        return Ok(None);
+    };
+    let damaged = |reason: String| SiteError::Damaged {
+        key: key.to_string(),
+        reason,
+    };
+    let clear = sealed::open_bytes(key, bytes).map_err(damaged)?;
+    serde_json::from_slice(&clear)
+        .map(Some)
+        .map_err(|error| damaged(error.to_string()))
+}
+
+/// Writes a JSON document that holds credentials at `key`, sealed when the service has a
+/// secrets key ([`sealed`]).
+pub fn write_sealed<T: serde::Serialize>(
+    store: &dyn Store,
+    key: &str,
+    value: &T,
+) -> Result<(), SiteError> {
+    let clear = serde_json::to_vec_pretty(value).expect("JSON serializes");
+    let bytes = sealed::seal_bytes(key, &clear).map_err(|reason| SiteError::Seal {
+        key: key.to_string(),
+        reason,
+    })?;
+    Ok(store.put(key, &bytes)?)
 }
 
 /// Fields the service manages on stored documents; a client may send them back, they

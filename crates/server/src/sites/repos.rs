@@ -1,5 +1,11 @@
-//! External (`byogit`) repositories: their registrations (`repos/<owner>/<repo>.json`,
-//! written by the site that onboards the repository) and their status.
+//! External (`byogit`) repositories: their registrations (`repos/<org>/<owner>/<repo>.json`,
+//! written by the site that onboards the repository) and their status, and the sync secret
+//! a code block is read with.
+//!
+//! Tenants stay apart by construction: a registration lives in its org's own namespace, so
+//! a site can select only a repository its own org onboarded, and a sync secret goes only to
+//! the origin it was issued for ([`SyncSecret::origin`], recorded when its value is
+//! written), never to wherever a code block points later.
 //!
 //! The repository is `ready` once the onboarding site's secret exists, since the sync
 //! secret is what onboarding issues.
@@ -28,11 +34,12 @@ pub enum Status {
     Ready,
 }
 
-pub fn key(owner: &str, repo: &str) -> Option<String> {
+/// Store key of `org`'s registration of `owner/repo`; `None` for names that cannot be keys.
+pub fn key(org: &str, owner: &str, repo: &str) -> Option<String> {
     let safe = |s: &str| siteops_config::rules::is_id(&s.to_ascii_lowercase());
     (safe(owner) && safe(repo)).then(|| {
         format!(
-            "repos/{}/{}.json",
+            "repos/{org}/{}/{}.json",
             owner.to_ascii_lowercase(),
             repo.to_ascii_lowercase()
         )
@@ -52,8 +59,14 @@ pub fn external(code: &CodeConfig) -> Option<(&str, &str, Option<&str>)> {
     ))
 }
 
-pub fn load(store: &dyn Store, owner: &str, repo: &str) -> Result<Option<Repository>, SiteError> {
-    let Some(key) = key(owner, repo) else {
+/// `org`'s registration of `owner/repo`.
+pub fn load(
+    store: &dyn Store,
+    org: &str,
+    owner: &str,
+    repo: &str,
+) -> Result<Option<Repository>, SiteError> {
+    let Some(key) = key(org, owner, repo) else {
         return Ok(None);
     };
     super::read(store, &key)
@@ -70,26 +83,91 @@ pub fn status(store: &dyn Store, repository: &Repository) -> Result<Status, Site
     )
 }
 
-/// The sync secret of the repository a code block names: the site's own secret when it
-/// onboarded the repository, else the onboarding site's. This secret also signs the
-/// repository's push notifications.
+/// A sync secret with the origin it was issued for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncSecret {
+    pub value: String,
+    /// The origin (`https://host[:port]`) of the code source's `raw_url` when the value was
+    /// written; `None` when the site had no such code source then. The value is sent to
+    /// this origin and nowhere else.
+    pub origin: Option<String>,
+}
+
+impl SyncSecret {
+    /// Whether the value may be sent to `raw_url`: only to the origin it was issued for.
+    pub fn may_go_to(&self, raw_url: &str) -> bool {
+        self.origin.is_some() && self.origin == origin_of(raw_url)
+    }
+}
+
+/// The origin of a URL as the secrets record it (`scheme://host[:port]`), `None` when the
+/// text is no URL with a host.
+pub fn origin_of(url: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    let origin = url.origin();
+    origin.is_tuple().then(|| origin.ascii_serialization())
+}
+
+/// The sync secret of the repository a code block of `org/site` names: the site's own
+/// secret when it onboarded the repository, else the one of the org's onboarding site.
+/// This secret also signs the repository's push notifications.
 pub fn sync_secret(
     store: &dyn Store,
     org: &str,
     site: &str,
     code: &CodeConfig,
-) -> Result<Option<String>, SiteError> {
+) -> Result<Option<SyncSecret>, SiteError> {
     if let Some(id) = &code.source.secret_id {
-        return super::secret_value(store, org, site, id);
+        return super::secret(store, org, site, id);
     }
     let Some((owner, repo, _)) = external(code) else {
         return Ok(None);
     };
-    match load(store, owner, repo)? {
+    match load(store, org, owner, repo)? {
         Some(registered) => {
             let (org, site) = registered.site.split_once('/').unwrap_or_default();
-            super::secret_value(store, org, site, &registered.secret_id)
+            super::secret(store, org, site, &registered.secret_id)
         }
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_goes_only_to_the_origin_it_was_issued_for() {
+        let secret = SyncSecret {
+            value: "s".into(),
+            origin: origin_of("https://raw.acme.example/acme/web"),
+        };
+        assert_eq!(secret.origin.as_deref(), Some("https://raw.acme.example"));
+        assert!(secret.may_go_to("https://raw.acme.example/other/path"));
+        assert!(secret.may_go_to("https://RAW.acme.example:443/x"));
+        for elsewhere in [
+            "https://raw.evil.example/acme/web",
+            "http://raw.acme.example/acme/web",
+            "https://raw.acme.example:8443/acme/web",
+            "https://raw.acme.example.evil.example/",
+            "not a url",
+        ] {
+            assert!(!secret.may_go_to(elsewhere), "{elsewhere}");
+        }
+        let unbound = SyncSecret {
+            value: "s".into(),
+            origin: None,
+        };
+        assert!(!unbound.may_go_to("https://raw.acme.example/acme/web"));
+    }
+
+    #[test]
+    fn registrations_are_kept_per_org() {
+        assert_eq!(
+            key("acme", "P1", "Web").as_deref(),
+            Some("repos/acme/p1/web.json")
+        );
+        assert_ne!(key("acme", "p1", "web"), key("evil", "p1", "web"));
+        assert_eq!(key("acme", "../x", "web"), None);
     }
 }

@@ -1,12 +1,20 @@
-//! Secrets at rest: with `SITEOPS_SECRETS_KEY` set (32 bytes, base64), a secret's value is
-//! stored sealed with AES-256-GCM (ring's, the tree's one crypto library) under a fresh
-//! random nonce, bound to the secret's own store key, so the store (a bucket, a backup)
-//! holds no secret in the clear and a sealed value cannot be moved to another secret.
-//! Without the variable, values are stored as before, and the service says so at start.
+//! Secrets at rest: with `SITEOPS_SECRETS_KEY` set (32 bytes, base64), everything secret
+//! the service stores is sealed with AES-256-GCM (ring's, the tree's one crypto library)
+//! under a fresh random nonce, bound to its own store key, so the store (a bucket, a
+//! backup) holds nothing secret in the clear and a sealed value cannot be moved elsewhere:
+//! - a secret's value (`{"sealed": …}` in place of `{"value": …}`, its dates beside it);
+//! - whole documents that hold credentials: the token signing key and the worker
+//!   configurations (header values, `templateApiKey`), stored as `{"sealed": …}`
+//!   ([`seal_bytes`], [`open_bytes`]);
+//! - a key check value ([`check_key`]): a start with another key, or with none, on a store
+//!   sealed with a key is refused, so nothing is ever sealed under two keys.
+//!
+//! Without the variable (allowed on a local directory only: [`crate::server::start`]),
+//! values are stored as before, and the service says so at start.
 //!
 //! Stored forms: `{"value": "…"}` (clear) or `{"sealed": "v1:<base64 nonce ‖ ciphertext>"}`.
-//! A clear value is still read with the key set (stores from before), and sealed when the
-//! secret is next written.
+//! A clear value is still read with the key set (stores from before), and sealed when it is
+//! next written.
 
 use std::sync::OnceLock;
 
@@ -41,9 +49,14 @@ impl Key {
 
     /// `value` sealed for the secret stored at `store_key`.
     pub fn seal(&self, store_key: &str, value: &str) -> Result<String, String> {
+        self.seal_raw(store_key, value.as_bytes())
+    }
+
+    /// `bytes` sealed for the document stored at `store_key`.
+    fn seal_raw(&self, store_key: &str, bytes: &[u8]) -> Result<String, String> {
         let mut nonce = [0u8; NONCE_LEN];
         getrandom::fill(&mut nonce).map_err(|e| format!("no randomness for a nonce: {e}"))?;
-        let mut sealed = value.as_bytes().to_vec();
+        let mut sealed = bytes.to_vec();
         self.0
             .seal_in_place_append_tag(
                 Nonce::assume_unique_for_key(nonce),
@@ -62,6 +75,12 @@ impl Key {
     /// The value sealed for `store_key`; an error when it was sealed with another key or
     /// for another secret, or is damaged.
     pub fn open(&self, store_key: &str, sealed: &str) -> Result<String, String> {
+        String::from_utf8(self.open_raw(store_key, sealed)?)
+            .map_err(|_| "the value is not UTF-8".to_string())
+    }
+
+    /// The bytes sealed for `store_key`.
+    fn open_raw(&self, store_key: &str, sealed: &str) -> Result<Vec<u8>, String> {
         let bytes = sealed
             .strip_prefix(PREFIX)
             .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
@@ -74,7 +93,7 @@ impl Key {
             .0
             .open_in_place(nonce, Aad::from(store_key.as_bytes()), &mut buffer)
             .map_err(|_| format!("it does not open with ${KEY_VARIABLE} (another key?)"))?;
-        String::from_utf8(clear.to_vec()).map_err(|_| "the value is not UTF-8".to_string())
+        Ok(clear.to_vec())
     }
 }
 
@@ -97,6 +116,117 @@ pub fn seal_document(store_key: &str, document: Value) -> Result<Value, String> 
 /// A stored secret document's value, opened if sealed.
 pub fn value_of(store_key: &str, document: &Map<String, Value>) -> Result<Option<String>, String> {
     open_with(key()?, store_key, document)
+}
+
+/// A document to store at `store_key` (its bytes as they would be stored in the clear):
+/// `{"sealed": …}` when the environment has a key, else the bytes themselves.
+pub fn seal_bytes(store_key: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    seal_bytes_with(key()?, store_key, bytes)
+}
+
+/// The clear bytes of a document stored at `store_key`, opened if sealed. A document that
+/// is not `{"sealed": …}` is read as it is (stored in the clear, before a key was set).
+pub fn open_bytes(store_key: &str, stored: Vec<u8>) -> Result<Vec<u8>, String> {
+    open_bytes_with(key()?, store_key, stored)
+}
+
+/// Whether stored bytes are a sealed document.
+pub fn is_sealed(stored: &[u8]) -> bool {
+    sealed_text(stored).is_some()
+}
+
+fn sealed_text(stored: &[u8]) -> Option<String> {
+    // A sealed document is small JSON starting with `{`; anything else (a raw key, an
+    // array of worker entries) is not one.
+    if stored.first() != Some(&b'{') {
+        return None;
+    }
+    let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(stored) else {
+        return None;
+    };
+    match (map.len(), map.get("sealed")) {
+        (1, Some(Value::String(sealed))) => Some(sealed.clone()),
+        _ => None,
+    }
+}
+
+fn seal_bytes_with(key: Option<&Key>, store_key: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let Some(key) = key else {
+        return Ok(bytes.to_vec());
+    };
+    let sealed = key.seal_raw(store_key, bytes)?;
+    Ok(serde_json::to_vec(&serde_json::json!({ "sealed": sealed })).expect("JSON serializes"))
+}
+
+fn open_bytes_with(key: Option<&Key>, store_key: &str, stored: Vec<u8>) -> Result<Vec<u8>, String> {
+    let Some(sealed) = sealed_text(&stored) else {
+        return Ok(stored);
+    };
+    match key {
+        Some(key) => key.open_raw(store_key, &sealed),
+        None => Err(format!(
+            "it is sealed and ${KEY_VARIABLE} is not set: start the service with the key it was sealed with"
+        )),
+    }
+}
+
+/// Where the key check value is stored: a known text sealed with the store's key.
+pub const CHECK_KEY: &str = "keys/secrets-key-check.json";
+const CHECK_TEXT: &[u8] = b"siteops secrets key check v1";
+
+/// Why a store and the environment's key do not go together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyCheckError {
+    #[error(
+        "${KEY_VARIABLE} is not the key this store was sealed with: start with that key (the store's sealed secrets would not open, and new ones would be sealed under another key)"
+    )]
+    WrongKey,
+    #[error(
+        "this store's secrets are sealed: start with ${KEY_VARIABLE} set to the key they were sealed with"
+    )]
+    NoKey,
+    #[error("the key check value `{CHECK_KEY}` is damaged: {0}")]
+    Damaged(String),
+    #[error("cannot check the secrets key: {0}")]
+    Store(String),
+}
+
+/// Checks the environment's key against the store's key check value, writing one when a
+/// key is set and the store has none yet (only if absent: instances starting together
+/// agree on one).
+pub fn check_key(store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
+    let key = key().map_err(KeyCheckError::Damaged)?;
+    check_key_with(key, store)
+}
+
+fn check_key_with(key: Option<&Key>, store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
+    use crate::store::{Precondition, StoreError};
+    let stored = store
+        .get(CHECK_KEY)
+        .map_err(|e| KeyCheckError::Store(e.to_string()))?;
+    match (key, stored) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err(KeyCheckError::NoKey),
+        (Some(key), Some(stored)) => {
+            let sealed = sealed_text(&stored)
+                .ok_or_else(|| KeyCheckError::Damaged("not a sealed document".into()))?;
+            match key.open_raw(CHECK_KEY, &sealed) {
+                Ok(text) if text == CHECK_TEXT => Ok(()),
+                Ok(_) => Err(KeyCheckError::Damaged("an unknown text".into())),
+                Err(_) => Err(KeyCheckError::WrongKey),
+            }
+        }
+        (Some(key), None) => {
+            let sealed = seal_bytes_with(Some(key), CHECK_KEY, CHECK_TEXT)
+                .map_err(KeyCheckError::Damaged)?;
+            match store.put_if(CHECK_KEY, &sealed, Precondition::Absent) {
+                Ok(()) => Ok(()),
+                // Another instance wrote one first: it must open with this key too.
+                Err(StoreError::Conflict { .. }) => check_key_with(Some(key), store),
+                Err(error) => Err(KeyCheckError::Store(error.to_string())),
+            }
+        }
+    }
 }
 
 fn seal_with(key: Option<&Key>, store_key: &str, mut document: Value) -> Result<Value, String> {
@@ -155,6 +285,56 @@ mod tests {
             open_with(Some(&key), at, &map(&document)),
             Ok(Some("hunter2".into()))
         );
+    }
+
+    #[test]
+    fn documents_are_sealed_whole_and_read_in_the_clear_from_before() {
+        let key = Key::parse("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=").expect("a key");
+        let at = "transform/acme/web/main.json";
+        let clear = br#"[{"path":"/","headers":{"x-api-key":"hunter2"}}]"#;
+        let sealed = seal_bytes_with(Some(&key), at, clear).expect("sealed");
+        assert!(is_sealed(&sealed));
+        assert!(!String::from_utf8_lossy(&sealed).contains("hunter2"));
+        assert_eq!(
+            open_bytes_with(Some(&key), at, sealed.clone()).as_deref(),
+            Ok(&clear[..])
+        );
+        // Bound to its place: not readable as another document.
+        assert!(
+            open_bytes_with(Some(&key), "transform/acme/web/dev.json", sealed.clone()).is_err()
+        );
+        // Without a key a sealed document does not read; a clear one reads either way.
+        assert!(open_bytes_with(None, at, sealed).is_err());
+        assert_eq!(
+            open_bytes_with(Some(&key), at, clear.to_vec()).as_deref(),
+            Ok(&clear[..])
+        );
+        assert_eq!(seal_bytes_with(None, at, clear).as_deref(), Ok(&clear[..]));
+        // A raw signing key is no sealed document, even one that starts with `{`.
+        assert!(!is_sealed(b"{\x00\x01 raw key bytes"));
+        assert!(!is_sealed(br#"{"sealed": "v1:x", "other": 1}"#));
+    }
+
+    #[test]
+    fn the_key_check_value_refuses_another_key_and_no_key() {
+        use crate::store::Store as _;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = crate::store::FsStore::open(dir.path()).expect("store");
+        let key = Key::parse("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=").expect("a key");
+        let other = Key::parse("ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=").expect("a key");
+        // No key, no check value: a clear store.
+        assert_eq!(check_key_with(None, &store), Ok(()));
+        // The first start with a key writes the check value; later starts check it.
+        assert_eq!(check_key_with(Some(&key), &store), Ok(()));
+        assert!(is_sealed(
+            &store.get(CHECK_KEY).expect("get").expect("written")
+        ));
+        assert_eq!(check_key_with(Some(&key), &store), Ok(()));
+        assert_eq!(
+            check_key_with(Some(&other), &store),
+            Err(KeyCheckError::WrongKey)
+        );
+        assert_eq!(check_key_with(None, &store), Err(KeyCheckError::NoKey));
     }
 
     #[test]

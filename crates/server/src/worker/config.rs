@@ -1,5 +1,7 @@
 //! The worker's configuration: per org/site/branch, a non-empty array of entries, stored
-//! at `transform/<org>/<site>/<branch>.json`. A branch without its own uses `main`'s.
+//! at `transform/<org>/<site>/<branch>.json`, sealed with the service's secrets key (its
+//! header values and `templateApiKey` are credentials). A branch without its own uses
+//! `main`'s.
 //!
 //! `GET` and `POST /transform/config/<org>/<site>/<branch>`: POST replaces the whole array
 //! (no merge); `DELETE` removes the branch's own entries (204, also when it had none).
@@ -37,7 +39,7 @@ pub fn load_effective(
     branch: &str,
 ) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
     for candidate in [branch, "main"] {
-        if let Some(entries) = crate::sites::read(store, &key(org, site, candidate))? {
+        if let Some(entries) = crate::sites::read_sealed(store, &key(org, site, candidate))? {
             return Ok(Some((entries, candidate.to_string())));
         }
     }
@@ -57,8 +59,8 @@ pub async fn handle(
         Method::GET | Method::HEAD => {
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
             // Read typed: a damaged document answers 500 naming it, never `null`.
-            let entries: Vec<WorkerEntry> = crate::sites::read(store, &key(&org, &site, &branch))?
-                .ok_or_else(|| {
+            let entries: Vec<WorkerEntry> =
+                crate::sites::read_sealed(store, &key(&org, &site, &branch))?.ok_or_else(|| {
                     ApiError::not_found(format!(
                         "{org}/{site} has no worker configuration for branch {branch}"
                     ))
@@ -74,10 +76,7 @@ pub async fn handle(
             })?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            store.put(
-                &key(&org, &site, &branch),
-                &serde_json::to_vec_pretty(&value).expect("JSON serializes"),
-            )?;
+            crate::sites::write_sealed(store, &key(&org, &site, &branch), &value)?;
             Ok(Json(value).into_response())
         }
         Method::DELETE => {

@@ -287,7 +287,7 @@ fn template_source(
             return None;
         }
     }
-    state.code.text(&site.code_repo()?, branch, path)
+    state.code.text(&site.org, &site.code_repo()?, branch, path)
 }
 
 #[cfg(test)]

@@ -125,6 +125,8 @@ pub async fn record(
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
         quotas: Default::default(),
+        // Its own scratch service: nobody signs in.
+        sign_in: crate::admin::SignIn::Off,
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;
