@@ -313,7 +313,7 @@ async fn configure(
         .state
         .store
         .put(
-            &code_key("acme", "web", "main", "templates/product.html"),
+            &code_key("acme", "acme", "web", "main", "templates/product.html"),
             TEMPLATE.as_bytes(),
         )
         .expect("template stored");

@@ -65,7 +65,7 @@ impl SignIn {
 #[derive(Debug)]
 pub enum Identity {
     Email,
-    Oidc(OidcProvider),
+    Oidc(Box<OidcProvider>),
     Off,
 }
 
@@ -73,7 +73,7 @@ impl Identity {
     pub fn new(sign_in: &SignIn) -> Identity {
         match sign_in {
             SignIn::Email => Identity::Email,
-            SignIn::Oidc(settings) => Identity::Oidc(OidcProvider::new(settings.clone())),
+            SignIn::Oidc(settings) => Identity::Oidc(Box::new(OidcProvider::new(settings.clone()))),
             SignIn::Off => Identity::Off,
         }
     }
