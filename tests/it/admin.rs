@@ -223,6 +223,24 @@ async fn the_org_lists_its_sites() {
         json!({"sites": []}),
         "only sites the caller may configure"
     );
+    // An org administrator's token scoped to one site lists that site only.
+    let blog = json!({"code": {"owner": "acme", "repo": "blog", "source": {"type": "github", "url": "https://github.com/acme/blog"}}});
+    let created = server
+        .put("/admin/config/acme/sites/blog.json", &root, &blog)
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    let all = server.get("/admin/config/acme/sites.json", &root).await;
+    assert_eq!(
+        all.body,
+        json!({"sites": [{"name": "blog"}, {"name": "web"}]})
+    );
+    let scoped = server
+        .get(
+            "/admin/config/acme/sites.json",
+            &server.token_with(ORG_ADMIN, "acme/web", 60),
+        )
+        .await;
+    assert_eq!(scoped.body, json!({"sites": [{"name": "web"}]}));
 }
 
 #[tokio::test]

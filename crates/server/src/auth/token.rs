@@ -34,6 +34,11 @@ fn any_site() -> String {
 
 impl Claims {
     /// Whether the token may be used for `org/site` at all (roles decide the rest).
+    /// Whether the token is good for every site of `org`.
+    pub fn covers_org(&self, org: &str) -> bool {
+        self.aud == "*" || self.aud.split_once('/') == Some((org, "*"))
+    }
+
     pub fn covers(&self, org: &str, site: &str) -> bool {
         match self.aud.split_once('/') {
             _ if self.aud == "*" => true,
