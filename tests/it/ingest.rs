@@ -462,6 +462,39 @@ fn page_html_takes_the_head_html_and_metadata() {
     assert!(!page.contains("class=\"metadata\""), "{page}");
 }
 
+/// A `json-ld` value whose escapes spell `</script>` stays inside its script: the printed
+/// JSON holds neither `</script` nor `<!--` and reads back as the value written.
+#[test]
+fn json_ld_cannot_end_its_script() {
+    use siteops::ingest::render::{PageOptions, page_html};
+    let value = r#"{"name":"\u003c/script\u003e\u003cscript\u003ewindow.pwned=1\u003c/SCRIPT \u003e\u003c!--","n":1}"#;
+    let html = format!(
+        "<html><body><main><div><p>Text</p><div class=\"metadata\"><div><div>json-ld</div><div>{value}</div></div></div></div></main></body></html>"
+    );
+    let doc = ingest(&html, &IngestOptions::default()).unwrap();
+    let options = PageOptions {
+        url: Url::parse("https://main--site--org.aem.page/p").unwrap(),
+        head_html: None,
+    };
+    let page = page_html(&doc.to_markdown(), &options);
+    let start = page
+        .find(r#"<script type="application/ld+json">"#)
+        .expect(&page)
+        + r#"<script type="application/ld+json">"#.len();
+    let end = start + page[start..].find("</script>").expect(&page);
+    let script = &page[start..end];
+    assert!(
+        !page[end + 1..].to_ascii_lowercase().contains("<script"),
+        "{page}"
+    );
+    assert!(!script.to_ascii_lowercase().contains("<!--"), "{script}");
+    let parsed: serde_json::Value = serde_json::from_str(script).expect(script);
+    assert_eq!(
+        parsed,
+        serde_json::json!({"name": "</script><script>window.pwned=1</SCRIPT ><!--", "n": 1})
+    );
+}
+
 /// Deeply nested input is refused with an error, and the deepest accepted nesting converts
 /// and renders on a thread with the 2 MiB stack that async runtime workers get.
 #[test]
