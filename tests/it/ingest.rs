@@ -495,12 +495,12 @@ fn json_ld_cannot_end_its_script() {
     );
 }
 
-/// Deeply nested input is refused with an error, and the deepest accepted nesting converts
-/// and renders on a thread with the 2 MiB stack that async runtime workers get.
+/// Deeply nested input loses its elements past the limit (with a warning), and what is kept
+/// converts and renders on a thread with the 2 MiB stack that async runtime workers get.
 #[test]
 fn deep_nesting_is_bounded() {
+    use siteops::ingest::MAX_DEPTH;
     use siteops::ingest::render::{PageOptions, page_html};
-    use siteops::ingest::{IngestError, MAX_DEPTH};
     let nested = |depth: usize, inner: &str| {
         let mut html = String::from("<html><body><main><div>");
         for i in 0..depth {
@@ -516,27 +516,50 @@ fn deep_nesting_is_bounded() {
         html.push_str("</main></body></html>");
         html
     };
-    let too_deep = nested(20_000, "x");
+    let converted = |html: String| {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let doc = ingest(&html, &IngestOptions::default()).expect("converted");
+                let md = doc.to_markdown();
+                let options = PageOptions {
+                    url: Url::parse("https://main--site--org.aem.page/").unwrap(),
+                    head_html: None,
+                };
+                let page = page_html(&md, &options);
+                (doc.warnings, md, page)
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow")
+    };
+    let (warnings, md, page) =
+        converted(nested((MAX_DEPTH - 10) / 2, "deep <strong>text</strong>"));
+    assert_eq!(warnings, []);
+    assert!(md.contains("deep **text**"), "{md}");
+    assert!(page.contains("<strong>text</strong>"), "{page}");
+    // Past the limit: the deepest elements are gone, the page is still there.
+    let divs = |depth: usize| {
+        format!(
+            "<html><body><main><div><p>before</p>{}deep <strong>text</strong></main></body></html>",
+            "<div>".repeat(depth)
+        )
+    };
+    let (warnings, md, page) = converted(divs(MAX_DEPTH));
     assert_eq!(
-        ingest(&too_deep, &IngestOptions::default()).unwrap_err(),
-        IngestError::NestingTooDeep { limit: MAX_DEPTH }
+        warnings,
+        [Warning::NestingTooDeep {
+            limit: MAX_DEPTH,
+            read_up_to: None
+        }]
     );
-    let deepest = nested((MAX_DEPTH - 10) / 2, "deep <strong>text</strong>");
-    let handle = std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || {
-            let doc = ingest(&deepest, &IngestOptions::default()).expect("within the limit");
-            let md = doc.to_markdown();
-            let options = PageOptions {
-                url: Url::parse("https://main--site--org.aem.page/").unwrap(),
-                head_html: None,
-            };
-            let page = page_html(&doc.to_markdown(), &options);
-            (
-                md.contains("deep **text**"),
-                page.contains("<strong>text</strong>"),
-            )
-        })
-        .unwrap();
-    assert_eq!(handle.join().expect("no stack overflow"), (true, true));
+    assert!(!md.contains("text") && !page.contains("text"), "{md}");
+    assert!(page.contains("<p>before</p>"), "{page}");
+    // Far past it: the parser stops early, keeping what it read.
+    let (warnings, _, page) = converted(nested(20_000, "x"));
+    assert!(
+        matches!(warnings[..], [Warning::NestingTooDeep { limit: MAX_DEPTH, read_up_to: Some(at) }] if at < 64 * 1024),
+        "{warnings:?}"
+    );
+    assert!(page.contains("<blockquote>"), "{page}");
 }
