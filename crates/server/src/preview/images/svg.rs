@@ -115,6 +115,9 @@ pub fn validate_svg(bytes: &[u8]) -> Result<(), SvgError> {
     }
 }
 
+/// A start tag's attributes: names and raw values, in order.
+type Attributes<'a> = Vec<(&'a str, &'a str)>;
+
 /// The name without its namespace prefix (`xlink:href` → `href`).
 fn local_name(name: &str) -> &str {
     name.rsplit(':').next().unwrap_or(name)
@@ -152,7 +155,7 @@ fn check_element(name: &str, local: &str, attributes: &[(&str, &str)]) -> Result
 
 /// Reads the start tag at `start` (`<name attr="v" …>` or `/>`): its name, its attributes
 /// (names and raw values) and the offset after it, checking each attribute.
-fn scan_tag(text: &str, start: usize) -> Result<(&str, Vec<(&str, &str)>, usize), SvgError> {
+fn scan_tag(text: &str, start: usize) -> Result<(&str, Attributes<'_>, usize), SvgError> {
     let bytes = text.as_bytes();
     let malformed = || SvgError::Malformed(start);
     let name_char =
