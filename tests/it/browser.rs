@@ -167,6 +167,90 @@ async fn dashboard_preview_trace_and_live_reload_in_chromium() {
     browser.quit().await;
 }
 
+/// Content that tries to run script runs nothing: a `json-ld` value whose escapes spell
+/// `</script><script>…` stays JSON in its script (which carries the page's nonce), and an
+/// SVG whose `foreignObject` holds an `iframe` with a script, opened on its own, runs none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn content_runs_no_script_in_chromium() {
+    let Some((chromium, chromedriver)) = binaries() else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs chromium and chromedriver (.ci/run installs them)"
+        );
+        eprintln!("browser test skipped: chromium or chromedriver is not installed");
+        return;
+    };
+    let repo = example_copy();
+    let mocks = repo.path().join("sites/acme/blog/mocks");
+    let injected = r#"\u003c/script\u003e\u003cscript\u003ewindow.siteopsPwned=1;document.title='pwned'\u003c/script\u003e"#;
+    std::fs::write(
+        mocks.join("__files/pages/hostile.html"),
+        format!(
+            "<html><head><title>Hostile</title></head><body><main><div><h1>Hostile</h1>\
+             <div class=\"metadata\"><div><div>json-ld</div><div>{{\"name\":\"{injected}\"}}</div></div></div>\
+             </div></main></body></html>"
+        ),
+    )
+    .expect("page");
+    std::fs::write(
+        mocks.join("mappings/page-hostile.json"),
+        r#"{"request": {"method": "GET", "host": {"equalTo": "cms.acme.example"}, "url": "/delivery/blog/hostile"},
+            "response": {"status": 200, "headers": {"Content-Type": "text/html; charset=utf-8"}, "bodyFileName": "pages/hostile.html"}}"#,
+    )
+    .expect("mapping");
+    // The site's code is not checked as downloaded images are: only the policy stops it.
+    std::fs::write(
+        repo.path().join("code/acme-website/icons/hostile.svg"),
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="90" height="90"><rect width="9" height="9"/>
+           <foreignObject width="90" height="90"><iframe xmlns="http://www.w3.org/1999/xhtml"
+           srcdoc="&lt;script&gt;parent.siteopsPwned=1;parent.document.documentElement.setAttribute('data-pwned','1')&lt;/script&gt;"/></foreignObject></svg>"#,
+    )
+    .expect("svg");
+    let data = tempfile::tempdir().expect("data dir");
+    let serve = Serve::start(repo.path(), data.path());
+    let browser = Browser::start(&chromium, &chromedriver).await;
+
+    browser
+        .goto(&serve.url("main--blog--acme.localhost", "/hostile"))
+        .await;
+    assert_eq!(browser.text("h1").await, "Hostile");
+    assert_eq!(
+        browser
+            .script("return [typeof window.siteopsPwned, document.title];")
+            .await,
+        serde_json::json!(["undefined", "Hostile"])
+    );
+    let json_ld = browser
+        .script(
+            "return JSON.parse(document.querySelector('script[type=\"application/ld+json\"]').textContent).name;",
+        )
+        .await;
+    assert_eq!(
+        json_ld,
+        "</script><script>window.siteopsPwned=1;document.title='pwned'</script>"
+    );
+
+    browser
+        .goto(&serve.url("main--blog--acme.localhost", "/icons/hostile.svg"))
+        .await;
+    wait_for(
+        &browser,
+        "return document.documentElement.localName === 'svg' && document.querySelector('iframe') !== null;",
+    )
+    .await;
+    // The frame's script would have run by now; give it a moment all the same.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        browser
+            .script(
+                "return [typeof window.siteopsPwned, document.documentElement.getAttribute('data-pwned')];"
+            )
+            .await,
+        serde_json::json!(["undefined", null])
+    );
+    browser.quit().await;
+}
+
 /// Polls `script` (returning a boolean) until it holds, for at most 15 s.
 async fn wait_for(browser: &Browser, script: &str) {
     let deadline = Instant::now() + Duration::from_secs(15);

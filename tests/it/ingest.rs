@@ -462,12 +462,45 @@ fn page_html_takes_the_head_html_and_metadata() {
     assert!(!page.contains("class=\"metadata\""), "{page}");
 }
 
-/// Deeply nested input is refused with an error, and the deepest accepted nesting converts
-/// and renders on a thread with the 2 MiB stack that async runtime workers get.
+/// A `json-ld` value whose escapes spell `</script>` stays inside its script: the printed
+/// JSON holds neither `</script` nor `<!--` and reads back as the value written.
+#[test]
+fn json_ld_cannot_end_its_script() {
+    use siteops::ingest::render::{PageOptions, page_html};
+    let value = r#"{"name":"\u003c/script\u003e\u003cscript\u003ewindow.pwned=1\u003c/SCRIPT \u003e\u003c!--","n":1}"#;
+    let html = format!(
+        "<html><body><main><div><p>Text</p><div class=\"metadata\"><div><div>json-ld</div><div>{value}</div></div></div></div></main></body></html>"
+    );
+    let doc = ingest(&html, &IngestOptions::default()).unwrap();
+    let options = PageOptions {
+        url: Url::parse("https://main--site--org.aem.page/p").unwrap(),
+        head_html: None,
+    };
+    let page = page_html(&doc.to_markdown(), &options);
+    let start = page
+        .find(r#"<script type="application/ld+json">"#)
+        .expect(&page)
+        + r#"<script type="application/ld+json">"#.len();
+    let end = start + page[start..].find("</script>").expect(&page);
+    let script = &page[start..end];
+    assert!(
+        !page[end + 1..].to_ascii_lowercase().contains("<script"),
+        "{page}"
+    );
+    assert!(!script.to_ascii_lowercase().contains("<!--"), "{script}");
+    let parsed: serde_json::Value = serde_json::from_str(script).expect(script);
+    assert_eq!(
+        parsed,
+        serde_json::json!({"name": "</script><script>window.pwned=1</SCRIPT ><!--", "n": 1})
+    );
+}
+
+/// Deeply nested input loses its elements past the limit (with a warning), and what is kept
+/// converts and renders on a thread with the 2 MiB stack that async runtime workers get.
 #[test]
 fn deep_nesting_is_bounded() {
+    use siteops::ingest::MAX_DEPTH;
     use siteops::ingest::render::{PageOptions, page_html};
-    use siteops::ingest::{IngestError, MAX_DEPTH};
     let nested = |depth: usize, inner: &str| {
         let mut html = String::from("<html><body><main><div>");
         for i in 0..depth {
@@ -483,27 +516,50 @@ fn deep_nesting_is_bounded() {
         html.push_str("</main></body></html>");
         html
     };
-    let too_deep = nested(20_000, "x");
+    let converted = |html: String| {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let doc = ingest(&html, &IngestOptions::default()).expect("converted");
+                let md = doc.to_markdown();
+                let options = PageOptions {
+                    url: Url::parse("https://main--site--org.aem.page/").unwrap(),
+                    head_html: None,
+                };
+                let page = page_html(&md, &options);
+                (doc.warnings, md, page)
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow")
+    };
+    let (warnings, md, page) =
+        converted(nested((MAX_DEPTH - 10) / 2, "deep <strong>text</strong>"));
+    assert_eq!(warnings, []);
+    assert!(md.contains("deep **text**"), "{md}");
+    assert!(page.contains("<strong>text</strong>"), "{page}");
+    // Past the limit: the deepest elements are gone, the page is still there.
+    let divs = |depth: usize| {
+        format!(
+            "<html><body><main><div><p>before</p>{}deep <strong>text</strong></main></body></html>",
+            "<div>".repeat(depth)
+        )
+    };
+    let (warnings, md, page) = converted(divs(MAX_DEPTH));
     assert_eq!(
-        ingest(&too_deep, &IngestOptions::default()).unwrap_err(),
-        IngestError::NestingTooDeep { limit: MAX_DEPTH }
+        warnings,
+        [Warning::NestingTooDeep {
+            limit: MAX_DEPTH,
+            read_up_to: None
+        }]
     );
-    let deepest = nested((MAX_DEPTH - 10) / 2, "deep <strong>text</strong>");
-    let handle = std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || {
-            let doc = ingest(&deepest, &IngestOptions::default()).expect("within the limit");
-            let md = doc.to_markdown();
-            let options = PageOptions {
-                url: Url::parse("https://main--site--org.aem.page/").unwrap(),
-                head_html: None,
-            };
-            let page = page_html(&doc.to_markdown(), &options);
-            (
-                md.contains("deep **text**"),
-                page.contains("<strong>text</strong>"),
-            )
-        })
-        .unwrap();
-    assert_eq!(handle.join().expect("no stack overflow"), (true, true));
+    assert!(!md.contains("text") && !page.contains("text"), "{md}");
+    assert!(page.contains("<p>before</p>"), "{page}");
+    // Far past it: the parser stops early, keeping what it read.
+    let (warnings, _, page) = converted(nested(20_000, "x"));
+    assert!(
+        matches!(warnings[..], [Warning::NestingTooDeep { limit: MAX_DEPTH, read_up_to: Some(at) }] if at < 64 * 1024),
+        "{warnings:?}"
+    );
+    assert!(page.contains("<blockquote>"), "{page}");
 }

@@ -1,6 +1,8 @@
 //! `JSON.stringify(JSON.parse(text), null, 2)`: JSON-LD is validated and re-indented the way
 //! the reference does it, keeping the key order of the source (serde_json's map here is
 //! sorted, so this small parser keeps its own order) and printing numbers as JavaScript.
+//!
+//! [`for_script`] makes a printed value safe as the text of a `<script>` element.
 
 use siteops_template::number::write_js_number;
 
@@ -32,6 +34,20 @@ pub(crate) fn pretty(text: &str) -> Result<String, String> {
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     write(&value, 0, &mut out);
     Ok(out)
+}
+
+/// `printed` (a value as [`pretty`] prints it) with every `<` and `>` written `\u003c` and
+/// `\u003e`, so that as the text of a `<script>` element it can hold neither `</script` nor
+/// `<!--`, which would end the element or change how the HTML parser reads its end.
+///
+/// JSON has these characters only inside strings, where the escapes mean the same
+/// characters: the text stays JSON of the same value. (The reference prints them as they
+/// are, so `\u003c/script\u003e` in a `json-ld` value would close the script.)
+pub(crate) fn for_script(printed: &str) -> String {
+    if !printed.contains(['<', '>']) {
+        return printed.to_owned();
+    }
+    printed.replace('<', "\\u003c").replace('>', "\\u003e")
 }
 
 struct Parser<'a> {
@@ -316,7 +332,27 @@ fn write_string(s: &str, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::pretty;
+    use super::{for_script, pretty};
+
+    #[test]
+    fn printed_for_a_script_ends_no_script_and_keeps_its_value() {
+        let source = r#"{"a\u003c/SCRIPT>": "\u003c/script\u003e\u003cscript\u003ex()</sCrIpT >",
+            "b": ["<!--", "\u003c!--", "-->", "<\/script"], "c": 1}"#;
+        let printed = for_script(&pretty(source).expect("valid JSON"));
+        let lower = printed.to_ascii_lowercase();
+        assert!(!lower.contains("</script"), "{printed}");
+        assert!(!lower.contains("<!--"), "{printed}");
+        let value = |text: &str| serde_json::from_str::<serde_json::Value>(text).expect("JSON");
+        assert_eq!(value(&printed), value(source));
+        assert_eq!(
+            printed.lines().nth(1),
+            Some(
+                r#"  "a\u003c/SCRIPT\u003e": "\u003c/script\u003e\u003cscript\u003ex()\u003c/sCrIpT \u003e","#
+            )
+        );
+        // Without those characters, the reference's output as it is.
+        assert_eq!(for_script("{\n  \"a\": 1\n}"), "{\n  \"a\": 1\n}");
+    }
 
     #[test]
     fn prints_like_json_stringify() {

@@ -65,9 +65,6 @@ pub enum IngestError {
     },
     #[error("invalid json-ld")]
     InvalidJsonLd { reason: String },
-    /// Elements nested deeper than [`MAX_DEPTH`]: refused rather than risking the stack.
-    #[error("html nested too deeply (more than {limit} levels)")]
-    NestingTooDeep { limit: usize },
 }
 
 pub use dom::MAX_DEPTH;
@@ -78,8 +75,12 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
     // `link hreflang` counts anywhere in the document, `main` included: only then is the
     // whole tree copied out of the parser's arena.
     let hreflang = mentions_hreflang(html);
-    let mut page = dom::parse_page(html, hreflang)
-        .map_err(|dom::TooDeep| IngestError::NestingTooDeep { limit: MAX_DEPTH })?;
+    let mut page = dom::parse_page(html, hreflang);
+    // Elements nested deeper than the limit are left out, and the warning says so.
+    let nesting = page.cut.map(|cut| Warning::NestingTooDeep {
+        limit: MAX_DEPTH,
+        read_up_to: cut.read_up_to,
+    });
     // Metadata first, while `main` is still in a whole tree (hreflang links in it count).
     let head_metadata = if page.has_main() {
         head::metadata(&page.root, options.max_metadata_size, hreflang)?
@@ -91,10 +92,11 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
             has_main: false,
             sections: Vec::new(),
             head_metadata,
-            warnings: Vec::new(),
+            warnings: nesting.into_iter().collect(),
         });
     };
-    let (mut sections, warnings) = convert::convert_main(main);
+    let (mut sections, converted) = convert::convert_main(main);
+    let warnings = nesting.into_iter().chain(converted).collect();
     for section in &mut sections {
         sanitize::sanitize_heading(&mut section.children);
         sanitize::sanitize_text_and_formats(&mut section.children);

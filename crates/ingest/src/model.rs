@@ -65,6 +65,24 @@ pub enum Warning {
         "block class name `{class}` in section {section} is invalid: use letters, digits and single dashes, not starting with a digit"
     )]
     InvalidBlockClass { class: String, section: usize },
+    /// Elements nested more than `limit` deep, left out with what they hold (the
+    /// converter and the renderer walk the tree recursively). Past a far deeper nesting the
+    /// parser stops (its time grows with the square of the depth): nothing after
+    /// `read_up_to` bytes of the page is read.
+    #[error("{}", nesting_message(*limit, *read_up_to))]
+    NestingTooDeep {
+        limit: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        read_up_to: Option<usize>,
+    },
+}
+
+fn nesting_message(limit: usize, read_up_to: Option<usize>) -> String {
+    let left_out = format!("elements nested more than {limit} levels deep are left out");
+    match read_up_to {
+        Some(bytes) => format!("{left_out}, and the page is read only up to byte {bytes}"),
+        None => left_out,
+    }
 }
 
 /// A node of the content tree.

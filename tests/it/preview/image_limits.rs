@@ -40,6 +40,13 @@ async fn limits_and_svg_validation_fail_the_whole_page() {
         ))
         .mount(&host)
         .await;
+    Mock::given(path("/foreign.svg"))
+        .respond_with(image(
+            br#"<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="9" height="9"><iframe xmlns="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;parent.x=1&lt;/script&gt;"/></foreignObject></svg>"#.to_vec(),
+            "image/svg+xml",
+        ))
+        .mount(&host)
+        .await;
     let large_svg = format!("<svg>{}</svg>", " ".repeat(41 * 1024));
     Mock::given(path("/large.svg"))
         .respond_with(image(large_svg.into_bytes(), "image/svg+xml"))
@@ -73,6 +80,10 @@ async fn limits_and_svg_validation_fail_the_whole_page() {
             "the SVG has an event-handler attribute `onload`",
         ),
         ("/large.svg", "the SVG is larger than 40960 bytes"),
+        (
+            "/foreign.svg",
+            "the SVG has a `foreignObject` element, which can hold HTML or load a document",
+        ),
     ] {
         let failed = run(&transport, &one(src), &base, None, None, &quick(), &memory).await;
         let error = failed.result.expect_err(src);
@@ -217,6 +228,14 @@ async fn stored_media_are_served_by_the_preview_host() {
         assert_eq!(status, StatusCode::OK, "{at}");
         assert_eq!(content_type.as_deref(), Some("image/png"));
         assert_eq!(body, bytes);
+        // Opened on its own, an image runs nothing and is read as nothing else.
+        let response = super::host_request(&server, &at).await;
+        let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok());
+        assert_eq!(
+            header("content-security-policy"),
+            Some("default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        );
+        assert_eq!(header("x-content-type-options"), Some("nosniff"));
     }
     let unknown = name.replace(&name[6..10], "0000");
     let (status, _, _) = host_get(&server, &format!("/{unknown}")).await;

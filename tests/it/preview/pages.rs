@@ -225,6 +225,39 @@ async fn ingestion_errors_answer_400() {
     assert_eq!(answer.error.as_deref(), Some("invalid json-ld"));
 }
 
+/// A page nested past the limit previews: the elements deeper than 512 levels are left
+/// out, the rest of the page is kept, and the preview's warnings say so.
+#[tokio::test]
+async fn a_page_nested_too_deeply_previews_without_its_deepest_elements() {
+    let source = MockServer::start().await;
+    let depth = 600;
+    let body = format!(
+        "<html><body><main><div><p>before</p>{}<p>deepest</p>{}<p>after</p></div></main></body></html>",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    Mock::given(path("/deep"))
+        .respond_with(html(&body))
+        .mount(&source)
+        .await;
+    let content = json!({"source": {"url": source.uri(), "type": "markup"}});
+    let (server, root) = site_with(content, Value::Null, Limits::default()).await;
+    let (answer, _) = preview(&server, &root, "/deep", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{answer:?}");
+    assert_eq!(
+        answer.body["warnings"],
+        json!(["elements nested more than 256 levels deep are left out"])
+    );
+    let (status, _, page) = host_get(&server, "/deep.plain.html").await;
+    assert_eq!(status, StatusCode::OK);
+    let page = String::from_utf8(page).expect("utf-8");
+    assert!(
+        page.contains("<p>before</p>") && page.contains("<p>after</p>"),
+        "{page}"
+    );
+    assert!(!page.contains("deepest"), "{page}");
+}
+
 /// Issue 14, finding 8: the reference keeps `javascript:` and `data:text/html` links in the
 /// page and in `.plain.html`, and so does siteops; the preview host serves both with a
 /// content security policy under which such a link runs nothing (no `unsafe-inline`), the

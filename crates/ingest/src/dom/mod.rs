@@ -67,25 +67,36 @@ impl HNode {
     }
 }
 
-/// Deepest element nesting accepted. The converter, the serializer and the renderer walk the
-/// tree recursively; this bound keeps them within a 2 MiB thread stack (async runtimes give
-/// their workers that much), and real pages stay far below it (a few dozen levels).
-pub const MAX_DEPTH: usize = 512;
+/// Deepest element nesting kept: elements with this many elements above them are left out,
+/// with what they hold. The converter, the serializer and the renderer walk the tree
+/// recursively; this bound keeps them within a 2 MiB thread stack (async runtimes give their
+/// workers that much; 512 levels of plain `div`s overflowed it in a debug build), and real
+/// pages stay far below it (a few dozen levels).
+pub const MAX_DEPTH: usize = 256;
 
 /// Nesting at which parsing stops at once: the HTML5 tree builder takes time quadratic in
 /// the depth of its stack of open elements (a 1 MiB page of nested `div`s would take
 /// minutes), so the sink watches the depth of what it builds and the feeding loop stops
-/// after the chunk that went past this. Well above [`MAX_DEPTH`], which the walk over the
-/// finished tree checks exactly.
+/// after the chunk that went past this, keeping the tree built so far (the rest of the page
+/// is not read). Well above [`MAX_DEPTH`], which the walk over the tree applies exactly.
 const ABORT_DEPTH: u32 = 8 * MAX_DEPTH as u32;
 
 /// Input is fed to the parser in chunks of this size, so that a runaway depth is noticed
 /// early; larger chunks cost nothing measurable, smaller ones only calls.
 const CHUNK: usize = 16 << 10;
 
-/// Elements nested deeper than [`MAX_DEPTH`] (or than the parser's guard).
-#[derive(Debug)]
-pub(crate) struct TooDeep;
+/// What a page nested deeper than [`MAX_DEPTH`] lost: its deeper elements, and when the
+/// nesting went past the parser's guard, everything after `read_up_to` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Cut {
+    pub read_up_to: Option<usize>,
+}
+
+/// A tree html5ever built, and where reading stopped at the guard, if it did.
+struct Fed {
+    arena: Arena,
+    stopped_at: Option<usize>,
+}
 
 /// A parsed page, reduced to what ingestion reads: the `html` element (its attributes, and
 /// as children its `head`, or the whole document when `whole` was asked) and the first
@@ -93,6 +104,8 @@ pub(crate) struct TooDeep;
 pub(crate) struct Page {
     pub root: HElement,
     main: Main,
+    /// Set when elements were left out.
+    pub cut: Option<Cut>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -121,37 +134,40 @@ impl Page {
 
 /// Parses a page. Elements outside `head` and the first `main` are only walked, never
 /// copied, unless `whole` asks for the whole tree (`link hreflang` anywhere counts).
-pub(crate) fn parse_page(html: &str, whole: bool) -> Result<Page, TooDeep> {
+/// Elements nested deeper than [`MAX_DEPTH`] are left out (see [`Page::cut`]).
+pub(crate) fn parse_page(html: &str, whole: bool) -> Page {
     if let Ok(page) = fast_path::parse_page(html, whole) {
-        return Ok(page);
+        return page;
     }
     let read = if whole { Read::Whole } else { Read::UpToMain };
-    page_from(feed(html, read, CHUNK)?, whole)
+    page_from(feed(html, read, CHUNK), whole)
 }
 
-fn page_from(arena: Arena, whole: bool) -> Result<Page, TooDeep> {
+fn page_from(fed: Fed, whole: bool) -> Page {
+    let Fed { arena, stopped_at } = fed;
     let Some(root) = arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
     else {
-        return Ok(Page {
+        return Page {
             root: empty_element("html"),
             main: Main::Missing,
-        });
+            cut: None,
+        };
     };
     let outline = arena.outline(root);
-    if outline.too_deep {
-        return Err(TooDeep);
-    }
+    let cut = (outline.too_deep || stopped_at.is_some()).then_some(Cut {
+        read_up_to: stopped_at,
+    });
     if whole {
-        let HNode::Element(root) = arena.to_owned(root) else {
+        let HNode::Element(root) = arena.to_owned(root, 0) else {
             unreachable!("checked to be an element")
         };
         let main = match outline.main {
             Some(_) => Main::InRoot,
             None => Main::Missing,
         };
-        return Ok(Page { root, main });
+        return Page { root, main, cut };
     }
     let mut shell = match arena.shallow(root) {
         HNode::Element(e) => e,
@@ -160,11 +176,15 @@ fn page_from(arena: Arena, whole: bool) -> Result<Page, TooDeep> {
     if let Some(head) = outline.head {
         shell.children.push(arena.owned_head(head));
     }
-    let main = match outline.main.map(|m| arena.to_owned(m)) {
+    let main = match outline.main.map(|(m, depth)| arena.to_owned(m, depth)) {
         Some(HNode::Element(e)) => Main::Apart(e),
         _ => Main::Missing,
     };
-    Ok(Page { root: shell, main })
+    Page {
+        root: shell,
+        main,
+        cut,
+    }
 }
 
 /// How much of a page [`feed`] parses.
@@ -176,9 +196,9 @@ enum Read {
     UpToMain,
 }
 
-/// Runs html5ever over `html` in chunks, stopping as soon as the tree gets too deep (or,
-/// as `read` asks, once the first `main` is complete).
-fn feed(html: &str, read: Read, chunk: usize) -> Result<Arena, TooDeep> {
+/// Runs html5ever over `html` in chunks, stopping as soon as the tree gets too deep (with
+/// the tree built so far) or, as `read` asks, once the first `main` is complete.
+fn feed(html: &str, read: Read, chunk: usize) -> Fed {
     let up_to_main = matches!(read, Read::UpToMain);
     // As the reference parses (parse5 through rehype-parse): scripting off, so `noscript`
     // content is markup.
@@ -197,18 +217,22 @@ fn feed(html: &str, read: Read, chunk: usize) -> Result<Arena, TooDeep> {
             end += 1;
         }
         parser.process(StrTendril::from_slice(&rest[..end]));
-        let sink = &parser.tokenizer.sink.sink;
-        if sink.too_deep.get() {
-            return Err(TooDeep);
-        }
-        if up_to_main && sink.past_main() {
-            return Ok(Arena {
-                nodes: sink.arena.take(),
-            });
-        }
         rest = &rest[end..];
+        let sink = &parser.tokenizer.sink.sink;
+        let too_deep = sink.too_deep.get();
+        if too_deep || (up_to_main && sink.past_main()) {
+            return Fed {
+                arena: Arena {
+                    nodes: sink.arena.take(),
+                },
+                stopped_at: too_deep.then_some(html.len() - rest.len()),
+            };
+        }
     }
-    Ok(parser.finish())
+    Fed {
+        arena: parser.finish(),
+        stopped_at: None,
+    }
 }
 
 fn empty_element(name: &str) -> HElement {
@@ -254,22 +278,18 @@ pub(crate) fn fast_path_agrees(html: &str) -> Result<bool, String> {
         let mut fast = fast;
         // One chunk: html5ever drops a U+FEFF at the start of each chunk it is fed.
         let one_chunk = read.max(1);
-        match feed(&html[..read], Read::Whole, one_chunk).and_then(|arena| page_from(arena, whole))
-        {
-            Err(TooDeep) => {
-                return Err(format!(
-                    "fast path took a page nested too deeply: {:?}",
-                    fast.root
-                ));
-            }
-            Ok(mut slow) => {
-                let (fast_main, slow_main) = (fast.take_main(), slow.take_main());
-                let fast = format!("{:?}\n{fast_main:?}", fast.root);
-                let slow = format!("{:?}\n{slow_main:?}", slow.root);
-                if fast != slow {
-                    return Err(first_difference(whole, &fast, &slow));
-                }
-            }
+        let mut slow = page_from(feed(&html[..read], Read::Whole, one_chunk), whole);
+        if slow.cut.is_some() {
+            return Err(format!(
+                "fast path took a page nested too deeply: {:?}",
+                fast.root
+            ));
+        }
+        let (fast_main, slow_main) = (fast.take_main(), slow.take_main());
+        let fast = format!("{:?}\n{fast_main:?}", fast.root);
+        let slow = format!("{:?}\n{slow_main:?}", slow.root);
+        if fast != slow {
+            return Err(first_difference(whole, &fast, &slow));
         }
     }
     Ok(accepted)
@@ -318,7 +338,7 @@ pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
     else {
         return Vec::new();
     };
-    match arena.to_owned(root) {
+    match arena.to_owned(root, 0) {
         HNode::Element(e) => e.children,
         _ => Vec::new(),
     }
@@ -327,13 +347,11 @@ pub(crate) fn parse_fragment(html: &str) -> Vec<HNode> {
 /// The whole parsed document (the `html` element), elements deeper than [`MAX_DEPTH`] left
 /// out: for tests and the parse-only benchmark.
 pub(crate) fn parse(html: &str) -> HElement {
-    let Ok(arena) = feed(html, Read::Whole, CHUNK) else {
-        return empty_element("html");
-    };
+    let arena = feed(html, Read::Whole, CHUNK).arena;
     match arena
         .children(0)
         .find(|&i| matches!(arena.nodes[i].data, Data::Element { .. }))
-        .map(|root| arena.to_owned(root))
+        .map(|root| arena.to_owned(root, 0))
     {
         Some(HNode::Element(e)) => e,
         _ => empty_element("html"),
@@ -383,8 +401,9 @@ impl Arena {
     }
 
     /// One walk over the element tree at `root` (template contents left out, as in
-    /// [`Arena::to_owned`]): its `head` child, the first `main` in document order, and
-    /// whether any element has [`MAX_DEPTH`] or more elements above it.
+    /// [`Arena::to_owned`]): its `head` child, the first `main` in document order (not
+    /// looked for among the elements left out) with its depth, and whether any element has
+    /// [`MAX_DEPTH`] or more elements above it.
     fn outline(&self, root: usize) -> Outline {
         let mut outline = Outline {
             head: self
@@ -399,10 +418,10 @@ impl Arena {
         while let Some((i, depth)) = stack.pop() {
             if depth >= MAX_DEPTH {
                 outline.too_deep = true;
-                break;
+                continue;
             }
             if outline.main.is_none() && self.is_html_element(i, "main") {
-                outline.main = Some(i);
+                outline.main = Some((i, depth));
             }
             if let Data::Element { template, .. } = &self.nodes[i].data
                 && *template == NONE
@@ -438,7 +457,8 @@ impl Arena {
             owned.children.push(if skip_text {
                 self.shallow(child)
             } else {
-                self.to_owned(child)
+                // `html` > `head` > the child.
+                self.to_owned(child, 2)
             });
         }
         HNode::Element(owned)
@@ -456,11 +476,11 @@ impl Arena {
         }
     }
 
-    /// Converts the subtree at `index` into owned nodes, with an explicit stack so that
-    /// deeply nested input cannot overflow the call stack.
-    /// Elements deeper than [`MAX_DEPTH`] are left out ([`Arena::outline`] has refused
-    /// such a page already; a fragment simply loses them).
-    fn to_owned(&self, index: usize) -> HNode {
+    /// Converts the subtree at `index`, which has `depth` elements above it in the
+    /// document, into owned nodes, with an explicit stack so that deeply nested input cannot
+    /// overflow the call stack. Elements with [`MAX_DEPTH`] or more elements above them are
+    /// left out ([`Arena::outline`] notes that for a page).
+    fn to_owned(&self, index: usize, depth: usize) -> HNode {
         enum Work {
             Enter(usize),
             Close,
@@ -471,7 +491,7 @@ impl Arena {
         while let Some(work) = stack.pop() {
             let finished = match work {
                 Work::Enter(i) => match &self.nodes[i].data {
-                    Data::Element { .. } if open.len() >= MAX_DEPTH => None,
+                    Data::Element { .. } if depth + open.len() >= MAX_DEPTH => None,
                     Data::Element {
                         name,
                         attrs,
@@ -507,7 +527,8 @@ impl Arena {
 /// What [`Arena::outline`] finds.
 struct Outline {
     head: Option<usize>,
-    main: Option<usize>,
+    /// The first `main` and its depth.
+    main: Option<(usize, usize)>,
     too_deep: bool,
 }
 
@@ -858,11 +879,16 @@ mod tests {
     }
 
     /// The parser stops soon after the tree passes the guard's depth: a megabyte of nested
-    /// elements is refused after its first chunks, not parsed to the end.
+    /// elements is read up to its first chunks, not parsed to the end.
     #[test]
     fn parsing_stops_at_the_guard_depth() {
         let deep = "<div>".repeat(100_000);
-        assert!(feed(&deep, Read::Whole, CHUNK).is_err());
+        let fed = feed(&deep, Read::Whole, CHUNK);
+        assert!(
+            fed.stopped_at.is_some_and(|at| at <= 2 * CHUNK),
+            "{:?}",
+            fed.stopped_at
+        );
         let mut parser = parse_document(Sink::default(), Default::default());
         let mut fed = 0;
         for chunk in deep.as_bytes().chunks(CHUNK) {
@@ -882,14 +908,14 @@ mod tests {
             "<div><span>a</span></div>".repeat(2_000),
             "<p>x<li>y<br><img>".repeat(2_000)
         );
-        assert!(feed(&flat, Read::Whole, CHUNK).is_ok());
+        assert_eq!(feed(&flat, Read::Whole, CHUNK).stopped_at, None);
         // Markup in comments and scripts is text.
         let quoted = format!(
             "<!--{}--><script>{}</script>",
             "<div>".repeat(5_000),
             "<div>".repeat(5_000)
         );
-        assert!(feed(&quoted, Read::Whole, CHUNK).is_ok());
+        assert_eq!(feed(&quoted, Read::Whole, CHUNK).stopped_at, None);
     }
 
     /// The walk over the finished tree finds `head` and the first `main` (not one in a
@@ -897,19 +923,40 @@ mod tests {
     #[test]
     fn outline_finds_head_main_and_depth() {
         let page = |html: &str| parse_page(html, false);
-        let p = page("<title>T</title><template><main>t</main></template><svg><main/></svg><div><main id=a>x</main></div><main id=b></main>").unwrap();
+        let p = page(
+            "<title>T</title><template><main>t</main></template><svg><main/></svg><div><main id=a>x</main></div><main id=b></main>",
+        );
         assert!(p.has_main());
         assert_eq!(p.root.children.len(), 1, "only head is copied");
         assert!(p.root.children[0].is_element("head"));
         let mut p = p;
         assert_eq!(p.take_main().unwrap().attr("id"), Some("a"));
-        assert!(!page("<div>no main</div>").unwrap().has_main());
-        let nested = |depth: usize| format!("<main>{}</main>", "<div>".repeat(depth));
+        assert!(!page("<div>no main</div>").has_main());
+        let nested = |depth: usize| format!("<main>{}x</main>", "<div>".repeat(depth));
+        // The depth of the deepest `div` kept under `main`, and what the page lost.
+        let kept = |html: &str, whole: bool| {
+            let mut page = parse_page(html, whole);
+            let mut e = page.take_main().expect("main");
+            let mut divs = 0;
+            while let Some(HNode::Element(child)) = e.children.first().cloned() {
+                divs += 1;
+                e = child;
+            }
+            (divs, page.cut)
+        };
         // html, body and main are three levels: MAX_DEPTH elements in all is the limit.
-        assert!(page(&nested(MAX_DEPTH - 3)).is_ok());
-        assert!(page(&nested(MAX_DEPTH - 2)).is_err());
-        let mut whole =
-            parse_page("<main><div><link hreflang=de href=/de></div></main>", true).unwrap();
+        for whole in [false, true] {
+            assert_eq!(kept(&nested(MAX_DEPTH - 3), whole), (MAX_DEPTH - 3, None));
+            let cut = Some(Cut { read_up_to: None });
+            assert_eq!(kept(&nested(MAX_DEPTH - 2), whole), (MAX_DEPTH - 3, cut));
+            assert_eq!(kept(&nested(MAX_DEPTH * 2), whole), (MAX_DEPTH - 3, cut));
+        }
+        // Past the guard, what was read up to there, and nothing after.
+        let guard = format!("{}<main id=after>", nested(MAX_DEPTH * 9));
+        let (divs, cut) = kept(&guard, true);
+        assert_eq!(divs, MAX_DEPTH - 3);
+        assert!(cut.is_some_and(|c| c.read_up_to.is_some()), "{cut:?}");
+        let mut whole = parse_page("<main><div><link hreflang=de href=/de></div></main>", true);
         assert!(whole.has_main());
         assert!(format!("{:?}", whole.root).contains("hreflang"));
         assert!(whole.take_main().is_some());
@@ -939,10 +986,9 @@ mod tests {
             "<main>a<table><tr><td>b</main>c</table>d",
         ];
         for html in pages {
-            let whole = format!("{:?}", parse_page(html, true).unwrap().take_main());
+            let whole = format!("{:?}", parse_page(html, true).take_main());
             for chunk in 1..=40 {
-                let mut page =
-                    page_from(feed(html, Read::UpToMain, chunk).unwrap(), false).unwrap();
+                let mut page = page_from(feed(html, Read::UpToMain, chunk), false);
                 let main = format!("{:?}", page.take_main());
                 assert_eq!(main, whole, "{html} in chunks of {chunk}");
             }
@@ -954,8 +1000,8 @@ mod tests {
             "<p>filler</p>".repeat(CHUNK / 10),
             "<div>".repeat(MAX_DEPTH * 8)
         );
-        assert!(parse_page(&deep_after, false).is_ok());
-        assert!(parse_page(&deep_after, true).is_err());
+        assert_eq!(parse_page(&deep_after, false).cut, None);
+        assert!(parse_page(&deep_after, true).cut.is_some());
     }
 
     #[test]

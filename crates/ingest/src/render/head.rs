@@ -318,10 +318,12 @@ fn render_head(
     if let Some(json) = json_ld.filter(|j| !j.is_empty()) {
         let sanitised = json.replace('<', "&#x3c;").replace('>', "&#x3e;");
         head.push(match crate::json::pretty(sanitised.trim()) {
+            // Escapes such as `\u003c` are printed as `<` again: written as escapes once
+            // more, they cannot end the script (which runs with the page's nonce).
             Ok(pretty) => el(
                 "script",
                 vec![("type", "application/ld+json".into())],
-                vec![text(pretty)],
+                vec![text(crate::json::for_script(&pretty))],
             ),
             Err(e) => el(
                 "script",

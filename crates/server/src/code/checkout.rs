@@ -6,8 +6,14 @@
 //! (symlinks resolved) is found inside the checkout's real root, and only when that real
 //! path is itself servable (a symlink to `.git/config` inside the checkout is refused as
 //! `.git/config` would be).
+//!
+//! A hard link has no real path to check: a file inside that is a hard link to a file
+//! outside is the same file. So a regular file with more than one link is not served (it
+//! reads as absent, with a warning in the log); the checks are made on the opened file, so
+//! the file read is the file checked.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::path::CodePath;
@@ -64,8 +70,22 @@ impl Checkout {
             path: path.to_string(),
             source,
         };
-        let metadata = std::fs::metadata(&real).map_err(read_error)?;
+        let file = match File::open(&real) {
+            Ok(file) => file,
+            // Gone since it was resolved.
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(read_error(error)),
+        };
+        let metadata = file.metadata().map_err(read_error)?;
         if !metadata.is_file() {
+            return Ok(None);
+        }
+        if links(&metadata) > 1 {
+            tracing::warn!(
+                checkout = %self.configured.display(),
+                %path,
+                "not served: the file has more than one hard link, and another may be outside the checkout"
+            );
             return Ok(None);
         }
         if metadata.len() > FILE_LIMIT {
@@ -73,7 +93,17 @@ impl Checkout {
                 path: path.to_string(),
             });
         }
-        std::fs::read(&real).map(Some).map_err(read_error)
+        // Read no more than the limit, whatever the file has grown to since.
+        let mut bytes = Vec::with_capacity(metadata.len() as usize);
+        file.take(FILE_LIMIT + 1)
+            .read_to_end(&mut bytes)
+            .map_err(read_error)?;
+        if bytes.len() as u64 > FILE_LIMIT {
+            return Err(CheckoutError::TooLarge {
+                path: path.to_string(),
+            });
+        }
+        Ok(Some(bytes))
     }
 
     /// The real path of `path` when it exists inside the checkout and is servable there.
@@ -94,6 +124,17 @@ impl Checkout {
         let relative = inside.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
         CodePath::new(&relative).ok()
     }
+}
+
+/// How many names the file has (hard links); one where the platform cannot tell.
+#[cfg(unix)]
+fn links(metadata: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(metadata)
+}
+
+#[cfg(not(unix))]
+fn links(_: &std::fs::Metadata) -> u64 {
+    1
 }
 
 #[cfg(test)]
@@ -136,6 +177,29 @@ mod tests {
             );
         }
         assert!(Checkout::open(&root.join("styles/styles.css")).is_err());
+    }
+
+    #[test]
+    fn a_hard_link_out_of_the_checkout_reads_as_absent() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().join("site");
+        std::fs::create_dir_all(&root).expect("mkdir");
+        std::fs::write(dir.path().join("secret.txt"), "secret").expect("write");
+        std::fs::hard_link(dir.path().join("secret.txt"), root.join("linked.txt"))
+            .expect("hard link");
+        std::fs::write(root.join("plain.txt"), "plain").expect("write");
+        let checkout = Checkout::open(&root).expect("open");
+        assert_eq!(checkout.read(&path("linked.txt")).expect("read"), None);
+        assert_eq!(
+            checkout.read(&path("plain.txt")).expect("read"),
+            Some(b"plain".to_vec())
+        );
+        // Once the outside name is gone the file has one link, and is the checkout's own.
+        std::fs::remove_file(dir.path().join("secret.txt")).expect("remove");
+        assert_eq!(
+            checkout.read(&path("linked.txt")).expect("read"),
+            Some(b"secret".to_vec())
+        );
         assert!(Checkout::open(&root.join("missing")).is_err());
     }
 }

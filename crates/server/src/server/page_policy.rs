@@ -1,4 +1,4 @@
-//! The content security policy of preview pages.
+//! The content security policy of preview pages, and of the media beside them.
 //!
 //! Content may hold `javascript:` and `data:text/html` links: the reference pipeline keeps
 //! them in the page and in `.plain.html` (both outputs are in the guide's fidelity notes),
@@ -9,27 +9,43 @@
 //! The nonce goes on the scripts the page's code and siteops put outside `<main>` (those
 //! of `head.html`, the live session's reload script), never on anything inside `<main>`
 //! (the content) nor on any script of a `.plain.html` (content only).
+//!
+//! An image opened on its own is a document too: an SVG can hold markup that the SVG rules
+//! did not foresee. So every image answer (the branch's media, an image of the code) gets
+//! [`MEDIA_POLICY`], under which it runs nothing and loads nothing, and `nosniff`, so that
+//! no browser reads it as another type.
 
 use axum::body::Body;
 use axum::http::{HeaderValue, header};
 use axum::response::Response;
 
+use crate::preview::images::media::is_media_name;
+
 /// Largest HTML answer rewritten; a larger one gets the policy without nonces.
 const REWRITE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// The policy of an image answer: no script, no loads (inline styles for SVG), and a
+/// sandbox (a unique origin, no scripts, no forms, no navigation of other windows).
+pub const MEDIA_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /// The policy for an answer whose trusted scripts carry `nonce`.
 pub fn policy(nonce: &str) -> String {
     format!("script-src 'self' 'nonce-{nonce}' http: https:; object-src 'none'; base-uri 'self'")
 }
 
-/// `response` with the policy, and the nonce on its trusted scripts when it is HTML.
-pub async fn apply(response: Response, content_only: bool) -> Response {
-    let is_html = response
+/// `response` (the answer to a request for `path`) with its policy: the nonce on its
+/// trusted scripts when it is HTML, [`MEDIA_POLICY`] when it is an image.
+pub async fn apply(response: Response, path: &str, content_only: bool) -> Response {
+    let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/html"));
-    if !is_html {
+        .unwrap_or("");
+    let name = path.rsplit('/').next().unwrap_or("");
+    if content_type.starts_with("image/") || is_media_name(name) {
+        return with_media_policy(response);
+    }
+    if !content_type.starts_with("text/html") {
         return response;
     }
     let nonce = new_nonce();
@@ -56,6 +72,19 @@ pub async fn apply(response: Response, content_only: bool) -> Response {
         parts.headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }
     Response::from_parts(parts, body)
+}
+
+fn with_media_policy(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(MEDIA_POLICY),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
 }
 
 /// `body` without the nonce that `policy` (the answer's header) names: the page as the
@@ -127,6 +156,39 @@ mod tests {
         assert_eq!(with_nonce(html, "n1"), expected);
         let back = without_nonce(expected.as_bytes(), Some(&policy("n1")));
         assert_eq!(String::from_utf8(back).expect("utf-8"), html);
+    }
+
+    #[tokio::test]
+    async fn images_and_media_get_a_policy_that_runs_nothing() {
+        let answer = |content_type: &'static str| {
+            let mut response = Response::new(Body::from("<svg/>"));
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            response
+        };
+        let media = "/a/media_0123456789abcdef0123456789abcdef01234567.img";
+        for (content_type, path) in [
+            ("image/svg+xml", "/icons/logo.svg"),
+            ("image/png", "/x.png"),
+            ("application/octet-stream", media),
+        ] {
+            let response = apply(answer(content_type), path, false).await;
+            let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok());
+            assert_eq!(
+                header(header::CONTENT_SECURITY_POLICY),
+                Some(MEDIA_POLICY),
+                "{path}"
+            );
+            assert_eq!(header(header::X_CONTENT_TYPE_OPTIONS), Some("nosniff"));
+        }
+        let css = apply(answer("text/css"), "/styles/styles.css", false).await;
+        assert!(css.headers().get(header::CONTENT_SECURITY_POLICY).is_none());
+        let page = apply(answer("text/html"), "/", false).await;
+        let policy = page.headers().get(header::CONTENT_SECURITY_POLICY);
+        assert!(policy.is_some_and(|p| p.to_str().is_ok_and(|p| p.contains("nonce"))));
+        assert!(!MEDIA_POLICY.contains("script-src"));
+        assert!(MEDIA_POLICY.starts_with("default-src 'none'"));
     }
 
     #[test]

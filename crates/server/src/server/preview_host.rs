@@ -65,7 +65,8 @@ impl PreviewHost {
 }
 
 pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
-    let content_only = request.uri().path().ends_with(".plain.html");
+    let path = request.uri().path().to_string();
+    let content_only = path.ends_with(".plain.html");
     let response = if let Some(session) = &state.session {
         session.clone().preview_host(state, host, request).await
     } else {
@@ -74,7 +75,7 @@ pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> R
             Err(error) => error.into_response(),
         }
     };
-    super::page_policy::apply(response, content_only).await
+    super::page_policy::apply(response, &path, content_only).await
 }
 
 /// Whether the request may read `document`'s content on its preview host: anyone, unless

@@ -226,14 +226,22 @@ impl<'a> Builder<'a> {
             } else {
                 Main::Missing
             };
-            return Page { root, main };
+            return Page {
+                root,
+                main,
+                cut: None,
+            };
         }
         root.children.retain(|c| c.is_element("head"));
         let main = match self.main {
             Some(main) => Main::Apart(main),
             None => Main::Missing,
         };
-        Page { root, main }
+        Page {
+            root,
+            main,
+            cut: None,
+        }
     }
 
     // --- The stack and the tree.

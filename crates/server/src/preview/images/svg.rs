@@ -3,6 +3,10 @@
 //! - at most [`SVG_LIMIT`] bytes of UTF-8,
 //! - an `svg` root element (a namespace prefix is allowed: `svg:svg`),
 //! - no `script` element (with or without prefix),
+//! - no element that can hold HTML or load a document, whose scripts the rules below would
+//!   never see (`foreignObject`, `iframe`, `embed`, `object`, …: [`DOCUMENT_ELEMENTS`]),
+//! - no `use` of anything outside the SVG (an `href` other than `#id`), and no animation
+//!   (`animate`, `set`, …) of an `href` or an event handler,
 //! - no attribute whose name starts with `on` (event handlers) and no attribute value that
 //!   starts with `javascript:` (ignoring case and white space),
 //! - no document type with an internal subset (`<!DOCTYPE svg [ … ]>`), whose entities
@@ -13,6 +17,25 @@
 
 /// Largest SVG accepted.
 pub const SVG_LIMIT: usize = 40 * 1024;
+
+/// Elements (local names, compared without case) refused wherever they are: each can carry
+/// HTML (`foreignObject`, and the HTML elements an XML document creates in any place) or
+/// load another document, in which `<iframe srcdoc="&lt;script&gt;…">` runs script.
+pub const DOCUMENT_ELEMENTS: &[&str] = &[
+    "foreignobject",
+    "iframe",
+    "frame",
+    "frameset",
+    "embed",
+    "object",
+    "applet",
+    "portal",
+    "handler",
+    "listener",
+];
+
+/// Animation elements, which can set another attribute of their target to any value.
+const ANIMATIONS: &[&str] = &["animate", "set", "animatemotion", "animatetransform"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SvgError {
@@ -28,6 +51,12 @@ pub enum SvgError {
     EventHandler(String),
     #[error("the SVG has a javascript: URL in `{0}`")]
     JavascriptUrl(String),
+    #[error("the SVG has a `{0}` element, which can hold HTML or load a document")]
+    DocumentElement(String),
+    #[error("the SVG's `use` references `{0}`, outside the SVG")]
+    ExternalUse(String),
+    #[error("the SVG animates the attribute `{0}`")]
+    AnimatedAttribute(String),
     #[error("the SVG declares an internal DTD subset")]
     Doctype,
     #[error("the SVG's markup cannot be read at byte {0}")]
@@ -65,20 +94,17 @@ pub fn validate_svg(bytes: &[u8]) -> Result<(), SvgError> {
         } else if rest.starts_with("</") {
             skip(">")?
         } else {
-            let (name, end) = scan_tag(text, start)?;
-            let local = name
-                .rsplit(':')
-                .next()
-                .unwrap_or(&name)
-                .to_ascii_lowercase();
+            let (name, attributes, end) = scan_tag(text, start)?;
+            let local = local_name(name).to_ascii_lowercase();
             if local == "script" {
                 return Err(SvgError::Script);
             }
+            check_element(name, &local, &attributes)?;
             if root.is_none() {
                 if local != "svg" {
                     return Err(SvgError::Root);
                 }
-                root = Some(name);
+                root = Some(name.to_string());
             }
             end
         };
@@ -89,9 +115,47 @@ pub fn validate_svg(bytes: &[u8]) -> Result<(), SvgError> {
     }
 }
 
-/// Reads the start tag at `start` (`<name attr="v" …>` or `/>`): its name and the offset
-/// after it, checking each attribute.
-fn scan_tag(text: &str, start: usize) -> Result<(String, usize), SvgError> {
+/// A start tag's attributes: names and raw values, in order.
+type Attributes<'a> = Vec<(&'a str, &'a str)>;
+
+/// The name without its namespace prefix (`xlink:href` → `href`).
+fn local_name(name: &str) -> &str {
+    name.rsplit(':').next().unwrap_or(name)
+}
+
+/// The rules on an element as a whole (its `local` name in lower case, its attributes).
+fn check_element(name: &str, local: &str, attributes: &[(&str, &str)]) -> Result<(), SvgError> {
+    if DOCUMENT_ELEMENTS.contains(&local) {
+        return Err(SvgError::DocumentElement(name.to_string()));
+    }
+    let value_of = |wanted: &'static str| {
+        attributes
+            .iter()
+            .filter(move |(attribute, _)| local_name(attribute).eq_ignore_ascii_case(wanted))
+            .map(|(_, value)| decode_references(value))
+    };
+    if local == "use" {
+        // Only a fragment of this same SVG (`#id`) is used; anything else is loaded.
+        for target in value_of("href") {
+            if !target.trim_start().starts_with('#') {
+                return Err(SvgError::ExternalUse(target));
+            }
+        }
+    }
+    if ANIMATIONS.contains(&local) {
+        for animated in value_of("attributeName") {
+            let animated_local = local_name(animated.trim()).to_ascii_lowercase();
+            if animated_local == "href" || animated_local.starts_with("on") {
+                return Err(SvgError::AnimatedAttribute(animated.trim().to_string()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads the start tag at `start` (`<name attr="v" …>` or `/>`): its name, its attributes
+/// (names and raw values) and the offset after it, checking each attribute.
+fn scan_tag(text: &str, start: usize) -> Result<(&str, Attributes<'_>, usize), SvgError> {
     let bytes = text.as_bytes();
     let malformed = || SvgError::Malformed(start);
     let name_char =
@@ -104,15 +168,18 @@ fn scan_tag(text: &str, start: usize) -> Result<(String, usize), SvgError> {
     if at == name_start {
         return Err(malformed());
     }
-    let name = text[name_start..at].to_string();
+    let name = &text[name_start..at];
+    let mut attributes = Vec::new();
     loop {
         while at < bytes.len() && bytes[at].is_ascii_whitespace() {
             at += 1;
         }
         match bytes.get(at) {
             None => return Err(malformed()),
-            Some(b'>') => return Ok((name, at + 1)),
-            Some(b'/') if bytes.get(at + 1) == Some(&b'>') => return Ok((name, at + 2)),
+            Some(b'>') => return Ok((name, attributes, at + 1)),
+            Some(b'/') if bytes.get(at + 1) == Some(&b'>') => {
+                return Ok((name, attributes, at + 2));
+            }
             Some(_) => {}
         }
         let attribute_start = at;
@@ -123,7 +190,7 @@ fn scan_tag(text: &str, start: usize) -> Result<(String, usize), SvgError> {
             return Err(malformed());
         }
         let attribute = &text[attribute_start..at];
-        let local = attribute.rsplit(':').next().unwrap_or(attribute);
+        let local = local_name(attribute);
         if local.len() >= 2 && local[..2].eq_ignore_ascii_case("on") {
             return Err(SvgError::EventHandler(attribute.to_string()));
         }
@@ -150,6 +217,7 @@ fn scan_tag(text: &str, start: usize) -> Result<(String, usize), SvgError> {
         if is_javascript_url(value) {
             return Err(SvgError::JavascriptUrl(attribute.to_string()));
         }
+        attributes.push((attribute, value));
         at = value_end + 1;
     }
 }
@@ -221,6 +289,9 @@ mod tests {
             "<svg><a href=\"https://example.com\">x</a><desc>one &lt; two</desc></svg>",
             "<svg><a href=\"java\">x</a><a href=\"&amp;javascript:\"/></svg>",
             "<svg font='on'><g class=\"online\"/></svg>",
+            "<svg><defs><path id=\"p\"/></defs><use href=\"#p\"/><use xlink:href=' #p'/></svg>",
+            "<svg><rect><animate attributeName=\"x\" to=\"10\"/><set attributeName='fill' to='red'/></rect></svg>",
+            "<svg><g class=\"object iframe\"><text>foreignObject</text></g></svg>",
         ];
         for svg in ok {
             assert_eq!(validate_svg(svg.as_bytes()), Ok(()), "{svg}");
@@ -267,6 +338,46 @@ mod tests {
             (
                 "<svg><a href=\"javascript&colon;x\"/></svg>",
                 SvgError::JavascriptUrl("href".into()),
+            ),
+            (
+                "<svg><foreignObject><iframe srcdoc=\"&lt;script&gt;top.x=1&lt;/script&gt;\"/></foreignObject></svg>",
+                SvgError::DocumentElement("foreignObject".into()),
+            ),
+            (
+                "<svg><svg:FOREIGNOBJECT/></svg>",
+                SvgError::DocumentElement("svg:FOREIGNOBJECT".into()),
+            ),
+            (
+                "<svg><iframe xmlns=\"http://www.w3.org/1999/xhtml\" src=\"/x.html\"/></svg>",
+                SvgError::DocumentElement("iframe".into()),
+            ),
+            (
+                "<svg><embed src=\"x.svg\"/></svg>",
+                SvgError::DocumentElement("embed".into()),
+            ),
+            (
+                "<svg><h:object xmlns:h=\"http://www.w3.org/1999/xhtml\" data=\"x\"/></svg>",
+                SvgError::DocumentElement("h:object".into()),
+            ),
+            (
+                "<svg><use href=\"https://example.com/a.svg#p\"/></svg>",
+                SvgError::ExternalUse("https://example.com/a.svg#p".into()),
+            ),
+            (
+                "<svg><use xlink:href=\"data:image/svg+xml;base64,PHN2Zy8+#p\"/></svg>",
+                SvgError::ExternalUse("data:image/svg+xml;base64,PHN2Zy8+#p".into()),
+            ),
+            (
+                "<svg><a><set attributeName=\"href\" to=\"data:text/html,x\"/></a></svg>",
+                SvgError::AnimatedAttribute("href".into()),
+            ),
+            (
+                "<svg><a><animate attributeName=\"xlink:href\" values=\"#a;javascript:x\"/></a></svg>",
+                SvgError::AnimatedAttribute("xlink:href".into()),
+            ),
+            (
+                "<svg><g><set attributeName=\"onclick\" to=\"x()\"/></g></svg>",
+                SvgError::AnimatedAttribute("onclick".into()),
             ),
         ];
         for (svg, error) in bad {
