@@ -1386,3 +1386,72 @@ async fn a_damaged_worker_configuration_answers_500_naming_it() {
         page.error
     );
 }
+
+/// Issue 27, finding 15: a client that sends a whole oversized body without waiting for
+/// `100 Continue` (as Python's urllib does) reads 413, every time, on every route that
+/// takes a body: the server reads and drops the rest instead of resetting the connection
+/// under the client's feet.
+#[tokio::test]
+async fn an_oversized_body_sent_whole_gets_413_every_time() {
+    use std::io::{Read, Write};
+    let server = TestServer::start().await;
+    let addr = server.server.addr;
+    let answers = tokio::task::spawn_blocking(move || {
+        let body = vec![b' '; 2 * 1024 * 1024];
+        let routes = [
+            ("PUT", SITE, "application/json"),
+            ("POST", "/transform/config/acme/web/main", "application/json"),
+            ("POST", "/admin/webhook/code/acme/web", "application/json"),
+            (
+                "POST",
+                "/admin/profile",
+                "application/x-www-form-urlencoded",
+            ),
+        ];
+        let mut answers = Vec::new();
+        for (method, path, content_type) in routes {
+            for _ in 0..60 {
+                let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+                stream
+                    .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                    .expect("read time-out");
+                stream
+                    .set_write_timeout(Some(std::time::Duration::from_secs(10)))
+                    .expect("write time-out");
+                let head = format!(
+                    "{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n",
+                    body.len()
+                );
+                // Past the limit, in pieces a moment apart, as a client on a real network
+                // sends: the server answers before the last piece is sent.
+                let (first, rest) = body.split_at(1024 * 1024);
+                let sent = stream
+                    .write_all(head.as_bytes())
+                    .and_then(|()| stream.write_all(first))
+                    .and_then(|()| {
+                        rest.chunks(64 * 1024).try_for_each(|piece| {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                            stream.write_all(piece)
+                        })
+                    });
+                let mut status = [0u8; 12];
+                let read = stream.read_exact(&mut status);
+                answers.push(match (sent, read) {
+                    (Ok(()), Ok(())) => String::from_utf8_lossy(&status).into_owned(),
+                    (sent, read) => format!("{method} {path}: {sent:?} {read:?}"),
+                });
+            }
+        }
+        answers
+    })
+    .await
+    .expect("the client ran");
+    let wrong: Vec<&String> = answers.iter().filter(|a| *a != "HTTP/1.1 413").collect();
+    assert_eq!(answers.len(), 240);
+    assert!(
+        wrong.is_empty(),
+        "{} of 240: {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
+}
