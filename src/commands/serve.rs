@@ -31,6 +31,8 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         .canonicalize()
         .unwrap_or_else(|_| args.repo.root.clone());
     let store = args.data.location(&args.repo.root);
+    // Held until serve returns: a second serve on the same directory refuses to start.
+    let _lock = store.lock()?;
     let offline = args.offline || (!args.online && has_mocks(&root));
     let live = (!args.no_repo).then(|| {
         let mut live = Live::new(root.clone(), offline);

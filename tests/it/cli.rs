@@ -276,3 +276,49 @@ fn man_pages_for_the_tool_and_each_command() {
         assert!(page(name).starts_with(".ie"), "{name}");
     }
 }
+
+/// Issue 27, finding 14: a second `serve` on the data directory of a running one refuses
+/// to start, naming the directory and `--store`; the first one goes on serving.
+#[test]
+fn a_second_serve_on_one_data_directory_refuses_to_start() {
+    let repo = crate::support::example_copy();
+    let data = tempfile::tempdir().expect("data dir");
+    let first = crate::serve_process::Serve::start(repo.path(), data.path());
+    let mut second = Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args(["serve", "--no-repo", "--port", "0", "--data"])
+        .arg(data.path())
+        .env("SITEOPS_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("siteops serve starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = second.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = second.kill();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let output = second.wait_with_output().expect("output");
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(1),
+        "still serving: {error}"
+    );
+    assert!(
+        error.contains(&data.path().display().to_string()) && error.contains("--store"),
+        "{error}"
+    );
+    let healthy = std::net::TcpStream::connect(("127.0.0.1", first.port)).and_then(|mut s| {
+        use std::io::{Read, Write};
+        s.write_all(b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n")?;
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).map(|_| answer)
+    });
+    assert!(healthy.expect("answered").starts_with("HTTP/1.1 200"));
+}
