@@ -322,3 +322,74 @@ fn a_second_serve_on_one_data_directory_refuses_to_start() {
     });
     assert!(healthy.expect("answered").starts_with("HTTP/1.1 200"));
 }
+
+/// Issue 27, finding 13: `serve --listen` binds the address given (127.0.0.2 here, still
+/// loopback), answers there, and the start-up summary says whether private sources are
+/// fetched: refused by default with an `--allowed-host`, allowed on loopback alone.
+#[test]
+fn serve_listens_where_told_and_says_which_sources_it_fetches() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    for (extra, expected) in [
+        (&[][..], "fetched: loopback only"),
+        (
+            &["--allowed-host", "siteops.acme.example"][..],
+            "refused: reached beyond loopback",
+        ),
+    ] {
+        let data = tempfile::tempdir().expect("data dir");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
+            .args(["serve", "--no-repo", "--listen", "127.0.0.2:0", "--data"])
+            .arg(data.path())
+            .args(extra)
+            .env("SITEOPS_LOG", "warn")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("siteops serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, received) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = sender.send(line);
+            }
+        });
+        // The summary, up to the line about private sources (10 s at most).
+        let mut lines = Vec::new();
+        while let Ok(line) = received.recv_timeout(std::time::Duration::from_secs(10)) {
+            let last = line.trim_start().starts_with("private sources");
+            lines.push(line);
+            if last {
+                break;
+            }
+        }
+        let summary = lines.join("\n");
+        let addr = lines
+            .first()
+            .and_then(|line| line.strip_prefix("siteops serve: listening on http://127.0.0.2:"))
+            .and_then(|port| port.trim().parse::<u16>().ok())
+            .map(|port| std::net::SocketAddr::from(([127, 0, 0, 2], port)));
+        let answer = addr.map(|addr| {
+            let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+            stream
+                .write_all(b"GET /readyz HTTP/1.1\r\nhost: 127.0.0.2\r\nconnection: close\r\n\r\n")
+                .expect("write");
+            let mut answer = String::new();
+            let _ = stream.read_to_string(&mut answer);
+            answer
+        });
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(addr.is_some(), "{summary}");
+        assert!(
+            answer
+                .as_deref()
+                .is_some_and(|a| a.starts_with("HTTP/1.1 200")),
+            "{answer:?}"
+        );
+        let sources = lines
+            .iter()
+            .find(|line| line.trim_start().starts_with("private sources"))
+            .unwrap_or_else(|| panic!("{summary}"));
+        assert!(sources.contains(expected), "{extra:?}: {sources}");
+    }
+}

@@ -316,7 +316,9 @@ mod tests {
         let data = dir.path().join("data");
         let held = DirLock::acquire(&data).expect("locked");
         let store = FsStore::open(&data).expect("store");
-        store.put("config/a.json", b"{}").expect("the holder writes");
+        store
+            .put("config/a.json", b"{}")
+            .expect("the holder writes");
         let refused = DirLock::acquire(&data).expect_err("held");
         let message = refused.to_string();
         assert!(message.contains(&data.display().to_string()), "{message}");
