@@ -1455,3 +1455,33 @@ async fn an_oversized_body_sent_whole_gets_413_every_time() {
         &wrong[..wrong.len().min(5)]
     );
 }
+
+/// Issue 27: `/readyz` answers 503 when the store takes no write (a read-only data
+/// directory answered 200), and 200 again once it does.
+#[tokio::test]
+async fn readyz_answers_503_while_the_store_takes_no_write() {
+    let server = TestServer::start().await;
+    let ready = || async {
+        let response = server
+            .client
+            .get(server.url("/readyz"))
+            .send()
+            .await
+            .expect("answered");
+        (response.status(), response.text().await.expect("text"))
+    };
+    assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
+    // A file where the probe's folder goes: every write there fails, whoever runs the
+    // test (a read-only mode would not stop root).
+    let _ = std::fs::remove_dir_all(server.data.join("health"));
+    std::fs::write(server.data.join("health"), "in the way").expect("write");
+    assert_eq!(
+        ready().await,
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the store takes no write\n".to_string()
+        )
+    );
+    std::fs::remove_file(server.data.join("health")).expect("remove");
+    assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
+}

@@ -93,6 +93,20 @@ impl TestServer {
     /// A server as `siteops serve --offline` runs it on the repository at `root`: outgoing
     /// requests answered from the sites' mocks, the repository applied once.
     pub async fn start_live(root: PathBuf) -> (TestServer, Arc<Live>) {
+        let (server, live) = TestServer::start_live_unapplied(root).await;
+        reload(&live, &Target::of(&server.server)).await;
+        let error = live.snapshot.read().expect("snapshot").error.clone();
+        assert_eq!(
+            error,
+            None,
+            "{}",
+            live.snapshot.read().expect("snapshot").diagnostics
+        );
+        (server, live)
+    }
+
+    /// [`TestServer::start_live`] before its first apply.
+    pub async fn start_live_unapplied(root: PathBuf) -> (TestServer, Arc<Live>) {
         let temp = tempfile::tempdir().expect("temp dir");
         let live = Arc::new(Live::new(root, true));
         let mocks = live.clone();
@@ -111,14 +125,6 @@ impl TestServer {
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
-        reload(&live, &Target::of(&server.server)).await;
-        let error = live.snapshot.read().expect("snapshot").error.clone();
-        assert_eq!(
-            error,
-            None,
-            "{}",
-            live.snapshot.read().expect("snapshot").diagnostics
-        );
         (server, live)
     }
 

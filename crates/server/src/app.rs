@@ -65,6 +65,10 @@ pub trait Session: Send + Sync + 'static {
 
     /// Called after each preview made through the administration API.
     fn previewed(&self, preview: RecentPreview);
+
+    /// Whether the session has finished its first apply (well or not): until then the
+    /// sites it applies are missing or stale, and `/readyz` answers 503.
+    fn is_ready(&self) -> bool;
 }
 
 impl std::fmt::Debug for dyn Session {

@@ -56,6 +56,15 @@ impl Session for Live {
     fn previewed(&self, preview: RecentPreview) {
         self.record_preview(preview);
     }
+
+    fn is_ready(&self) -> bool {
+        // Every reload, the first included, counts once it has finished.
+        self.snapshot
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .generation
+            > 0
+    }
 }
 
 async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request) -> Response {
