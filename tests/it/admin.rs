@@ -1485,3 +1485,82 @@ async fn readyz_answers_503_while_the_store_takes_no_write() {
     std::fs::remove_file(server.data.join("health")).expect("remove");
     assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
 }
+
+/// Issue 27: a change authenticated by the cookie from another port of `localhost` (a page
+/// of another local server) is refused with 403 naming why; a JSON route refuses a
+/// `text/plain` body with 415 (a form can send one, never JSON); a header token from any
+/// origin, and the cookie from the server's own origin, still work.
+#[tokio::test]
+async fn cookie_changes_from_another_origin_and_non_json_bodies_are_refused() {
+    let (server, root) = with_site().await;
+    let public = server.url("/admin/config/acme/sites/web/public.json");
+    let own = format!("http://localhost:{}", server.server.addr.port());
+    let body = r#"{"paths": {"includes": ["/forged/"]}}"#;
+    let send = |origin: &str, credential: (&str, String), content_type: &str| {
+        server
+            .client
+            .post(&public)
+            .header("host", format!("localhost:{}", server.server.addr.port()))
+            .header("origin", origin)
+            .header(credential.0, credential.1)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+    };
+    let cookie = || ("cookie", format!("auth_token={root}"));
+    let answer = send("http://localhost:8080", cookie(), "application/json")
+        .await
+        .expect("answered");
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    let error = answer.headers()["x-error"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(error.contains("origin `http://localhost:8080`"), "{error}");
+    let answer = send("http://localhost:8080", cookie(), "text/plain")
+        .await
+        .expect("answered");
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    let answer = send(&own, ("x-auth-token", root.clone()), "text/plain")
+        .await
+        .expect("answered");
+    assert_eq!(answer.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let error = answer.headers()["x-error"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(error.contains("`text/plain`"), "{error}");
+    let worker = server
+        .client
+        .post(server.url("/transform/config/acme/web/main"))
+        .header("x-auth-token", &root)
+        .header("content-type", "text/plain")
+        .body("[]")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(worker.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        server
+            .get("/admin/config/acme/sites/web/public.json", &root)
+            .await
+            .status,
+        StatusCode::NOT_FOUND,
+        "nothing was written"
+    );
+    for credential in [("x-auth-token", root.clone()), cookie()] {
+        let origin = if credential.0 == "cookie" {
+            own.as_str()
+        } else {
+            "http://localhost:8080"
+        };
+        let answer = send(origin, credential, "application/json")
+            .await
+            .expect("answered");
+        assert!(
+            answer.status().is_success(),
+            "{:?}",
+            answer.headers().get("x-error")
+        );
+    }
+}

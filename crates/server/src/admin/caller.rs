@@ -11,14 +11,7 @@ use crate::auth::{Claims, SigningKey};
 /// Every raw token a request carries, in the reference's order: the `auth_token`
 /// cookies, `x-auth-token`, then `Authorization: token …` or `Bearer …`.
 pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
-    let cookies = headers
-        .get_all("cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .filter(|(key, _)| *key == "auth_token")
-        .map(|(_, value)| value);
+    let cookies = cookie_tokens(headers);
     let header = headers
         .get_all("x-auth-token")
         .iter()
@@ -38,6 +31,18 @@ pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .collect()
+}
+
+/// The `auth_token` cookies of a request: what a browser sends whichever page asks.
+pub fn cookie_tokens(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+    headers
+        .get_all("cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(|(key, _)| *key == "auth_token")
+        .map(|(_, value)| value)
 }
 
 /// The first raw token a request carries (see [`tokens_of`]).

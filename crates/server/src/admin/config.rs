@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::answers::{SecretList, SecretView, SiteList, SiteName};
 use super::error::ApiError;
-use super::{check_names, read_body};
+use super::{check_names, read_json_body};
 use crate::app::AppState;
 use crate::auth::{Action, Decision, authorize};
 use crate::sites::{self, MANAGED, Site, public_key, site_key};
@@ -269,7 +269,7 @@ pub async fn site(
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         Method::PUT | Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(&headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
                 typed(v, rules::site_config)
             })?;
@@ -393,7 +393,7 @@ pub async fn sub_resource(
         }
         Method::POST | Method::DELETE => {
             let bytes = if method == Method::POST {
-                Some(read_body(body).await?)
+                Some(read_json_body(&headers, body).await?)
             } else {
                 None
             };
@@ -461,7 +461,7 @@ async fn public(
             Ok(Json(document).into_response())
         }
         Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             transact(&state.store, |store| {
@@ -504,7 +504,7 @@ pub async fn secret(
             Ok(Json(secret_view(id, &stored)).into_response())
         }
         Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(&headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             transact(&state.store, |store| {

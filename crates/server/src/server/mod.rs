@@ -2,6 +2,7 @@
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
 mod code_files;
+pub mod cross_site;
 mod health;
 pub mod hosts;
 pub mod listen;
@@ -211,6 +212,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .nest("/admin", admin::router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state.clone(), dispatch_host))
+        .layer(middleware::from_fn(cross_site::check))
         .layer(middleware::from_fn_with_state(state.clone(), hosts::check))
         .layer(middleware::from_fn(log_request))
 }
