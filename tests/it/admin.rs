@@ -1461,15 +1461,7 @@ async fn an_oversized_body_sent_whole_gets_413_every_time() {
 #[tokio::test]
 async fn readyz_answers_503_while_the_store_takes_no_write() {
     let server = TestServer::start().await;
-    let ready = || async {
-        let response = server
-            .client
-            .get(server.url("/readyz"))
-            .send()
-            .await
-            .expect("answered");
-        (response.status(), response.text().await.expect("text"))
-    };
+    let ready = || server.text("/readyz");
     assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
     // A file where the probe's folder goes: every write there fails, whoever runs the
     // test (a read-only mode would not stop root).

@@ -211,6 +211,17 @@ impl TestServer {
         answer(request.send().await.expect("request is answered")).await
     }
 
+    /// A GET without a token: its status and its body as text (`/readyz`, say).
+    pub async fn text(&self, path: &str) -> (StatusCode, String) {
+        let response = self
+            .client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request is answered");
+        (response.status(), response.text().await.expect("text"))
+    }
+
     pub async fn get(&self, path: &str, token: &str) -> Answer {
         self.send(Method::GET, path, Some(token), None).await
     }

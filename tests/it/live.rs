@@ -278,15 +278,7 @@ async fn fifos_and_links_out_under_sites_are_skipped_and_named() {
 async fn readyz_waits_for_the_first_apply() {
     let repo = example_copy();
     let (server, live) = TestServer::start_live_unapplied(repo.path().to_path_buf()).await;
-    let ready = || async {
-        let response = server
-            .client
-            .get(server.url("/readyz"))
-            .send()
-            .await
-            .expect("answered");
-        (response.status(), response.text().await.expect("text"))
-    };
+    let ready = || server.text("/readyz");
     assert_eq!(
         ready().await,
         (
