@@ -348,8 +348,13 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// Port on 127.0.0.1 (0: any free port).
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, conflicts_with = "listen")]
     pub port: u16,
+    /// Listen on this address and port instead of 127.0.0.1: `0.0.0.0:3000` or
+    /// `[::]:3000` for an instance a load balancer on another machine reaches. Beyond
+    /// loopback, private sources are refused unless --allow-private-sources.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<std::net::SocketAddr>,
     /// An org administrator, who may create sites: `ADDRESS` (every org) or
     /// `org:ADDRESS`. Repeatable.
     #[arg(long = "org-admin", value_name = "ADDRESS")]
@@ -363,9 +368,14 @@ pub struct ServeArgs {
     pub online: bool,
     /// Refuse content, worker, image and code sources on loopback and private addresses
     /// (their answers would be re-served to whoever reaches this server). On by default
-    /// when the server listens beyond loopback.
-    #[arg(long)]
+    /// when the server is reached beyond loopback (--listen on another address, or any
+    /// --allowed-host).
+    #[arg(long, conflicts_with = "allow_private_sources")]
     pub refuse_private_sources: bool,
+    /// Fetch from loopback and private addresses even when the server is reached beyond
+    /// loopback.
+    #[arg(long)]
+    pub allow_private_sources: bool,
     /// Serve the service alone: do not apply the repository, nor watch it.
     #[arg(long)]
     pub no_repo: bool,

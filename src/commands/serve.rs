@@ -63,6 +63,8 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         .canonicalize()
         .unwrap_or_else(|_| args.repo.root.clone());
     let store = args.data.location(&args.repo.root);
+    // Held until serve returns: a second serve on the same directory refuses to start.
+    let _lock = store.lock()?;
     let offline = args.offline || (!args.online && has_mocks(&root));
     let live = (!args.no_repo).then(|| {
         let mut live = Live::new(root.clone(), offline);
@@ -79,14 +81,13 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
             .collect();
         Arc::new(live)
     });
-    // Loopback only, and only loopback and localhost Host names (plus --allowed-host):
-    // the sign-in page trusts whoever can reach it.
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
-    let policy = if args.refuse_private_sources || !addr.ip().is_loopback() {
-        AddressPolicy::PublicOnly
-    } else {
-        AddressPolicy::AllowPrivate
-    };
+    // Loopback unless --listen says otherwise, and only loopback and localhost Host names
+    // (plus --allowed-host): the sign-in page trusts whoever can reach it.
+    let addr = args
+        .listen
+        .unwrap_or(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)));
+    let exposed = siteops::server::is_exposed(addr, &args.allowed_hosts);
+    let policy = private_sources(exposed, args);
     let network = ReqwestTransport::under(policy);
     let transport: Arc<dyn siteops::preview::Transport> = match &live {
         Some(live) if offline => {
@@ -132,15 +133,15 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     let server = start(config).await?;
     // The previews ask the bundled worker over HTTP, whatever the policy.
     network.allow_own(server.addr);
-    let port = server.addr.port();
-    println!("siteops serve: listening on http://127.0.0.1:{port}");
+    let (here, port) = (server.addr, server.addr.port());
+    println!("siteops serve: listening on http://{}", server.listening);
     if live.is_some() {
         println!("  dashboard             http://localhost:{port}/");
     }
-    println!("  administration API    http://127.0.0.1:{port}/admin");
-    println!("  transformation worker http://127.0.0.1:{port}/transform");
+    println!("  administration API    http://{here}/admin");
+    println!("  transformation worker http://{here}/transform");
     println!(
-        "  sign in               http://127.0.0.1:{port}/admin/login ({})",
+        "  sign in               http://{here}/admin/login ({})",
         match &server_sign_in(args) {
             Some(issuer) => format!("through {issuer}"),
             None if args.no_sign_in => "off: tokens from `siteops token`".to_string(),
@@ -149,6 +150,17 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     );
     println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
     println!("  data                  {store}");
+    println!(
+        "  private sources       {}",
+        match (policy, exposed) {
+            (AddressPolicy::PublicOnly, true) =>
+                "refused: reached beyond loopback (--allow-private-sources to fetch them)",
+            (AddressPolicy::PublicOnly, false) => "refused (--refuse-private-sources)",
+            (AddressPolicy::AllowPrivate, true) =>
+                "fetched, though reached beyond loopback (--allow-private-sources)",
+            (AddressPolicy::AllowPrivate, false) => "fetched: loopback only",
+        }
+    );
     println!(
         "  secrets               {}",
         if matches!(siteops::sites::sealed::key(), Ok(Some(_))) {
@@ -178,6 +190,18 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     }
     server.wait().await?;
     Ok(Outcome::Success)
+}
+
+/// Which sources outgoing requests may reach: private ones are refused when asked, or
+/// by default when the server is reached beyond loopback (their answers would be served
+/// to whoever reaches it), unless explicitly allowed.
+fn private_sources(exposed: bool, args: &ServeArgs) -> AddressPolicy {
+    match (args.refuse_private_sources, args.allow_private_sources) {
+        (true, _) => AddressPolicy::PublicOnly,
+        (false, true) => AddressPolicy::AllowPrivate,
+        (false, false) if exposed => AddressPolicy::PublicOnly,
+        (false, false) => AddressPolicy::AllowPrivate,
+    }
 }
 
 /// Watches the checkouts the last reload mapped, and says where each one is.
@@ -255,4 +279,66 @@ fn watch_repository(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn policy_of(flags: &[&str]) -> AddressPolicy {
+        let cli = crate::cli::Cli::try_parse_from(["siteops", "serve"].iter().chain(flags))
+            .expect("valid flags");
+        let crate::cli::Command::Serve(args) = cli.command else {
+            panic!("serve");
+        };
+        let addr = args
+            .listen
+            .unwrap_or(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)));
+        private_sources(
+            siteops::server::is_exposed(addr, &args.allowed_hosts),
+            &args,
+        )
+    }
+
+    /// Issue 27, finding 13: private sources are refused by default once the server is
+    /// reached beyond loopback, and either flag decides over the default.
+    #[test]
+    fn private_sources_are_refused_by_default_beyond_loopback() {
+        use AddressPolicy::{AllowPrivate, PublicOnly};
+        for (flags, policy) in [
+            (&[][..], AllowPrivate),
+            (&["--port", "0"][..], AllowPrivate),
+            (&["--listen", "127.0.0.2:0"][..], AllowPrivate),
+            (&["--listen", "[::1]:3000"][..], AllowPrivate),
+            (&["--refuse-private-sources"][..], PublicOnly),
+            (&["--listen", "0.0.0.0:3000"][..], PublicOnly),
+            (&["--listen", "[::]:3000"][..], PublicOnly),
+            (&["--listen", "10.0.0.5:3000"][..], PublicOnly),
+            (&["--allowed-host", "siteops.acme.example"][..], PublicOnly),
+            (
+                &["--listen", "0.0.0.0:3000", "--allow-private-sources"][..],
+                AllowPrivate,
+            ),
+            (
+                &[
+                    "--allowed-host",
+                    "siteops.acme.example",
+                    "--allow-private-sources",
+                ][..],
+                AllowPrivate,
+            ),
+        ] {
+            assert_eq!(policy_of(flags), policy, "{flags:?}");
+        }
+        let parse = |flags: &[&str]| {
+            crate::cli::Cli::try_parse_from(["siteops", "serve"].iter().chain(flags)).is_ok()
+        };
+        assert!(!parse(&[
+            "--refuse-private-sources",
+            "--allow-private-sources"
+        ]));
+        assert!(!parse(&["--port", "3000", "--listen", "0.0.0.0:3000"]));
+        assert!(!parse(&["--listen", "localhost:3000"]));
+    }
 }

@@ -1404,3 +1404,173 @@ async fn a_damaged_worker_configuration_answers_500_naming_it() {
         page.error
     );
 }
+
+/// Issue 27, finding 15: a client that sends a whole oversized body without waiting for
+/// `100 Continue` (as Python's urllib does) reads 413, every time, on every route that
+/// takes a body: the server reads and drops the rest instead of resetting the connection
+/// under the client's feet.
+#[tokio::test]
+async fn an_oversized_body_sent_whole_gets_413_every_time() {
+    use std::io::{Read, Write};
+    let server = TestServer::start().await;
+    let addr = server.server.addr;
+    let answers = tokio::task::spawn_blocking(move || {
+        let body = vec![b' '; 2 * 1024 * 1024];
+        let routes = [
+            ("PUT", SITE, "application/json"),
+            ("POST", "/transform/config/acme/web/main", "application/json"),
+            ("POST", "/admin/webhook/code/acme/web", "application/json"),
+            (
+                "POST",
+                "/admin/profile",
+                "application/x-www-form-urlencoded",
+            ),
+        ];
+        let mut answers = Vec::new();
+        for (method, path, content_type) in routes {
+            for _ in 0..60 {
+                let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+                stream
+                    .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                    .expect("read time-out");
+                stream
+                    .set_write_timeout(Some(std::time::Duration::from_secs(10)))
+                    .expect("write time-out");
+                let head = format!(
+                    "{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n",
+                    body.len()
+                );
+                // Past the limit, in pieces a moment apart, as a client on a real network
+                // sends: the server answers before the last piece is sent.
+                let (first, rest) = body.split_at(1024 * 1024);
+                let sent = stream
+                    .write_all(head.as_bytes())
+                    .and_then(|()| stream.write_all(first))
+                    .and_then(|()| {
+                        rest.chunks(64 * 1024).try_for_each(|piece| {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                            stream.write_all(piece)
+                        })
+                    });
+                let mut status = [0u8; 12];
+                let read = stream.read_exact(&mut status);
+                answers.push(match (sent, read) {
+                    (Ok(()), Ok(())) => String::from_utf8_lossy(&status).into_owned(),
+                    (sent, read) => format!("{method} {path}: {sent:?} {read:?}"),
+                });
+            }
+        }
+        answers
+    })
+    .await
+    .expect("the client ran");
+    let wrong: Vec<&String> = answers.iter().filter(|a| *a != "HTTP/1.1 413").collect();
+    assert_eq!(answers.len(), 240);
+    assert!(
+        wrong.is_empty(),
+        "{} of 240: {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
+}
+
+/// Issue 27: `/readyz` answers 503 when the store takes no write (a read-only data
+/// directory answered 200), and 200 again once it does.
+#[tokio::test]
+async fn readyz_answers_503_while_the_store_takes_no_write() {
+    let server = TestServer::start().await;
+    let ready = || server.text("/readyz");
+    assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
+    // A file where the probe's folder goes: every write there fails, whoever runs the
+    // test (a read-only mode would not stop root).
+    let _ = std::fs::remove_dir_all(server.data.join("health"));
+    std::fs::write(server.data.join("health"), "in the way").expect("write");
+    assert_eq!(
+        ready().await,
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the store takes no write\n".to_string()
+        )
+    );
+    std::fs::remove_file(server.data.join("health")).expect("remove");
+    assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
+}
+
+/// Issue 27: a change authenticated by the cookie from another port of `localhost` (a page
+/// of another local server) is refused with 403 naming why; a JSON route refuses a
+/// `text/plain` body with 415 (a form can send one, never JSON); a header token from any
+/// origin, and the cookie from the server's own origin, still work.
+#[tokio::test]
+async fn cookie_changes_from_another_origin_and_non_json_bodies_are_refused() {
+    let (server, root) = with_site().await;
+    let public = server.url("/admin/config/acme/sites/web/public.json");
+    let own = format!("http://localhost:{}", server.server.addr.port());
+    let body = r#"{"paths": {"includes": ["/forged/"]}}"#;
+    let send = |origin: &str, credential: (&str, String), content_type: &str| {
+        server
+            .client
+            .post(&public)
+            .header("host", format!("localhost:{}", server.server.addr.port()))
+            .header("origin", origin)
+            .header(credential.0, credential.1)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+    };
+    let cookie = || ("cookie", format!("auth_token={root}"));
+    let answer = send("http://localhost:8080", cookie(), "application/json")
+        .await
+        .expect("answered");
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    let error = answer.headers()["x-error"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(error.contains("origin `http://localhost:8080`"), "{error}");
+    let answer = send("http://localhost:8080", cookie(), "text/plain")
+        .await
+        .expect("answered");
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    let answer = send(&own, ("x-auth-token", root.clone()), "text/plain")
+        .await
+        .expect("answered");
+    assert_eq!(answer.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let error = answer.headers()["x-error"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(error.contains("`text/plain`"), "{error}");
+    let worker = server
+        .client
+        .post(server.url("/transform/config/acme/web/main"))
+        .header("x-auth-token", &root)
+        .header("content-type", "text/plain")
+        .body("[]")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(worker.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        server
+            .get("/admin/config/acme/sites/web/public.json", &root)
+            .await
+            .status,
+        StatusCode::NOT_FOUND,
+        "nothing was written"
+    );
+    for credential in [("x-auth-token", root.clone()), cookie()] {
+        let origin = if credential.0 == "cookie" {
+            own.as_str()
+        } else {
+            "http://localhost:8080"
+        };
+        let answer = send(origin, credential, "application/json")
+            .await
+            .expect("answered");
+        assert!(
+            answer.status().is_success(),
+            "{:?}",
+            answer.headers().get("x-error")
+        );
+    }
+}

@@ -276,3 +276,120 @@ fn man_pages_for_the_tool_and_each_command() {
         assert!(page(name).starts_with(".ie"), "{name}");
     }
 }
+
+/// Issue 27, finding 14: a second `serve` on the data directory of a running one refuses
+/// to start, naming the directory and `--store`; the first one goes on serving.
+#[test]
+fn a_second_serve_on_one_data_directory_refuses_to_start() {
+    let repo = crate::support::example_copy();
+    let data = tempfile::tempdir().expect("data dir");
+    let first = crate::serve_process::Serve::start(repo.path(), data.path());
+    let mut second = Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args(["serve", "--no-repo", "--port", "0", "--data"])
+        .arg(data.path())
+        .env("SITEOPS_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("siteops serve starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = second.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = second.kill();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let output = second.wait_with_output().expect("output");
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(1),
+        "still serving: {error}"
+    );
+    assert!(
+        error.contains(&data.path().display().to_string()) && error.contains("--store"),
+        "{error}"
+    );
+    let healthy = std::net::TcpStream::connect(("127.0.0.1", first.port)).and_then(|mut s| {
+        use std::io::{Read, Write};
+        s.write_all(b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n")?;
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).map(|_| answer)
+    });
+    assert!(healthy.expect("answered").starts_with("HTTP/1.1 200"));
+}
+
+/// Issue 27, finding 13: `serve --listen` binds the address given (127.0.0.2 here, still
+/// loopback), answers there, and the start-up summary says whether private sources are
+/// fetched: refused by default with an `--allowed-host`, allowed on loopback alone.
+#[test]
+fn serve_listens_where_told_and_says_which_sources_it_fetches() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    for (extra, expected) in [
+        (&[][..], "fetched: loopback only"),
+        (
+            &["--allowed-host", "siteops.acme.example"][..],
+            "refused: reached beyond loopback",
+        ),
+    ] {
+        let data = tempfile::tempdir().expect("data dir");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
+            .args(["serve", "--no-repo", "--listen", "127.0.0.2:0", "--data"])
+            .arg(data.path())
+            .args(extra)
+            .env("SITEOPS_LOG", "warn")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("siteops serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, received) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = sender.send(line);
+            }
+        });
+        // The summary, up to the line about private sources (10 s at most).
+        let mut lines = Vec::new();
+        while let Ok(line) = received.recv_timeout(std::time::Duration::from_secs(10)) {
+            let last = line.trim_start().starts_with("private sources");
+            lines.push(line);
+            if last {
+                break;
+            }
+        }
+        let summary = lines.join("\n");
+        let addr = lines
+            .first()
+            .and_then(|line| line.strip_prefix("siteops serve: listening on http://127.0.0.2:"))
+            .and_then(|port| port.trim().parse::<u16>().ok())
+            .map(|port| std::net::SocketAddr::from(([127, 0, 0, 2], port)));
+        let answer = addr.map(|addr| {
+            let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+            stream
+                .write_all(b"GET /readyz HTTP/1.1\r\nhost: 127.0.0.2\r\nconnection: close\r\n\r\n")
+                .expect("write");
+            let mut answer = String::new();
+            let _ = stream.read_to_string(&mut answer);
+            answer
+        });
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(addr.is_some(), "{summary}");
+        assert!(
+            answer
+                .as_deref()
+                .is_some_and(|a| a.starts_with("HTTP/1.1 200")),
+            "{answer:?}"
+        );
+        let sources = lines
+            .iter()
+            .find(|line| line.trim_start().starts_with("private sources"))
+            .unwrap_or_else(|| panic!("{summary}"));
+        assert!(sources.contains(expected), "{extra:?}: {sources}");
+    }
+}

@@ -100,6 +100,20 @@ impl TestServer {
     /// As [`TestServer::start_live`], also answering the `Host` names `allowed` (reached
     /// beyond this machine, so with sign-in off, as `serve --allowed-host … --no-sign-in`).
     pub async fn start_live_allowing(root: PathBuf, allowed: &[&str]) -> (TestServer, Arc<Live>) {
+        let (server, live) = TestServer::start_live_unapplied(root, allowed).await;
+        reload(&live, &Target::of(&server.server)).await;
+        let error = live.snapshot.read().expect("snapshot").error.clone();
+        assert_eq!(
+            error,
+            None,
+            "{}",
+            live.snapshot.read().expect("snapshot").diagnostics
+        );
+        (server, live)
+    }
+
+    /// [`TestServer::start_live_allowing`] before its first apply.
+    pub async fn start_live_unapplied(root: PathBuf, allowed: &[&str]) -> (TestServer, Arc<Live>) {
         let temp = tempfile::tempdir().expect("temp dir");
         let live = Arc::new(Live::new(root, true));
         let mocks = live.clone();
@@ -123,14 +137,6 @@ impl TestServer {
         };
         let mut server = TestServer::start_config(config).await;
         server._temp = Some(temp);
-        reload(&live, &Target::of(&server.server)).await;
-        let error = live.snapshot.read().expect("snapshot").error.clone();
-        assert_eq!(
-            error,
-            None,
-            "{}",
-            live.snapshot.read().expect("snapshot").diagnostics
-        );
         (server, live)
     }
 
@@ -237,6 +243,17 @@ impl TestServer {
                 .body(body);
         }
         answer(request.send().await.expect("request is answered")).await
+    }
+
+    /// A GET without a token: its status and its body as text (`/readyz`, say).
+    pub async fn text(&self, path: &str) -> (StatusCode, String) {
+        let response = self
+            .client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request is answered");
+        (response.status(), response.text().await.expect("text"))
     }
 
     pub async fn get(&self, path: &str, token: &str) -> Answer {

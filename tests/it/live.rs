@@ -322,4 +322,21 @@ async fn reached_beyond_this_machine_the_dashboard_and_protected_pages_need_a_to
     )
     .await;
     assert_eq!(with_role, StatusCode::OK);
+
+/// Issue 27: `/readyz` answers 503 until the live session's first apply has finished (a
+/// load balancer sent traffic to a server whose sites were not there yet), then 200.
+#[tokio::test]
+async fn readyz_waits_for_the_first_apply() {
+    let repo = example_copy();
+    let (server, live) = TestServer::start_live_unapplied(repo.path().to_path_buf(), &[]).await;
+    let ready = || server.text("/readyz");
+    assert_eq!(
+        ready().await,
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the repository is not applied yet\n".to_string()
+        )
+    );
+    reload(&live, &Target::of(&server.server)).await;
+    assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
 }

@@ -41,10 +41,10 @@ pub struct AppState {
     /// How people sign in: an identity provider, an e-mail address, or not at all.
     pub identity: crate::admin::Identity,
     /// Whether others than this machine's users reach the service
-    /// ([`crate::server::ServerConfig::reached_beyond_loopback`]): a live session's
+    /// ([`crate::server::is_exposed`]): a live session's
     /// conveniences for the local developer (its dashboard, protected sites' pages without
     /// a token) are then for signed-in people only.
-    pub reached_beyond_loopback: bool,
+    pub exposed: bool,
     /// Quotas and rates of a shared server ([`crate::quota`]).
     pub throttles: crate::quota::Throttles,
 }
@@ -72,6 +72,10 @@ pub trait Session: Send + Sync + 'static {
 
     /// Called after each preview made through the administration API.
     fn previewed(&self, preview: RecentPreview);
+
+    /// Whether the session has finished its first apply (well or not): until then the
+    /// sites it applies are missing or stale, and `/readyz` answers 503.
+    fn is_ready(&self) -> bool;
 }
 
 impl std::fmt::Debug for dyn Session {

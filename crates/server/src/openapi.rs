@@ -57,7 +57,7 @@ pub fn document() -> Value {
                     },
                 },
                 "Error": error_response(&format!(
-                    "An error: the message, also in `x-error`. 408: a body that did not arrive within {} s; 413: a body larger than {BODY_LIMIT} bytes.",
+                    "An error: the message, also in `x-error`. 408: a body that did not arrive within {} s; 413: a body larger than {BODY_LIMIT} bytes; 415: a JSON body sent as another content type.",
                     BODY_TIMEOUT.as_secs()
                 )),
             },
@@ -254,7 +254,7 @@ impl Op {
             "required": true,
             "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{component}")}}},
         }));
-        self.errors.extend([408, 413]);
+        self.errors.extend([408, 413, 415]);
         self
     }
 

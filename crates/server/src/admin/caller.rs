@@ -45,6 +45,11 @@ pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
         .collect()
 }
 
+/// The `auth_token` cookies of a request: what a browser sends whichever page asks.
+pub fn cookie_tokens(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+    cookies(headers, "auth_token")
+}
+
 /// The first raw token a request carries (see [`tokens_of`]).
 pub fn token_of(headers: &HeaderMap) -> Option<&str> {
     tokens_of(headers).into_iter().next()

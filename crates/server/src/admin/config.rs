@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use super::answers::{SecretList, SecretView, SiteList, SiteName};
 use super::error::ApiError;
-use super::{check_names, read_body};
+use super::{check_names, read_json_body};
 use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
 use crate::sites::{self, MANAGED, Site, public_key, site_key};
@@ -316,7 +316,7 @@ pub async fn site(
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         Method::PUT | Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(&headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
                 typed(v, rules::site_config)
             })?;
@@ -440,7 +440,7 @@ pub async fn sub_resource(
         }
         Method::POST | Method::DELETE => {
             let bytes = if method == Method::POST {
-                Some(read_body(body).await?)
+                Some(read_json_body(&headers, body).await?)
             } else {
                 None
             };
@@ -508,7 +508,7 @@ async fn public(
             Ok(Json(document).into_response())
         }
         Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             transact(&state.store, |store| {
@@ -551,7 +551,7 @@ pub async fn secret(
             Ok(Json(secret_view(id, &stored)).into_response())
         }
         Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(&headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             transact(&state.store, |store| {

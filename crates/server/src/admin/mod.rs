@@ -19,7 +19,7 @@ use axum::body::Body;
 use axum::http::StatusCode;
 use axum::routing::{any, get, post};
 
-pub use caller::{caller, token_of, tokens_of};
+pub use caller::{caller, cookie_tokens, token_of, tokens_of};
 pub use error::ApiError;
 pub use login::{Identity, SignIn, SignInNonces};
 
@@ -174,6 +174,42 @@ pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
     }
 }
 
+/// Reads a JSON request body as [`read_body`] does, refusing one whose `Content-Type` is
+/// not JSON (415): a browser's cross-site form can send `text/plain`, never JSON, so a body
+/// that says it is something else is never taken for a configuration. A body without a
+/// `Content-Type` is read (scripts and CLIs).
+pub async fn read_json_body(
+    headers: &axum::http::HeaderMap,
+    body: Body,
+) -> Result<axum::body::Bytes, ApiError> {
+    if let Some(value) = headers.get(axum::http::header::CONTENT_TYPE)
+        && !is_json(value.to_str().unwrap_or_default())
+    {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "the request body is `{}`: send JSON, with content-type: application/json",
+                String::from_utf8_lossy(value.as_bytes())
+            ),
+        ));
+    }
+    read_body(body).await
+}
+
+/// `application/json` or `application/<something>+json`, parameters aside.
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|subtype| subtype.ends_with("+json"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +240,28 @@ mod tests {
         let again = signing_key(&store).expect("loaded");
         assert_eq!(again.as_bytes(), key.as_bytes());
         assert_eq!(mode(&path), 0o600);
+    }
+
+    #[test]
+    fn json_content_types() {
+        for json in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON",
+            "application/merge-patch+json",
+        ] {
+            assert!(is_json(json), "{json}");
+        }
+        for other in [
+            "text/plain",
+            "text/plain; charset=application/json",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/jsonp",
+            "",
+        ] {
+            assert!(!is_json(other), "{other}");
+        }
     }
 
     /// Instances starting together on one store agree on one key: one that read "no key"

@@ -66,13 +66,22 @@ impl Session for Live {
     fn previewed(&self, preview: RecentPreview) {
         self.record_preview(preview);
     }
+
+    fn is_ready(&self) -> bool {
+        // Every reload, the first included, counts once it has finished.
+        self.snapshot
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .generation
+            > 0
+    }
 }
 
 /// Whether `headers` may see the session's own pages (dashboard, traces, reload events):
 /// anyone on a serve only this machine reaches; else an administrator of every org
 /// (`--org-admin ADDRESS`), signed in. 401 or 403 otherwise.
 fn check_operator(state: &AppState, headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
-    if !state.reached_beyond_loopback {
+    if !state.exposed {
         return Ok(());
     }
     match state.caller(headers) {

@@ -31,7 +31,7 @@ use siteops_plan::remote::{Client, ClientOptions, Endpoints, Token};
 
 /// What a reload needs of the running server.
 pub struct Target<'a> {
-    /// `http://127.0.0.1:<port>`.
+    /// `http://127.0.0.1:<port>`, or the loopback address the server listens on.
     pub base: String,
     pub key: &'a SigningKey,
     pub store: &'a dyn Store,
@@ -48,7 +48,7 @@ impl<'a> Target<'a> {
     /// The server listening on `addr` with `state`.
     pub fn new(addr: SocketAddr, state: &'a AppState) -> Target<'a> {
         Target {
-            base: format!("http://127.0.0.1:{}", addr.port()),
+            base: format!("http://{addr}"),
             key: &state.key,
             store: state.store.as_ref(),
             code: &state.code,

@@ -7,12 +7,12 @@
 //! all the rest of the code.
 //!
 //! [`ReqwestTransport`] is the real one. It resolves names through [`GuardedResolver`],
-//! which refuses link-local and cloud-metadata addresses (and, under
+//! which refuses link-local and cloud-metadata addresses, in any IPv6 form (and, under
 //! [`AddressPolicy::PublicOnly`], loopback and private ranges too), and it uses no proxy,
 //! so the address it checks is the address it connects to.
 
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -62,29 +62,63 @@ pub trait Transport: Send + Sync + std::fmt::Debug {
     ) -> BoxFuture<'_, Result<IncomingResponse, TransportError>>;
 }
 
+/// Cloud metadata and platform services outside the link-local ranges (which hold the
+/// common 169.254.169.254 and are refused whole), by the address they answer on.
+pub const METADATA_ADDRESSES: [(IpAddr, &str); 5] = [
+    (
+        IpAddr::V4(Ipv4Addr::new(168, 63, 129, 16)),
+        "Azure's wire server (VM agent, extensions, DNS)",
+    ),
+    (
+        IpAddr::V4(Ipv4Addr::new(100, 100, 100, 200)),
+        "Alibaba Cloud's metadata service",
+    ),
+    (
+        IpAddr::V4(Ipv4Addr::new(192, 0, 0, 192)),
+        "Oracle Cloud's classic metadata service",
+    ),
+    (
+        IpAddr::V6(Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)),
+        "AWS's metadata service over IPv6",
+    ),
+    (
+        IpAddr::V6(Ipv6Addr::new(0xfd20, 0xce, 0, 0, 0, 0, 0, 0x254)),
+        "Google Cloud's metadata service over IPv6",
+    ),
+];
+
+/// The IPv4 address an IPv6 address stands for, when it carries one a packet can reach:
+/// IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, deprecated but still
+/// routed by some stacks; `::` and `::1` are IPv6's own), NAT64 (`64:ff9b::a.b.c.d`, the
+/// well-known prefix, where a gateway translates it) and 6to4 (`2002:aabb:ccdd::/48`, the
+/// relay's IPv4 address).
+pub fn embedded_ipv4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = v6.segments();
+    let low = Ipv4Addr::from(((s[6] as u32) << 16) | s[7] as u32);
+    match s {
+        [0, 0, 0, 0, 0, 0xffff, ..] => Some(low),
+        [0, 0, 0, 0, 0, 0, ..] if u32::from(low) > 1 => Some(low),
+        [0x64, 0xff9b, 0, 0, 0, 0, ..] => Some(low),
+        [0x2002, high, low, ..] => Some(Ipv4Addr::from(((high as u32) << 16) | low as u32)),
+        _ => None,
+    }
+}
+
 /// Addresses never contacted: IPv4 link-local (169.254.0.0/16, which holds the cloud
-/// metadata service 169.254.169.254), IPv6 link-local (fe80::/10), the IPv6 metadata
-/// address fd00:ec2::254, the unspecified addresses, and IPv4 addresses mapped or
-/// translated into IPv6 that are one of those. Loopback is allowed: `siteops serve` is a
+/// metadata service 169.254.169.254), IPv6 link-local (fe80::/10), the other metadata
+/// services of [`METADATA_ADDRESSES`], the unspecified addresses, and every IPv6 form of
+/// a refused IPv4 address ([`embedded_ipv4`]). Loopback is allowed: `siteops serve` is a
 /// local tool whose sources (its own worker, a local demo, tests) live on 127.0.0.1.
 pub fn is_refused(ip: IpAddr) -> bool {
+    if METADATA_ADDRESSES.iter().any(|(refused, _)| *refused == ip) {
+        return true;
+    }
     match ip {
         IpAddr::V4(v4) => v4.is_link_local() || v4.is_unspecified(),
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_refused(IpAddr::V4(v4));
-            }
-            let segments = v6.segments();
-            // 64:ff9b::/96, the NAT64 prefix, embeds an IPv4 address in the last 32 bits.
-            if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-                let v4 =
-                    std::net::Ipv4Addr::from(((segments[6] as u32) << 16) | segments[7] as u32);
-                return is_refused(IpAddr::V4(v4));
-            }
-            v6.is_unspecified()
-                || (segments[0] & 0xffc0) == 0xfe80
-                || v6 == std::net::Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)
-        }
+        IpAddr::V6(v6) => match embedded_ipv4(v6) {
+            Some(v4) => is_refused(IpAddr::V4(v4)),
+            None => v6.is_unspecified() || (v6.segments()[0] & 0xffc0) == 0xfe80,
+        },
     }
 }
 
@@ -109,7 +143,8 @@ impl AddressPolicy {
 
 /// Loopback, private (RFC 1918), shared (100.64.0.0/10), "this network" (0.0.0.0/8),
 /// benchmarking, documentation, multicast and broadcast IPv4; loopback, unique-local
-/// (fc00::/7), site-local, documentation and multicast IPv6, and IPv4 in IPv6 of those.
+/// (fc00::/7), site-local, documentation and multicast IPv6, and every IPv6 form of those
+/// IPv4 addresses ([`embedded_ipv4`]).
 pub fn is_private(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
@@ -125,15 +160,10 @@ pub fn is_private(ip: IpAddr) -> bool {
                 || a >= 240
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
+            if let Some(v4) = embedded_ipv4(v6) {
                 return is_private(IpAddr::V4(v4));
             }
             let segments = v6.segments();
-            if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-                let v4 =
-                    std::net::Ipv4Addr::from(((segments[6] as u32) << 16) | segments[7] as u32);
-                return is_private(IpAddr::V4(v4));
-            }
             v6.is_loopback()
                 || v6.is_multicast()
                 || (segments[0] & 0xfe00) == 0xfc00
@@ -353,6 +383,84 @@ mod tests {
         }
     }
 
+    /// Issue 27, finding 13: every refused IPv4 address, and each metadata address, is
+    /// refused in every IPv6 form that reaches it, whatever the policy.
+    #[test]
+    fn refused_addresses_in_every_form() {
+        let v4s = [
+            "169.254.169.254",
+            "169.254.170.2",
+            "169.254.0.23",
+            "168.63.129.16",
+            "100.100.100.200",
+            "192.0.0.192",
+            "0.0.0.0",
+        ];
+        for v4 in v4s {
+            let [a, b, c, d] = v4.parse::<Ipv4Addr>().expect(v4).octets();
+            let (high, low) = (u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d]));
+            for form in [
+                v4.to_string(),
+                format!("::ffff:{v4}"),
+                format!("::{v4}"),
+                format!("64:ff9b::{v4}"),
+                format!("2002:{high:x}:{low:x}::1"),
+            ] {
+                let ip: IpAddr = form.parse().expect(&form);
+                assert!(is_refused(ip), "{form} ({v4})");
+                for policy in [AddressPolicy::AllowPrivate, AddressPolicy::PublicOnly] {
+                    assert!(policy.refuses(ip), "{form} under {policy:?}");
+                }
+                let url = Url::parse(&match ip {
+                    IpAddr::V4(_) => format!("http://{form}/"),
+                    IpAddr::V6(_) => format!("http://[{form}]/"),
+                })
+                .expect("url");
+                assert!(check_url(&url).is_err(), "{url}");
+            }
+        }
+        for (ip, what) in METADATA_ADDRESSES {
+            assert!(is_refused(ip), "{ip}: {what}");
+        }
+        // [::a9fe:a9fe] is 169.254.169.254 written IPv4-compatible.
+        assert!(is_refused("::a9fe:a9fe".parse().expect("ip")));
+        assert!(is_refused("fd20:ce::254".parse().expect("ip")));
+        // Neighbours of the metadata addresses, and IPv6's own, are not.
+        for allowed in [
+            "168.63.129.15",
+            "168.63.129.17",
+            "100.100.100.201",
+            "192.0.0.193",
+            "fd20:ce::253",
+            "::1",
+            "2002:5db8:d822::1",
+            "::ffff:93.184.216.34",
+            "2606:4700::1111",
+        ] {
+            assert!(!is_refused(allowed.parse().expect(allowed)), "{allowed}");
+        }
+    }
+
+    #[test]
+    fn the_ipv4_inside_ipv6() {
+        let cases = [
+            ("::ffff:10.1.2.3", Some("10.1.2.3")),
+            ("::10.1.2.3", Some("10.1.2.3")),
+            ("64:ff9b::a01:203", Some("10.1.2.3")),
+            ("2002:a01:203::", Some("10.1.2.3")),
+            ("2002:a01:203:1:2:3:4:5", Some("10.1.2.3")),
+            ("::", None),
+            ("::1", None),
+            ("64:ff9b:1::a01:203", None),
+            ("2001:db8::a01:203", None),
+        ];
+        for (v6, v4) in cases {
+            let v6: Ipv6Addr = v6.parse().expect(v6);
+            let v4 = v4.map(|v4| v4.parse::<Ipv4Addr>().expect(v4));
+            assert_eq!(embedded_ipv4(v6), v4, "{v6}");
+        }
+    }
+
     #[tokio::test]
     async fn resolution_drops_refused_addresses() {
         use reqwest::dns::Resolve;
@@ -404,6 +512,12 @@ mod tests {
             ("fd12:3456::1", true),
             ("::ffff:10.0.0.1", true),
             ("64:ff9b::7f00:1", true),
+            ("::7f00:1", true),
+            ("::10.0.0.1", true),
+            ("2002:c0a8:101::1", true),
+            ("2002:7f00:1::1", true),
+            ("::5db8:d822", false),
+            ("2002:5db8:d822::1", false),
             ("169.254.169.254", true),
             ("93.184.216.34", false),
             ("172.32.0.1", false),

@@ -2,13 +2,14 @@
 //! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
 
 mod code_files;
+pub mod cross_site;
 mod health;
 pub mod hosts;
 pub mod listen;
 pub mod page_policy;
 mod preview_host;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -30,6 +31,7 @@ pub use preview_host::{PreviewHost, check_read_content, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
+    /// Where to listen: loopback by default (`--port`), any address with `--listen`.
     pub addr: SocketAddr,
     /// Where the state is kept (`--data DIR` or `--store URL`).
     pub store: StoreLocation,
@@ -53,15 +55,14 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    /// Whether others than this machine's users can reach the service: it listens beyond
-    /// loopback, or answers `--allowed-host` names (a proxy or a load balancer in front).
-    pub fn reached_beyond_loopback(&self) -> bool {
-        !self.addr.ip().is_loopback() || !self.allowed_hosts.is_empty()
+    /// Whether this server is reached beyond loopback ([`is_exposed`]).
+    pub fn is_exposed(&self) -> bool {
+        is_exposed(self.addr, &self.allowed_hosts)
     }
 
     /// Checks that the settings go together, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
-        if self.sign_in.trusts_any_address() && self.reached_beyond_loopback() {
+        if self.sign_in.trusts_any_address() && self.is_exposed() {
             anyhow::bail!(
                 "the e-mail sign-in (an address is all it asks for) is only for a serve that only this machine reaches, and this one {}: sign people in through an identity provider (--oidc-issuer, with SITEOPS_OIDC_CLIENT_ID and SITEOPS_OIDC_CLIENT_SECRET), or turn sign-in off (--no-sign-in) and mint tokens with `siteops token`",
                 if self.allowed_hosts.is_empty() {
@@ -75,9 +76,31 @@ impl ServerConfig {
     }
 }
 
+/// Whether a server listening on `listen` and answering the `allowed_hosts` names
+/// (`--allowed-host`) is reached beyond loopback: it listens on an address that is not
+/// loopback (the unspecified `0.0.0.0` and `[::]` included), or it answers a name of its
+/// own, which only a machine other than this one has reason to send. What trusts whoever
+/// reaches the server (private sources, an e-mail sign-in) is for one that is not.
+pub fn is_exposed(listen: SocketAddr, allowed_hosts: &[String]) -> bool {
+    !listen.ip().to_canonical().is_loopback() || !allowed_hosts.is_empty()
+}
+
+/// The address this machine reaches a server listening on `listen` at: loopback of the
+/// same family for the unspecified address, else `listen` itself.
+fn reachable(listen: SocketAddr) -> SocketAddr {
+    match listen.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => (Ipv4Addr::LOCALHOST, listen.port()).into(),
+        IpAddr::V6(ip) if ip.is_unspecified() => (Ipv6Addr::LOCALHOST, listen.port()).into(),
+        _ => listen,
+    }
+}
+
 /// A server running in the background of the current tokio runtime.
 pub struct RunningServer {
+    /// Where this machine reaches it (loopback for a server listening on every address).
     pub addr: SocketAddr,
+    /// The address it listens on, its port chosen.
+    pub listening: SocketAddr,
     pub state: Arc<AppState>,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
@@ -140,13 +163,14 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),
         identity: admin::Identity::new(&config.sign_in),
-        reached_beyond_loopback: config.reached_beyond_loopback(),
+        exposed: config.is_exposed(),
         throttles: crate::quota::Throttles::new(config.quotas.clone()),
     });
     let listener = TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
-    let addr = listener.local_addr()?;
+    let listening = listener.local_addr()?;
+    let addr = reachable(listening);
     let app = app(state.clone());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let connection_limits = config.connection_limits.clone();
@@ -165,6 +189,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     });
     Ok(RunningServer {
         addr,
+        listening,
         state,
         shutdown: Some(shutdown),
         task,
@@ -217,6 +242,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .nest("/admin", admin::router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state.clone(), dispatch_host))
+        .layer(middleware::from_fn(cross_site::check))
         .layer(middleware::from_fn_with_state(state.clone(), hosts::check))
         .layer(middleware::from_fn(log_request))
 }
@@ -253,4 +279,45 @@ async fn log_request(request: Request, next: Next) -> Response {
         "request"
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 27, finding 13: reached beyond loopback means a listen address that is not
+    /// loopback, or any `--allowed-host`.
+    #[test]
+    fn exposed_beyond_loopback() {
+        let none: &[String] = &[];
+        let named = ["siteops.acme.example".to_string()];
+        for (listen, allowed, exposed) in [
+            ("127.0.0.1:3000", none, false),
+            ("127.0.0.2:0", none, false),
+            ("[::1]:3000", none, false),
+            ("[::ffff:127.0.0.1]:3000", none, false),
+            ("127.0.0.1:3000", &named[..], true),
+            ("0.0.0.0:3000", none, true),
+            ("[::]:3000", none, true),
+            ("10.0.0.5:3000", none, true),
+            ("192.168.1.10:3000", none, true),
+            ("[2001:db8::1]:3000", none, true),
+        ] {
+            let listen: SocketAddr = listen.parse().expect(listen);
+            assert_eq!(is_exposed(listen, allowed), exposed, "{listen} {allowed:?}");
+        }
+    }
+
+    #[test]
+    fn every_address_is_reached_on_loopback() {
+        for (listen, reached) in [
+            ("0.0.0.0:3000", "127.0.0.1:3000"),
+            ("[::]:3000", "[::1]:3000"),
+            ("127.0.0.2:80", "127.0.0.2:80"),
+            ("10.0.0.5:3000", "10.0.0.5:3000"),
+        ] {
+            let listen: SocketAddr = listen.parse().expect(listen);
+            assert_eq!(reachable(listen).to_string(), reached);
+        }
+    }
 }

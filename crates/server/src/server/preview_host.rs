@@ -89,7 +89,7 @@ pub fn check_read_content(
     headers: &HeaderMap,
 ) -> Result<(), ApiError> {
     let PreviewHost { org, site, .. } = host;
-    let local_session = state.session.is_some() && !state.reached_beyond_loopback;
+    let local_session = state.session.is_some() && !state.exposed;
     if !document.requires_auth() || local_session {
         return Ok(());
     }

@@ -12,7 +12,8 @@ use super::{Precondition, Store, StoreError, Version, Versioned, check_key};
 use crate::fsutil::{TEMP_PREFIX, write_atomic};
 
 /// A directory serves one instance: conditional writes are atomic within this process
-/// (one lock around the check and the write), not across processes sharing the directory.
+/// (one lock around the check and the write), not across processes sharing the directory,
+/// which `serve` prevents with a [`DirLock`].
 #[derive(Debug)]
 pub struct FsStore {
     root: PathBuf,
@@ -164,6 +165,76 @@ impl Store for FsStore {
     }
 }
 
+/// The lock file of a data directory; never a key (keys cannot start with `.`).
+const LOCK_FILE: &str = ".serve.lock";
+
+/// An advisory exclusive lock on a data directory (flock on its [`LOCK_FILE`]), held
+/// while this value lives: conditional writes of an [`FsStore`] are atomic within one
+/// process only, so two instances on one directory would lose each other's writes. The
+/// kernel lets go of it when the process ends, however it ends. Unix only; elsewhere a
+/// lock always succeeds.
+#[derive(Debug)]
+pub struct DirLock {
+    _file: File,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error(
+        "the data directory {dir} is in use by another siteops serve{holder}: a directory serves one instance; several instances share their state through object storage (the same --store URL for each)"
+    )]
+    Held { dir: PathBuf, holder: String },
+    #[error("cannot lock the data directory {dir}: {source}")]
+    Io { dir: PathBuf, source: io::Error },
+}
+
+impl DirLock {
+    /// Locks `dir` (creating it), or says who holds it: the lock file holds the process id
+    /// of its holder.
+    pub fn acquire(dir: &Path) -> Result<DirLock, LockError> {
+        let failed = |source| LockError::Io {
+            dir: dir.to_path_buf(),
+            source,
+        };
+        fs::create_dir_all(dir).map_err(failed)?;
+        let path = dir.join(LOCK_FILE);
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(failed)?;
+        #[cfg(unix)]
+        {
+            use rustix::fs::{FlockOperation, flock};
+            use std::io::{Read, Seek, Write};
+            if let Err(errno) = flock(&file, FlockOperation::NonBlockingLockExclusive) {
+                let error = io::Error::from(errno);
+                if error.kind() != io::ErrorKind::WouldBlock {
+                    return Err(failed(error));
+                }
+                let mut pid = String::new();
+                // At most a process id: the file is ours, but bounded all the same.
+                let _ = (&file).take(32).read_to_string(&mut pid);
+                let holder = match pid.trim().parse::<u32>() {
+                    Ok(pid) => format!(" (process {pid})"),
+                    Err(_) => String::new(),
+                };
+                return Err(LockError::Held {
+                    dir: dir.to_path_buf(),
+                    holder,
+                });
+            }
+            file.set_len(0)
+                .and_then(|()| file.rewind())
+                .and_then(|()| write!(file, "{}", std::process::id()))
+                .map_err(failed)?;
+        }
+        Ok(DirLock { _file: file })
+    }
+}
+
 fn remove_temp_files(dir: &Path) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
@@ -234,6 +305,28 @@ mod tests {
             .put_if(key, b"4", Precondition::unchanged(Some(&fresh)))
             .expect("written");
         assert_eq!(store.get(key).expect("get").as_deref(), Some(&b"4"[..]));
+    }
+
+    /// Issue 27, finding 14: one lock per data directory; the second is refused naming
+    /// the directory, its holder and `--store`, and the lock is free once dropped.
+    #[cfg(unix)]
+    #[test]
+    fn a_data_directory_is_locked_once() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data = dir.path().join("data");
+        let held = DirLock::acquire(&data).expect("locked");
+        let store = FsStore::open(&data).expect("store");
+        store
+            .put("config/a.json", b"{}")
+            .expect("the holder writes");
+        let refused = DirLock::acquire(&data).expect_err("held");
+        let message = refused.to_string();
+        assert!(message.contains(&data.display().to_string()), "{message}");
+        let pid = format!("(process {})", std::process::id());
+        assert!(message.contains(&pid), "{message}");
+        assert!(message.contains("--store"), "{message}");
+        drop(held);
+        DirLock::acquire(&data).expect("free again");
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod locks;
 mod object;
 mod tracked;
 
-pub use fs::FsStore;
+pub use fs::{DirLock, FsStore, LockError};
 pub use locks::KeyedLocks;
 pub use object::ObjectStoreBackend;
 pub use tracked::{Tracked, transact};
@@ -139,6 +139,15 @@ impl StoreLocation {
             other => Err(format!(
                 "`{text}`: no store for `{other}://` (use file://, s3://, gs:// or az://)"
             )),
+        }
+    }
+
+    /// For a directory, its [`DirLock`], which one instance holds while it runs; object
+    /// storage is shared by design (conditional writes), so it needs none.
+    pub fn lock(&self) -> Result<Option<DirLock>, LockError> {
+        match self {
+            StoreLocation::Dir(dir) => DirLock::acquire(dir).map(Some),
+            StoreLocation::Url(_) => Ok(None),
         }
     }
 

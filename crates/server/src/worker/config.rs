@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::admin::answers::BranchList;
 use crate::admin::config::{DOCUMENT_METHODS, LIST_METHODS, existing_site, parse_body, typed};
-use crate::admin::{ApiError, check_names, read_body};
+use crate::admin::{ApiError, check_names, read_json_body};
 use crate::app::AppState;
 use crate::auth::Action;
 use crate::store::Store;
@@ -68,7 +68,7 @@ pub async fn handle(
             Ok(Json(entries).into_response())
         }
         Method::POST => {
-            let bytes = read_body(body).await?;
+            let bytes = read_json_body(&headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiWorkerConfig, |v| {
                 typed(v, |entries: &Vec<WorkerEntry>| {
                     rules::worker_entries(entries)
