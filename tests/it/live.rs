@@ -322,6 +322,7 @@ async fn reached_beyond_this_machine_the_dashboard_and_protected_pages_need_a_to
     )
     .await;
     assert_eq!(with_role, StatusCode::OK);
+}
 
 /// Issue 27: `/readyz` answers 503 until the live session's first apply has finished (a
 /// load balancer sent traffic to a server whose sites were not there yet), then 200.
