@@ -608,9 +608,10 @@ async fn only_an_admin_changes_who_is_admin() {
             StatusCode::FORBIDDEN,
             "/access/admin/role/admin",
         ),
-        // Other access changes, and the same admins in another case or order, are configuration.
+        // Other access changes, and the same admins in another case or order, are configuration;
+        // whether the site requires authentication is not.
         (
-            "config_admin changes requireAuth and config_admin",
+            "config_admin changes config_admin",
             &tech,
             Method::POST,
             access,
@@ -622,11 +623,29 @@ async fn only_an_admin_changes_who_is_admin() {
             "",
         ),
         (
+            "config_admin opens the site",
+            &tech,
+            Method::POST,
+            access,
+            Some(
+                json!({"admin": {"role": {"admin": ["web@acme.example"], "config_admin": ["tech@techacct.example", "ci@techacct.example"]}}}),
+            ),
+            StatusCode::FORBIDDEN,
+            "/admin/requireAuth: only an admin of acme/web",
+        ),
+        (
             "config_admin posts the site unchanged",
             &tech,
             Method::POST,
             SITE,
-            Some(site_body()),
+            Some({
+                let mut unchanged = site_body();
+                unchanged["access"] = roles(
+                    &["web@acme.example"],
+                    &["tech@techacct.example", "ci@techacct.example"],
+                );
+                unchanged
+            }),
             StatusCode::OK,
             "",
         ),
@@ -1374,9 +1393,15 @@ async fn a_damaged_stored_site_answers_500_naming_the_document() {
     // Bytes that are not JSON at all.
     std::fs::write(&stored, b"{\"code\": ").expect("write");
     damaged(&server.get(SITE, &root).await, "GET of a torn document");
-    // Listing the org's sites says which one is damaged instead of skipping it.
+    // Listing the org's sites for someone whose roles are in the documents says which one
+    // is damaged instead of skipping it (an org administrator's listing reads none).
     damaged(
-        &server.get("/admin/config/acme/sites.json", &root).await,
+        &server
+            .get(
+                "/admin/config/acme/sites.json",
+                &server.token("web@acme.example"),
+            )
+            .await,
         "the site listing",
     );
 }

@@ -332,7 +332,7 @@ fn serve_listens_where_told_and_says_which_sources_it_fetches() {
     for (extra, expected) in [
         (&[][..], "fetched: loopback only"),
         (
-            &["--allowed-host", "siteops.acme.example"][..],
+            &["--allowed-host", "siteops.acme.example", "--no-sign-in"][..],
             "refused: reached beyond loopback",
         ),
     ] {

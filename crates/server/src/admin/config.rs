@@ -137,17 +137,20 @@ fn admin_grants(access: Option<&AccessConfig>) -> BTreeSet<String> {
         .collect()
 }
 
-/// Whether an access configuration requires authentication, as written (`auto`, `true`…).
-fn require_auth(access: Option<&AccessConfig>) -> Option<&str> {
+/// Whether an access configuration makes the site require authentication (`requireAuth`
+/// `auto` or `true`), as [`Site::requires_auth`] reads it.
+fn protects(access: Option<&AccessConfig>) -> bool {
     access
         .and_then(|a| a.admin.as_ref())
         .and_then(|a| a.require_auth.as_deref())
+        .is_some_and(|mode| mode == "auto" || mode == "true")
 }
 
 /// A write of a site's access block (`new` replacing `old`; `None`: no access block) that
-/// changes who is `admin` ([`Action::GrantAdmin`]) or whether the site requires
-/// authentication ([`Action::ChangeAuthentication`]) needs an admin of the site or of the
-/// org: a `config_admin` may not raise anyone (itself included) nor open a protected site.
+/// changes who is `admin` ([`Action::GrantAdmin`]) or stops the site requiring
+/// authentication ([`Action::DropAuthentication`]) needs an admin of the site or of the
+/// org: a `config_admin` may not raise anyone (itself included) nor open a protected site
+/// (protecting one is configuration).
 /// 403 naming the field, under `at` (the access block's pointer in the body).
 fn check_access_change(
     state: &AppState,
@@ -170,10 +173,10 @@ fn check_access_change(
             "change who is admin",
         ),
         (
-            require_auth(old) != require_auth(new.as_ref()),
-            Action::ChangeAuthentication,
+            protects(old) && !protects(new.as_ref()),
+            Action::DropAuthentication,
             "admin/requireAuth",
-            "change whether the site requires authentication",
+            "stop the site requiring authentication",
         ),
     ];
     for (changed, action, field, what) in guarded {

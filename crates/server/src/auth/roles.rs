@@ -23,9 +23,9 @@ pub enum Action {
     GrantAdmin,
     /// Delete a site: site and org administrators only.
     DeleteSite,
-    /// Change whether a site's content requires authentication (`requireAuth`): site and
-    /// org administrators only; a `config_admin` cannot open a protected site.
-    ChangeAuthentication,
+    /// Stop a site's content requiring authentication (`requireAuth`): site and org
+    /// administrators only; a `config_admin` cannot open a protected site.
+    DropAuthentication,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,7 +224,7 @@ mod tests {
             decide(Some("root@acme.example"), GrantAdmin),
             Decision::Allow
         );
-        for action in [GrantAdmin, DeleteSite, ChangeAuthentication] {
+        for action in [GrantAdmin, DeleteSite, DropAuthentication] {
             assert!(
                 matches!(
                     decide(Some("tech@techacct.example"), action),
