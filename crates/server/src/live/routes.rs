@@ -209,7 +209,8 @@ async fn preview_on_view(
         document,
     };
     let authorization = headers.get("x-content-source-authorization");
-    preview_now(state, &target, page, authorization, &origin)
+    // `serve` does not ask the local browser for a token: its worker does not either.
+    preview_now(state, &target, page, authorization, None, &origin)
         .await
         .map(|_| ())
 }

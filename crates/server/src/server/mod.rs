@@ -26,7 +26,7 @@ use crate::auth::OrgAdmins;
 use crate::codesync::runner::CodeSync;
 use crate::store::{KeyedLocks, StoreLocation};
 
-pub use preview_host::{PreviewHost, serve as serve_stored};
+pub use preview_host::{PreviewHost, check_content_access, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -104,11 +104,13 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),
         throttles: crate::quota::Throttles::new(config.quotas.clone()),
+        own_addr: Default::default(),
     });
     let listener = TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
+    let _ = state.own_addr.set(addr);
     let app = app(state.clone());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let connection_limits = config.connection_limits.clone();

@@ -88,30 +88,7 @@ pub fn serve(
     let PreviewHost { org, site, .. } = host;
     let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    if document.requires_auth() && state.session.is_none() {
-        match authorize(
-            state.caller(headers).as_ref(),
-            org,
-            site,
-            document.access(),
-            &state.org_admins,
-            Action::ReadContent,
-        ) {
-            Decision::Allow => {}
-            Decision::Unauthenticated => {
-                return Err(ApiError::new(
-                    StatusCode::UNAUTHORIZED,
-                    format!("{org}/{site} requires authentication: send a token"),
-                ));
-            }
-            Decision::Forbidden(reason) => {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    format!("{org}/{site} requires authentication: {reason}"),
-                ));
-            }
-        }
-    }
+    check_content_access(state, headers, &document)?;
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
         "/config.json" => {
@@ -152,6 +129,39 @@ pub fn serve(
                 },
             }
         }
+    }
+}
+
+/// Whether a request may read the content of `document`'s site: always, unless the site
+/// requires authentication; then 401 without a valid token, 403 with a token without a
+/// role on the site. In `serve` (a live session), the local browser is not asked. The
+/// preview hosts and the worker's pages ask the same question here.
+pub fn check_content_access(
+    state: &AppState,
+    headers: &HeaderMap,
+    document: &sites::Site,
+) -> Result<(), ApiError> {
+    if !document.requires_auth() || state.session.is_some() {
+        return Ok(());
+    }
+    let (org, site) = (&document.org, &document.name);
+    match authorize(
+        state.caller(headers).as_ref(),
+        org,
+        site,
+        document.access(),
+        &state.org_admins,
+        Action::ReadContent,
+    ) {
+        Decision::Allow => Ok(()),
+        Decision::Unauthenticated => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            format!("{org}/{site} requires authentication: send a token"),
+        )),
+        Decision::Forbidden(reason) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("{org}/{site} requires authentication: {reason}"),
+        )),
     }
 }
 

@@ -1,5 +1,7 @@
 //! `GET /transform/<org>/<site>/<branch>/<page path>`: a page rendered from JSON.
 //!
+//! 0. A site that requires authentication answers only a request with a token its preview
+//!    hosts would accept (401 without, 403 for someone else's), before anything else.
 //! 1. The first entry whose `path` prefixes the page path handles it (none, or no
 //!    configuration for the branch nor `main`: 404).
 //! 2. `{{id}}` is the whole match of its `regex`; the endpoint's header placeholders take
@@ -11,6 +13,8 @@
 //!    gives it only to an entry whose `templateApiKey` is a valid token for the site.
 //!    Without a template, the generic page is produced.
 //! 6. The render is post-processed: media URL prefix, `article:tag` metadata, mappings.
+//!    The page, rendered or generic, is held to [`OUTPUT_LIMIT`] while it is built and
+//!    after post-processing (409 beyond).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,17 +29,23 @@ use crate::admin::{ApiError, check_names};
 use crate::app::AppState;
 use crate::effective::path_mappings;
 use crate::preview::redirect::follow;
+use crate::server::check_content_access;
 use crate::sites::{self, Site};
 use siteops_config::endpoint::{EndpointTemplate, ExpandError};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::routing::{self, IdError};
-use siteops_template::NoPartials;
 use siteops_template::json::{Json, JsonRef};
+use siteops_template::{NoPartials, RenderError};
 
 /// Largest endpoint document accepted.
 pub const DATA_LIMIT: usize = 16 * 1024 * 1024;
 /// Time allowed for an endpoint fetch.
 pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Largest page the worker answers, before and after post-processing: the preview
+/// pipeline's own page limit, since a worker page is a preview's page source. A render
+/// stops as soon as its output would pass it (409), so one request holds at most this
+/// much output whatever the endpoint sends.
+pub const OUTPUT_LIMIT: usize = crate::preview::PAGE_LIMIT;
 /// Redirects followed for an endpoint.
 const MAX_REDIRECTS: usize = 5;
 
@@ -47,13 +57,19 @@ pub async fn handle(
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let page_path = format!("/{path}");
     let store = state.store.as_ref();
+    // A site that requires authentication shows its pages here only to whom its preview
+    // hosts would, before its configuration or endpoint is looked at.
+    let site_document = sites::load(store, &org, &site)?;
+    if let Some(document) = &site_document {
+        check_content_access(&state, &headers, document)?;
+    }
     let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
         // Nothing configured to render: the page is not found (no server fault).
         return Err(ApiError::not_found(format!(
             "no worker configuration for {org}/{site} branch {branch} (nor main)"
         )));
     };
-    let Some((_, entry)) = routing::select(&entries, &page_path) else {
+    let Some((index, entry)) = routing::select(&entries, &page_path) else {
         return Err(ApiError::not_found(format!(
             "no worker entry handles {page_path}"
         )));
@@ -90,7 +106,15 @@ pub async fn handle(
         }
         _ => document.root(),
     };
-    let site_document = sites::load(store, &org, &site)?;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "the page of entry {index} (path {}) would be larger than the worker's output limit of {OUTPUT_LIMIT} bytes",
+                entry.path
+            ),
+        )
+    };
     let mut page = match template_source(&state, entry, site_document.as_ref(), &branch) {
         Some(source) => {
             let template = state.worker_cache.template(&source).map_err(|e| {
@@ -99,14 +123,17 @@ pub async fn handle(
                     format!("template error: {e}"),
                 )
             })?;
-            template.render(data, &NoPartials).map_err(|e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("template error: {e}"),
-                )
-            })?
+            template
+                .render_limited(data, &NoPartials, OUTPUT_LIMIT)
+                .map_err(|error| match error {
+                    RenderError::TooLarge { .. } => too_large(),
+                    RenderError::Template(e) => ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("template error: {e}"),
+                    ),
+                })?
         }
-        None => html::generic_html(&data.to_value()),
+        None => html::generic_html(data, OUTPUT_LIMIT).map_err(|_| too_large())?,
     };
     if let Some(prefix) = &entry.relative_url_prefix {
         page = html::prefix_media_urls(&page, prefix);
@@ -117,6 +144,11 @@ pub async fn handle(
         && let Some(mappings) = path_mappings(store, &state.code, document, &branch)?
     {
         page = html::apply_mappings(&page, &mappings.value);
+    }
+    // Post-processing may lengthen links (a media prefix on each): the answer obeys the
+    // limit too.
+    if page.len() > OUTPUT_LIMIT {
+        return Err(too_large());
     }
     let mut response = page.into_response();
     response.headers_mut().insert(
