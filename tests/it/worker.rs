@@ -507,3 +507,32 @@ async fn a_page_past_the_output_limit_is_refused_while_rendering() {
     assert_eq!(status, StatusCode::OK, "{error:?}");
     assert_eq!(html.len(), 20 * (2 + 32 * 1024));
 }
+
+#[tokio::test]
+async fn a_page_path_past_the_bound_is_refused_before_any_match() {
+    let bound = siteops::worker::render::MAX_PAGE_PATH;
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"title": "Event"})))
+        .mount(&api)
+        .await;
+    let entries = json!([{"path": "/events/", "regex": "/(?<=event-)[a-z0-9-]+$/", "endpoint": format!("{}/events/{{{{id}}}}.json", api.uri())}]);
+    let (server, _) = setup(entries, &[]).await;
+    let page = |len: usize| format!("/events/event-{}", "a".repeat(len - "/events/event-".len()));
+    let (status, error, _) = render(&server, &page(bound), &[]).await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
+    let (status, error, _) = render(&server, &page(bound + 1), &[]).await;
+    assert_eq!(status, StatusCode::URI_TOO_LONG);
+    assert_eq!(
+        error,
+        Some(format!(
+            "the page path is {} bytes long; the worker takes at most {bound}",
+            bound + 1
+        ))
+    );
+    let asked = api.received_requests().await.expect("recorded").len();
+    assert_eq!(
+        asked, 1,
+        "only the page within the bound reached the endpoint"
+    );
+}
