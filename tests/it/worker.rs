@@ -536,3 +536,20 @@ async fn a_page_path_past_the_bound_is_refused_before_any_match() {
         "only the page within the bound reached the endpoint"
     );
 }
+
+#[tokio::test]
+async fn an_endpoint_whose_origin_holds_a_placeholder_is_refused() {
+    let (server, root) = setup(
+        json!([{"path": "/", "endpoint": "https://api.example.com/x.json"}]),
+        &[],
+    )
+    .await;
+    let entries = json!([{"path": "/p/", "endpoint": "https://{{id}}/data.json", "regex": "/[a-z.]+$/", "headers": {"x-api-key": "secret"}}]);
+    let posted = post_config(&server, &root, CONFIG, &entries).await;
+    assert_eq!(posted.status, StatusCode::BAD_REQUEST);
+    let error = posted.error.unwrap_or_default();
+    assert!(
+        error.contains("/0/endpoint") && error.contains("scheme, host or port"),
+        "{error}"
+    );
+}

@@ -234,6 +234,11 @@ fn endpoint_url(
             ExpandError::MissingHeader(name) => {
                 ApiError::bad_request(format!("missing header {name}"))
             }
+            // Stored before validation refused it: the configuration, not the request, is
+            // at fault, and nothing is sent.
+            error @ ExpandError::PlaceholderInOrigin => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+            }
             other => ApiError::bad_request(other.to_string()),
         })
 }
