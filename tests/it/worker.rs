@@ -324,7 +324,30 @@ async fn a_site_with_authentication_gives_templates_only_with_a_valid_key() {
             &json!({"admin": {"role": {"admin": ["web@acme.example"]}, "requireAuth": "auto"}}),
         )
         .await;
-    let generic = render(&server, "/events/event-summer-fest", &[]).await.2;
+    // The site's pages are no longer public: the worker asks what its preview host asks.
+    let (status, error, _) = render(&server, "/events/event-summer-fest", &[]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{error:?}");
+    assert_eq!(
+        error.as_deref(),
+        Some("acme/web requires authentication: send a token")
+    );
+    let stranger = server.token("someone@globex.example");
+    let auth = |token: &str| format!("token {token}");
+    let (status, _, _) = render(
+        &server,
+        "/events/event-summer-fest",
+        &[("authorization", &auth(&stranger))],
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let reader = server.token("web@acme.example");
+    let (status, error, generic) = render(
+        &server,
+        "/events/event-summer-fest",
+        &[("authorization", &auth(&reader))],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
     assert!(
         generic.contains("<meta name=\"description\" content=\"Music\">")
             && generic.contains("application/ld+json"),
@@ -333,9 +356,67 @@ async fn a_site_with_authentication_gives_templates_only_with_a_valid_key() {
     let key = server.token_with("worker@acme.example", "acme/web", 3600);
     post_config(&server, &root, CONFIG, &entry(Some(key))).await;
     assert_eq!(
-        render(&server, "/events/event-summer-fest", &[]).await.2,
+        render(
+            &server,
+            "/events/event-summer-fest",
+            &[("authorization", &auth(&reader))]
+        )
+        .await
+        .2,
         "<h1>Summer Fest</h1>"
     );
+}
+
+#[tokio::test]
+async fn a_preview_of_a_protected_site_still_renders_through_its_own_worker() {
+    let api = MockServer::start().await;
+    endpoint(
+        &api,
+        "/events/summer-fest.json",
+        json!({"title": "Summer Fest", "description": "Music"}),
+    )
+    .await;
+    let entries = json!([{"path": "/events/", "regex": "/(?<=event-)[a-z0-9-]+$/", "endpoint": format!("{}/events/{{{{id}}}}.json", api.uri())}]);
+    let (server, root) = setup(entries, &[]).await;
+    // The site's content comes from this server's worker, and only signed-in readers see it.
+    let content =
+        json!({"source": {"url": server.url("/transform/acme/web/main"), "type": "markup"}});
+    let set = server
+        .post("/admin/config/acme/sites/web/content.json", &root, &content)
+        .await;
+    assert_eq!(set.status, StatusCode::OK, "{:?}", set.error);
+    server
+        .post(
+            "/admin/config/acme/sites/web/access.json",
+            &root,
+            &json!({"admin": {"role": {"admin": ["web@acme.example"]}, "requireAuth": "auto"}}),
+        )
+        .await;
+    assert_eq!(
+        render(&server, "/events/event-summer-fest", &[]).await.0,
+        StatusCode::UNAUTHORIZED,
+        "the worker page itself is refused without a token"
+    );
+    let admin = server.token("web@acme.example");
+    let previewed = server
+        .post(
+            "/admin/preview/acme/web/main/events/event-summer-fest",
+            &admin,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(previewed.status, StatusCode::OK, "{:?}", previewed.error);
+    let page = server
+        .client
+        .get(server.url("/events/event-summer-fest.md"))
+        .header("host", "main--web--acme.localhost")
+        .header("authorization", format!("token {admin}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(page.status(), StatusCode::OK);
+    let markdown = page.text().await.expect("text");
+    assert!(markdown.contains("Summer Fest"), "{markdown}");
 }
 
 #[tokio::test]
@@ -387,6 +468,91 @@ async fn mappings_apply_with_use_aem_mapping_and_branches_fall_back_to_main() {
         .unwrap_or_default();
     assert!(
         error.contains("no worker configuration for acme/other branch main"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_page_past_the_output_limit_is_refused_while_rendering() {
+    let limit = siteops::worker::render::OUTPUT_LIMIT;
+    // 40 items of 32 KB: 1.25 MiB of output through the template, and of generic page.
+    let items: Vec<Value> = (0..40)
+        .map(|i| json!({"title": format!("{i:02}{}", "x".repeat(32 * 1024))}))
+        .collect();
+    let api = MockServer::start().await;
+    endpoint(&api, "/items.json", json!({"items": items})).await;
+    endpoint(&api, "/few.json", json!({"items": &items[..20]})).await;
+    let entries = json!([
+        {"path": "/listing", "endpoint": format!("{}/items.json", api.uri()), "template": "/templates/list.html"},
+        {"path": "/few", "endpoint": format!("{}/few.json", api.uri()), "template": "/templates/list.html"},
+        {"path": "/generic", "endpoint": format!("{}/items.json", api.uri())}
+    ]);
+    let template = "{{#items}}{{{title}}}{{/items}}";
+    let (server, _) = setup(entries, &[("templates/list.html", template)]).await;
+    let (status, error, body) = render(&server, "/listing", &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{error:?}");
+    assert_eq!(
+        error.as_deref(),
+        Some(
+            format!("the page of entry 0 (path /listing) would be larger than the worker's output limit of {limit} bytes")
+                .as_str()
+        )
+    );
+    assert!(body.len() < 1024, "no partial page is sent");
+    let (status, error, _) = render(&server, "/generic", &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{error:?}");
+    assert!(
+        error.is_some_and(|e| e.starts_with("the page of entry 2 (path /generic)")),
+        "the generic page has the same limit"
+    );
+    // Half of it fits, and renders whole.
+    let (status, error, html) = render(&server, "/few", &[]).await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
+    assert_eq!(html.len(), 20 * (2 + 32 * 1024));
+}
+
+#[tokio::test]
+async fn a_page_path_past_the_bound_is_refused_before_any_match() {
+    let bound = siteops::worker::render::MAX_PAGE_PATH;
+    let api = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"title": "Event"})))
+        .mount(&api)
+        .await;
+    let entries = json!([{"path": "/events/", "regex": "/(?<=event-)[a-z0-9-]+$/", "endpoint": format!("{}/events/{{{{id}}}}.json", api.uri())}]);
+    let (server, _) = setup(entries, &[]).await;
+    let page = |len: usize| format!("/events/event-{}", "a".repeat(len - "/events/event-".len()));
+    let (status, error, _) = render(&server, &page(bound), &[]).await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
+    let (status, error, _) = render(&server, &page(bound + 1), &[]).await;
+    assert_eq!(status, StatusCode::URI_TOO_LONG);
+    assert_eq!(
+        error,
+        Some(format!(
+            "the page path is {} bytes long; the worker takes at most {bound}",
+            bound + 1
+        ))
+    );
+    let asked = api.received_requests().await.expect("recorded").len();
+    assert_eq!(
+        asked, 1,
+        "only the page within the bound reached the endpoint"
+    );
+}
+
+#[tokio::test]
+async fn an_endpoint_whose_origin_holds_a_placeholder_is_refused() {
+    let (server, root) = setup(
+        json!([{"path": "/", "endpoint": "https://api.example.com/x.json"}]),
+        &[],
+    )
+    .await;
+    let entries = json!([{"path": "/p/", "endpoint": "https://{{id}}/data.json", "regex": "/[a-z.]+$/", "headers": {"x-api-key": "secret"}}]);
+    let posted = post_config(&server, &root, CONFIG, &entries).await;
+    assert_eq!(posted.status, StatusCode::BAD_REQUEST);
+    let error = posted.error.unwrap_or_default();
+    assert!(
+        error.contains("/0/endpoint") && error.contains("scheme, host or port"),
         "{error}"
     );
 }

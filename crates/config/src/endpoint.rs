@@ -78,6 +78,12 @@ pub enum ExpandError {
         "the id `{0}` contains a `.` or `..` path segment, which would change the endpoint path"
     )]
     DotSegment(String),
+    /// A placeholder stands in the scheme, host or port: a request would choose where
+    /// the entry's headers (its API keys) go.
+    #[error(
+        "a placeholder stands in the endpoint's scheme, host or port; the origin must be written out"
+    )]
+    PlaceholderInOrigin,
 }
 
 impl EndpointTemplate {
@@ -123,6 +129,30 @@ impl EndpointTemplate {
     /// The literal text and placeholders, in order; adjacent text is merged.
     pub fn segments(&self) -> &[Segment] {
         &self.segments
+    }
+
+    /// Whether a placeholder stands before the end of the origin (scheme, host, port):
+    /// the literal text before the first placeholder must hold `scheme://authority`
+    /// and the `/`, `?` or `#` that ends it. Then a value can only land in the path or
+    /// the query, where it is percent-encoded, so no request chooses the origin.
+    pub fn origin_has_placeholder(&self) -> bool {
+        let Some(first_placeholder) = self
+            .segments
+            .iter()
+            .position(|segment| !matches!(segment, Segment::Literal(_)))
+        else {
+            return false;
+        };
+        let Some(Segment::Literal(text)) = first_placeholder
+            .checked_sub(1)
+            .and_then(|i| self.segments.get(i))
+        else {
+            return true;
+        };
+        let Some((_, after_scheme)) = text.split_once("://") else {
+            return true;
+        };
+        !after_scheme.contains(['/', '?', '#'])
     }
 
     /// Whether the template has an `{{id}}`, which needs the entry to have a regex.
@@ -179,6 +209,9 @@ impl EndpointTemplate {
         id: Option<&str>,
         header: impl Fn(&str, &mut String) -> Result<(), ExpandError>,
     ) -> Result<String, ExpandError> {
+        if self.origin_has_placeholder() {
+            return Err(ExpandError::PlaceholderInOrigin);
+        }
         let mut url = String::new();
         let mut in_query = false;
         for segment in &self.segments {
@@ -652,6 +685,45 @@ mod tests {
         assert_eq!(
             template("https://api/p/{{id}}").expand(Some("a..b/.c"), headers(&[])),
             Ok("https://api/p/a..b/.c".to_owned())
+        );
+    }
+
+    #[test]
+    fn placeholders_never_choose_the_origin() {
+        for endpoint in [
+            "{{id}}",
+            "https://{{id}}/x",
+            "https://{{id}}.example.com/x",
+            "https://api.example.com{{id}}",
+            "https://api.example.com:{{headers.port}}/x",
+            "https://user@{{headers.host}}/x",
+            "{{headers['x-scheme']}}://api.example.com/x",
+            "https:{{id}}",
+        ] {
+            let t = template(endpoint);
+            assert!(t.origin_has_placeholder(), "{endpoint}");
+            assert_eq!(
+                t.expand(
+                    Some("evil.example"),
+                    headers(&[("port", "1"), ("host", "h"), ("x-scheme", "http")])
+                ),
+                Err(ExpandError::PlaceholderInOrigin),
+                "{endpoint}"
+            );
+        }
+        for endpoint in [
+            "https://api.example.com/{{id}}",
+            "https://api.example.com:8443?q={{id}}",
+            "https://api.example.com#{{id}}",
+            "https://api.example.com/all",
+        ] {
+            assert!(!template(endpoint).origin_has_placeholder(), "{endpoint}");
+        }
+        // In the path and query, what could change the origin is encoded.
+        assert_eq!(
+            template("https://api.example.com/{{id}}?q={{id}}")
+                .expand(Some("@evil.example#?"), headers(&[])),
+            Ok("https://api.example.com/%40evil.example%23%3F?q=%40evil.example%23%3F".to_owned())
         );
     }
 }

@@ -57,8 +57,14 @@
 //!   (reserved double punctuators such as `!!`) are not checked.
 //! * Matching that backtracks past fancy-regex's limit stops with
 //!   [`JsRegexError::MatchFailed`]; JavaScript would go on, for minutes on
-//!   patterns such as `/([a-z0-9]+-?)+$/`. The parts of a pattern without
-//!   look-around or backreferences run on the `regex` crate, in linear time.
+//!   patterns such as `/([a-z0-9]+-?)+$/`.
+//!
+//! A pattern whose translation has no look-around or backreference (after the
+//! translation: `\b` becomes look-around) runs on the `regex` crate alone, in time
+//! linear in the haystack ([`JsRegex::is_linear`]). Other patterns may take time
+//! quadratic in it (`/(?<=event-)[a-z0-9-]+$/` tries the look-behind at every
+//! position): callers bound the haystack's length and run them where a slow match
+//! holds up nothing else.
 
 use std::error::Error as _;
 
@@ -90,13 +96,22 @@ pub enum JsRegexError {
     },
 }
 
-/// A JavaScript regex literal compiled to an equivalent fancy-regex.
+/// A JavaScript regex literal compiled to an equivalent fancy-regex, or to a `regex`
+/// crate regex when nothing in it needs backtracking.
 #[derive(Clone, Debug)]
 pub struct JsRegex {
     literal: String,
     pattern: String,
     flags: String,
-    regex: Regex,
+    engine: Engine,
+}
+
+#[derive(Clone, Debug)]
+enum Engine {
+    /// No look-around nor backreference: a finite automaton, linear in the haystack.
+    Linear(regex::Regex),
+    /// Backtracking, bounded by fancy-regex's limit.
+    Backtracking(Regex),
 }
 
 impl JsRegex {
@@ -109,12 +124,12 @@ impl JsRegex {
     pub fn parse(literal: &str) -> Result<JsRegex, JsRegexError> {
         let (pattern, flag_text) = split_literal(literal)?;
         let flags = Flags::parse(flag_text)?;
-        let regex = compile(&translate(pattern, flags)?, flags)?;
+        let engine = compile(&translate(pattern, flags)?, flags)?;
         Ok(JsRegex {
             literal: literal.to_owned(),
             pattern: pattern.to_owned(),
             flags: flag_text.to_owned(),
-            regex,
+            engine,
         })
     }
 
@@ -123,17 +138,30 @@ impl JsRegex {
     /// Hitting the backtracking limit is an error rather than "no match", so
     /// callers can tell a pattern that is too slow from one that does not apply.
     pub fn find<'h>(&self, haystack: &'h str) -> Result<Option<&'h str>, JsRegexError> {
-        self.regex
-            .find(haystack)
-            .map(|found| found.map(|m| m.as_str()))
-            .map_err(|error| match_failed(&error))
+        match &self.engine {
+            Engine::Linear(regex) => Ok(regex.find(haystack).map(|m| m.as_str())),
+            Engine::Backtracking(regex) => regex
+                .find(haystack)
+                .map(|found| found.map(|m| m.as_str()))
+                .map_err(|error| match_failed(&error)),
+        }
     }
 
     /// Whether the pattern matches anywhere in `haystack`.
     pub fn is_match(&self, haystack: &str) -> Result<bool, JsRegexError> {
-        self.regex
-            .is_match(haystack)
-            .map_err(|error| match_failed(&error))
+        match &self.engine {
+            Engine::Linear(regex) => Ok(regex.is_match(haystack)),
+            Engine::Backtracking(regex) => regex
+                .is_match(haystack)
+                .map_err(|error| match_failed(&error)),
+        }
+    }
+
+    /// Whether matching takes time linear in the haystack: the pattern runs on the
+    /// `regex` crate's automata. Otherwise (look-around, backreferences) it backtracks,
+    /// and may take time quadratic in the haystack or worse, up to fancy-regex's limit.
+    pub fn is_linear(&self) -> bool {
+        matches!(self.engine, Engine::Linear(_))
     }
 
     /// The pattern between the slashes, as written.
@@ -241,18 +269,29 @@ impl Flags {
     }
 }
 
-fn compile(translated: &str, flags: Flags) -> Result<Regex, JsRegexError> {
+fn compile(translated: &str, flags: Flags) -> Result<Engine, JsRegexError> {
     // The translator guarantees balanced groups, so wrapping cannot change the meaning.
     let source = if flags.sticky {
         format!(r"\A(?:{translated})")
     } else {
         translated.to_owned()
     };
-    RegexBuilder::new(&source)
+    // fancy-regex first: it judges the syntax (and refuses what JavaScript would), and a
+    // pattern it accepts that the `regex` crate also compiles has no look-around nor
+    // backreference, so the linear engine gives the same matches.
+    let backtracking = RegexBuilder::new(&source)
         .case_insensitive(flags.ignore_case)
         .multi_line(flags.multi_line)
         .build()
-        .map_err(|error| invalid(describe_compile_error(&error)))
+        .map_err(|error| invalid(describe_compile_error(&error)))?;
+    match regex::RegexBuilder::new(&source)
+        .case_insensitive(flags.ignore_case)
+        .multi_line(flags.multi_line)
+        .build()
+    {
+        Ok(linear) => Ok(Engine::Linear(linear)),
+        Err(_) => Ok(Engine::Backtracking(backtracking)),
+    }
 }
 
 /// The sentence that says what is wrong with the pattern.

@@ -479,3 +479,40 @@ fn documented_differences_from_javascript_and_regress() {
     let regress_differences = ENGINES.iter().filter(|row| row.2 != row.4).count();
     assert_eq!((differences, regress_differences), (26, 11));
 }
+
+/// Patterns without look-around or backreferences run on the linear engine; the others
+/// backtrack. Both find the same matches as before.
+#[test]
+fn lookaround_free_patterns_run_on_the_linear_engine() {
+    for (literal, haystack, found) in [
+        (r"/\d+$/", "/products/1234", Some("1234")),
+        (r"/[a-z0-9-]+$/i", "/Events/Summer-1", Some("Summer-1")),
+        (
+            r"/^\/news\/(\d{4})\//y",
+            "/news/2024/a",
+            Some("/news/2024/"),
+        ),
+        (r"/[^/]+(?=\.html$)/", "/a/b.html", None),
+    ] {
+        let regex = JsRegex::parse(literal).expect(literal);
+        let linear = !literal.contains("(?=");
+        assert_eq!(regex.is_linear(), linear, "{literal}");
+        if linear {
+            assert_eq!(regex.find(haystack), Ok(found), "{literal}");
+        }
+    }
+    for (literal, haystack, found) in [
+        (
+            r"/(?<=event-)[a-z0-9-]+$/",
+            "/events/event-summer",
+            Some("summer"),
+        ),
+        (r"/(?=.*x)(?=.*y)(?=.*z)/", "/zyx", Some("")),
+        (r"/\bab/", "x ab", Some("ab")),
+        (r"/(a)\1/", "xaa", Some("aa")),
+    ] {
+        let regex = JsRegex::parse(literal).expect(literal);
+        assert!(!regex.is_linear(), "{literal}");
+        assert_eq!(regex.find(haystack), Ok(found), "{literal}");
+    }
+}

@@ -47,6 +47,9 @@ pub struct AppState {
     pub exposed: bool,
     /// Quotas and rates of a shared server ([`crate::quota`]).
     pub throttles: crate::quota::Throttles,
+    /// The address the server listens on, once bound: previews of a site that requires
+    /// authentication send a token to their own worker there, and nowhere else.
+    pub own_addr: std::sync::OnceLock<std::net::SocketAddr>,
 }
 
 impl AppState {

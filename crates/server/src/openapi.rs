@@ -532,7 +532,7 @@ fn paths() -> Value {
     add("/transform/{org}/{site}/{branch}/{path}", path_item(vec![
         ("get", Op::new("workerPage", "A page rendered by the worker: endpoint JSON through the entry's template.")
             .open().html().params(&branch).param(page)
-            .answer(200, "The markup page.", None).errors(&[400, 404, 500, 502])),
+            .answer(200, "The markup page.", None).errors(&[400, 401, 403, 404, 409, 414, 500, 502])),
     ]));
     Value::Object(paths)
 }

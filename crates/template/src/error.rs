@@ -31,6 +31,25 @@ impl TemplateError {
     }
 }
 
+/// Why a render produced no output.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    /// The template failed on the data, as mustache.js would.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The output would pass `limit` bytes; the render stopped there.
+    #[error("the output would be larger than {limit} bytes")]
+    TooLarge {
+        /// The limit given to the render, in bytes.
+        limit: usize,
+    },
+}
+
+/// The output would pass its limit: the renderer's internal signal, which
+/// [`RenderError::TooLarge`] reports with the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Full;
+
 /// A tag's place in its source, kept on render-time nodes so that errors
 /// found while rendering can still point at the tag. `u32` keeps nodes small.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

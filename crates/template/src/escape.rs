@@ -36,6 +36,45 @@ pub fn escape_html(s: &str, out: &mut String) {
     out.push_str(s.get(copied..).unwrap_or_default());
 }
 
+/// [`escape_html`] that appends only while `out` stays within `limit` bytes: `false`, with
+/// `out` holding a prefix of the escaped text, when the whole would pass it. Far from the
+/// limit this is the fast path; near it the text is written a piece at a time, so the
+/// output never grows past the limit.
+pub(crate) fn escape_html_within(s: &str, out: &mut String, limit: usize) -> bool {
+    let room = limit.saturating_sub(out.len());
+    if s.len() > room {
+        // Escaping never shortens the text.
+        return false;
+    }
+    if s.len().saturating_mul(MAX_ENTITY_LEN) <= room {
+        escape_html(s, out);
+        return true;
+    }
+    let mut copied = 0;
+    for (at, &byte) in s.as_bytes().iter().enumerate() {
+        let entity = ENTITY_OF_BYTE[usize::from(byte)];
+        if entity != 0 {
+            let plain = s.get(copied..at).unwrap_or_default();
+            let entity = ENTITIES[usize::from(entity)];
+            if out.len() + plain.len() + entity.len() > limit {
+                return false;
+            }
+            out.push_str(plain);
+            out.push_str(entity);
+            copied = at + 1;
+        }
+    }
+    let rest = s.get(copied..).unwrap_or_default();
+    if out.len() + rest.len() > limit {
+        return false;
+    }
+    out.push_str(rest);
+    true
+}
+
+/// The longest replacement, `&quot;`: no text escapes to more than this many times its length.
+const MAX_ENTITY_LEN: usize = 6;
+
 const BLOCK: usize = 16;
 
 /// A bit mask of the bytes of `block` (16 bytes) that are among the eight to escape:

@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use crate::json::{Json, JsonRef};
 
-pub use error::TemplateError;
+pub use error::{RenderError, TemplateError};
 pub use escape::escape_html;
 pub use partials::{NoPartials, PartialSource};
 
@@ -75,11 +75,26 @@ impl Template {
         data: JsonRef<'_>,
         partials: &dyn PartialSource,
     ) -> Result<String, TemplateError> {
+        self.render_limited(data, partials, usize::MAX)
+            .map_err(unlimited)
+    }
+
+    /// [`render`](Self::render), stopping with [`RenderError::TooLarge`] as soon as the
+    /// output would pass `limit` bytes: the oversized text is never built, so a render
+    /// holds at most `limit` bytes of output whatever the data.
+    pub fn render_limited(
+        &self,
+        data: JsonRef<'_>,
+        partials: &dyn PartialSource,
+        limit: usize,
+    ) -> Result<String, RenderError> {
         // Growing a large output by doubling copies it again and again. Reserve for the
         // template's text plus a generous allowance per data node: address space that a
-        // render does not use is never touched, so over-reserving costs little.
-        let mut out = String::with_capacity(self.text_len + data.node_count() * 32);
-        self.render_to(data, partials, &mut out)?;
+        // render does not use is never touched, so over-reserving costs little. Never
+        // more than the limit, which the output cannot pass.
+        let estimate = self.text_len + data.node_count().saturating_mul(32);
+        let mut out = String::with_capacity(estimate.min(limit));
+        self.render_limited_to(data, partials, &mut out, limit)?;
         Ok(out)
     }
 
@@ -91,8 +106,21 @@ impl Template {
         partials: &dyn PartialSource,
         out: &mut String,
     ) -> Result<(), TemplateError> {
+        self.render_limited_to(data, partials, out, usize::MAX)
+            .map_err(unlimited)
+    }
+
+    /// [`render_to`](Self::render_to) with `out` held to `limit` bytes in all (what it
+    /// held before counts). On error `out` is left as it was.
+    pub fn render_limited_to(
+        &self,
+        data: JsonRef<'_>,
+        partials: &dyn PartialSource,
+        out: &mut String,
+        limit: usize,
+    ) -> Result<(), RenderError> {
         let start = out.len();
-        let result = render::render(&self.nodes, data, partials, out);
+        let result = render::render(&self.nodes, data, partials, out, limit);
         if result.is_err() {
             out.truncate(start);
         }
@@ -113,5 +141,20 @@ impl Template {
             // A `Value` always encodes to valid JSON.
             Err(_) => self.render(Json::null().root(), partials),
         }
+    }
+}
+
+/// The error of a render without a limit. No output reaches `usize::MAX` bytes (memory
+/// runs out long before), so only a template error can come back; the other arm keeps
+/// that a message rather than a panic.
+fn unlimited(error: RenderError) -> TemplateError {
+    match error {
+        RenderError::Template(error) => error,
+        too_large @ RenderError::TooLarge { .. } => TemplateError {
+            message: too_large.to_string(),
+            line: 1,
+            column: 1,
+            partial: None,
+        },
     }
 }

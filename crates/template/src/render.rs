@@ -6,10 +6,10 @@
 use std::rc::Rc;
 
 use super::context::{Context, NullFrame};
-use super::error::{Pos, TemplateError};
+use super::error::{Full, Pos, RenderError, TemplateError};
 use super::node::Node;
 use super::partials::{Compiled, PartialCache, PartialSource};
-use super::value::Item;
+use super::value::{Item, push_within};
 use crate::json::{Elements, JsonRef};
 
 /// How deeply partials may include partials. mustache.js has no limit of
@@ -22,9 +22,11 @@ pub(crate) fn render(
     data: JsonRef<'_>,
     source: &dyn PartialSource,
     out: &mut String,
-) -> Result<(), TemplateError> {
+    limit: usize,
+) -> Result<(), RenderError> {
     let mut renderer = Renderer {
         source,
+        limit,
         cache: PartialCache::default(),
         context: Context::new(Item::from(data)),
         frames: Vec::new(),
@@ -86,10 +88,15 @@ struct Renderer<'t, 'd, 's> {
     context: Context<'d>,
     frames: Vec<Frame<'t, 'd>>,
     depth: usize,
+    /// The largest `out` may grow, in bytes: checked before each write, so the render
+    /// stops before the output passes it rather than after building it.
+    limit: usize,
 }
 
 impl<'t, 'd> Renderer<'t, 'd, '_> {
-    fn run(&mut self, mut cur: Cursor<'t>, out: &mut String) -> Result<(), TemplateError> {
+    fn run(&mut self, mut cur: Cursor<'t>, out: &mut String) -> Result<(), RenderError> {
+        let limit = self.limit;
+        let too_large = move |Full| RenderError::TooLarge { limit };
         loop {
             if self.finish_body(&mut cur) {
                 continue;
@@ -99,13 +106,13 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
             };
             match node {
                 Node::Text(text) => {
-                    out.push_str(text);
+                    push_within(out, text, limit).map_err(too_large)?;
                     cur.pc += 1;
                 }
                 Node::Var { path, escape, pos } => {
                     let value = self.context.lookup(path);
                     let value = value.map_err(|e| null_frame_error(e, *pos, &cur))?;
-                    value.write(out, *escape);
+                    value.write(out, *escape, limit).map_err(too_large)?;
                     cur.pc += 1;
                 }
                 Node::Section {

@@ -548,3 +548,46 @@ fn arbitrary_input_never_panics() {
         seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
     }
 }
+
+/// A limited render gives the whole output when it fits, and otherwise stops with
+/// `TooLarge` at any limit short of it: text, escaped and raw values, numbers, joined
+/// lists, partials, and values whose escaping (not their raw length) passes the limit.
+#[test]
+fn a_limited_render_stops_before_passing_its_limit() {
+    let data = json!({"a": "x<y>&'\"", "raw": "<b>", "n": 1234.5, "list": [1, [2, "3/"], null], "many": [{"t": "ab"}, {"t": "cd"}]});
+    let partials: HashMap<String, String> = [("p".to_string(), "[{{a}}]".to_string())].into();
+    let text = data.to_string();
+    let mut buffer = Vec::new();
+    let document = Json::parse(text.as_bytes(), &mut buffer).expect("JSON");
+    let template = Template::compile(
+        "head {{a}} {{{raw}}} {{n}} {{list}} {{#many}}<{{t}}>{{/many}} {{>p}} {{&a}} tail",
+    )
+    .expect("compiles");
+    let whole = template
+        .render(document.root(), &partials)
+        .expect("renders");
+    assert_eq!(
+        template.render_limited(document.root(), &partials, whole.len()),
+        Ok(whole.clone())
+    );
+    for limit in 0..whole.len() {
+        assert_eq!(
+            template.render_limited(document.root(), &partials, limit),
+            Err(RenderError::TooLarge { limit }),
+            "{limit}"
+        );
+    }
+    // `render_limited_to` counts what `out` held and leaves it as it was on error.
+    let mut out = "kept".to_string();
+    let limited = template.render_limited_to(document.root(), &partials, &mut out, whole.len());
+    assert_eq!(limited, Err(RenderError::TooLarge { limit: whole.len() }));
+    assert_eq!(out, "kept");
+    // A template error is still one.
+    let null = Template::compile("{{#l}}{{x}}{{/l}}").expect("compiles");
+    let mut second = Vec::new();
+    let data = Json::parse(br#"{"l": [null]}"#, &mut second).expect("JSON");
+    assert!(matches!(
+        null.render_limited(data.root(), &NoPartials, 100),
+        Err(RenderError::Template(_))
+    ));
+}

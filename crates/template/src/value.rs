@@ -4,7 +4,8 @@
 
 use crate::json::{JsonArray, JsonObject, JsonRef, Kind};
 
-use super::escape::escape_html;
+use super::error::Full;
+use super::escape::escape_html_within;
 use super::node::Key;
 use super::number::write_js_number;
 
@@ -89,25 +90,54 @@ impl<'d> Item<'d> {
     }
 
     /// Appends JavaScript's `String(value)`, HTML-escaped if asked. Null
-    /// (and a missing value) print nothing, as mustache.js skips them.
-    pub fn write(self, out: &mut String, escape: bool) {
+    /// (and a missing value) print nothing, as mustache.js skips them. [`Full`] when the
+    /// text would take `out` past `limit` bytes (what was appended is then the caller's
+    /// to drop).
+    pub fn write(self, out: &mut String, escape: bool, limit: usize) -> Result<(), Full> {
         match self {
-            Item::Array(items) => write_joined(items, out, escape),
-            other => other.write_scalar(out, escape),
+            Item::Array(items) => write_joined(items, out, escape, limit),
+            other => other.write_scalar(out, escape, limit),
         }
     }
 
-    fn write_scalar(self, out: &mut String, escape: bool) {
-        match self {
-            Item::Null => {}
-            Item::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-            Item::Number(n) => write_js_number(n, out),
-            Item::Str(s) if escape => escape_html(s, out),
-            Item::Str(s) => out.push_str(s),
-            Item::Object(_) => out.push_str("[object Object]"),
-            Item::Array(items) => write_joined(items, out, escape),
-        }
+    fn write_scalar(self, out: &mut String, escape: bool, limit: usize) -> Result<(), Full> {
+        let text = match self {
+            Item::Null => return Ok(()),
+            Item::Bool(b) => {
+                if b {
+                    "true"
+                } else {
+                    "false"
+                }
+            }
+            Item::Number(n) => {
+                // At most a few dozen bytes: written, then judged.
+                write_js_number(n, out);
+                return if out.len() > limit { Err(Full) } else { Ok(()) };
+            }
+            Item::Str(s) if escape => {
+                return if escape_html_within(s, out, limit) {
+                    Ok(())
+                } else {
+                    Err(Full)
+                };
+            }
+            Item::Str(s) => s,
+            Item::Object(_) => "[object Object]",
+            Item::Array(items) => return write_joined(items, out, escape, limit),
+        };
+        push_within(out, text, limit)
     }
+}
+
+/// Appends `text` unless it would take `out` past `limit` bytes.
+#[inline]
+pub(crate) fn push_within(out: &mut String, text: &str, limit: usize) -> Result<(), Full> {
+    if out.len() + text.len() > limit {
+        return Err(Full);
+    }
+    out.push_str(text);
+    Ok(())
 }
 
 fn is_length(key: &Key) -> bool {
@@ -134,7 +164,12 @@ fn utf16_unit(s: &str, i: usize) -> Option<&str> {
 /// `Array.prototype.join(',')`, which `String(array)` uses: nested arrays
 /// are joined in place and null elements print empty. Iterative, so deeply
 /// nested data cannot exhaust the stack.
-fn write_joined(items: JsonArray<'_>, out: &mut String, escape: bool) {
+fn write_joined(
+    items: JsonArray<'_>,
+    out: &mut String,
+    escape: bool,
+    limit: usize,
+) -> Result<(), Full> {
     let mut stack = vec![(items.elements(), true)];
     while let Some((iter, first)) = stack.last_mut() {
         let Some(value) = iter.next() else {
@@ -142,11 +177,12 @@ fn write_joined(items: JsonArray<'_>, out: &mut String, escape: bool) {
             continue;
         };
         if !std::mem::replace(first, false) {
-            out.push(',');
+            push_within(out, ",", limit)?;
         }
         match Item::from(value) {
             Item::Array(inner) => stack.push((inner.elements(), true)),
-            other => other.write_scalar(out, escape),
+            other => other.write_scalar(out, escape, limit)?,
         }
     }
+    Ok(())
 }

@@ -120,7 +120,7 @@ codes! {
     UnknownVariable = "unknown-variable" (Error),
     /// A worker entry `path` that does not start with `/`.
     InvalidWorkerPath = "invalid-worker-path" (Error),
-    /// A malformed or unknown `{{…}}` placeholder in a worker endpoint.
+    /// A malformed or unknown `{{…}}` placeholder in a worker endpoint, or one in its scheme, host or port.
     InvalidPlaceholder = "invalid-placeholder" (Error),
     /// `{{id}}` in an endpoint of an entry without `regex`.
     IdWithoutRegex = "id-without-regex" (Error),

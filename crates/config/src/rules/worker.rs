@@ -85,6 +85,16 @@ fn endpoint_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
         }
     };
     let mut diagnostics = Vec::new();
+    if template.origin_has_placeholder() {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidPlaceholder,
+                "a placeholder stands in the endpoint's scheme, host or port, so a request would choose where the entry's headers go",
+            )
+            .with_help("write the origin out, for example `https://api.example.com/{{id}}.json`: placeholders belong in the path and the query")
+            .at_pointer("/endpoint"),
+        );
+    }
     if template.uses_id() && entry.regex.is_none() {
         diagnostics.push(
             Diagnostic::error(

@@ -25,8 +25,9 @@ use crate::app::AppState;
 use crate::effective::content_source;
 use url::Url;
 
-use crate::auth::Action;
+use crate::auth::{Action, Claims};
 use crate::code::SiteCode;
+use crate::preview::fetch::WorkerCredential;
 use crate::preview::store::{BranchPreviews, PreviewRecord};
 use crate::preview::{PagePath, PreviewError, PreviewRequest};
 use crate::sites::Site;
@@ -96,6 +97,7 @@ async fn route(
         &site_ref,
         &page,
         headers.get("x-content-source-authorization"),
+        state.caller(headers).as_ref(),
         &preview_origin,
     )
     .await?;
@@ -111,7 +113,9 @@ pub struct SiteRef<'a> {
 }
 
 /// Previews `page` now and stores the result: the pipeline from the site's effective
-/// content source, then the record saved under the page's lock. `serve`'s preview hosts
+/// content source, then the record saved under the page's lock. For a site that requires
+/// authentication, `caller` lends the preview a token for the site's pages on this
+/// server's own worker. `serve`'s preview hosts
 /// call it too, to preview a page when it is viewed. In `serve` the outcome also goes to
 /// the live session's list of recent previews, trace included.
 pub async fn preview_now(
@@ -119,6 +123,7 @@ pub async fn preview_now(
     target: &SiteRef<'_>,
     page: &PagePath,
     authorization: Option<&axum::http::HeaderValue>,
+    caller: Option<&Claims>,
     preview_origin: &Url,
 ) -> Result<PreviewRecord, ApiError> {
     let SiteRef {
@@ -134,10 +139,14 @@ pub async fn preview_now(
             "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
         ))
     })?;
+    let worker = caller
+        .filter(|_| document.requires_auth())
+        .and_then(|caller| worker_credential(state, org, site, caller));
     let request = PreviewRequest {
         content: &content.value,
         page,
         authorization,
+        worker: worker.as_ref(),
         preview_origin,
         head_html: head_html(&state.code, document, branch),
     };
@@ -196,6 +205,30 @@ pub async fn preview_now(
         .lock(&previews.page_key(&preview.web_path))
         .await;
     Ok(previews.save(&preview, &content_bus_id, &now)?)
+}
+
+/// A token for `org/site`'s pages on this server's own worker, for the time of one
+/// preview: the caller's identity (so the worker grants what the caller's role allows),
+/// for that site only.
+fn worker_credential(
+    state: &AppState,
+    org: &str,
+    site: &str,
+    caller: &Claims,
+) -> Option<WorkerCredential> {
+    let own = *state.own_addr.get()?;
+    let now = crate::time::now_seconds();
+    let token = state.key.sign(&Claims {
+        sub: caller.sub.clone(),
+        iat: now,
+        exp: now + state.preview_limits.preview_deadline.as_secs() + 1,
+        aud: format!("{org}/{site}"),
+    });
+    Some(WorkerCredential {
+        own,
+        path_prefix: format!("/transform/{org}/{site}/"),
+        token: axum::http::HeaderValue::from_str(&token).ok()?,
+    })
 }
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).

@@ -191,7 +191,7 @@ async fn preview_host(
         .unwrap_or_default();
     // Who may not read the page does not get it previewed either.
     let site = site.and_then(|site| {
-        server::check_read_content(state, host, &site, &headers)?;
+        server::check_content_access(state, &headers, &site)?;
         Ok(site)
     });
     let previewed = match site {
@@ -259,7 +259,8 @@ async fn preview_on_view(
         document,
     };
     let authorization = headers.get("x-content-source-authorization");
-    preview_now(state, &target, page, authorization, &origin)
+    // `serve` does not ask the local browser for a token: its worker does not either.
+    preview_now(state, &target, page, authorization, None, &origin)
         .await
         .map(|_| ())
 }

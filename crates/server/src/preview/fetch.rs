@@ -4,7 +4,10 @@
 //! What goes to a source: `Authorization` (the preview request's
 //! `x-content-source-authorization`, unchanged, when it has one) and
 //! `x-content-source-location` (the page's web path), nothing else. A redirect is
-//! followed, and the two headers go only to hops on the source's own host and port.
+//! followed, and the two headers go only to hops on the source's own host and port. A
+//! source that is this server's own worker for the site previewed also gets the
+//! [`WorkerCredential`] (`x-auth-token`), which a site that requires authentication asks of
+//! its worker pages; no other source ever sees it.
 //!
 //! How the primary source's answer (or a non-fallback answer of the overlay) becomes the
 //! preview's status ([`map_status`]): 404 -> 404, 401 -> 401, 403 -> 404, 429 -> 503 (the
@@ -62,6 +65,22 @@ pub struct FetchedPage {
     pub last_modified: Option<String>,
 }
 
+/// A token for this server's own worker pages of one site: sent as `x-auth-token` to a
+/// source on the server's own address (`own`) under `path_prefix`
+/// (`/transform/<org>/<site>/`), and to no other.
+#[derive(Debug, Clone)]
+pub struct WorkerCredential {
+    pub own: std::net::SocketAddr,
+    pub path_prefix: String,
+    pub token: HeaderValue,
+}
+
+impl WorkerCredential {
+    pub fn applies_to(&self, url: &Url) -> bool {
+        super::transport::is_own_origin(self.own, url) && url.path().starts_with(&self.path_prefix)
+    }
+}
+
 /// The preview status for a source's non-success status, with a reason for `x-error`.
 pub fn map_status(status: u16) -> u16 {
     match status {
@@ -83,6 +102,7 @@ pub async fn fetch_page(
     sources: &[Source],
     page: &PagePath,
     authorization: Option<&HeaderValue>,
+    worker: Option<&WorkerCredential>,
     limits: &Limits,
     trace: &mut Trace,
 ) -> Result<FetchedPage, PreviewError> {
@@ -101,6 +121,10 @@ pub async fn fetch_page(
             // The site's configuration, not the server, is at fault.
             PreviewError::new(409, format!("the {role} source is misconfigured: {error}"))
         })?;
+        let mut headers = credentials.clone();
+        if let Some(worker) = worker.filter(|w| w.applies_to(&url)) {
+            headers.insert("x-auth-token", worker.token.clone());
+        }
         let own = AllowList::parse(None, &url);
         let permitted = |hop: &Url| own.permits(hop);
         let started = Instant::now();
@@ -110,7 +134,7 @@ pub async fn fetch_page(
             follow(
                 transport,
                 url.clone(),
-                &credentials,
+                &headers,
                 &permitted,
                 limits.page_size,
                 limits.redirects,

@@ -7,7 +7,7 @@ use http::HeaderValue;
 use url::Url;
 
 use super::convert::{self, Converted, RenderContext};
-use super::fetch::{Role, Source, fetch_page};
+use super::fetch::{Role, Source, WorkerCredential, fetch_page};
 use super::images::allow::AllowList;
 use super::images::download::{Downloader, StoredMedia};
 use super::images::{MediaSink, download_images};
@@ -86,6 +86,8 @@ pub struct PreviewRequest<'a> {
     pub content: &'a ContentConfig,
     pub page: &'a PagePath,
     pub authorization: Option<&'a HeaderValue>,
+    /// The token for the server's own worker pages of the site, when it needs one.
+    pub worker: Option<&'a WorkerCredential>,
     /// The preview host's origin (`http://main--site--org.localhost:3000`).
     pub preview_origin: &'a Url,
     /// The site's `head.html`, when its code has one.
@@ -135,10 +137,20 @@ async fn run_traced(
         content,
         page,
         authorization,
+        worker,
         ..
     } = *request;
     let sources = sources(content)?;
-    let fetched = fetch_page(transport, &sources, page, authorization, limits, trace).await?;
+    let fetched = fetch_page(
+        transport,
+        &sources,
+        page,
+        authorization,
+        worker,
+        limits,
+        trace,
+    )
+    .await?;
     let mut preview = Preview {
         web_path: page.web_path(),
         resource_path: page.resource_path(fetched.json),

@@ -288,17 +288,19 @@ impl ReqwestTransport {
     }
 
     fn is_own(&self, url: &Url) -> bool {
-        let Some(own) = self.own.get() else {
-            return false;
-        };
-        let ip = match url.host() {
-            Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
-            Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
-            _ => return false,
-        };
-        let port = url.port_or_known_default();
-        ip == own.ip() && port == Some(own.port())
+        self.own.get().is_some_and(|own| is_own_origin(*own, url))
     }
+}
+
+/// Whether `url` addresses the server listening on `own`: its address literal and port
+/// (a name is never taken for it: names resolve to whatever their owner says).
+pub fn is_own_origin(own: SocketAddr, url: &Url) -> bool {
+    let ip = match url.host() {
+        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
+        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
+        _ => return false,
+    };
+    url.scheme() == "http" && ip == own.ip() && url.port_or_known_default() == Some(own.port())
 }
 
 impl Transport for ReqwestTransport {

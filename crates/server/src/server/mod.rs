@@ -27,7 +27,7 @@ use crate::auth::OrgAdmins;
 use crate::codesync::runner::CodeSync;
 use crate::store::{KeyedLocks, StoreLocation};
 
-pub use preview_host::{PreviewHost, check_read_content, serve as serve_stored};
+pub use preview_host::{PreviewHost, check_content_access, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -165,12 +165,14 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         identity: admin::Identity::new(&config.sign_in),
         exposed: config.is_exposed(),
         throttles: crate::quota::Throttles::new(config.quotas.clone()),
+        own_addr: Default::default(),
     });
     let listener = TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     let listening = listener.local_addr()?;
     let addr = reachable(listening);
+    let _ = state.own_addr.set(addr);
     let app = app(state.clone());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let connection_limits = config.connection_limits.clone();

@@ -78,41 +78,6 @@ pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> R
     super::page_policy::apply(response, &path, content_only).await
 }
 
-/// Whether the request may read `document`'s content on its preview host: anyone, unless
-/// the site requires authentication; then a token with a role on the site (401 without,
-/// 403 with another's). A live session serving only this machine shows the local
-/// developer every page without one.
-pub fn check_read_content(
-    state: &AppState,
-    host: &PreviewHost,
-    document: &sites::Site,
-    headers: &HeaderMap,
-) -> Result<(), ApiError> {
-    let PreviewHost { org, site, .. } = host;
-    let local_session = state.session.is_some() && !state.exposed;
-    if !document.requires_auth() || local_session {
-        return Ok(());
-    }
-    match authorize(
-        state.caller(headers).as_ref(),
-        org,
-        site,
-        document.access(),
-        &state.org_admins,
-        Action::ReadContent,
-    ) {
-        Decision::Allow => Ok(()),
-        Decision::Unauthenticated => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            format!("{org}/{site} requires authentication: send a token"),
-        )),
-        Decision::Forbidden(reason) => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("{org}/{site} requires authentication: {reason}"),
-        )),
-    }
-}
-
 /// A preview host's stored files, as the platform serves them (no session involved).
 pub fn serve(
     state: &AppState,
@@ -124,7 +89,7 @@ pub fn serve(
     let PreviewHost { org, site, .. } = host;
     let document = sites::load(store, org, site)?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    check_read_content(state, host, &document, headers)?;
+    check_content_access(state, headers, &document)?;
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
         "/config.json" => {
@@ -167,6 +132,41 @@ pub fn serve(
                 },
             }
         }
+    }
+}
+
+/// Whether a request may read the content of `document`'s site: always, unless the site
+/// requires authentication; then 401 without a valid token, 403 with a token without a
+/// role on the site. A live session serving only this machine (`serve` on loopback) does
+/// not ask the local developer; one reached beyond it asks as any service does. The
+/// preview hosts and the worker's pages ask the same question here.
+pub fn check_content_access(
+    state: &AppState,
+    headers: &HeaderMap,
+    document: &sites::Site,
+) -> Result<(), ApiError> {
+    let local_session = state.session.is_some() && !state.exposed;
+    if !document.requires_auth() || local_session {
+        return Ok(());
+    }
+    let (org, site) = (&document.org, &document.name);
+    match authorize(
+        state.caller(headers).as_ref(),
+        org,
+        site,
+        document.access(),
+        &state.org_admins,
+        Action::ReadContent,
+    ) {
+        Decision::Allow => Ok(()),
+        Decision::Unauthenticated => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            format!("{org}/{site} requires authentication: send a token"),
+        )),
+        Decision::Forbidden(reason) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("{org}/{site} requires authentication: {reason}"),
+        )),
     }
 }
 

@@ -9,6 +9,7 @@ use regex::{Captures, Regex};
 use serde_json::Value;
 
 use crate::html::escape_into;
+use siteops_template::json::JsonRef;
 
 /// The media extensions `relativeURLPrefix` applies to.
 pub const MEDIA_EXTENSIONS: [&str; 9] = [
@@ -105,55 +106,150 @@ pub fn expand_tags(html: &str) -> String {
         .into_owned()
 }
 
-/// The page the worker produces when no template can be fetched: `title` and description
-/// from the data, the data as JSON-LD, then `main` with one section whose `div`s carry one
-/// class per key (`item` for array members).
-pub fn generic_html(data: &Value) -> String {
-    let mut out = String::from("<!DOCTYPE html>\n<html>\n<head>\n");
-    if let Some(title) = data.get("title").and_then(Value::as_str) {
-        out.push_str("<title>");
-        escape_into(title, &mut out);
-        out.push_str("</title>\n");
-    }
-    if let Some(description) = data.get("description").and_then(Value::as_str) {
-        out.push_str("<meta name=\"description\" content=\"");
-        escape_into(description, &mut out);
-        out.push_str("\">\n");
-    }
-    // `</` cannot end the script early once its slash is escaped.
-    let json_ld = serde_json::to_string(data)
-        .expect("JSON serializes")
-        .replace("</", "<\\/");
-    out.push_str("<script type=\"application/ld+json\">");
-    out.push_str(&json_ld);
-    out.push_str("</script>\n</head>\n<body>\n<main>\n<div>\n");
-    generic_value(data, &mut out);
-    out.push_str("\n</div>\n</main>\n</body>\n</html>\n");
-    out
+/// The generic page would pass its limit; it was not built past it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the page would be larger than {limit} bytes")]
+pub struct PageTooLarge {
+    pub limit: usize,
 }
 
-fn generic_value(value: &Value, out: &mut String) {
+/// The page the worker produces when no template can be fetched: `title` and description
+/// from the data, the data as JSON-LD, then `main` with one section whose `div`s carry one
+/// class per key (`item` for array members). Built within `limit` bytes: it stops as soon
+/// as the page would pass it.
+pub fn generic_html(data: JsonRef<'_>, limit: usize) -> Result<String, PageTooLarge> {
+    // Every node of the data takes at least a byte of the JSON-LD: a document with more
+    // nodes than the limit cannot fit, and is refused before it is copied.
+    if data.node_count() > limit {
+        return Err(PageTooLarge { limit });
+    }
+    let data = data.to_value();
+    let mut page = Bounded::new(limit);
+    page.push("<!DOCTYPE html>\n<html>\n<head>\n")?;
+    if let Some(title) = data.get("title").and_then(Value::as_str) {
+        page.push("<title>")?;
+        page.escape(title)?;
+        page.push("</title>\n")?;
+    }
+    if let Some(description) = data.get("description").and_then(Value::as_str) {
+        page.push("<meta name=\"description\" content=\"")?;
+        page.escape(description)?;
+        page.push("\">\n")?;
+    }
+    page.push("<script type=\"application/ld+json\">")?;
+    page.json_ld(&data)?;
+    page.push("</script>\n</head>\n<body>\n<main>\n<div>\n")?;
+    generic_value(&data, &mut page)?;
+    page.push("\n</div>\n</main>\n</body>\n</html>\n")?;
+    Ok(page.out)
+}
+
+/// A page under construction that refuses, before writing, whatever would take it past
+/// its limit.
+struct Bounded {
+    out: String,
+    limit: usize,
+}
+
+impl Bounded {
+    fn new(limit: usize) -> Bounded {
+        Bounded {
+            out: String::new(),
+            limit,
+        }
+    }
+
+    fn push(&mut self, text: &str) -> Result<(), PageTooLarge> {
+        if self.out.len() + text.len() > self.limit {
+            return Err(PageTooLarge { limit: self.limit });
+        }
+        self.out.push_str(text);
+        Ok(())
+    }
+
+    /// Appends `text` escaped as [`escape_into`] does, a character at a time near the limit.
+    fn escape(&mut self, text: &str) -> Result<(), PageTooLarge> {
+        // An escaped character takes at most six bytes (`&quot;`).
+        if self.out.len() + text.len().saturating_mul(6) <= self.limit {
+            escape_into(text, &mut self.out);
+            return Ok(());
+        }
+        let mut buffer = [0u8; 4];
+        for c in text.chars() {
+            let mut piece = String::new();
+            escape_into(c.encode_utf8(&mut buffer), &mut piece);
+            self.push(&piece)?;
+        }
+        Ok(())
+    }
+
+    /// The data as JSON, with `</` written `<\/` so that it cannot end the script early.
+    fn json_ld(&mut self, data: &Value) -> Result<(), PageTooLarge> {
+        let limit = self.limit;
+        let mut writer = JsonLd {
+            page: self,
+            after_lt: false,
+        };
+        serde_json::to_writer(&mut writer, data).map_err(|_| PageTooLarge { limit })
+    }
+}
+
+/// Writes serialized JSON into a [`Bounded`] page, escaping `</` on the way (the two may
+/// arrive in different writes). Past the limit the write fails, which stops serializing.
+struct JsonLd<'p> {
+    page: &'p mut Bounded,
+    after_lt: bool,
+}
+
+impl std::io::Write for JsonLd<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let full = || std::io::Error::other("the page limit is reached");
+        // serde_json writes whole characters: each write is UTF-8 on its own.
+        let text = std::str::from_utf8(bytes).map_err(std::io::Error::other)?;
+        let mut rest = text;
+        while !rest.is_empty() {
+            if self.after_lt && rest.starts_with('/') {
+                self.page.push("\\/").map_err(|_| full())?;
+                rest = &rest[1..];
+                self.after_lt = false;
+                continue;
+            }
+            let end = rest.find('<').map_or(rest.len(), |at| at + 1);
+            self.page.push(&rest[..end]).map_err(|_| full())?;
+            self.after_lt = rest[..end].ends_with('<');
+            rest = &rest[end..];
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn generic_value(value: &Value, page: &mut Bounded) -> Result<(), PageTooLarge> {
     match value {
         Value::Object(map) => {
             for (key, value) in map {
-                out.push_str("<div class=\"");
-                out.push_str(&class_name(key));
-                out.push_str("\">");
-                generic_value(value, out);
-                out.push_str("</div>");
+                page.push("<div class=\"")?;
+                page.push(&class_name(key))?;
+                page.push("\">")?;
+                generic_value(value, page)?;
+                page.push("</div>")?;
             }
         }
         Value::Array(items) => {
             for item in items {
-                out.push_str("<div class=\"item\">");
-                generic_value(item, out);
-                out.push_str("</div>");
+                page.push("<div class=\"item\">")?;
+                generic_value(item, page)?;
+                page.push("</div>")?;
             }
         }
-        Value::String(s) => escape_into(s, out),
+        Value::String(s) => page.escape(s)?,
         Value::Null => {}
-        other => out.push_str(&other.to_string()),
+        other => page.push(&other.to_string())?,
     }
+    Ok(())
 }
 
 /// A key as a class name: characters outside `[A-Za-z0-9_-]` become `-`.
@@ -214,7 +310,7 @@ pub fn decode_entities(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn media_urls_get_the_prefix_after_decoding() {
@@ -264,10 +360,37 @@ mod tests {
         );
     }
 
+    fn generic(data: &Value, limit: usize) -> Result<String, PageTooLarge> {
+        let text = data.to_string();
+        let mut buffer = Vec::new();
+        let document =
+            siteops_template::json::Json::parse(text.as_bytes(), &mut buffer).expect("JSON");
+        generic_html(document.root(), limit)
+    }
+
+    #[test]
+    fn the_generic_page_stops_at_its_limit() {
+        let data = json!({"title": "t", "items": ["</x>".repeat(100), "y".repeat(100)]});
+        let whole = generic(&data, usize::MAX).expect("no limit");
+        assert!(whole.contains("<\\/x>"), "{whole}");
+        assert_eq!(generic(&data, whole.len()).as_deref(), Ok(whole.as_str()));
+        // One byte short, at any point of the page (head, JSON-LD, body): refused.
+        for limit in [0, 10, 120, 300, 500, whole.len() - 1] {
+            assert_eq!(
+                generic(&data, limit),
+                Err(PageTooLarge { limit }),
+                "{limit}"
+            );
+        }
+        // More nodes than bytes allowed: refused before anything is copied.
+        let many = json!(vec![0; 1000]);
+        assert_eq!(generic(&many, 999), Err(PageTooLarge { limit: 999 }));
+    }
+
     #[test]
     fn the_generic_page_carries_title_description_json_ld_and_classes() {
         let data = json!({"title": "A <b>", "description": "d", "spec sheet": {"weight": 2}, "sizes": ["S", "M"], "note": "</script>"});
-        let html = generic_html(&data);
+        let html = generic(&data, usize::MAX).expect("no limit");
         assert!(html.contains("<title>A &lt;b&gt;</title>"), "{html}");
         assert!(html.contains("<meta name=\"description\" content=\"d\">"));
         assert!(html.contains("<script type=\"application/ld+json\">{"));

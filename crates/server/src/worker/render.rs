@@ -1,6 +1,9 @@
 //! `GET /transform/<org>/<site>/<branch>/<page path>`: a page rendered from JSON.
 //!
-//! 1. The first entry whose `path` prefixes the page path handles it (none, or no
+//! 0. A site that requires authentication answers only a request with a token its preview
+//!    hosts would accept (401 without, 403 for someone else's), before anything else.
+//! 1. A page path longer than [`MAX_PAGE_PATH`] bytes: 414, before any regex runs on it.
+//!    The first entry whose `path` prefixes the page path handles it (none, or no
 //!    configuration for the branch nor `main`: 404).
 //! 2. `{{id}}` is the whole match of its `regex`; the endpoint's header placeholders take
 //!    the request's headers listed in `forwardHeaders` (a listed header that is absent: 400).
@@ -11,6 +14,8 @@
 //!    gives it only to an entry whose `templateApiKey` is a valid token for the site.
 //!    Without a template, the generic page is produced.
 //! 6. The render is post-processed: media URL prefix, `article:tag` metadata, mappings.
+//!    The page, rendered or generic, is held to [`OUTPUT_LIMIT`] while it is built and
+//!    after post-processing (409 beyond).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,17 +30,28 @@ use crate::admin::{ApiError, check_names};
 use crate::app::AppState;
 use crate::effective::path_mappings;
 use crate::preview::redirect::follow;
+use crate::server::check_content_access;
 use crate::sites::{self, Site};
 use siteops_config::endpoint::{EndpointTemplate, ExpandError};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::routing::{self, IdError};
-use siteops_template::NoPartials;
 use siteops_template::json::{Json, JsonRef};
+use siteops_template::{NoPartials, RenderError};
 
 /// Largest endpoint document accepted.
 pub const DATA_LIMIT: usize = 16 * 1024 * 1024;
 /// Time allowed for an endpoint fetch.
 pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Largest page the worker answers, before and after post-processing: the preview
+/// pipeline's own page limit, since a worker page is a preview's page source. A render
+/// stops as soon as its output would pass it (409), so one request holds at most this
+/// much output whatever the endpoint sends.
+pub const OUTPUT_LIMIT: usize = crate::preview::PAGE_LIMIT;
+/// Longest page path the worker takes, in bytes (414 beyond, before any entry is looked
+/// at). An entry's regex with look-around backtracks, in time quadratic in the path: at
+/// this bound the guide's `/(?<=event-)[a-z0-9-]+$/` takes a quarter of a millisecond
+/// where a 60 KB path took 0.7 s (`cargo bench -p siteops-jsregex --bench lookaround`).
+pub const MAX_PAGE_PATH: usize = 1024;
 /// Redirects followed for an endpoint.
 const MAX_REDIRECTS: usize = 5;
 
@@ -46,19 +62,34 @@ pub async fn handle(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let page_path = format!("/{path}");
+    if page_path.len() > MAX_PAGE_PATH {
+        return Err(ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!(
+                "the page path is {} bytes long; the worker takes at most {MAX_PAGE_PATH}",
+                page_path.len()
+            ),
+        ));
+    }
     let store = state.store.as_ref();
+    // A site that requires authentication shows its pages here only to whom its preview
+    // hosts would, before its configuration or endpoint is looked at.
+    let site_document = sites::load(store, &org, &site)?;
+    if let Some(document) = &site_document {
+        check_content_access(&state, &headers, document)?;
+    }
     let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
         // Nothing configured to render: the page is not found (no server fault).
         return Err(ApiError::not_found(format!(
             "no worker configuration for {org}/{site} branch {branch} (nor main)"
         )));
     };
-    let Some((_, entry)) = routing::select(&entries, &page_path) else {
+    let Some((index, entry)) = routing::select(&entries, &page_path) else {
         return Err(ApiError::not_found(format!(
             "no worker entry handles {page_path}"
         )));
     };
-    let id = match page_id(&state, entry, &page_path) {
+    let id = match page_id(&state, entry, &page_path).await {
         Ok(id) => id,
         Err(IdError::NoMatch(literal)) => {
             return Err(ApiError::not_found(format!(
@@ -90,7 +121,15 @@ pub async fn handle(
         }
         _ => document.root(),
     };
-    let site_document = sites::load(store, &org, &site)?;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "the page of entry {index} (path {}) would be larger than the worker's output limit of {OUTPUT_LIMIT} bytes",
+                entry.path
+            ),
+        )
+    };
     let mut page = match template_source(&state, entry, site_document.as_ref(), &branch) {
         Some(source) => {
             let template = state.worker_cache.template(&source).map_err(|e| {
@@ -99,14 +138,17 @@ pub async fn handle(
                     format!("template error: {e}"),
                 )
             })?;
-            template.render(data, &NoPartials).map_err(|e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("template error: {e}"),
-                )
-            })?
+            template
+                .render_limited(data, &NoPartials, OUTPUT_LIMIT)
+                .map_err(|error| match error {
+                    RenderError::TooLarge { .. } => too_large(),
+                    RenderError::Template(e) => ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("template error: {e}"),
+                    ),
+                })?
         }
-        None => html::generic_html(&data.to_value()),
+        None => html::generic_html(data, OUTPUT_LIMIT).map_err(|_| too_large())?,
     };
     if let Some(prefix) = &entry.relative_url_prefix {
         page = html::prefix_media_urls(&page, prefix);
@@ -118,6 +160,11 @@ pub async fn handle(
     {
         page = html::apply_mappings(&page, &mappings.value);
     }
+    // Post-processing may lengthen links (a media prefix on each): the answer obeys the
+    // limit too.
+    if page.len() > OUTPUT_LIMIT {
+        return Err(too_large());
+    }
     let mut response = page.into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -126,8 +173,10 @@ pub async fn handle(
     Ok(response)
 }
 
-/// `routing::id`, with the entry's regex compiled once.
-fn page_id(
+/// `routing::id`, with the entry's regex compiled once. A regex that backtracks runs on
+/// a blocking thread: even on a bounded path it may take milliseconds, which the async
+/// threads serving other requests must not wait for. A linear one runs here, at once.
+async fn page_id(
     state: &AppState,
     entry: &WorkerEntry,
     page_path: &str,
@@ -139,7 +188,20 @@ fn page_id(
         .worker_cache
         .regex(literal)
         .map_err(IdError::Invalid)?;
-    routing::find_id(&regex, literal, page_path).map(Some)
+    if regex.is_linear() {
+        return routing::find_id(&regex, literal, page_path).map(Some);
+    }
+    let (literal, page_path) = (literal.clone(), page_path.to_string());
+    tokio::task::spawn_blocking(move || routing::find_id(&regex, &literal, &page_path))
+        .await
+        .unwrap_or_else(|error| {
+            Err(IdError::Invalid(
+                siteops_jsregex::JsRegexError::MatchFailed {
+                    message: error.to_string(),
+                },
+            ))
+        })
+        .map(Some)
 }
 
 /// The endpoint with `{{id}}` and the forwarded headers filled in.
@@ -171,6 +233,11 @@ fn endpoint_url(
         .map_err(|error| match error {
             ExpandError::MissingHeader(name) => {
                 ApiError::bad_request(format!("missing header {name}"))
+            }
+            // Stored before validation refused it: the configuration, not the request, is
+            // at fault, and nothing is sent.
+            error @ ExpandError::PlaceholderInOrigin => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
             }
             other => ApiError::bad_request(other.to_string()),
         })
