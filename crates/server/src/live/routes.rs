@@ -259,10 +259,19 @@ async fn preview_on_view(
         document,
     };
     let authorization = headers.get("x-content-source-authorization");
-    // `serve` does not ask the local browser for a token: its worker does not either.
-    preview_now(state, &target, page, authorization, None, &origin)
-        .await
-        .map(|_| ())
+    // The viewer's identity, when it has one, lends the preview its worker's token: a
+    // session reached beyond this machine asks for one (its local browser is not asked).
+    let viewer = state.caller(headers);
+    preview_now(
+        state,
+        &target,
+        page,
+        authorization,
+        viewer.as_ref(),
+        &origin,
+    )
+    .await
+    .map(|_| ())
 }
 
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {
