@@ -144,11 +144,13 @@ pub async fn preview_now(
     // A turn among the previews running at once; the wait counts against the deadline.
     let began = std::time::Instant::now();
     let deadline = state.preview_limits.preview_deadline;
-    let Some(turn) = state.throttles.preview_slot(deadline).await else {
+    let Some(turn) = state.throttles.preview_slot(org, deadline).await else {
+        let quotas = &state.throttles.quotas;
         return Err(ApiError::busy(format!(
-            "{} previews are running; none finished within {} ms",
-            state.throttles.quotas.concurrent_previews,
-            deadline.as_millis()
+            "no preview turn came within {} ms: {} previews run at once, at most {} of org {org}",
+            deadline.as_millis(),
+            quotas.concurrent_previews,
+            quotas.previews_per_org,
         )));
     };
     let outcome = crate::preview::run(
