@@ -27,7 +27,7 @@ use url::Url;
 
 use crate::auth::Action;
 use crate::code::SiteCode;
-use crate::preview::store::{BranchPreviews, PreviewRecord};
+use crate::preview::store::{BranchPreviews, PreviewRecord, Rewrite};
 use crate::preview::{PagePath, PreviewError, PreviewRequest};
 use crate::sites::Site;
 
@@ -97,6 +97,7 @@ async fn route(
         &page,
         headers.get("x-content-source-authorization"),
         &preview_origin,
+        Rewrite::Always,
     )
     .await?;
     Ok(Json(answer(&record, &links)).into_response())
@@ -120,6 +121,7 @@ pub async fn preview_now(
     page: &PagePath,
     authorization: Option<&axum::http::HeaderValue>,
     preview_origin: &Url,
+    rewrite: Rewrite,
 ) -> Result<PreviewRecord, ApiError> {
     let SiteRef {
         org,
@@ -197,7 +199,7 @@ pub async fn preview_now(
         .locks
         .lock(&previews.page_key(&preview.web_path))
         .await;
-    Ok(previews.save(&preview, &content_bus_id, &now)?)
+    Ok(previews.save_when(&preview, &content_bus_id, &now, rewrite)?)
 }
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).

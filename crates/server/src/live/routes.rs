@@ -209,9 +209,16 @@ async fn preview_on_view(
         document,
     };
     let authorization = headers.get("x-content-source-authorization");
-    preview_now(state, &target, page, authorization, &origin)
-        .await
-        .map(|_| ())
+    preview_now(
+        state,
+        &target,
+        page,
+        authorization,
+        &origin,
+        crate::preview::store::Rewrite::IfChanged,
+    )
+    .await
+    .map(|_| ())
 }
 
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {

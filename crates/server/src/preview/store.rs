@@ -65,6 +65,16 @@ impl PreviewRecord {
     }
 }
 
+/// Whether [`BranchPreviews::save_when`] writes a preview the store already holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rewrite {
+    /// A preview asked for: its record says when it was made.
+    Always,
+    /// A page previewed because it was viewed (in `serve`): a view of an unchanged page
+    /// writes nothing, so views cannot add writes (2,000 views wrote 2,000 records).
+    IfChanged,
+}
+
 /// The previews of one branch of a site.
 #[derive(Clone)]
 pub struct BranchPreviews<'a> {
@@ -104,6 +114,20 @@ impl<'a> BranchPreviews<'a> {
         content_bus_id: &str,
         now: &str,
     ) -> Result<PreviewRecord, StoreError> {
+        self.save_when(preview, content_bus_id, now, Rewrite::Always)
+    }
+
+    /// Saves a preview made at `now` as [`Self::save`] does, unless `when` is
+    /// [`Rewrite::IfChanged`] and the stored record already holds the same revision from the
+    /// same source with the same images: then nothing is written and the stored record is
+    /// returned.
+    pub fn save_when(
+        &self,
+        preview: &Preview,
+        content_bus_id: &str,
+        now: &str,
+        when: Rewrite,
+    ) -> Result<PreviewRecord, StoreError> {
         let files: Vec<(&str, &[u8])> = match &preview.body {
             PreviewBody::Json(json) => vec![(JSON, json)],
             PreviewBody::Page { source, converted } => {
@@ -126,6 +150,21 @@ impl<'a> BranchPreviews<'a> {
         }
         let revision = hex::encode(&hasher.finalize()[..16]);
         let page_key = self.page_key(&preview.web_path);
+        let previous = self.load(&preview.web_path)?;
+        if when == Rewrite::IfChanged
+            && let Some(previous) = previous.as_ref().filter(|previous| {
+                previous.revision == revision
+                    && previous.source == preview.source.name()
+                    && previous.source_url == preview.source_url.as_str()
+                    && previous.content_bus_id == content_bus_id
+                    && previous
+                        .media
+                        .iter()
+                        .eq(preview.media.iter().map(|m| &m.name))
+            })
+        {
+            return Ok(previous.clone());
+        }
         for (name, bytes) in &files {
             self.store
                 .put(&format!("{page_key}/{revision}/{name}"), bytes)?;
@@ -150,7 +189,6 @@ impl<'a> BranchPreviews<'a> {
             trace: preview.trace.clone(),
             warnings: preview.warnings.clone(),
         };
-        let previous = self.load(&preview.web_path)?;
         let bytes = serde_json::to_vec_pretty(&record).expect("records serialize");
         self.store.put(&format!("{page_key}.json"), &bytes)?;
         if let Some(previous) = previous {
