@@ -421,6 +421,9 @@ pub struct ServeArgs {
     /// Previews running at once; further ones wait their turn, and the wait counts against their deadline.
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_previews: u32,
+    /// Of those, previews one org may run at once, so that one org's slow sources cannot hold every turn.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_previews_per_org: u32,
     /// Code sync jobs running at once, over every site; further ones wait their turn.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub max_sync_jobs: u32,

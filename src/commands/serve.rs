@@ -124,6 +124,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         quotas: Quotas {
             sites_per_org: args.max_sites_per_org as usize,
             concurrent_previews: args.max_previews as usize,
+            previews_per_org: args.max_previews_per_org as usize,
             concurrent_sync_jobs: args.max_sync_jobs as usize,
             sign_ins_per_minute: args.sign_in_rate,
             webhooks_per_minute: args.webhook_rate,

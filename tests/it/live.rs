@@ -341,3 +341,53 @@ async fn readyz_waits_for_the_first_apply() {
     reload(&live, &Target::of(&server.server)).await;
     assert_eq!(ready().await, (StatusCode::OK, "ready\n".to_string()));
 }
+
+/// Issue 27, finding 11: every view of a page on a preview host in `serve` wrote its
+/// preview record again (2,000 views, 2,000 writes). A view of an unchanged page now
+/// writes nothing: the record stays the one the first view wrote.
+#[tokio::test]
+async fn views_of_an_unchanged_page_write_no_record() {
+    let repo = example_copy();
+    let (server, _live) = TestServer::start_live(repo.path().to_path_buf()).await;
+    let store = server.server.state.store.as_ref();
+    let previews = siteops::preview::store::BranchPreviews::new(store, "acme", "website", "main");
+    let view = || async {
+        let page = server
+            .client
+            .get(server.url("/"))
+            .header("host", "main--website--acme.localhost")
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(page.status(), StatusCode::OK, "{page:?}");
+    };
+    view().await;
+    // The stored record, marked so that a rewrite shows.
+    let key = format!("{}.json", previews.page_key("/"));
+    let mut record = previews
+        .load("/")
+        .expect("store")
+        .expect("the view previewed /");
+    record.last_modified = "2000-01-01T00:00:00Z".into();
+    let marked = serde_json::to_vec_pretty(&record).expect("json");
+    store.put(&key, &marked).expect("put");
+    for _ in 0..200 {
+        view().await;
+    }
+    let after = previews.load("/").expect("store").expect("a record");
+    assert_eq!(
+        after.last_modified, "2000-01-01T00:00:00Z",
+        "the record was rewritten"
+    );
+
+    // A changed page is written again.
+    let mut changed = record.clone();
+    changed.revision = "0".repeat(32);
+    store
+        .put(&key, &serde_json::to_vec_pretty(&changed).expect("json"))
+        .expect("put");
+    view().await;
+    let after = previews.load("/").expect("store").expect("a record");
+    assert_eq!(after.revision, record.revision);
+    assert_ne!(after.last_modified, "2000-01-01T00:00:00Z");
+}

@@ -134,22 +134,27 @@ async fn concurrent_creations_do_not_pass_the_org_quota() {
     assert_eq!((created, refused), (3, 9), "{statuses:?}");
 }
 
-#[tokio::test]
-async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline() {
-    // A source that accepts and never answers, counting the connections it got.
+/// A source that accepts and never answers, counting the connections it got: its port.
+async fn stalled_source() -> (u16, Arc<AtomicUsize>) {
     let stalled = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let port = stalled.local_addr().expect("address").port();
     let accepted = Arc::new(AtomicUsize::new(0));
     let counted = accepted.clone();
-    let _held = tokio::spawn(async move {
+    tokio::spawn(async move {
         let mut open = Vec::new();
         while let Ok((stream, _)) = stalled.accept().await {
             counted.fetch_add(1, Ordering::SeqCst);
             open.push(stream);
         }
     });
+    (port, accepted)
+}
+
+#[tokio::test]
+async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline() {
+    let (port, accepted) = stalled_source().await;
     let quotas = Quotas {
         concurrent_previews: 1,
         ..Quotas::default()
@@ -196,4 +201,71 @@ async fn previews_beyond_the_concurrency_wait_for_a_turn_within_their_deadline()
     assert_eq!(second.status(), StatusCode::GATEWAY_TIMEOUT);
     assert!(second_took < Duration::from_millis(1500), "{second_took:?}");
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn an_org_whose_source_stalls_leaves_preview_turns_to_the_other_orgs() {
+    let (port, accepted) = stalled_source().await;
+    let healthy = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::any())
+        .respond_with(crate::preview::html(crate::preview::PAGE))
+        .mount(&healthy)
+        .await;
+    let quotas = Quotas {
+        concurrent_previews: 4,
+        previews_per_org: 2,
+        ..Quotas::default()
+    };
+    let limits = Limits {
+        preview_deadline: Duration::from_millis(2000),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with_quotas(quotas, limits).await;
+    let root = server.token(ORG_ADMIN);
+    for (org, url) in [
+        ("slow", format!("http://127.0.0.1:{port}/content")),
+        ("fast", healthy.uri()),
+    ] {
+        let created = server
+            .put(
+                &format!("/admin/config/{org}/sites/web.json"),
+                &root,
+                &site(&url),
+            )
+            .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    }
+    let preview = |org: &'static str, page: String| {
+        let request = server
+            .client
+            .post(server.url(&format!("/admin/preview/{org}/web/main/{page}")))
+            .header("x-auth-token", &root);
+        async move { request.send().await.expect("answered").status() }
+    };
+    // Twice as many stalled previews as there are turns, all asked first: without a share
+    // per org they take every turn, the first four and then the next four.
+    let stalled = futures_util::future::join_all((0..8).map(|n| preview("slow", format!("s{n}"))));
+    let others = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let held = accepted.load(Ordering::SeqCst);
+        let statuses =
+            futures_util::future::join_all((0..4).map(|n| preview("fast", format!("f{n}")))).await;
+        (held, statuses)
+    };
+    let (stalled, (held, others)) = tokio::join!(stalled, others);
+    assert_eq!(
+        held, 2,
+        "the stalled org runs its share of previews, no more"
+    );
+    assert_eq!(
+        others,
+        vec![StatusCode::OK; 4],
+        "the other org's previews run"
+    );
+    assert!(
+        stalled
+            .iter()
+            .all(|s| *s == StatusCode::GATEWAY_TIMEOUT || *s == StatusCode::SERVICE_UNAVAILABLE),
+        "{stalled:?}"
+    );
 }

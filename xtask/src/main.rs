@@ -16,7 +16,7 @@ tasks:
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
   bench [NAME]  run the benchmarks, or one (fleet, plan, render, load, shared, ingest,
-                code_reload, diagnostics, soak) (release build)
+                code_reload, preview_memory, diagnostics, soak) (release build)
   bench compare [ingest|render] [--rounds N]
                 siteops side by side with htmd, ramhorns, the parse-only floor and the
                 references (helix-html2md, mustache.js from ../shared/anchors, installed
@@ -198,9 +198,10 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("shared" | "shared_store") => cargo(&["bench", "--bench", "shared_store"]),
         Some("ingest") => cargo(&["bench", "--bench", "ingest"]),
         Some("code_reload" | "code") => cargo(&["bench", "--bench", "code_reload"]),
+        Some("preview_memory" | "memory") => cargo(&["bench", "--bench", "preview_memory"]),
         Some("diagnostics") => cargo(&["bench", "-p", "siteops-config", "--bench", "diagnostics"]),
         Some(other) => Err(format!(
-            "no benchmark `{other}`: fleet, plan, render, load, shared, ingest, code_reload or diagnostics"
+            "no benchmark `{other}`: fleet, plan, render, load, shared, ingest, code_reload, preview_memory or diagnostics"
         )),
     }
 }

@@ -1,8 +1,9 @@
-//! What one org, client or site may take of a shared server: sites per org, previews and
-//! code sync jobs running at once, sign-ins per client address and webhook deliveries per
+//! What one org, client or site may take of a shared server: sites per org, previews (in
+//! all and per org) and code sync jobs running at once, sign-ins per client address and webhook deliveries per
 //! site per minute. [`Quotas`] are the settings (`serve`'s flags); [`Throttles`] hold the
 //! counters the routes ask. Rates are token buckets (`governor`), keyed, pruned as they grow.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -21,6 +22,9 @@ pub struct Quotas {
     /// further ones wait their turn, and the wait counts against their deadline (504 when
     /// it runs out; 503 if not even a turn came).
     pub concurrent_previews: usize,
+    /// Of those, previews one org may run at once: an org whose sources stall holds at most
+    /// this many turns, and the other orgs' previews still get theirs.
+    pub previews_per_org: usize,
     /// Code sync jobs running at once, over every site; further ones wait their turn.
     pub concurrent_sync_jobs: usize,
     /// Sign-ins (`POST /admin/profile` with a good nonce) per client address per minute: a
@@ -36,6 +40,7 @@ impl Default for Quotas {
         Quotas {
             sites_per_org: 10_000,
             concurrent_previews: 16,
+            previews_per_org: 4,
             concurrent_sync_jobs: 4,
             sign_ins_per_minute: 10,
             webhooks_per_minute: 60,
@@ -59,10 +64,19 @@ impl RetryAfter {
     }
 }
 
+/// A turn to run a preview: one of its org's share and one of all; given back on drop.
+#[derive(Debug)]
+pub struct PreviewTurn {
+    _org: OwnedSemaphorePermit,
+    _all: OwnedSemaphorePermit,
+}
+
 /// The counters behind [`Quotas`], shared by the routes.
 pub struct Throttles {
     pub quotas: Quotas,
     previews: Arc<Semaphore>,
+    /// Each org's share of the turns; an org's entry goes once none of its turns is held.
+    org_previews: std::sync::Mutex<HashMap<String, Arc<Semaphore>>>,
     sign_ins: DefaultKeyedRateLimiter<IpAddr>,
     webhooks: DefaultKeyedRateLimiter<String>,
     checks: std::sync::atomic::AtomicUsize,
@@ -84,6 +98,7 @@ impl Throttles {
     pub fn new(quotas: Quotas) -> Throttles {
         Throttles {
             previews: Arc::new(Semaphore::new(quotas.concurrent_previews.max(1))),
+            org_previews: std::sync::Mutex::default(),
             sign_ins: DefaultKeyedRateLimiter::keyed(per_minute(quotas.sign_ins_per_minute)),
             webhooks: DefaultKeyedRateLimiter::keyed(per_minute(quotas.webhooks_per_minute)),
             checks: std::sync::atomic::AtomicUsize::new(0),
@@ -91,12 +106,32 @@ impl Throttles {
         }
     }
 
-    /// A turn to run a preview, waiting at most `wait`; `None` when none came.
-    pub async fn preview_slot(&self, wait: Duration) -> Option<OwnedSemaphorePermit> {
-        tokio::time::timeout(wait, self.previews.clone().acquire_owned())
-            .await
-            .ok()?
-            .ok()
+    /// A turn for `org` to run a preview, waiting at most `wait`; `None` when none came.
+    /// The org's share is taken first, so an org waiting on its own share holds none of
+    /// the turns the other orgs need.
+    pub async fn preview_slot(&self, org: &str, wait: Duration) -> Option<PreviewTurn> {
+        let share = self.org_share(org);
+        let turn = async {
+            let org = share.acquire_owned().await.ok()?;
+            let all = self.previews.clone().acquire_owned().await.ok()?;
+            Some(PreviewTurn {
+                _org: org,
+                _all: all,
+            })
+        };
+        tokio::time::timeout(wait, turn).await.ok()?
+    }
+
+    fn org_share(&self, org: &str) -> Arc<Semaphore> {
+        let mut shares = self.org_previews.lock().unwrap_or_else(|p| p.into_inner());
+        if shares.len() > PRUNE_ABOVE {
+            // Only this map holds an idle org's share: nobody runs or waits with it.
+            shares.retain(|_, share| Arc::strong_count(share) > 1);
+        }
+        shares
+            .entry(org.to_owned())
+            .or_insert_with(|| Arc::new(Semaphore::new(self.quotas.previews_per_org.max(1))))
+            .clone()
     }
 
     /// Counts a sign-in from `client` (all unknown clients share one bucket).
@@ -163,11 +198,13 @@ mod tests {
             concurrent_previews: 1,
             ..Quotas::default()
         });
-        let first = throttles.preview_slot(Duration::from_millis(10)).await;
+        let first = throttles
+            .preview_slot("acme", Duration::from_millis(10))
+            .await;
         assert!(first.is_some());
         assert!(
             throttles
-                .preview_slot(Duration::from_millis(20))
+                .preview_slot("acme", Duration::from_millis(20))
                 .await
                 .is_none(),
             "no turn while the first runs"
@@ -175,9 +212,36 @@ mod tests {
         drop(first);
         assert!(
             throttles
-                .preview_slot(Duration::from_millis(10))
+                .preview_slot("acme", Duration::from_millis(10))
                 .await
                 .is_some()
+        );
+    }
+
+    #[tokio::test]
+    async fn an_org_holds_at_most_its_share_of_the_preview_turns() {
+        let throttles = Throttles::new(Quotas {
+            concurrent_previews: 3,
+            previews_per_org: 2,
+            ..Quotas::default()
+        });
+        let wait = Duration::from_millis(20);
+        let slow = [
+            throttles.preview_slot("slow", wait).await,
+            throttles.preview_slot("slow", wait).await,
+        ];
+        assert!(slow.iter().all(Option::is_some));
+        assert!(
+            throttles.preview_slot("slow", wait).await.is_none(),
+            "a third turn is over the org's share"
+        );
+        let other = throttles.preview_slot("other", wait).await;
+        assert!(other.is_some(), "the turn left is another org's");
+        drop(slow);
+        assert_eq!(
+            throttles.org_previews.lock().unwrap()["slow"].available_permits(),
+            2,
+            "turns given back"
         );
     }
 }

@@ -241,3 +241,68 @@ async fn stored_media_are_served_by_the_preview_host() {
     let (status, _, _) = host_get(&server, &format!("/{unknown}")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_replaced_preview_drops_the_media_no_stored_page_names() {
+    let source = MockServer::start().await;
+    let (server, root) = super::site(&source.uri(), None).await;
+    let page = |image: &str| {
+        super::html(&format!(
+            "<html><body><main><div><p><img src=\"/{image}.png\"></p></div></main></body></html>"
+        ))
+    };
+    // Pages p and q show image a; then p, then q, show image b instead.
+    let serve = |p: &'static str, q: &'static str| {
+        let source = &source;
+        async move {
+            source.reset().await;
+            for (at, image) in [("/p", p), ("/q", q)] {
+                Mock::given(path(at))
+                    .respond_with(page(image))
+                    .mount(source)
+                    .await;
+            }
+            for (image, fill) in [("a", b"first"), ("b", b"other")] {
+                Mock::given(path(format!("/{image}.png")))
+                    .respond_with(image_of(fill))
+                    .mount(source)
+                    .await;
+            }
+        }
+    };
+    fn image_of(fill: &[u8]) -> wiremock::ResponseTemplate {
+        image(png(3, 4, fill), "image/png")
+    }
+    let media_of = |answer: &crate::harness::Answer| {
+        assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+        answer.body["preview"]["media"][0]
+            .as_str()
+            .expect("a stored image")
+            .to_string()
+    };
+    serve("a", "a").await;
+    let a = media_of(&super::preview(&server, &root, "/p", &[]).await.0);
+    assert_eq!(
+        a,
+        media_of(&super::preview(&server, &root, "/q", &[]).await.0)
+    );
+    serve("b", "a").await;
+    let b = media_of(&super::preview(&server, &root, "/p", &[]).await.0);
+    assert_ne!(a, b);
+    assert_eq!(
+        host_get(&server, &format!("/{a}")).await.0,
+        StatusCode::OK,
+        "q still shows a"
+    );
+    serve("b", "b").await;
+    assert_eq!(
+        b,
+        media_of(&super::preview(&server, &root, "/q", &[]).await.0)
+    );
+    assert_eq!(
+        host_get(&server, &format!("/{a}")).await.0,
+        StatusCode::NOT_FOUND,
+        "no stored page shows a"
+    );
+    assert_eq!(host_get(&server, &format!("/{b}")).await.0, StatusCode::OK);
+}

@@ -146,18 +146,17 @@ fn element(
 }
 
 pub(super) fn all(e: &HElement) -> Vec<Node> {
-    let mut out = Vec::new();
-    for child in &e.children {
-        one(child, &mut out);
-    }
-    out
+    all_of(&e.children)
 }
 
 pub(super) fn all_of(children: &[HNode]) -> Vec<Node> {
-    let mut out = Vec::new();
+    // Sized to the children (most give one node): grown from empty, a list of one took
+    // room for four, most of the content tree of a page of small inline trees.
+    let mut out = Vec::with_capacity(children.len());
     for child in children {
         one(child, &mut out);
     }
+    out.shrink_to_fit();
     out
 }
 

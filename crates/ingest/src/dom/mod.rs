@@ -497,14 +497,18 @@ impl Arena {
                         attrs,
                         template,
                     } => {
-                        open.push(owned_element(name, attrs));
+                        let mut element = owned_element(name, attrs);
                         stack.push(Work::Close);
                         // A template's content is a separate fragment, not children (as
                         // in hast): no pass of the converter looks into it.
                         if *template == NONE {
                             let children: Vec<usize> = self.children(i).collect();
+                            // Sized to the children: grown from empty, one child took room
+                            // for four (most of a page of small inline trees).
+                            element.children.reserve_exact(children.len());
                             stack.extend(children.into_iter().rev().map(Work::Enter));
                         }
+                        open.push(element);
                         None
                     }
                     Data::Text(t) => Some(HNode::Text(String::from(&**t))),

@@ -315,8 +315,11 @@ fn minify_text(value: &mut String, state: State) -> Outcome {
 fn all(children: &mut Vec<HNode>, state: State) -> Outcome {
     let mut before = state.before;
     let after = state.after;
-    let mut index = 0;
-    while index < children.len() {
+    // Children to remove are marked and dropped in one pass at the end: removing each at
+    // once moved the rest of the list every time (quadratic in a section of 25,000
+    // paragraphs). Only later siblings are looked at, so the marked ones change nothing.
+    let mut removed: Vec<bool> = Vec::new();
+    for index in 0..children.len() {
         let child_after = collapsable_after(children, index, after);
         let outcome = minify(
             &mut children[index],
@@ -328,7 +331,8 @@ fn all(children: &mut Vec<HNode>, state: State) -> Outcome {
             },
         );
         if outcome.remove {
-            children.remove(index);
+            removed.resize(children.len(), false);
+            removed[index] = true;
             continue;
         }
         if !outcome.ignore {
@@ -337,7 +341,10 @@ fn all(children: &mut Vec<HNode>, state: State) -> Outcome {
         if content(&children[index]) {
             before = false;
         }
-        index += 1;
+    }
+    if !removed.is_empty() {
+        let mut removed = removed.into_iter();
+        children.retain(|_| !removed.next().unwrap_or(false));
     }
     Outcome {
         ignore: false,

@@ -8,6 +8,10 @@
 //! (`gridtable::fence`: each table is replaced by an empty fenced code block naming it,
 //! which keeps its container prefixes and interrupts a paragraph as the grid table
 //! construct does) and put back in the fence's place afterwards, cells parsed one by one.
+//!
+//! markdown-rs holds some 700 bytes per byte of text while it parses, so a long page is
+//! parsed in chunks cut where the pieces parse as the whole does (`chunks`); one paragraph
+//! is never cut, so a page that is one long paragraph still costs that much.
 
 use std::collections::{HashMap, HashSet};
 
@@ -90,13 +94,123 @@ pub(crate) fn parse(markdown: &str) -> Md {
     } else {
         std::borrow::Cow::Borrowed(markdown)
     };
-    let tree = parse_tree(&text, &options(), &[]);
-    let mut defs = Definitions::new();
-    collect_definitions(&tree, &mut defs);
-    let mut used = HashSet::new();
-    collect_references(&tree, &defs, &mut used);
-    let cx = Cx { defs, used };
-    Md::Root(cx.children(&tree, &tree.node))
+    // markdown-rs holds several hundred bytes per byte of text while it parses (its events
+    // and their links): a page parsed in one piece peaked at 700 times its markdown. Parsed
+    // a chunk at a time, each converted and dropped before the next, the peak is the tree
+    // the pipeline keeps plus one chunk's parse.
+    parse_in_chunks(&text, CHUNK)
+}
+
+fn parse_in_chunks(text: &str, target: usize) -> Md {
+    let mut children = Vec::new();
+    for chunk in chunks(text, target) {
+        let tree = parse_tree(chunk, &options(), &[]);
+        let mut defs = Definitions::new();
+        collect_definitions(&tree, &mut defs);
+        let mut used = HashSet::new();
+        collect_references(&tree, &defs, &mut used);
+        let cx = Cx { defs, used };
+        children.extend(cx.children(&tree, &tree.node));
+    }
+    children.shrink_to_fit();
+    Md::Root(children)
+}
+
+/// The size of text [`chunks`] aims for: large enough that markdown-rs's cost per call is
+/// small beside its text, small enough that its parse of one chunk is a few MiB.
+const CHUNK: usize = 8 * 1024;
+
+/// The text cut, near every `target` bytes, where parsing the pieces one by one gives the
+/// same tree as parsing it whole: before a line that follows a blank line that closes a
+/// top-level paragraph. Such a paragraph is a run of lines, after a blank line (or the
+/// start), each starting with a character that starts or continues a paragraph and nothing
+/// else ([`paragraph_start`]): no container is open after it (a list item or block quote
+/// ends at a line that is neither indented nor marked) and the blank line closes it, so
+/// the next piece starts from the document's top level as the whole would. The text stays
+/// whole when it holds what spans blank lines or refers across them: fenced code, the HTML
+/// blocks that end at a marker (comments, `pre`, `script` …), definitions and footnotes.
+fn chunks(text: &str, target: usize) -> Vec<&str> {
+    let spans_blank_lines = ["```", "~~~", "]:", "[^", "<!", "<?"]
+        .iter()
+        .any(|needle| text.contains(needle))
+        || ["<pre", "<script", "<style", "<textarea"]
+            .iter()
+            .any(|tag| {
+                memchr::memmem::find_iter(text.as_bytes(), "<").any(|at| {
+                    text.as_bytes()[at..]
+                        .get(..tag.len())
+                        .is_some_and(|s| s.eq_ignore_ascii_case(tag.as_bytes()))
+                })
+            });
+    if text.len() <= target || spans_blank_lines {
+        return vec![text];
+    }
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    // Whether every line since the last blank line (at a line start) starts a paragraph.
+    let mut paragraph = false;
+    let mut after_blank = true;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches('\n');
+        if content.is_empty() {
+            if paragraph && at - start >= target {
+                // Cut after this blank line: the next line starts the next piece.
+                pieces.push(&text[start..at + line.len()]);
+                start = at + line.len();
+            }
+            paragraph = false;
+            after_blank = true;
+        } else {
+            let starts = paragraph_start(content);
+            paragraph = if after_blank {
+                starts
+            } else {
+                paragraph && starts
+            };
+            after_blank = false;
+        }
+        at += line.len();
+    }
+    if start < text.len() {
+        pieces.push(&text[start..]);
+    }
+    pieces
+}
+
+/// Whether a line with this text, at the top level, starts or continues a paragraph and
+/// can be nothing else: it starts with a letter (any script), a link or image, an escape,
+/// or punctuation no block construct begins with; or with emphasis (`*`, `_`) that is no
+/// list item marker (`*` then white space) and no thematic break (those and white space).
+fn paragraph_start(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    if matches!(bytes.first(), Some(b'*' | b'_')) {
+        let marker = bytes[0] == b'*' && matches!(bytes.get(1), None | Some(b' ' | b'\t'));
+        let rule = bytes
+            .iter()
+            .all(|b| matches!(b, b'*' | b'_' | b' ' | b'\t'));
+        return !marker && !rule;
+    }
+    line.chars().next().is_some_and(|c| {
+        c.is_alphabetic()
+            || matches!(
+                c,
+                '[' | '!'
+                    | '\\'
+                    | '('
+                    | '"'
+                    | '\''
+                    | ','
+                    | '.'
+                    | ';'
+                    | '?'
+                    | '@'
+                    | '&'
+                    | '%'
+                    | '$'
+                    | '/'
+            )
+    })
 }
 
 /// One markdown-rs tree with the grid tables found in its text (cells parsed recursively).
@@ -365,10 +479,10 @@ impl Cx {
     }
 
     fn list(&self, tree: &Tree, nodes: &[Node], grid: &mut usize) -> Vec<Md> {
-        nodes
-            .iter()
-            .filter_map(|n| self.one(tree, n, grid))
-            .collect()
+        // Sized to the nodes: collected from a filter, a list of one node took room for four.
+        let mut list = Vec::with_capacity(nodes.len());
+        list.extend(nodes.iter().filter_map(|n| self.one(tree, n, grid)));
+        list
     }
 
     fn one(&self, tree: &Tree, node: &Node, grid: &mut usize) -> Option<Md> {
@@ -555,6 +669,53 @@ mod tests {
     /// Found by fuzzing `html_ingest`: `<li><s><s>o</s></s></li>` then an `<ol>` converts to
     /// markdown on which markdown-rs panics (wooorm/markdown-rs#23). The page renders, as
     /// the guide's page on fidelity shows.
+    /// A page parsed in chunks is the page parsed whole, whatever blocks meet at a cut.
+    #[test]
+    fn a_page_parsed_in_chunks_is_the_page_parsed_whole() {
+        let blocks = [
+            "***[x](/1)***",
+            "Some *text*\nover two lines",
+            "- a list\n- of items\n\n- loose",
+            "* star item\n\n  continued",
+            "***",
+            "> quoted\nlazy",
+            "1. first\n2. second",
+            "# Heading #",
+            "| a | b |\n|---|---|\n| c | d |",
+            "+---+---+\n| a | b |\n+---+---+",
+            "    indented code",
+            "_emphasis_ and __strong__",
+            "Setext\n===",
+            "para\n- interrupting list",
+            "![image](/i.png)",
+        ];
+        let mut text = String::new();
+        for round in 0..40 {
+            for (index, block) in blocks.iter().enumerate() {
+                if (round + index) % 3 == 0 {
+                    text.push_str("word\n\n");
+                }
+                text.push_str(block);
+                text.push_str("\n\n");
+            }
+        }
+        assert!(chunks(&text, 256).len() > 20, "the page is cut");
+        assert_eq!(
+            parse_in_chunks(&text, 256),
+            parse_in_chunks(&text, usize::MAX)
+        );
+        // What spans blank lines keeps the page whole.
+        for whole in [
+            "```\na\n\nb\n```",
+            "<!--\n\nx -->",
+            "[a]: /b",
+            "<PRE>\n\n</PRE>",
+        ] {
+            let text = format!("{text}{whole}\n\n{text}");
+            assert_eq!(chunks(&text, 256).len(), 1, "{whole}");
+        }
+    }
+
     #[test]
     fn markdown_rs_panics_do_not_take_the_page_down() {
         let text = "- ~~~~o~~~~\n\n1. ~~~~/~~~~\n";

@@ -24,7 +24,8 @@ struct State<'a> {
 impl State<'_> {
     /// `state.all`: the children's results, with white space trimmed after a break.
     fn all(&mut self, nodes: &[Md]) -> Vec<HNode> {
-        let mut values = Vec::new();
+        // Sized to the nodes (most give one): grown from empty, a list of one took four.
+        let mut values = Vec::with_capacity(nodes.len());
         for (index, node) in nodes.iter().enumerate() {
             let mut result = self.one(node);
             if index > 0 && matches!(nodes[index - 1], Md::Break) && result.len() == 1 {

@@ -28,7 +28,7 @@ use url::Url;
 use crate::auth::{Action, Claims};
 use crate::code::SiteCode;
 use crate::preview::fetch::WorkerCredential;
-use crate::preview::store::{BranchPreviews, PreviewRecord};
+use crate::preview::store::{BranchPreviews, PreviewRecord, Rewrite};
 use crate::preview::{PagePath, PreviewError, PreviewRequest};
 use crate::sites::Site;
 
@@ -99,6 +99,7 @@ async fn route(
         headers.get("x-content-source-authorization"),
         state.caller(headers).as_ref(),
         &preview_origin,
+        Rewrite::Always,
     )
     .await?;
     Ok(Json(answer(&record, &links)).into_response())
@@ -125,6 +126,7 @@ pub async fn preview_now(
     authorization: Option<&axum::http::HeaderValue>,
     caller: Option<&Claims>,
     preview_origin: &Url,
+    rewrite: Rewrite,
 ) -> Result<PreviewRecord, ApiError> {
     let SiteRef {
         org,
@@ -153,11 +155,13 @@ pub async fn preview_now(
     // A turn among the previews running at once; the wait counts against the deadline.
     let began = std::time::Instant::now();
     let deadline = state.preview_limits.preview_deadline;
-    let Some(turn) = state.throttles.preview_slot(deadline).await else {
+    let Some(turn) = state.throttles.preview_slot(org, deadline).await else {
+        let quotas = &state.throttles.quotas;
         return Err(ApiError::busy(format!(
-            "{} previews are running; none finished within {} ms",
-            state.throttles.quotas.concurrent_previews,
-            deadline.as_millis()
+            "no preview turn came within {} ms: {} previews run at once, at most {} of org {org}",
+            deadline.as_millis(),
+            quotas.concurrent_previews,
+            quotas.previews_per_org,
         )));
     };
     let outcome = crate::preview::run(
@@ -204,7 +208,7 @@ pub async fn preview_now(
         .locks
         .lock(&previews.page_key(&preview.web_path))
         .await;
-    Ok(previews.save(&preview, &content_bus_id, &now)?)
+    Ok(previews.save_when(&preview, &content_bus_id, &now, rewrite)?)
 }
 
 /// A token for `org/site`'s pages on this server's own worker, for the time of one

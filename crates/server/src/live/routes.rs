@@ -269,6 +269,7 @@ async fn preview_on_view(
         authorization,
         viewer.as_ref(),
         &origin,
+        crate::preview::store::Rewrite::IfChanged,
     )
     .await
     .map(|_| ())

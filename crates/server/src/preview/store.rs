@@ -9,6 +9,13 @@
 //!   is a hash of their content;
 //! - `media/media_<hash>.<ext>`: the branch's images, shared by its pages.
 //!
+//! Media are collected: a save that replaces a page deletes the images its previous
+//! version had and no stored page of the branch names any more, so re-previewing pages
+//! whose images change does not add up (200 images of 2 MiB a preview once grew the store
+//! by 400 MB each time). An image downloaded by a preview of another page that has not
+//! saved its record yet can be collected in between; that page then shows it as missing
+//! until it is previewed again.
+//!
 //! A save writes the revision's files first, then the record that names them (one atomic
 //! put), then removes the previous revision. A reader reads the record, then its files; if
 //! a file has just been removed by a newer save, it reads the record again. Saves of one
@@ -58,6 +65,16 @@ impl PreviewRecord {
     }
 }
 
+/// Whether [`BranchPreviews::save_when`] writes a preview the store already holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rewrite {
+    /// A preview asked for: its record says when it was made.
+    Always,
+    /// A page previewed because it was viewed (in `serve`): a view of an unchanged page
+    /// writes nothing, so views cannot add writes (2,000 views wrote 2,000 records).
+    IfChanged,
+}
+
 /// The previews of one branch of a site.
 #[derive(Clone)]
 pub struct BranchPreviews<'a> {
@@ -97,6 +114,20 @@ impl<'a> BranchPreviews<'a> {
         content_bus_id: &str,
         now: &str,
     ) -> Result<PreviewRecord, StoreError> {
+        self.save_when(preview, content_bus_id, now, Rewrite::Always)
+    }
+
+    /// Saves a preview made at `now` as [`Self::save`] does, unless `when` is
+    /// [`Rewrite::IfChanged`] and the stored record already holds the same revision from the
+    /// same source with the same images: then nothing is written and the stored record is
+    /// returned.
+    pub fn save_when(
+        &self,
+        preview: &Preview,
+        content_bus_id: &str,
+        now: &str,
+        when: Rewrite,
+    ) -> Result<PreviewRecord, StoreError> {
         let files: Vec<(&str, &[u8])> = match &preview.body {
             PreviewBody::Json(json) => vec![(JSON, json)],
             PreviewBody::Page { source, converted } => {
@@ -119,6 +150,21 @@ impl<'a> BranchPreviews<'a> {
         }
         let revision = hex::encode(&hasher.finalize()[..16]);
         let page_key = self.page_key(&preview.web_path);
+        let previous = self.load(&preview.web_path)?;
+        if when == Rewrite::IfChanged
+            && let Some(previous) = previous.as_ref().filter(|previous| {
+                previous.revision == revision
+                    && previous.source == preview.source.name()
+                    && previous.source_url == preview.source_url.as_str()
+                    && previous.content_bus_id == content_bus_id
+                    && previous
+                        .media
+                        .iter()
+                        .eq(preview.media.iter().map(|m| &m.name))
+            })
+        {
+            return Ok(previous.clone());
+        }
         for (name, bytes) in &files {
             self.store
                 .put(&format!("{page_key}/{revision}/{name}"), bytes)?;
@@ -143,16 +189,57 @@ impl<'a> BranchPreviews<'a> {
             trace: preview.trace.clone(),
             warnings: preview.warnings.clone(),
         };
-        let previous = self.load(&preview.web_path)?;
         let bytes = serde_json::to_vec_pretty(&record).expect("records serialize");
         self.store.put(&format!("{page_key}.json"), &bytes)?;
-        if let Some(previous) = previous
-            && previous.revision != revision
-        {
-            self.store
-                .delete_all(&format!("{page_key}/{}", previous.revision))?;
+        if let Some(previous) = previous {
+            if previous.revision != revision {
+                self.store
+                    .delete_all(&format!("{page_key}/{}", previous.revision))?;
+            }
+            self.collect_media(&previous, &record)?;
         }
         Ok(record)
+    }
+
+    /// Deletes the images `previous` named that neither `current` (the page's new record)
+    /// nor any other stored page of the branch names.
+    fn collect_media(
+        &self,
+        previous: &PreviewRecord,
+        current: &PreviewRecord,
+    ) -> Result<(), StoreError> {
+        let mut dropped: Vec<&String> = previous
+            .media
+            .iter()
+            .filter(|name| !current.media.contains(name))
+            .collect();
+        if dropped.is_empty() {
+            return Ok(());
+        }
+        let own = format!("{}.json", self.page_key(&current.web_path));
+        let records = format!("{}/pages", self.prefix);
+        for name in self.store.list(&records)? {
+            let key = format!("{records}/{name}");
+            if !name.ends_with(".json") || key == own {
+                continue;
+            }
+            let Some(bytes) = self.store.get(&key)? else {
+                continue;
+            };
+            // A record that does not read back names nothing we can know of: keep all.
+            let Ok(other) = serde_json::from_slice::<PreviewRecord>(&bytes) else {
+                return Ok(());
+            };
+            dropped.retain(|name| !other.media.contains(name));
+            if dropped.is_empty() {
+                return Ok(());
+            }
+        }
+        for name in dropped {
+            self.store
+                .delete(&format!("{}/media/{name}", self.prefix))?;
+        }
+        Ok(())
     }
 
     /// The record of the page at `web_path`, if it has been previewed.

@@ -308,7 +308,10 @@ impl<'a> Builder<'a> {
 
     /// Closes the current node into its parent.
     fn pop(&mut self) {
-        let Open { element, keep } = self.stack.pop().expect("an open element");
+        let Open { mut element, keep } = self.stack.pop().expect("an open element");
+        // Its children are all there now: grown one by one, one child took room for four
+        // (most of the tree of a page of small inline trees).
+        element.children.shrink_to_fit();
         match self.stack.last_mut() {
             None => self.root = Some(element),
             // The first `main`, when the rest of the page is not kept.
