@@ -21,12 +21,24 @@ use std::time::{Duration, Instant};
 
 use openidconnect::core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata};
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, HttpRequest, HttpResponse, IssuerUrl,
-    Nonce, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
+    AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet,
+    EndpointSet, HttpRequest, HttpResponse, IssuerUrl, Nonce, PkceCodeChallenge, PkceCodeVerifier,
+    RedirectUrl, Scope, TokenResponse,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::auth::SigningKey;
+
+/// The client as discovery makes it: an authorization endpoint, a token endpoint if the
+/// provider has one.
+type Client = CoreClient<
+    EndpointSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointMaybeSet,
+    EndpointMaybeSet,
+>;
 
 /// How long a discovered provider configuration (and its keys) is used before it is read
 /// again: keys a provider rotates are picked up within this time.
@@ -186,6 +198,19 @@ impl OidcProvider {
         Ok(metadata)
     }
 
+    /// The provider's client, returning the browser to `redirect_url`.
+    async fn client(&self, redirect_url: &str) -> Result<Client, OidcError> {
+        let metadata = self.metadata().await?;
+        let redirect = RedirectUrl::new(redirect_url.to_string())
+            .map_err(|_| OidcError::RedirectUrl(redirect_url.to_string()))?;
+        Ok(CoreClient::from_provider_metadata(
+            metadata,
+            ClientId::new(self.settings.client_id.clone()),
+            self.settings.client_secret.clone().map(ClientSecret::new),
+        )
+        .set_redirect_uri(redirect))
+    }
+
     /// Begins a sign-in: the provider's authorization address (with a fresh state, nonce
     /// and PKCE challenge) and the signed cookie that remembers them.
     pub async fn begin(
@@ -194,15 +219,7 @@ impl OidcProvider {
         key: &SigningKey,
         now: u64,
     ) -> Result<Begun, OidcError> {
-        let metadata = self.metadata().await?;
-        let redirect = RedirectUrl::new(redirect_url.to_string())
-            .map_err(|_| OidcError::RedirectUrl(redirect_url.to_string()))?;
-        let client = CoreClient::from_provider_metadata(
-            metadata,
-            ClientId::new(self.settings.client_id.clone()),
-            self.settings.client_secret.clone().map(ClientSecret::new),
-        )
-        .set_redirect_uri(redirect);
+        let client = self.client(redirect_url).await?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (url, state, nonce) = client
             .authorize_url(
@@ -243,15 +260,7 @@ impl OidcProvider {
         if !constant_time_eq(pending.state.as_bytes(), state.as_bytes()) {
             return Err(OidcError::StateMismatch);
         }
-        let metadata = self.metadata().await?;
-        let redirect = RedirectUrl::new(redirect_url.to_string())
-            .map_err(|_| OidcError::RedirectUrl(redirect_url.to_string()))?;
-        let client = CoreClient::from_provider_metadata(
-            metadata,
-            ClientId::new(self.settings.client_id.clone()),
-            self.settings.client_secret.clone().map(ClientSecret::new),
-        )
-        .set_redirect_uri(redirect);
+        let client = self.client(redirect_url).await?;
         let answer = client
             .exchange_code(AuthorizationCode::new(code.to_string()))
             .map_err(|e| OidcError::Exchange(error_chain(&e)))?
