@@ -19,14 +19,23 @@ fn artefacts() -> PathBuf {
     dir
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dashboard_preview_trace_and_live_reload_in_chromium() {
-    let Some((chromium, chromedriver)) = binaries() else {
+/// Chromium and chromedriver; `None` (the test is skipped, with a message) where they are
+/// not installed, except in CI.
+fn binaries_or_skip() -> Option<(String, String)> {
+    let found = binaries();
+    if found.is_none() {
         assert!(
             std::env::var("CI").is_err(),
             "CI needs chromium and chromedriver (.ci/run installs them)"
         );
         eprintln!("browser test skipped: chromium or chromedriver is not installed");
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dashboard_preview_trace_and_live_reload_in_chromium() {
+    let Some((chromium, chromedriver)) = binaries_or_skip() else {
         return;
     };
     let repo = example_copy();
@@ -172,12 +181,7 @@ async fn dashboard_preview_trace_and_live_reload_in_chromium() {
 /// SVG whose `foreignObject` holds an `iframe` with a script, opened on its own, runs none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn content_runs_no_script_in_chromium() {
-    let Some((chromium, chromedriver)) = binaries() else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs chromium and chromedriver (.ci/run installs them)"
-        );
-        eprintln!("browser test skipped: chromium or chromedriver is not installed");
+    let Some((chromium, chromedriver)) = binaries_or_skip() else {
         return;
     };
     let repo = example_copy();

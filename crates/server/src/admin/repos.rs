@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use crate::app::AppState;
-use crate::sites::repos::{Repository, Status, external, key, load, status};
+use crate::sites::repos::{Repository, external, key, load, onboarding_secret};
 use siteops_config::model::api::CodeConfig;
 
 /// A code block of a request body, which validation has already checked (so an error
@@ -66,30 +66,20 @@ impl AppState {
                 "repository {owner}/{repo} was onboarded by {}; later sites have no secretId",
                 registered.site
             )),
-            (Some(registered), None) => match status(self.store.as_ref(), &registered)? {
-                Status::Ready => {
-                    let (onboarding_org, onboarding_site) =
-                        registered.site.split_once('/').unwrap_or_default();
-                    let secret = crate::sites::secret(
-                        self.store.as_ref(),
-                        onboarding_org,
-                        onboarding_site,
-                        &registered.secret_id,
-                    )?;
-                    let raw_url = code.raw_base().unwrap_or_default();
-                    match secret {
-                        Some(secret) if secret.may_go_to(&raw_url) => Ok(()),
-                        _ => conflict(format!(
-                            "repository {owner}/{repo}'s sync secret was not issued for `code.source.raw_url` {raw_url}: a site that selects it reads it where its onboarding site ({}) does",
-                            registered.site
-                        )),
-                    }
+            (Some(registered), None) => {
+                let raw_url = code.raw_base().unwrap_or_default();
+                match onboarding_secret(self.store.as_ref(), &registered)? {
+                    None => conflict(format!(
+                        "repository {owner}/{repo} is not ready: {} has no secret `{}` yet",
+                        registered.site, registered.secret_id
+                    )),
+                    Some(secret) if secret.may_go_to(&raw_url) => Ok(()),
+                    Some(_) => conflict(format!(
+                        "repository {owner}/{repo}'s sync secret was not issued for `code.source.raw_url` {raw_url}: a site that selects it reads it where its onboarding site ({}) does",
+                        registered.site
+                    )),
                 }
-                Status::Pending => conflict(format!(
-                    "repository {owner}/{repo} is not ready: {} has no secret `{}` yet",
-                    registered.site, registered.secret_id
-                )),
-            },
+            }
         }
     }
 

@@ -26,14 +26,6 @@ pub struct Repository {
     pub secret_id: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Registered, but the sync secret is not stored yet.
-    Pending,
-    Ready,
-}
-
 /// Store key of `org`'s registration of `owner/repo`; `None` for names that cannot be keys.
 pub fn key(org: &str, owner: &str, repo: &str) -> Option<String> {
     let safe = |s: &str| siteops_config::rules::is_id(&s.to_ascii_lowercase());
@@ -72,15 +64,14 @@ pub fn load(
     super::read(store, &key)
 }
 
-pub fn status(store: &dyn Store, repository: &Repository) -> Result<Status, SiteError> {
+/// The sync secret of a registered repository: its onboarding site's secret. The
+/// repository is `ready` once it exists, since the sync secret is what onboarding issues.
+pub fn onboarding_secret(
+    store: &dyn Store,
+    repository: &Repository,
+) -> Result<Option<SyncSecret>, SiteError> {
     let (org, site) = repository.site.split_once('/').unwrap_or_default();
-    Ok(
-        if super::secret_value(store, org, site, &repository.secret_id)?.is_some() {
-            Status::Ready
-        } else {
-            Status::Pending
-        },
-    )
+    super::secret(store, org, site, &repository.secret_id)
 }
 
 /// A sync secret with the origin it was issued for.
@@ -124,10 +115,7 @@ pub fn sync_secret(
         return Ok(None);
     };
     match load(store, org, owner, repo)? {
-        Some(registered) => {
-            let (org, site) = registered.site.split_once('/').unwrap_or_default();
-            super::secret(store, org, site, &registered.secret_id)
-        }
+        Some(registered) => onboarding_secret(store, &registered),
         None => Ok(None),
     }
 }
