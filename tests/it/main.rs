@@ -18,6 +18,7 @@ mod hostile_input;
 mod ingest;
 mod live;
 mod mocks_record;
+mod object_store;
 mod oidc;
 mod openapi;
 mod plan_apply;

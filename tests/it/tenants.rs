@@ -1,19 +1,184 @@
 //! Two orgs on one shared service: neither reaches the other's code, secrets, protected
 //! pages or worker data, through any route; a sync secret goes only to the origin it was
 //! issued for; a `config_admin` cannot delete a site or open a protected one.
+//!
+//! Each scenario runs on two set-ups: one server on a data directory, and the shared
+//! service itself: two `siteops serve` processes on one S3 bucket (moto, see
+//! [`crate::object_store`]), acme's people talking to the first and evil's to the second.
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::harness::TestServer;
+use crate::harness::{Answer, TestServer, answer};
+use crate::object_store::{self, Process, bucket_contents, moto_or_skip, s3};
 
 const ACME: &str = "ops@acme.example";
+const TECH: &str = "tech@acme.example";
 const EVIL: &str = "mallory@evil.example";
 const ACME_SECRET: &str = "acme-sync-secret";
+const ACME_API_KEY: &str = "acme-api-key";
+
+/// The service under test, as its users reach it.
+struct Service {
+    client: reqwest::Client,
+    /// Base URLs: acme's people use the first, evil's the last.
+    instances: Vec<String>,
+    tokens: Tokens,
+}
+
+enum Tokens {
+    /// Signed by the in-process server (which the service keeps running).
+    InProcess(TestServer),
+    /// From `siteops token` on the bucket, once per holder.
+    Bucket {
+        bucket: Bucket,
+        minted: Mutex<HashMap<String, String>>,
+        _instances: Vec<Process>,
+    },
+}
+
+/// The S3 bucket of the shared set-up.
+struct Bucket {
+    moto: PathBuf,
+    endpoint: String,
+    _server: Process,
+}
+
+const BUCKET: &str = "tenants";
+const STORE: &str = "s3://tenants/shared";
+
+impl Service {
+    async fn on_a_directory() -> Service {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let config = TestServer::config(
+            temp.path().to_path_buf(),
+            &[&format!("acme:{ACME}"), &format!("evil:{EVIL}")],
+            siteops::preview::Limits::default(),
+        );
+        let mut server = TestServer::start_config(config).await;
+        server.keep(temp);
+        Service {
+            client: reqwest::Client::new(),
+            instances: vec![server.url("")],
+            tokens: Tokens::InProcess(server),
+        }
+    }
+
+    async fn on_a_shared_bucket(moto: &Path) -> Service {
+        let (server, endpoint) = s3(moto, BUCKET).await;
+        let admins = [format!("acme:{ACME}"), format!("evil:{EVIL}")];
+        let admins: Vec<&str> = admins.iter().map(String::as_str).collect();
+        let (first, first_port) = object_store::serve(STORE, &endpoint, &admins, &[]);
+        let (second, second_port) = object_store::serve(STORE, &endpoint, &admins, &[]);
+        Service {
+            client: reqwest::Client::new(),
+            instances: [first_port, second_port]
+                .map(|port| format!("http://127.0.0.1:{port}"))
+                .to_vec(),
+            tokens: Tokens::Bucket {
+                bucket: Bucket {
+                    moto: moto.to_path_buf(),
+                    endpoint,
+                    _server: server,
+                },
+                minted: Mutex::default(),
+                _instances: vec![first, second],
+            },
+        }
+    }
+
+    /// Someone signed in as `subject`, talking to their org's instance.
+    fn as_(&self, subject: &str) -> Caller<'_> {
+        let token = match &self.tokens {
+            Tokens::InProcess(server) => server.token(subject),
+            Tokens::Bucket { bucket, minted, .. } => minted
+                .lock()
+                .expect("not poisoned")
+                .entry(subject.to_string())
+                .or_insert_with(|| object_store::token(STORE, &bucket.endpoint, subject))
+                .clone(),
+        };
+        let base = if subject == EVIL {
+            self.instances.last()
+        } else {
+            self.instances.first()
+        };
+        Caller {
+            client: &self.client,
+            base: base.expect("an instance"),
+            token,
+        }
+    }
+
+    /// Every object of the shared bucket, or `None` on a directory.
+    fn objects(&self) -> Option<Vec<(String, Vec<u8>)>> {
+        match &self.tokens {
+            Tokens::InProcess(_) => None,
+            Tokens::Bucket { bucket, .. } => {
+                Some(bucket_contents(&bucket.moto, &bucket.endpoint, BUCKET))
+            }
+        }
+    }
+}
+
+/// One person's requests, with their token as `Authorization: token …`.
+struct Caller<'a> {
+    client: &'a reqwest::Client,
+    base: &'a str,
+    token: String,
+}
+
+impl Caller<'_> {
+    fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, format!("{}{path}", self.base))
+            .header("authorization", format!("token {}", self.token))
+    }
+
+    async fn send(&self, method: Method, path: &str, body: Option<&Value>) -> Answer {
+        let mut request = self.request(method, path);
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        answer(request.send().await.expect("answered")).await
+    }
+
+    async fn get(&self, path: &str) -> Answer {
+        self.send(Method::GET, path, None).await
+    }
+
+    async fn put(&self, path: &str, body: &Value) -> Answer {
+        self.send(Method::PUT, path, Some(body)).await
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> Answer {
+        self.send(Method::POST, path, Some(body)).await
+    }
+
+    async fn delete(&self, path: &str) -> Answer {
+        self.send(Method::DELETE, path, None).await
+    }
+
+    /// A GET on the preview host `host`: its status and body.
+    async fn preview(&self, host: &str, path: &str) -> (StatusCode, String) {
+        let response = self
+            .request(Method::GET, path)
+            .header("host", host)
+            .send()
+            .await
+            .expect("answered");
+        (response.status(), response.text().await.expect("a body"))
+    }
+}
 
 /// A raw code host whose every file under `/<repo>/main/` answers `body(file)`.
 async fn raw_host(repo: &str, head: &str) -> MockServer {
@@ -32,13 +197,12 @@ async fn raw_host(repo: &str, head: &str) -> MockServer {
     raw
 }
 
-/// Runs a sync of `org/site`'s main branch as `token`; the stopped job.
-async fn sync(server: &TestServer, token: &str, org: &str, site: &str) -> Value {
-    let started = server
+/// Runs a sync of `org/site`'s main branch as `caller`; the stopped job.
+async fn sync(caller: &Caller<'_>, org: &str, site: &str) -> Value {
+    let started = caller
         .send(
-            reqwest::Method::POST,
+            Method::POST,
             &format!("/admin/code/{org}/{site}/main"),
-            Some(token),
             None,
         )
         .await;
@@ -47,8 +211,13 @@ async fn sync(server: &TestServer, token: &str, org: &str, site: &str) -> Value 
         .as_str()
         .expect("a link")
         .to_string();
+    // The link is absolute, on whichever instance answered.
+    let link = link
+        .find("/admin/")
+        .map_or(link.as_str(), |at| &link[at..])
+        .to_string();
     for _ in 0..250 {
-        let job = server.get(&link, token).await.body;
+        let job = caller.get(&link).await.body;
         if job["state"] == "stopped" {
             return job;
         }
@@ -80,102 +249,77 @@ async fn received_secret(raw: &MockServer, secret: &str) -> bool {
 }
 
 /// acme onboards p1/blog for acme/blog (protected, `config_admin` tech@…), with its sync
-/// secret and a worker entry whose header holds an API key; evil has an org of its own.
-async fn two_orgs(acme_raw: &MockServer) -> TestServer {
-    let temp = tempfile::tempdir().expect("temp dir");
-    let config = TestServer::config(
-        temp.path().to_path_buf(),
-        &[&format!("acme:{ACME}"), &format!("evil:{EVIL}")],
-        siteops::preview::Limits::default(),
-    );
-    let mut server = TestServer::start_config(config).await;
-    server.keep(temp);
-    let acme = server.token(ACME);
-    let access = json!({"admin": {"role": {"admin": [ACME], "config_admin": ["tech@acme.example"]}, "requireAuth": "auto"}});
-    let created = server
+/// secret and a worker entry whose header holds an API key, and syncs it; evil has an org
+/// of its own.
+async fn acme_onboards(service: &Service, acme_raw: &MockServer) {
+    let acme = service.as_(ACME);
+    let access = json!({"admin": {"role": {"admin": [ACME], "config_admin": [TECH]}, "requireAuth": "auto"}});
+    let created = acme
         .put(
             "/admin/config/acme/sites/blog.json",
-            &acme,
             &json!({"code": byogit(acme_raw, true), "access": access}),
         )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
-    let secret = server
+    let secret = acme
         .post(
             "/admin/config/acme/sites/blog/secrets/sync.json",
-            &acme,
             &json!({"value": ACME_SECRET}),
         )
         .await;
     assert_eq!(secret.status, StatusCode::OK, "{:?}", secret.error);
-    let worker = server
-        .client
-        .post(server.url("/transform/config/acme/blog/main"))
-        .header("authorization", format!("token {acme}"))
-        .header("content-type", "application/json")
-        .body(json!([{"path": "/products/", "endpoint": "https://api.acme.example/products/{{id}}", "regex": "/[0-9]+$/", "headers": {"x-api-key": "acme-api-key"}}]).to_string())
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(worker.status(), StatusCode::OK);
-    let job = sync(&server, &acme, "acme", "blog").await;
+    let worker = acme
+        .post(
+            "/transform/config/acme/blog/main",
+            &json!([{"path": "/products/", "endpoint": "https://api.acme.example/products/{{id}}", "regex": "/[0-9]+$/", "headers": {"x-api-key": ACME_API_KEY}}]),
+        )
+        .await;
+    assert_eq!(worker.status, StatusCode::OK, "{:?}", worker.error);
+    let job = sync(&acme, "acme", "blog").await;
     assert_eq!(job["progress"]["failed"], 0, "{job:#}");
-    server
 }
 
-#[tokio::test]
-async fn one_org_reaches_none_of_another_orgs_code_secrets_pages_or_worker_data() {
+async fn one_org_reaches_none_of_anothers(service: &Service) {
     let acme_raw = raw_host("acme/blog", "<meta name=\"acme\">").await;
     let evil_raw = raw_host("acme/blog", "<script>stolen()</script>").await;
-    let server = two_orgs(&acme_raw).await;
-    let evil = server.token(EVIL);
+    acme_onboards(service, &acme_raw).await;
+    let evil = service.as_(EVIL);
 
     // evil names acme's repository as its code, with a raw host of its own, and syncs:
     // what it syncs lands in evil's own code store.
     let mut hijack = byogit(&evil_raw, false);
     hijack["source"] = json!({"type": "github", "url": "https://github.com/acme/blog", "raw_url": format!("{}/acme/blog", evil_raw.uri())});
-    let created = server
+    let created = evil
         .put(
             "/admin/config/evil/sites/blog.json",
-            &evil,
             &json!({"code": hijack, "access": {"admin": {"role": {"admin": [EVIL]}}}}),
         )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
-    let job = sync(&server, &evil, "evil", "blog").await;
+    let job = sync(&evil, "evil", "blog").await;
     assert_eq!(job["progress"]["failed"], 0, "{job:#}");
-    let code_file = |host: &'static str, token: String| {
-        let server = &server;
-        async move {
-            server
-                .client
-                .get(server.url("/scripts/app.js"))
-                .header("host", host)
-                .header("authorization", format!("token {token}"))
-                .send()
-                .await
-                .expect("answered")
-                .text()
-                .await
-                .expect("body")
-        }
-    };
     assert_eq!(
-        code_file("main--blog--acme.localhost", server.token(ACME)).await,
-        "/* <meta name=\"acme\"> */",
+        service
+            .as_(ACME)
+            .preview("main--blog--acme.localhost", "/scripts/app.js")
+            .await,
+        (StatusCode::OK, "/* <meta name=\"acme\"> */".to_string()),
         "acme's code is acme's"
     );
     assert_eq!(
-        code_file("main--blog--evil.localhost", evil.clone()).await,
-        "/* <script>stolen()</script> */",
+        evil.preview("main--blog--evil.localhost", "/scripts/app.js")
+            .await,
+        (
+            StatusCode::OK,
+            "/* <script>stolen()</script> */".to_string()
+        ),
         "evil reads its own copy, never acme's"
     );
 
     // evil cannot select acme's onboarded repository (and so never gets its secret).
-    let selected = server
+    let selected = evil
         .put(
             "/admin/config/evil/sites/thief.json",
-            &evil,
             &json!({"code": byogit(&evil_raw, false)}),
         )
         .await;
@@ -188,83 +332,89 @@ async fn one_org_reaches_none_of_another_orgs_code_secrets_pages_or_worker_data(
 
     // Nothing of acme's through any route with evil's token.
     for (method, path) in [
-        (reqwest::Method::GET, "/admin/config/acme/sites/blog.json"),
+        (Method::GET, "/admin/config/acme/sites/blog.json"),
+        (Method::GET, "/admin/config/acme/sites/blog/code.json"),
+        (Method::GET, "/admin/config/acme/sites/blog/access.json"),
+        (Method::GET, "/admin/config/acme/sites/blog/secrets.json"),
         (
-            reqwest::Method::GET,
-            "/admin/config/acme/sites/blog/code.json",
-        ),
-        (
-            reqwest::Method::GET,
-            "/admin/config/acme/sites/blog/access.json",
-        ),
-        (
-            reqwest::Method::GET,
-            "/admin/config/acme/sites/blog/secrets.json",
-        ),
-        (
-            reqwest::Method::GET,
+            Method::GET,
             "/admin/config/acme/sites/blog/secrets/sync.json",
         ),
-        (reqwest::Method::GET, "/transform/config/acme/blog/main"),
-        (reqwest::Method::GET, "/transform/config/acme/blog"),
-        (reqwest::Method::GET, "/admin/job/acme/blog/main/code"),
-        (reqwest::Method::GET, "/admin/status/acme/blog/main"),
-        (reqwest::Method::POST, "/admin/code/acme/blog/main"),
-        (reqwest::Method::POST, "/admin/preview/acme/blog/main/index"),
+        (Method::GET, "/transform/config/acme/blog/main"),
+        (Method::GET, "/transform/config/acme/blog"),
+        (Method::GET, "/admin/job/acme/blog/main/code"),
+        (Method::GET, "/admin/status/acme/blog/main"),
+        (Method::POST, "/admin/code/acme/blog/main"),
+        (Method::POST, "/admin/preview/acme/blog/main/index"),
+        (Method::DELETE, "/admin/config/acme/sites/blog.json"),
         (
-            reqwest::Method::DELETE,
-            "/admin/config/acme/sites/blog.json",
-        ),
-        (
-            reqwest::Method::DELETE,
+            Method::DELETE,
             "/admin/config/acme/sites/blog/secrets/sync.json",
         ),
     ] {
-        let answer = server
-            .client
-            .request(method.clone(), server.url(path))
-            .header("authorization", format!("token {evil}"))
-            .send()
-            .await
-            .expect("answered");
-        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{method} {path}");
-        let body = answer.text().await.expect("body");
+        let answer = evil.send(method.clone(), path, None).await;
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{method} {path}");
+        let body = answer.body.to_string();
         assert!(
-            !body.contains(ACME_SECRET) && !body.contains("acme-api-key"),
+            !body.contains(ACME_SECRET) && !body.contains(ACME_API_KEY),
             "{method} {path}: {body}"
         );
     }
-    let creating = server
+    let creating = evil
         .put(
             "/admin/config/acme/sites/new.json",
-            &evil,
             &json!({"code": {"owner": "acme", "repo": "new", "source": {"type": "github", "url": "https://github.com/acme/new"}}}),
         )
         .await;
     assert_eq!(creating.status, StatusCode::FORBIDDEN);
-    // acme's protected pages and files on its preview host.
-    let page = server
-        .preview("main--blog--acme.localhost", "/scripts/app.js", Some(&evil))
-        .await;
-    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    // acme's protected pages, files and worker data.
+    for path in ["/scripts/app.js", "/products/1"] {
+        let (status, _) = evil.preview("main--blog--acme.localhost", path).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+    }
+    let worker = evil.get("/transform/acme/blog/main/products/1").await;
+    assert_eq!(worker.status, StatusCode::FORBIDDEN, "{:?}", worker.error);
 
     // Through all of it, evil's host never saw acme's secret.
     assert!(!received_secret(&evil_raw, ACME_SECRET).await);
     assert!(received_secret(&acme_raw, ACME_SECRET).await);
+
+    // On the bucket: each org's code under its own prefix, no secret as it is.
+    if let Some(objects) = service.objects() {
+        let object = |key: &str| {
+            objects
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, body)| String::from_utf8_lossy(body).into_owned())
+        };
+        assert_eq!(
+            object("shared/code/acme/acme/blog/main/scripts/app.js").as_deref(),
+            Some("/* <meta name=\"acme\"> */")
+        );
+        assert_eq!(
+            object("shared/code/evil/acme/blog/main/scripts/app.js").as_deref(),
+            Some("/* <script>stolen()</script> */")
+        );
+        for (key, body) in &objects {
+            let text = String::from_utf8_lossy(body);
+            assert!(
+                !text.contains(ACME_SECRET) && !text.contains(ACME_API_KEY),
+                "{key} holds a secret as it is"
+            );
+        }
+    }
 }
 
-#[tokio::test]
-async fn a_sync_secret_goes_only_to_the_origin_it_was_issued_for() {
+async fn a_sync_secret_goes_only_to_its_origin(service: &Service) {
     let acme_raw = raw_host("acme/blog", "<meta name=\"acme\">").await;
     let elsewhere = raw_host("acme/blog", "<meta name=\"elsewhere\">").await;
-    let server = two_orgs(&acme_raw).await;
-    let acme = server.token(ACME);
+    acme_onboards(service, &acme_raw).await;
+    let acme = service.as_(ACME);
 
     // A second site of the org selecting the repository at another origin: refused.
-    let other_origin = server
+    let other_origin = acme
         .put(
             "/admin/config/acme/sites/shop.json",
-            &acme,
             &json!({"code": byogit(&elsewhere, false)}),
         )
         .await;
@@ -278,10 +428,9 @@ async fn a_sync_secret_goes_only_to_the_origin_it_was_issued_for() {
         other_origin.error
     );
     // At the same origin: selected, and synced with the onboarding site's secret.
-    let same_origin = server
+    let same_origin = acme
         .put(
             "/admin/config/acme/sites/shop.json",
-            &acme,
             &json!({"code": byogit(&acme_raw, false)}),
         )
         .await;
@@ -294,16 +443,15 @@ async fn a_sync_secret_goes_only_to_the_origin_it_was_issued_for() {
 
     // The config_admin moves the onboarding site's raw_url, keeping secretId: the next
     // sync does not send the secret there, and says why.
-    let tech = server.token("tech@acme.example");
-    let moved = server
+    let moved = service
+        .as_(TECH)
         .post(
             "/admin/config/acme/sites/blog/code.json",
-            &tech,
             &byogit(&elsewhere, true),
         )
         .await;
     assert_eq!(moved.status, StatusCode::OK, "{:?}", moved.error);
-    let job = sync(&server, &acme, "acme", "blog").await;
+    let job = sync(&acme, "acme", "blog").await;
     assert!(
         job["error"]
             .as_str()
@@ -317,31 +465,27 @@ async fn a_sync_secret_goes_only_to_the_origin_it_was_issued_for() {
     );
 
     // The secret written again, now for the new origin: it goes there.
-    let rewritten = server
+    let rewritten = acme
         .post(
             "/admin/config/acme/sites/blog/secrets/sync.json",
-            &acme,
             &json!({"value": "new-secret"}),
         )
         .await;
     assert_eq!(rewritten.status, StatusCode::OK);
-    let job = sync(&server, &acme, "acme", "blog").await;
+    let job = sync(&acme, "acme", "blog").await;
     assert_eq!(job["error"], Value::Null, "{job:#}");
     assert!(received_secret(&elsewhere, "new-secret").await);
 }
 
-#[tokio::test]
-async fn a_config_admin_cannot_delete_a_site_or_open_a_protected_one() {
+async fn a_config_admin_cannot_delete_or_open(service: &Service) {
     let acme_raw = raw_host("acme/blog", "<meta name=\"acme\">").await;
-    let server = two_orgs(&acme_raw).await;
-    let tech = server.token("tech@acme.example");
-    let deleted = server
-        .delete("/admin/config/acme/sites/blog.json", &tech)
-        .await;
+    acme_onboards(service, &acme_raw).await;
+    let tech = service.as_(TECH);
+    let deleted = tech.delete("/admin/config/acme/sites/blog.json").await;
     assert_eq!(deleted.status, StatusCode::FORBIDDEN);
-    let open = json!({"admin": {"role": {"admin": [ACME], "config_admin": ["tech@acme.example"]}}});
-    let opened = server
-        .post("/admin/config/acme/sites/blog/access.json", &tech, &open)
+    let open = json!({"admin": {"role": {"admin": [ACME], "config_admin": [TECH]}}});
+    let opened = tech
+        .post("/admin/config/acme/sites/blog/access.json", &open)
         .await;
     assert_eq!(opened.status, StatusCode::FORBIDDEN);
     assert!(
@@ -352,27 +496,55 @@ async fn a_config_admin_cannot_delete_a_site_or_open_a_protected_one() {
         "{:?}",
         opened.error
     );
-    let dropped = server
-        .delete("/admin/config/acme/sites/blog/access.json", &tech)
+    let dropped = tech
+        .delete("/admin/config/acme/sites/blog/access.json")
         .await;
     assert_eq!(dropped.status, StatusCode::FORBIDDEN);
     // Everything else of the configuration stays the config_admin's to change.
-    let content = server
+    let content = tech
         .post(
             "/admin/config/acme/sites/blog/content.json",
-            &tech,
             &json!({"source": {"url": "https://content.acme.example/blog", "type": "markup"}}),
         )
         .await;
     assert_eq!(content.status, StatusCode::OK, "{:?}", content.error);
     // The site's admin may do both.
-    let acme = server.token(ACME);
-    let opened = server
-        .post("/admin/config/acme/sites/blog/access.json", &acme, &open)
+    let acme = service.as_(ACME);
+    let opened = acme
+        .post("/admin/config/acme/sites/blog/access.json", &open)
         .await;
     assert_eq!(opened.status, StatusCode::OK, "{:?}", opened.error);
-    let deleted = server
-        .delete("/admin/config/acme/sites/blog.json", &acme)
-        .await;
+    let deleted = acme.delete("/admin/config/acme/sites/blog.json").await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+}
+
+/// Runs `scenario` on a data directory, then on two instances sharing an S3 bucket.
+macro_rules! on_both_setups {
+    ($($name:ident: $scenario:ident;)*) => {
+        mod on_a_directory {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$scenario(&super::Service::on_a_directory().await).await;
+                }
+            )*
+        }
+        mod on_a_shared_bucket {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(moto) = super::moto_or_skip() else {
+                        return;
+                    };
+                    super::$scenario(&super::Service::on_a_shared_bucket(&moto).await).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_setups! {
+    one_org_reaches_none_of_another_orgs_code_secrets_pages_or_worker_data: one_org_reaches_none_of_anothers;
+    a_sync_secret_goes_only_to_the_origin_it_was_issued_for: a_sync_secret_goes_only_to_its_origin;
+    a_config_admin_cannot_delete_a_site_or_open_a_protected_one: a_config_admin_cannot_delete_or_open;
 }
