@@ -22,15 +22,10 @@ fn artefacts() -> PathBuf {
 /// Chromium and chromedriver; `None` (the test is skipped, with a message) where they are
 /// not installed, except in CI.
 fn binaries_or_skip() -> Option<(String, String)> {
-    let found = binaries();
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs chromium and chromedriver (.ci/run installs them)"
-        );
-        eprintln!("browser test skipped: chromium or chromedriver is not installed");
-    }
-    found
+    siteops_testkit::or_skip(
+        binaries(),
+        "chromium and chromedriver (Debian's chromium and chromium-driver; .ci/run installs them)",
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

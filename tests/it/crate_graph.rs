@@ -12,7 +12,13 @@ use crate::support::repo_root;
 /// The workspace's layers, lowest first: a crate may depend only on crates of lower
 /// layers, never on its own layer's or a higher one's.
 const LAYERS: [&[&str]; 5] = [
-    &["siteops-jsregex", "siteops-template", "siteops-media"],
+    // The test kit is a dev-dependency only: what tests need from beside a clone.
+    &[
+        "siteops-jsregex",
+        "siteops-template",
+        "siteops-media",
+        "siteops-testkit",
+    ],
     &["siteops-mocks", "siteops-ingest", "siteops-config"],
     &["siteops-plan"],
     &["siteops-server"],
@@ -61,9 +67,12 @@ fn metadata() -> Value {
         .current_dir(repo_root())
         .output()
         .expect("cargo metadata runs");
+    // Offline, the graph needs the sources of every member's dependencies, the tools'
+    // (`xtask`, `bench`) too, which `cargo test` without `--workspace` does not download.
     assert!(
         output.status.success(),
-        "{}",
+        "{}\nThe crate graph reads every workspace member's dependencies: run the README's \
+         test command (`cargo test --locked --workspace`), or `cargo fetch --locked` first.",
         String::from_utf8_lossy(&output.stderr)
     );
     serde_json::from_slice(&output.stdout).expect("metadata is JSON")

@@ -31,16 +31,11 @@ fn moto() -> Option<PathBuf> {
 /// moto's server, ready to start; `None` (the test is skipped, with a message) where it is
 /// not installed, except in CI.
 pub fn moto_or_skip() -> Option<PathBuf> {
-    let found = moto();
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs moto_server (.ci/run installs it into target/tools)"
-        );
-        eprintln!("object store test skipped: no moto_server (pip install 'moto[server]')");
-    }
     siteops::http::install_crypto_provider();
-    found
+    siteops_testkit::or_skip(
+        moto(),
+        "moto_server, an S3 server (pip install 'moto[server]'; .ci/run installs it into target/tools)",
+    )
 }
 
 fn free_port() -> u16 {

@@ -35,16 +35,14 @@ impl Drop for Provider {
 /// skipped, with a message) where it is not installed, except in CI.
 fn provider_or_skip(address: &str, verified: bool) -> Option<Provider> {
     let dir = repo_root().join("tests/oidc");
-    if !dir.join("node_modules/oauth2-mock-server").is_dir() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs the OpenID provider (.ci/run runs npm ci in tests/oidc)"
-        );
-        eprintln!(
-            "OpenID sign-in test skipped: run `npm ci` in tests/oidc to install its provider"
-        );
-        return None;
-    }
+    let installed = dir
+        .join("node_modules/oauth2-mock-server")
+        .is_dir()
+        .then_some(());
+    siteops_testkit::or_skip(
+        installed,
+        "the OpenID provider (`npm ci` in tests/oidc installs it; .ci/run does)",
+    )?;
     let mut child = Command::new("node")
         .arg(dir.join("provider.mjs"))
         .env("SIGN_IN_AS", address)

@@ -9,13 +9,8 @@ use std::process::Command;
 use super::reference_pages::{Case, check};
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/realworld");
-    if dir.join("pages.tar.gz").exists() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: no real-world corpus at {}", dir.display());
-        None
-    }
+    siteops_testkit::shared("conformance/realworld/pages.tar.gz")
+        .and_then(|archive| archive.parent().map(Path::to_path_buf))
 }
 
 /// The corpus unpacked into `scratch`: its pages and references.

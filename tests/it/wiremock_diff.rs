@@ -33,6 +33,10 @@ use crate::support::repo_root;
 const GROUPS: usize = 250;
 const REQUESTS_PER_GROUP: usize = 10;
 
+/// What [`jar`] looks for, as a skipped test says it.
+pub(crate) const WIREMOCK_MISSING: &str =
+    "Java and WireMock's jar (SITEOPS_WIREMOCK_JAR, or target/wiremock as .ci/run installs it)";
+
 pub(crate) fn jar() -> Option<PathBuf> {
     let jar = std::env::var_os("SITEOPS_WIREMOCK_JAR")
         .map(PathBuf::from)
@@ -727,12 +731,7 @@ fn probes_for_stubs(mocks: &MockSet) -> Vec<Probe> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mocks_answer_as_wiremock_does() {
-    let Some(jar) = jar() else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs Java and WireMock's jar (.ci/run installs them into target/wiremock)"
-        );
-        eprintln!("WireMock test skipped: no Java or no jar (see tests/it/wiremock_diff.rs)");
+    let Some(jar) = siteops_testkit::or_skip(jar(), WIREMOCK_MISSING) else {
         return;
     };
     siteops::http::install_crypto_provider();

@@ -17,7 +17,7 @@ use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::mocks_record::{rendered, serve, site_repository};
-use crate::wiremock_diff::{WireMock, jar};
+use crate::wiremock_diff::{WIREMOCK_MISSING, WireMock, jar};
 
 /// A 1×1 PNG.
 const PNG: [u8; 70] = [
@@ -102,14 +102,7 @@ fn copy_dir(from: &Path, to: &Path) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wiremock_recording_replays_offline_with_the_same_pages() {
-    let Some(jar) = jar() else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI needs Java and WireMock's jar (.ci/run installs them into target/wiremock)"
-        );
-        eprintln!(
-            "WireMock recording test skipped: no Java or no jar (see tests/it/wiremock_diff.rs)"
-        );
+    let Some(jar) = siteops_testkit::or_skip(jar(), WIREMOCK_MISSING) else {
         return;
     };
     siteops::http::install_crypto_provider();

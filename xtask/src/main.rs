@@ -86,7 +86,7 @@ fn ci() -> Result<(), String> {
         "-D",
         "warnings",
     ])?;
-    cargo(&["test", "--locked"])?;
+    cargo(&["test", "--locked", "--workspace", "--no-fail-fast"])?;
     api_check::run_check(&[])
 }
 

@@ -4,16 +4,9 @@
 //! `-unspread` variants need list tightening, a per-site option of the hosted service that
 //! siteops does not offer.
 
-use std::path::Path;
-
 use siteops_ingest::render::{PageOptions, page_html};
 use siteops_ingest::{IngestOptions, ingest};
 use url::Url;
-
-const ROUNDTRIP: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/conformance/html2md/roundtrip"
-);
 
 fn render(input: &str) -> String {
     let doc = ingest(input, &IngestOptions::default()).expect("the fixture ingests");
@@ -26,7 +19,10 @@ fn render(input: &str) -> String {
 
 #[test]
 fn pages_render_as_the_reference() {
-    let mut names: Vec<String> = std::fs::read_dir(ROUNDTRIP)
+    let Some(roundtrip) = siteops_testkit::shared("conformance/html2md/roundtrip") else {
+        return;
+    };
+    let mut names: Vec<String> = std::fs::read_dir(&roundtrip)
         .unwrap()
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
@@ -37,12 +33,9 @@ fn pages_render_as_the_reference() {
     assert!(names.len() >= 9, "{names:?}");
     let mut failures = Vec::new();
     for name in &names {
-        let input =
-            std::fs::read_to_string(Path::new(ROUNDTRIP).join(format!("{name}.input.html")))
-                .unwrap();
+        let input = std::fs::read_to_string(roundtrip.join(format!("{name}.input.html"))).unwrap();
         let expected =
-            std::fs::read_to_string(Path::new(ROUNDTRIP).join(format!("{name}.output.html")))
-                .unwrap();
+            std::fs::read_to_string(roundtrip.join(format!("{name}.output.html"))).unwrap();
         let actual = render(&input);
         if actual.trim() != expected.trim() {
             failures.push(format!(
