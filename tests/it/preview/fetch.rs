@@ -474,3 +474,54 @@ async fn a_preview_has_one_deadline_for_its_page_and_images() {
     let (status, _, _) = super::host_get(&server, "/slow").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// A source that says why it failed (`x-error`, as the bundled worker does) is quoted: in
+/// the preview's error when the failure ends the preview, in the trace's decision when the
+/// overlay falls back. A long reason is cut, and control characters are dropped.
+#[tokio::test]
+async fn a_sources_own_reason_is_quoted_in_the_error_and_the_trace() {
+    let overlay = MockServer::start().await;
+    let primary = MockServer::start().await;
+    Mock::given(path("/overlay/broken"))
+        .respond_with(ResponseTemplate::new(500).insert_header("x-error", "missing header tenant"))
+        .mount(&overlay)
+        .await;
+    Mock::given(path("/overlay/long"))
+        .respond_with(ResponseTemplate::new(502).insert_header("x-error", "x".repeat(2_000)))
+        .mount(&overlay)
+        .await;
+    Mock::given(path("/overlay/moved"))
+        .respond_with(
+            ResponseTemplate::new(404).insert_header("x-error", "no mock matches GET /moved"),
+        )
+        .mount(&overlay)
+        .await;
+    Mock::given(path("/primary/moved.html"))
+        .respond_with(html(PAGE))
+        .mount(&primary)
+        .await;
+    let (server, root) = overlaid(&overlay, &primary, Limits::default()).await;
+
+    let (answer, _) = preview(&server, &root, "/broken", &[]).await;
+    assert_eq!(answer.status, StatusCode::BAD_GATEWAY);
+    assert_eq!(
+        answer.error.as_deref(),
+        Some(
+            "unable to fetch /broken from the overlay source: 500 (x-error: missing header tenant)"
+        )
+    );
+
+    let (answer, _) = preview(&server, &root, "/long", &[]).await;
+    let error = answer.error.expect("an error");
+    assert!(
+        error.ends_with(&format!("502 (x-error: {}...)", "x".repeat(500))),
+        "{error}"
+    );
+
+    let (answer, _) = preview(&server, &root, "/moved", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    assert_eq!(
+        answer.body["trace"]["fetch"][0]["decision"],
+        "fallback: the overlay source answered 404 (x-error: no mock matches GET /moved)"
+    );
+}

@@ -174,16 +174,20 @@ pub async fn fetch_page(
                 return page_of(source.role, url, response, &web_path);
             }
             Ok(Ok((_, response))) if !is_last && is_fallback(response.status) => {
-                attempt.decision =
-                    format!("fallback: the {role} source answered {}", response.status);
+                attempt.decision = format!(
+                    "fallback: the {role} source answered {}{}",
+                    response.status,
+                    reason(&response)
+                );
                 trace.fetch.push(attempt);
                 continue;
             }
             Ok(Ok((_, response))) => PreviewError::new(
                 map_status(response.status),
                 format!(
-                    "unable to fetch {web_path} from the {role} source: {}",
-                    response.status
+                    "unable to fetch {web_path} from the {role} source: {}{}",
+                    response.status,
+                    reason(&response)
                 ),
             ),
         };
@@ -192,6 +196,30 @@ pub async fn fetch_page(
         return Err(failure);
     }
     Err(PreviewError::new(404, "no content source is configured"))
+}
+
+/// The longest part of a source's `x-error` a message repeats.
+const MAX_REASON: usize = 500;
+
+/// ` (x-error: …)`: why the source says it failed (the bundled worker names the missing
+/// header, the mock that nearly matched, the template's syntax error), or nothing when it
+/// does not say. Cut at [`MAX_REASON`] characters, control characters dropped.
+fn reason(response: &super::IncomingResponse) -> String {
+    let Some(error) = response.header("x-error").map(str::trim) else {
+        return String::new();
+    };
+    if error.is_empty() {
+        return String::new();
+    }
+    let mut reason: String = error
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_REASON)
+        .collect();
+    if error.chars().count() > MAX_REASON {
+        reason.push_str("...");
+    }
+    format!(" (x-error: {reason})")
 }
 
 fn page_of(
