@@ -34,7 +34,8 @@ pub enum Command {
     Apply(ApplyArgs),
     /// Write the JSON schemas of the file formats and API bodies into <root>/schemas/.
     Schema(SchemaArgs),
-    /// Run the local administration service and the site preview hosts.
+    /// Run the local administration service, transformation worker, site preview hosts
+    /// and dashboard, live on the repository (or shared, on object storage).
     Serve(ServeArgs),
     /// Mint a token signed by the local administration service (for scripts and CI).
     Token(TokenArgs),
@@ -163,7 +164,9 @@ pub enum TemplateCommand {
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
+    /// The Mustache template file.
     pub template: PathBuf,
+    /// The JSON the template is rendered over, as the worker's endpoint would answer it.
     pub data: PathBuf,
     /// Where `{{> name}}` finds partials: DIR/name, DIR/name.html or DIR/name.mustache.
     #[arg(long, value_name = "DIR")]
@@ -197,6 +200,7 @@ pub enum DiagnosticFormat {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
+    /// How problems are printed: for people, for programs, or for GitHub Actions.
     #[arg(long, value_enum, default_value_t = DiagnosticFormat::Human)]
     pub format: DiagnosticFormat,
     /// Fail (exit 1) on warnings too.
@@ -279,6 +283,7 @@ pub struct PlanArgs {
     pub remote: RemoteArgs,
     #[command(flatten)]
     pub select: SelectArgs,
+    /// How the plan is printed.
     #[arg(long, value_enum, default_value_t = PlanFormat::Human)]
     pub format: PlanFormat,
     /// Exit 2 when there are changes (0: none, 1: error).

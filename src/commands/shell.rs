@@ -9,15 +9,38 @@ use clap::CommandFactory;
 use super::Outcome;
 use crate::cli::{Cli, CompletionsArgs, ManArgs};
 
-/// `siteops completions SHELL`: the completion script on stdout.
+/// `siteops completions SHELL`: the completion script on stdout, offering only what
+/// `--help` shows (no hidden `man`, no deprecated `--transform`).
 pub fn completions(args: &CompletionsArgs) -> Result<Outcome> {
-    let mut command = Cli::command();
+    let mut command = visible(&Cli::command());
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "siteops", &mut script);
     std::io::stdout()
         .write_all(&script)
         .context("cannot write the completion script")?;
     Ok(Outcome::Success)
+}
+
+/// `command` without its hidden subcommands and arguments, at every level (clap_complete
+/// offers hidden ones). Only what completion reads is kept: names, help, arguments.
+fn visible(command: &clap::Command) -> clap::Command {
+    let mut kept = clap::Command::new(command.get_name().to_owned())
+        .args(
+            command
+                .get_arguments()
+                .filter(|arg| !arg.is_hide_set())
+                .cloned(),
+        )
+        .subcommands(
+            command
+                .get_subcommands()
+                .filter(|sub| !sub.is_hide_set())
+                .map(visible),
+        );
+    if let Some(about) = command.get_about() {
+        kept = kept.about(about.clone());
+    }
+    kept
 }
 
 /// `siteops man --out DIR` (`cargo xtask man`): `siteops.1`, and `siteops-<command>.1` for

@@ -236,7 +236,16 @@ fn completions_cover_every_command_for_each_shell() {
         ] {
             assert!(script.contains(command), "{shell}: no {command}");
         }
-        assert!(script.contains("--transform-url"), "{shell}");
+        assert!(script.contains("transform-url"), "{shell}");
+        // Only what --help shows: not the hidden `man`, nor the deprecated `--transform`.
+        let words: Vec<&str> = script
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .collect();
+        assert!(!words.contains(&"man"), "{shell}: offers the hidden `man`");
+        assert!(
+            !words.contains(&"--transform") && !script.contains("-l transform "),
+            "{shell}: offers the deprecated `--transform`"
+        );
     }
     let scratch = tempfile::tempdir().unwrap();
     let script = scratch.path().join("siteops.bash");
@@ -392,4 +401,27 @@ fn serve_listens_where_told_and_says_which_sources_it_fetches() {
             .unwrap_or_else(|| panic!("{summary}"));
         assert!(sources.contains(expected), "{extra:?}: {sources}");
     }
+}
+
+/// `siteops token` where no server keeps its data (outside the repository root, say)
+/// refuses, and says where it looked and why, instead of making a key of its own whose
+/// tokens no server takes; the data directory is not created.
+#[test]
+fn a_token_is_never_signed_by_a_key_no_server_uses() {
+    let scratch = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_siteops"))
+        .args(["token", "--email", "ops@acme.example"])
+        .current_dir(scratch.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("siteops runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(stdout(&output), "");
+    let message = stderr(&output);
+    assert!(
+        message.contains("no signing key in ./.siteops/data")
+            && message.contains("start serve once first"),
+        "{message}"
+    );
+    assert!(!scratch.path().join(".siteops").exists());
 }

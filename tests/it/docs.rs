@@ -304,6 +304,16 @@ fn every_command_has_its_page_in_the_guide() {
         missing.is_empty(),
         "commands without a page under docs/src/commands/ (a heading naming `siteops <command>`): {missing:?}"
     );
+    // The table of commands.md names every command (its first word, for `mocks record`).
+    let table = read(&repo_root().join("docs/src/commands.md"));
+    let unlisted: Vec<&String> = commands
+        .iter()
+        .filter(|command| !table.contains(&format!("[`siteops {command}")))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "commands missing from the table of docs/src/commands.md: {unlisted:?}"
+    );
     assert_eq!(
         commands_without_a_page(
             &["plan".into(), "mocks record".into(), "mocks".into()],

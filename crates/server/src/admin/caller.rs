@@ -6,7 +6,7 @@
 
 use axum::http::HeaderMap;
 
-use crate::auth::{Claims, SigningKey};
+use crate::auth::{Claims, SigningKey, TokenError};
 
 /// The values of the request's cookies called `name`, in order.
 pub fn cookies<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
@@ -69,6 +69,27 @@ pub fn caller(headers: &HeaderMap, key: &SigningKey) -> Option<Claims> {
         })
 }
 
+/// Why a request has no caller, for its 401: no token at all, or why the tokens it sent
+/// were refused (a token minted from another data directory's key is the usual mistake).
+pub fn why_unauthenticated(headers: &HeaderMap, key: &SigningKey) -> String {
+    let now = crate::time::now_seconds();
+    let Some(error) = tokens_of(headers)
+        .into_iter()
+        .find_map(|token| key.verify(token, now).err())
+    else {
+        return "authentication required: send a token".into();
+    };
+    let hint = match error {
+        TokenError::BadSignature => {
+            ": it was not signed by this server's key (`siteops token` must read the data \
+             directory or store this server uses: the same --root, --data or --store)"
+        }
+        TokenError::Expired => ": mint a new one",
+        TokenError::Malformed | TokenError::UnsupportedAlgorithm => "",
+    };
+    format!("authentication required: the token sent is refused, {error}{hint}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +140,41 @@ mod tests {
         assert_eq!(caller(&headers, &key), Some(claims));
         headers.remove("x-auth-token");
         assert_eq!(caller(&headers, &key), None);
+    }
+
+    #[test]
+    fn a_refused_token_says_why() {
+        let key = SigningKey::from_bytes(b"k".to_vec());
+        let other = SigningKey::from_bytes(b"other".to_vec());
+        let claims = |exp| Claims {
+            sub: "web@acme.example".into(),
+            iat: 0,
+            exp,
+            aud: "*".into(),
+        };
+        assert_eq!(
+            why_unauthenticated(&HeaderMap::new(), &key),
+            "authentication required: send a token"
+        );
+        let with = |token: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                "x-auth-token",
+                HeaderValue::from_str(token).expect("header"),
+            );
+            why_unauthenticated(&headers, &key)
+        };
+        assert_eq!(
+            with(&other.sign(&claims(u64::MAX))),
+            "authentication required: the token sent is refused, the token's signature is invalid: it was not signed by this server's key (`siteops token` must read the data directory or store this server uses: the same --root, --data or --store)"
+        );
+        assert_eq!(
+            with(&key.sign(&claims(1))),
+            "authentication required: the token sent is refused, the token has expired: mint a new one"
+        );
+        assert_eq!(
+            with("not-a-jwt"),
+            "authentication required: the token sent is refused, the token is not a JWT"
+        );
     }
 }

@@ -119,7 +119,7 @@ fn check_access(
         Decision::Allow => Ok(()),
         Decision::Unauthenticated => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "authentication required: send a token",
+            super::caller::why_unauthenticated(headers, &state.key),
         )),
         Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
     }
@@ -224,7 +224,7 @@ fn existing_site_in(
     if state.caller(headers).is_none() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "authentication required: send a token",
+            super::caller::why_unauthenticated(headers, &state.key),
         ));
     }
     let document = sites::load(store, org, site)?
@@ -246,7 +246,7 @@ pub async fn list_sites(
     let Some(caller) = state.caller(&headers) else {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "authentication required: send a token",
+            super::caller::why_unauthenticated(&headers, &state.key),
         ));
     };
     // Reading every site document of a large org is blocking work: off the async
