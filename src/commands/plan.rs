@@ -27,9 +27,9 @@ pub fn run(args: &PlanArgs) -> Result<Outcome> {
     if let Some(path) = &args.out {
         save(path, &plan)?;
         eprintln!(
-            "Saved the plan to {}; `siteops apply {}` makes exactly these changes.",
+            "Saved the plan to {}; `{}` makes exactly these changes (or none, if the live state or the repository changed meanwhile).",
             path.display(),
-            path.display()
+            apply_command(args, path)
         );
     }
     Ok(if args.detailed_exitcode && plan.has_changes() {
@@ -37,6 +37,28 @@ pub fn run(args: &PlanArgs) -> Result<Outcome> {
     } else {
         Outcome::Success
     })
+}
+
+/// The `siteops apply` that applies the saved plan to the services this plan read: the
+/// plan file keeps what changes, not where.
+fn apply_command(args: &PlanArgs, path: &Path) -> String {
+    let mut words = vec!["siteops apply".to_string(), path.display().to_string()];
+    if args.repo.root != Path::new(".") {
+        words.push(format!("--root {}", args.repo.root.display()));
+    }
+    words.push(format!("--admin {}", args.remote.admin));
+    if let Some(worker) = args
+        .repo
+        .transform_url
+        .as_ref()
+        .or(args.remote.transform.as_ref())
+    {
+        words.push(format!("--transform-url {worker}"));
+    }
+    if args.remote.token_env != "SITEOPS_ADMIN_TOKEN" {
+        words.push(format!("--token-env {}", args.remote.token_env));
+    }
+    words.join(" ")
 }
 
 /// Writes the plan beside `path` and renames it into place: never half a plan.

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use anyhow::{Context, Result, anyhow, bail};
 use siteops::compile::{Compiled, Secrets, compile};
 use siteops::diagnostic::render;
-use siteops::model::SiteId;
+use siteops::model::{Fleet, SiteId};
 use siteops::plan::{Plan, PlanSettings, diff, scrub};
 use siteops::remote::live::{self, PruneScope};
 use siteops::remote::{Client, ClientOptions, Endpoints, Token};
@@ -95,8 +95,20 @@ pub fn prepare(
         eprintln!("{}", render::human_summary(validation.summary()));
         return Ok(Err(Outcome::Failure));
     }
+    // Only the named sites are compiled: their secrets alone are needed.
+    let named = parse_sites(&settings.sites)?;
+    let fleet = if named.is_empty() {
+        validation.fleet.clone()
+    } else {
+        Fleet {
+            sites: (validation.fleet.sites.iter())
+                .filter(|site| named.contains(&site.id))
+                .cloned()
+                .collect(),
+        }
+    };
     let lookup = |name: &str| std::env::var(name).ok();
-    let mut compiled = match compile(&validation.fleet, &Secrets::Lookup(&lookup)) {
+    let mut compiled = match compile(&fleet, &Secrets::Lookup(&lookup)) {
         Ok(compiled) => compiled,
         Err(problems) => {
             eprint!("{}", render::human(&problems, &validation, styled));
@@ -111,9 +123,7 @@ pub fn prepare(
         .map(str::to_string)
         .collect();
 
-    let named = parse_sites(&settings.sites)?;
     if !named.is_empty() {
-        compiled.resources.retain(|r| named.contains(&r.site));
         let present: BTreeSet<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
         if !settings.prune
             && let Some(missing) = named.iter().find(|s| !present.contains(s))
@@ -178,6 +188,12 @@ pub fn prepare(
             .map(|url| check_url("--transform-url", url))
             .transpose()?,
     };
+    if let Some(worker) = &endpoints.worker {
+        let from_flag = repo.transform_url.is_some();
+        if let Some(warning) = same_machine(&endpoints.admin, worker, from_flag)? {
+            eprintln!("warning: {warning}");
+        }
+    }
     let options = ClientOptions {
         concurrency: usize::from(remote.concurrency),
         rate: remote.rate,
@@ -210,11 +226,91 @@ fn parse_sites(sites: &[String]) -> Result<BTreeSet<SiteId>> {
         .collect()
 }
 
+/// Whether `url` (an http(s) URL already checked) names this machine.
+fn is_loopback(url: &str) -> bool {
+    let Ok(url) = url::Url::parse(url) else {
+        return false;
+    };
+    match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+/// The token goes to both services: an administration service on this machine (a local
+/// `serve`) with a worker elsewhere (siteops.toml's production worker) is a mistake that
+/// would hand the token and the worker configurations to production. Refused when the
+/// worker address came from siteops.toml; a warning when it was passed on purpose.
+fn same_machine(admin: &str, worker: &str, worker_from_flag: bool) -> Result<Option<String>> {
+    if is_loopback(admin) == is_loopback(worker) {
+        return Ok(None);
+    }
+    let (here, there) = if is_loopback(admin) {
+        (format!("--admin {admin}"), format!("the worker {worker}"))
+    } else {
+        (format!("the worker {worker}"), format!("--admin {admin}"))
+    };
+    let message = format!(
+        "{here} is on this machine but {there} is not: the token and the changes would go to both"
+    );
+    if worker_from_flag {
+        return Ok(Some(message));
+    }
+    let local = admin
+        .strip_suffix("/admin")
+        .filter(|_| is_loopback(admin))
+        .map(|base| {
+            format!("; for a local `siteops serve`, its worker is --transform-url {base}/transform")
+        })
+        .unwrap_or_default();
+    bail!(
+        "{message} (the worker address is siteops.toml's transform_url). Pass --transform-url to say which worker{local}"
+    )
+}
+
 fn check_url(flag: &str, text: &str) -> Result<String> {
     match url::Url::parse(text) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => {
             Ok(text.trim_end_matches('/').to_string())
         }
         _ => bail!("{flag} {text}: not an http(s) URL"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_service_with_a_remote_worker_is_refused_unless_asked_for() {
+        let local = "http://127.0.0.1:3000/admin";
+        let remote = "https://transform.acme.example";
+        assert_eq!(
+            same_machine(local, "http://localhost:3000/transform", false).unwrap(),
+            None
+        );
+        assert_eq!(
+            same_machine("https://admin.hlx.page", remote, false).unwrap(),
+            None
+        );
+        let refused = same_machine(local, remote, false).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "--admin http://127.0.0.1:3000/admin is on this machine but the worker https://transform.acme.example is not: the token and the changes would go to both (the worker address is siteops.toml's transform_url). Pass --transform-url to say which worker; for a local `siteops serve`, its worker is --transform-url http://127.0.0.1:3000/transform"
+        );
+        let warned = same_machine(local, remote, true).unwrap();
+        assert!(warned.is_some_and(|w| {
+            w.starts_with("--admin http://127.0.0.1:3000/admin is on this machine")
+        }));
+        assert!(
+            same_machine(
+                "https://admin.hlx.page",
+                "http://[::1]:3000/transform",
+                false
+            )
+            .is_err()
+        );
     }
 }

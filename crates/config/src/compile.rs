@@ -281,7 +281,9 @@ impl Compiler<'_> {
                         sensitive.env, site.id
                     ),
                 )
-                .with_help("set the variable, or compile with --redact to leave secret values out")
+                .with_help(
+                    "set the variable where siteops runs (`siteops compile --redact` prints the bodies without secret values)",
+                )
                 .with_location(sensitive.location.clone()),
             );
         }

@@ -216,9 +216,25 @@ async fn a_saved_plan_applies_as_made_and_is_refused_once_stale() {
     );
     assert!(!stale.stdout.contains("Apply complete"));
 
-    // A fresh plan applies without a prompt.
-    f.siteops("plan", &["--out", &saved_arg]).await.expect(0);
-    let applied = f.siteops("apply", &[&saved_arg]).await.expect(0);
+    // A fresh plan applies without a prompt, by the command plan prints.
+    let planned = f.siteops("plan", &["--out", &saved_arg]).await.expect(0);
+    let command = planned
+        .stderr
+        .split('`')
+        .nth(1)
+        .expect("plan --out names the command");
+    let words: Vec<String> = command.split(' ').map(String::from).collect();
+    assert_eq!(
+        words[..3],
+        ["siteops", "apply", saved_arg.as_str()],
+        "{command}"
+    );
+    let applied = super::run_siteops(
+        words[1..].to_vec(),
+        &[("SITEOPS_ADMIN_TOKEN", f.token.as_str())],
+    )
+    .await
+    .expect(0);
     assert!(
         applied
             .stdout
@@ -233,6 +249,104 @@ async fn a_saved_plan_applies_as_made_and_is_refused_once_stale() {
         changed
             .stderr
             .contains("the repository changed since the plan was made")
+    );
+}
+
+/// `--site` compiles only the named sites: another site's secrets are not needed.
+#[tokio::test]
+async fn a_plan_of_one_site_needs_only_that_sites_secrets() {
+    let f = Fixture::start().await;
+    let args: Vec<String> = [
+        "plan",
+        "--root",
+        &f.root.display().to_string(),
+        "--admin",
+        &f.admin_url(),
+        "--transform-url",
+        &f.worker_url(),
+        "--site",
+        "globex/docs",
+    ]
+    .map(String::from)
+    .to_vec();
+    let unset = ["ACME_GIT_SYNC_SECRET", "ACME_TEMPLATE_API_KEY"];
+    let run = super::run_siteops_unsetting(
+        args.clone(),
+        &[("SITEOPS_ADMIN_TOKEN", f.token.as_str())],
+        &unset,
+    )
+    .await
+    .expect(0);
+    assert!(
+        run.stdout.contains("globex/sites/docs.json"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("acme/"), "{}", run.stdout);
+    // acme/website's own plan still needs them, and says how to provide them.
+    let mut acme = args;
+    *acme.last_mut().expect("--site value") = "acme/website".into();
+    let run =
+        super::run_siteops_unsetting(acme, &[("SITEOPS_ADMIN_TOKEN", f.token.as_str())], &unset)
+            .await
+            .expect(1);
+    assert!(
+        run.stderr
+            .contains("environment variable `ACME_GIT_SYNC_SECRET` is not set"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A saved plan applied twice: the second time the live state is what changed (the plan's
+/// own writes), also when the plan's only change was a secret, created or replaced.
+#[tokio::test]
+async fn a_used_plan_is_refused_because_the_live_state_changed() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let deleted = f
+        .server
+        .delete(
+            "/admin/config/acme/sites/website/secrets/git-sync.json",
+            &f.token,
+        )
+        .await;
+    assert_eq!(deleted.status, 204, "{:?}", deleted.error);
+    let saved = f.root.join("plan.json");
+    let saved_arg = saved.display().to_string();
+    let planned = f.siteops("plan", &["--out", &saved_arg]).await.expect(0);
+    assert!(
+        planned
+            .stdout
+            .contains("1 to create, 0 to update, 0 to delete"),
+        "{}",
+        planned.stdout
+    );
+    f.siteops("apply", &[&saved_arg]).await.expect(0);
+    let again = f.siteops("apply", &[&saved_arg]).await.expect(1);
+    assert!(
+        again
+            .stderr
+            .contains("the live state changed since the plan was made"),
+        "{}",
+        again.stderr
+    );
+    // A secret replaced on purpose: its listing may not change, but the plan was used.
+    let replace = [
+        "--replace-secret",
+        "acme/website/git-sync",
+        "--out",
+        &saved_arg,
+    ];
+    f.siteops("plan", &replace).await.expect(0);
+    f.siteops("apply", &[&saved_arg]).await.expect(0);
+    let again = f.siteops("apply", &[&saved_arg]).await.expect(1);
+    assert!(
+        again
+            .stderr
+            .contains("the live state changed since the plan was made"),
+        "{}",
+        again.stderr
     );
 }
 

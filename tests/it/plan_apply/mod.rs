@@ -126,12 +126,20 @@ impl Run {
 }
 
 pub async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
+    run_siteops_unsetting(args, env, &[]).await
+}
+
+/// [`run_siteops`] with the variables of `unset` left out of the environment (the
+/// example sites' secrets are otherwise set).
+pub async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &[&str]) -> Run {
     let env: Vec<(String, String)> = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    let unset: Vec<String> = unset.iter().map(|name| name.to_string()).collect();
     let output: Output = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_siteops"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
+        command
             .args(&args)
             .env_remove("SITEOPS_TRANSFORM_URL")
             .env_remove("SITEOPS_ADMIN_URL")
@@ -139,9 +147,11 @@ pub async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
             .env("NO_COLOR", "1")
             .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
             .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)
-            .envs(env)
-            .output()
-            .expect("siteops runs")
+            .envs(env);
+        for name in &unset {
+            command.env_remove(name);
+        }
+        command.output().expect("siteops runs")
     })
     .await
     .expect("the run finishes");
