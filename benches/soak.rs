@@ -11,8 +11,11 @@
 //!   there. kill -9 while a code sync job runs, restart: the job must be taken over (its
 //!   lease, 2 s here, ends with the killed process) and run again to its end.
 //!
+//! - A burst of 16 large previews at once ([`burst`]): the memory at its peak and after.
+//!
 //! Prints requests per second, p50/p99 per kind, errors, RSS before and after, and the
-//! acknowledged writes lost. Exits non-zero when there are errors or lost writes.
+//! acknowledged writes lost. Exits non-zero when there are errors or lost writes, or the
+//! burst misses its memory goals.
 //!
 //! `cargo xtask soak [SECONDS]` (that is `cargo bench --bench soak -- SECONDS`).
 
@@ -28,6 +31,9 @@ use std::time::{Duration, Instant};
 use axum::routing::get;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
+
+#[path = "soak/burst.rs"]
+mod burst;
 
 const ADMIN: &str = "soak@example.test";
 const SECRET: &str = "soak-sync-secret";
@@ -539,6 +545,7 @@ async fn soak(duration: Duration) -> bool {
         rss_before / 1024,
         rss_after / 1024
     );
+    let burst_met = burst::run(&api, &serve, burst::source().await).await;
 
     // kill -9 in the middle of writes.
     let stop = Arc::new(AtomicBool::new(false));
@@ -644,6 +651,7 @@ async fn soak(duration: Duration) -> bool {
     serve.kill();
     let slow_p99 = probe[(probe.len() * 99 / 100).min(probe.len() - 1)];
     errors + probe_errors > 0
+        || !burst_met
         || lost > 0
         || !job_recovered
         || closed < SLOW
