@@ -3,25 +3,41 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 
 /// The real `siteops serve` on a free port; killed when dropped.
 pub struct Serve {
     child: Child,
     pub port: u16,
+    /// What it logged (its standard error), line by line.
+    log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Serve {
     pub fn start(root: &Path, data: &Path) -> Serve {
+        Serve::start_logging(root, data, "warn")
+    }
+
+    /// As [`Serve::start`], logging as `SITEOPS_LOG=filter` says ([`Serve::log`]).
+    pub fn start_logging(root: &Path, data: &Path, filter: &str) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
             .args(["serve", "--port", "0", "--root"])
             .arg(root)
             .arg("--data")
             .arg(data)
-            .env("SITEOPS_LOG", "warn")
+            .env("SITEOPS_LOG", filter)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("siteops serve starts");
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let stderr = child.stderr.take().expect("stderr");
+        let lines = log.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                lines.lock().expect("log").push(line);
+            }
+        });
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
         let mut port = None;
@@ -41,7 +57,13 @@ impl Serve {
         Serve {
             child,
             port: port.expect("serve printed its port"),
+            log,
         }
+    }
+
+    /// The lines logged so far.
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().expect("log").clone()
     }
 
     pub fn url(&self, host: &str, path: &str) -> String {

@@ -83,10 +83,17 @@ pub fn is_relevant(relative: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    let temporary = name.ends_with('~') || name.ends_with(".swp") || name.ends_with(".tmp");
     !hidden
-        && !temporary
+        && !is_temporary(&name)
         && (first == "sites" || (first == "siteops.toml" && components.next().is_none()))
+}
+
+/// Whether a file name is an editor's backup or swap file (`a.css~`, `.a.css.swp`).
+pub fn is_temporary(name: &str) -> bool {
+    name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
 }
 
 #[cfg(test)]

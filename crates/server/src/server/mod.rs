@@ -27,7 +27,9 @@ use crate::auth::OrgAdmins;
 use crate::codesync::runner::CodeSync;
 use crate::store::{KeyedLocks, StoreLocation};
 
-pub use preview_host::{PreviewHost, check_content_access, serve as serve_stored};
+pub use preview_host::{
+    CONFIG_JSON, PreviewHost, check_content_access, config_page, serve as serve_stored,
+};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -260,27 +262,63 @@ async fn dispatch_host(
     }
 }
 
+/// A request slower than this is logged at `INFO` (everything else that went well, at
+/// `DEBUG`): what makes a page slow shows without the log of every request.
+const SLOW_REQUEST: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// One line per request: at `DEBUG`, or `INFO` when it was slow, `WARN` when the server
+/// failed it (5xx). A page view is a dozen requests (the page, its code, the preview's
+/// own requests to the worker): logged at `INFO`, they drowned what matters.
 async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let uri = request.uri().clone();
+    let host = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let started = std::time::Instant::now();
     let response = next.run(request).await;
+    let elapsed = started.elapsed();
+    let status = response.status().as_u16();
     // An error's message (`x-error`) goes to the log too: why a request failed shows
-    // where the operator looks.
+    // where the operator looks. An absent field is left out (an `Option` records nothing).
     let error = response
         .headers()
         .get("x-error")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    tracing::info!(
-        %method,
-        %uri,
-        status = response.status().as_u16(),
-        ms = started.elapsed().as_millis() as u64,
-        error,
-        "request"
-    );
+        .and_then(|v| v.to_str().ok());
+    let ms = elapsed.as_millis() as u64;
+    macro_rules! log_at {
+        ($level:expr) => {
+            tracing::event!(
+                $level,
+                %method,
+                host = host.as_deref().map(tracing::field::display),
+                %uri,
+                status,
+                ms,
+                error,
+                "request"
+            )
+        };
+    }
+    match request_level(status, elapsed) {
+        tracing::Level::WARN => log_at!(tracing::Level::WARN),
+        tracing::Level::INFO => log_at!(tracing::Level::INFO),
+        _ => log_at!(tracing::Level::DEBUG),
+    }
     response
+}
+
+/// The level a request is logged at ([`log_request`]).
+fn request_level(status: u16, elapsed: std::time::Duration) -> tracing::Level {
+    if status >= 500 {
+        tracing::Level::WARN
+    } else if elapsed >= SLOW_REQUEST {
+        tracing::Level::INFO
+    } else {
+        tracing::Level::DEBUG
+    }
 }
 
 #[cfg(test)]
@@ -308,6 +346,19 @@ mod tests {
             let listen: SocketAddr = listen.parse().expect(listen);
             assert_eq!(is_exposed(listen, allowed), exposed, "{listen} {allowed:?}");
         }
+    }
+
+    /// Issue 28: every request was logged at `INFO`.
+    #[test]
+    fn requests_are_logged_at_debug_unless_failed_or_slow() {
+        use std::time::Duration;
+        use tracing::Level;
+        let quick = Duration::from_millis(3);
+        assert_eq!(request_level(200, quick), Level::DEBUG);
+        assert_eq!(request_level(404, quick), Level::DEBUG);
+        assert_eq!(request_level(200, SLOW_REQUEST), Level::INFO);
+        assert_eq!(request_level(502, quick), Level::WARN);
+        assert_eq!(request_level(500, SLOW_REQUEST), Level::WARN);
     }
 
     #[test]
