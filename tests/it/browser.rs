@@ -72,7 +72,15 @@ async fn dashboard_preview_trace_and_live_reload_in_chromium() {
     );
     // The site's code ran on it: styles and the columns block's script, nothing missing.
     site_code_loaded(&browser, "[data-block-name=\"columns\"].columns-2-cols").await;
+    // Its picture is a real one, decoded at the size the page declares (issue 28: it was
+    // a 1×1 PNG, stretched).
+    picture_decoded(&browser, 800, 600).await;
     std::fs::write(artefacts().join("preview.png"), browser.screenshot().await).expect("png");
+    // Trail Runner 2's, from a partner's host, too (it had no mock: a broken picture).
+    browser
+        .goto(&serve.url("main--website--acme.localhost", "/products/shoes/98765"))
+        .await;
+    picture_decoded(&browser, 800, 600).await;
 
     // The tour's other pages: the home page's cards, the blog (repoless: its base's code)
     // and the docs site's own design.
@@ -123,6 +131,26 @@ async fn dashboard_preview_trace_and_live_reload_in_chromium() {
         browser.script("return window.siteopsKept === true;").await,
         true,
         "the stylesheet edit reloaded the page instead of swapping the sheet"
+    );
+    // Saved as `sed -i` and vim save: a temporary file renamed over the sheet (issue 28:
+    // that reloaded the page).
+    let temporary = styles.with_file_name("sedQ81xZa");
+    std::fs::write(
+        &temporary,
+        format!("{text}\nmain .cards {{ --siteops-edit: 8; }}\n"),
+    )
+    .expect("edit");
+    std::fs::rename(&temporary, &styles).expect("rename");
+    wait_for(
+        &browser,
+        "const c = document.querySelector('main .cards'); \
+         return getComputedStyle(c).getPropertyValue('--siteops-edit').trim() === '8';",
+    )
+    .await;
+    assert_eq!(
+        browser.script("return window.siteopsKept === true;").await,
+        true,
+        "the stylesheet renamed into place reloaded the page instead of swapping the sheet"
     );
 
     // The product page's trace (viewing it again makes it the last preview): the overlay
@@ -248,6 +276,83 @@ async fn content_runs_no_script_in_chromium() {
         serde_json::json!(["undefined", null])
     );
     browser.quit().await;
+}
+
+/// Issue 28: the dashboard said "applied" until refreshed by hand, and an open page gave
+/// no sign that the repository did not validate. Now the open dashboard shows the failed
+/// reload by itself; a page shows a banner linking to it until the fix, which removes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dashboard_and_an_open_page_follow_a_bad_edit_in_chromium() {
+    let Some((chromium, chromedriver)) = binaries_or_skip() else {
+        return;
+    };
+    let repo = example_copy();
+    let data = tempfile::tempdir().expect("data dir");
+    let serve = Serve::start(repo.path(), data.path());
+    let browser = Browser::start(&chromium, &chromedriver).await;
+    let site = repo.path().join("sites/globex/docs/site.toml");
+    let good = std::fs::read_to_string(&site).expect("site.toml");
+    let bad = good.replace(
+        "https://content.globex.example/docs",
+        "content.globex.example",
+    );
+    assert_ne!(good, bad);
+
+    browser.goto(&serve.url("localhost", "/")).await;
+    assert_eq!(browser.text("#status").await, "applied");
+    std::fs::write(&site, &bad).expect("bad edit");
+    wait_for(
+        &browser,
+        "const s = document.querySelector('#status'); \
+         const d = document.querySelector('#diagnostics'); \
+         return s !== null && s.textContent.includes('does not validate') && \
+           d !== null && d.textContent.includes('sites/globex/docs/site.toml');",
+    )
+    .await;
+    std::fs::write(
+        artefacts().join("dashboard-invalid.png"),
+        browser.screenshot().await,
+    )
+    .expect("png");
+
+    // A page, from the last good state, with the banner.
+    browser
+        .goto(&serve.url("main--docs--globex.localhost", "/"))
+        .await;
+    let banner = browser.text("#siteops-invalid").await;
+    assert!(banner.contains("does not validate"), "{banner}");
+    assert!(banner.contains("problem"), "{banner}");
+    let dashboard = browser
+        .script("return document.querySelector('#siteops-invalid a').href;")
+        .await;
+    assert_eq!(dashboard, serve.url("localhost", "/"));
+    std::fs::write(artefacts().join("invalid.png"), browser.screenshot().await).expect("png");
+
+    // The fix: the page reloads itself, without the banner.
+    std::fs::write(&site, &good).expect("fix");
+    wait_for(
+        &browser,
+        "return document.readyState === 'complete' && \
+           document.querySelector('#siteops-invalid') === null && \
+           document.querySelector('main') !== null;",
+    )
+    .await;
+    browser.quit().await;
+}
+
+/// The first picture of the page's `main` has loaded and decoded to `width`×`height`,
+/// which is also the size the page declares.
+async fn picture_decoded(browser: &Browser, width: u32, height: u32) {
+    wait_for(
+        browser,
+        &format!(
+            "const i = document.querySelector('main img'); \
+             return i !== null && i.complete && i.naturalWidth === {width} && \
+               i.naturalHeight === {height} && i.getAttribute('width') === '{width}' && \
+               i.getAttribute('height') === '{height}';"
+        ),
+    )
+    .await;
 }
 
 /// Polls `script` (returning a boolean) until it holds, for at most 15 s.

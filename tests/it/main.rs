@@ -8,6 +8,7 @@ mod codesync;
 mod compile;
 mod crash;
 mod crate_graph;
+mod dashboard;
 mod differential;
 mod docs;
 mod fuzz_corpus;

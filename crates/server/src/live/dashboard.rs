@@ -3,12 +3,14 @@
 //! their compiled configuration, the last reload's diagnostics and changes, each site's
 //! known pages with preview links, and the last previews with their traces.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::Snapshot;
+use super::pages::{KnownPage, PageKind};
 use crate::code::{self, CodeRepo};
+use crate::preview::url::{PagePath, Variant};
 use siteops_config::compile::{Compiled, ResourceKind, masked, pretty};
 use siteops_config::model::SiteId;
 
@@ -38,7 +40,20 @@ impl Addresses {
             site.site, site.org, self.port
         )
     }
+
+    /// The dashboard, as the preview hosts' pages link to it.
+    pub fn dashboard(&self) -> String {
+        format!("http://localhost:{}/", self.port)
+    }
+
+    /// The page of a site's code sync jobs on `branch`.
+    pub fn jobs(site: &SiteId, branch: &str) -> String {
+        format!("{JOBS_PATH}/{}/{}/{branch}", site.org, site.site)
+    }
 }
+
+/// Where the pages of code sync jobs are: `/.siteops/jobs/<org>/<site>/<branch>`.
+pub const JOBS_PATH: &str = "/.siteops/jobs";
 
 pub const STYLE: &str = r#"
 :root { --fg: #1d2430; --muted: #5b6576; --line: #e3e7ee; --accent: #2857d6; --bad: #b42318; --good: #067647; --bg: #f7f8fa; }
@@ -165,8 +180,9 @@ fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources)
     let Some(compiled) = &snapshot.compiled else {
         return html! { section { h2 { "Sites" } p { "Nothing applied yet." } } };
     };
-    let mut sites: Vec<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
-    sites.dedup();
+    // A site's resources are not next to each other (its worker configuration sorts with
+    // the others'): a set, so each site is one section.
+    let sites: BTreeSet<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
     html! {
         @for site in sites {
             (site_section(snapshot, compiled, site, addresses, code))
@@ -212,7 +228,7 @@ fn site_section(
             div {
                 @for branch in &branches { span.pill { (branch) } }
                 " " a href={ (host) "/" } { "preview host" }
-                " · " a href={ "/admin/job/" (site.org) "/" (site.site) "/main/code" } { "code jobs" }
+                " · " a.jobs href=(Addresses::jobs(site, "main")) { "code jobs" }
                 " · " a href={ (host) "/config.json" } { "config.json" }
             }
             @if let Some(repo) = &repo { (code_line(repo, code.get(repo))) }
@@ -221,16 +237,7 @@ fn site_section(
                 p { "No known pages (add mocks or worker entry examples)." }
             } @else {
                 table.pages {
-                    @for page in pages {
-                        tr {
-                            td { (page) }
-                            td {
-                                a.button.preview href={ (host) (page) } { "preview" } " "
-                                a href={ (host) (page) ".md" } { ".md" } " "
-                                a href={ (host) (page) ".plain.html" } { ".plain.html" }
-                            }
-                        }
-                    }
+                    @for page in pages { (page_row(&host, page)) }
                 }
             }
             h3 { "Compiled configuration" }
@@ -239,6 +246,43 @@ fn site_section(
                 @for resource in &resources {
                     p { code { (resource.path()) } }
                     pre { (pretty(&masked(&resource.kind, &resource.body))) }
+                }
+            }
+        }
+    }
+}
+
+/// One known page: its links on the preview host, as what a preview of it gives.
+fn page_row(host: &str, page: &KnownPage) -> Markup {
+    let parsed = PagePath::parse(&page.path).ok();
+    let link = |variant| {
+        parsed
+            .as_ref()
+            .map(|p| format!("{host}{}", p.served_path(variant)))
+    };
+    html! {
+        tr {
+            td { (page.path) }
+            td {
+                @match (&page.kind, link(Variant::Html)) {
+                    (PageKind::NeedsHeaders(headers), _) => {
+                        "needs the request headers " (headers.join(", "))
+                        ", which a preview does not send: the worker renders it when asked with them ("
+                        code { "siteops validate --explain" } ")"
+                    }
+                    (_, None) => "not a page path",
+                    (PageKind::Sheet, Some(page)) => {
+                        a.button.preview href=(page) { "preview" } " a sheet (JSON)"
+                    }
+                    (PageKind::Page, Some(page)) => {
+                        a.button.preview href=(page) { "preview" } " "
+                        @if let Some(markdown) = link(Variant::Markdown) {
+                            a href=(markdown) { ".md" } " "
+                        }
+                        @if let Some(plain) = link(Variant::Plain) {
+                            a href=(plain) { ".plain.html" }
+                        }
+                    }
                 }
             }
         }
@@ -266,5 +310,89 @@ mod tests {
         assert!(html.contains("error[x]: &lt;oops&gt;"));
         assert!(html.contains("Nothing applied yet."));
         assert!(html.contains("No preview yet"));
+    }
+
+    fn site(org: &str, name: &str) -> SiteId {
+        SiteId {
+            org: org.into(),
+            site: name.into(),
+        }
+    }
+
+    fn known(path: &str, kind: PageKind) -> KnownPage {
+        KnownPage {
+            path: path.into(),
+            kind,
+        }
+    }
+
+    /// Issue 28: a site with a worker configuration was listed twice (its resources are
+    /// not next to each other), and `/` linked its markdown as `/.md`.
+    #[test]
+    fn each_site_once_and_each_page_with_the_links_its_kind_has() {
+        use siteops_config::compile::Resource;
+        let resource = |site: SiteId, kind| Resource {
+            site,
+            kind,
+            body: serde_json::json!({}),
+        };
+        let website = site("acme", "website");
+        let snapshot = Snapshot {
+            // As compiled resources sort: by path, workers last.
+            compiled: Some(Compiled {
+                resources: vec![
+                    resource(website.clone(), ResourceKind::Site),
+                    resource(site("globex", "docs"), ResourceKind::Site),
+                    resource(website.clone(), ResourceKind::Worker("main".into())),
+                ],
+            }),
+            pages: BTreeMap::from([(
+                website.clone(),
+                vec![
+                    known("/", PageKind::Page),
+                    known("/guides/", PageKind::Page),
+                    known("/settings", PageKind::Sheet),
+                    known(
+                        "/stores/1",
+                        PageKind::NeedsHeaders(vec!["tenant".into(), "x-market".into()]),
+                    ),
+                ],
+            )]),
+            ..Snapshot::default()
+        };
+        let html = page_html(&snapshot);
+        assert_eq!(
+            html.matches("id=\"site-acme-website\"").count(),
+            1,
+            "{html}"
+        );
+        assert_eq!(html.matches("id=\"site-globex-docs\"").count(), 1, "{html}");
+        let host = "http://main--website--acme.localhost:3000";
+        for link in [
+            "/index.md",
+            "/index.plain.html",
+            "/guides/index.md",
+            "/guides/index.plain.html",
+            "/settings",
+        ] {
+            assert!(
+                html.contains(&format!("href=\"{host}{link}\"")),
+                "{link}: {html}"
+            );
+        }
+        assert!(!html.contains("/.md\""), "{html}");
+        assert!(!html.contains("/settings.md"), "a sheet has no markdown");
+        assert!(!html.contains("/stores/1\""), "no preview renders it");
+        assert!(html.contains("needs the request headers tenant, x-market"));
+        assert!(html.contains("href=\"/.siteops/jobs/acme/website/main\""));
+    }
+
+    fn page_html(snapshot: &Snapshot) -> String {
+        page(
+            snapshot,
+            &Addresses { port: 3000 },
+            &CodeSources::new(),
+            &[],
+        )
     }
 }

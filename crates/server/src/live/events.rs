@@ -10,6 +10,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream, StreamExt};
 use tokio::sync::broadcast::error::RecvError;
 
+use maud::html;
+
 use super::{Live, LiveEvent};
 
 pub const EVENTS_PATH: &str = "/.siteops/events";
@@ -57,12 +59,36 @@ fn to_sse(event: &LiveEvent) -> Event {
     }
 }
 
-/// The script put before `</body>` of preview pages in serve mode. It reloads the page
-/// when a reload newer than `generation` (the one the page was made with) is announced, or
-/// when a file of the page's code (`code`: `owner/repo`) changed. When only stylesheets
-/// changed, the page's `<link rel="stylesheet">` to them are swapped for fresh ones
-/// instead: the new sheet loads beside the old, which goes once it has, so the page keeps
-/// its state and never shows unstyled.
+/// What the live session puts into a page it serves (a preview page, an error page, the
+/// dashboard).
+#[derive(Debug, Clone, Copy)]
+pub struct PageScript<'a> {
+    /// The reload the page was made with.
+    pub generation: u64,
+    /// The page's code repository (`owner/repo`); empty for none.
+    pub code: &'a str,
+    /// Set while the last reload did not apply: the page shows the last good state.
+    pub invalid: Option<Invalid<'a>>,
+}
+
+/// Why the page may be out of date, for its banner.
+#[derive(Debug, Clone, Copy)]
+pub struct Invalid<'a> {
+    /// Why the last reload did not apply.
+    pub message: &'a str,
+    /// How many problems it reported.
+    pub count: usize,
+    /// The dashboard's address, which shows them.
+    pub dashboard: &'a str,
+}
+
+/// The script put before `</body>` of the pages serve makes. It reloads the page when a
+/// reload newer than `generation` (the one the page was made with) is announced, applied
+/// or not (a page made before a failed one then shows its banner), or when a file of the
+/// page's code (`code`: `owner/repo`) changed. When only stylesheets changed, the page's
+/// `<link rel="stylesheet">` to them are swapped for fresh ones instead: the new sheet
+/// loads beside the old, which goes once it has, so the page keeps its state and never
+/// shows unstyled.
 pub fn reload_script(generation: u64, code: &str) -> String {
     let code = serde_json::Value::from(code)
         .to_string()
@@ -71,7 +97,7 @@ pub fn reload_script(generation: u64, code: &str) -> String {
         "<script>(()=>{{const made={generation},code={code};const events=new EventSource('{EVENTS_PATH}');\
          const reload=()=>{{events.close();location.reload();}};\
          const check=e=>{{if(JSON.parse(e.data).generation>made)reload();}};\
-         events.addEventListener('hello',check);events.addEventListener('reloaded',check);\
+         for(const name of ['hello','reloaded','failed'])events.addEventListener(name,check);\
          events.addEventListener('code',e=>{{const d=JSON.parse(e.data);if(d.repo!==code)return;\
          if(!d.paths.every(p=>p.toLowerCase().endsWith('.css')))return reload();\
          for(const link of document.querySelectorAll('link[rel=stylesheet]')){{\
@@ -81,12 +107,31 @@ pub fn reload_script(generation: u64, code: &str) -> String {
     )
 }
 
-/// `html` with the reload script before its `</body>` (or at its end).
-pub fn inject(html: &str, generation: u64, code: &str) -> String {
-    let script = reload_script(generation, code);
+/// The banner of a page served while the repository does not apply: small, fixed in a
+/// corner, naming the problem and its count, and linking to the dashboard.
+pub fn banner(invalid: &Invalid<'_>) -> String {
+    let count = match invalid.count {
+        0 => String::new(),
+        1 => " (1 problem)".to_string(),
+        n => format!(" ({n} problems)"),
+    };
+    html! {
+        div #siteops-invalid role="status" style="position:fixed;left:12px;bottom:12px;z-index:2147483647;max-width:calc(100% - 24px);padding:8px 12px;border-radius:6px;background:#b42318;color:#fff;font:14px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3)" {
+            "siteops: " (invalid.message) (count) " · "
+            a href=(invalid.dashboard) style="color:#fff;text-decoration:underline" { "open the dashboard" }
+        }
+    }
+    .into_string()
+}
+
+/// `html` with the banner (when the repository does not apply) and the reload script
+/// before its `</body>` (or at its end).
+pub fn inject(html: &str, page: &PageScript<'_>) -> String {
+    let mut added = page.invalid.as_ref().map(banner).unwrap_or_default();
+    added.push_str(&reload_script(page.generation, page.code));
     match html.rfind("</body>") {
-        Some(at) => format!("{}{script}{}", &html[..at], &html[at..]),
-        None => format!("{html}{script}"),
+        Some(at) => format!("{}{added}{}", &html[..at], &html[at..]),
+        None => format!("{html}{added}"),
     }
 }
 
@@ -94,14 +139,65 @@ pub fn inject(html: &str, generation: u64, code: &str) -> String {
 mod tests {
     use super::*;
 
+    fn script(generation: u64, code: &str) -> PageScript<'_> {
+        PageScript {
+            generation,
+            code,
+            invalid: None,
+        }
+    }
+
     #[test]
     fn the_script_goes_before_the_end_of_the_body() {
-        let page = inject("<html><body><p>x</p></body></html>", 7, "acme/website");
+        let page = inject(
+            "<html><body><p>x</p></body></html>",
+            &script(7, "acme/website"),
+        );
         assert!(page.starts_with("<html><body><p>x</p><script>"));
         assert!(page.ends_with("</script></body></html>"));
         assert!(page.contains("const made=7,code=\"acme/website\";"));
-        assert!(inject("<p>x</p>", 1, "").starts_with("<p>x</p><script>"));
+        assert!(inject("<p>x</p>", &script(1, "")).starts_with("<p>x</p><script>"));
         // A repository name cannot end the script.
-        assert!(!inject("<p>x</p>", 1, "</script>").contains("</script>\";"));
+        assert!(!inject("<p>x</p>", &script(1, "</script>")).contains("</script>\";"));
+        // A failed reload reloads the page too, so that it shows the banner.
+        assert!(page.contains("['hello','reloaded','failed']"));
+    }
+
+    /// Issue 28: a preview page gave no sign that the repository did not apply.
+    #[test]
+    fn an_invalid_repository_shows_a_banner_with_its_count() {
+        let invalid = Invalid {
+            message: "the <repository> does not validate",
+            count: 3,
+            dashboard: "http://localhost:3000/",
+        };
+        let html = inject(
+            "<body><main></main></body>",
+            &PageScript {
+                invalid: Some(invalid),
+                ..script(2, "")
+            },
+        );
+        assert!(
+            html.starts_with("<body><main></main><div id=\"siteops-invalid\""),
+            "{html}"
+        );
+        assert!(html.contains("siteops: the &lt;repository&gt; does not validate (3 problems)"));
+        assert!(html.contains("href=\"http://localhost:3000/\""));
+        assert!(html.ends_with("</script></body>"));
+        assert!(
+            banner(&Invalid {
+                count: 1,
+                ..invalid
+            })
+            .contains("(1 problem)")
+        );
+        assert!(
+            !banner(&Invalid {
+                count: 0,
+                ..invalid
+            })
+            .contains("problem")
+        );
     }
 }

@@ -8,6 +8,7 @@
 pub mod code_watch;
 pub mod dashboard;
 pub mod events;
+pub mod jobs_page;
 pub mod offline;
 pub mod pages;
 pub mod record;
@@ -16,7 +17,7 @@ pub mod session;
 pub mod trace_page;
 pub mod watch;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
@@ -44,6 +45,9 @@ pub struct Live {
     keys: OnceLock<session::SessionKeys>,
     /// The last previews, newest first.
     recent: Mutex<VecDeque<RecentPreview>>,
+    /// Every org this session has applied: pruned on each reload, so that an org whose
+    /// last site leaves the repository loses it on the service too.
+    applied_orgs: Mutex<BTreeSet<String>>,
 }
 
 pub use crate::app::RecentPreview;
@@ -61,9 +65,11 @@ pub struct Snapshot {
     /// The last compiled state that was applied.
     pub compiled: Option<Compiled>,
     /// The pages known for each site (worker entry examples, mocked source pages).
-    pub pages: BTreeMap<SiteId, Vec<String>>,
+    pub pages: BTreeMap<SiteId, Vec<pages::KnownPage>>,
     /// The last reload's diagnostics (human text, without colour); empty when clean.
     pub diagnostics: String,
+    /// How many problems `diagnostics` holds (diagnostics, mock files, secrets).
+    pub diagnostic_count: usize,
     /// What the last successful reload changed on the bundled service.
     pub changes: Vec<String>,
     /// Why the last reload did not apply, when it did not.
@@ -106,6 +112,7 @@ impl Live {
             mocks: RwLock::default(),
             keys: OnceLock::new(),
             recent: Mutex::default(),
+            applied_orgs: Mutex::default(),
         }
     }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use url::Url;
 
@@ -18,9 +18,10 @@ use crate::admin::ApiError;
 use crate::admin::preview::{SiteRef, preview_now};
 use crate::app::{AppState, RecentPreview, Session};
 use crate::code::CodeRepo;
-use crate::live::dashboard::{self, Addresses, PreviewSummary};
-use crate::live::events::{self, EVENTS_PATH};
-use crate::live::{Live, trace_page};
+use crate::live::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
+use crate::live::events::{self, EVENTS_PATH, Invalid, PageScript};
+use crate::live::{Live, jobs_page, trace_page};
+use crate::preview::store::PreviewRecord;
 use crate::preview::url::{Requested, Variant, requested};
 use crate::server::{self, PreviewHost};
 use crate::sites::{self, Site};
@@ -28,6 +29,7 @@ use crate::sites::{self, Site};
 impl Session for Live {
     fn routes(self: Arc<Self>, state: Arc<AppState>) -> Router {
         let (dashboard, events, traces) = (self.clone(), self.clone(), self);
+        let jobs = format!("{JOBS_PATH}/{{org}}/{{site}}/{{branch}}");
         Router::new()
             .route(
                 "/",
@@ -47,6 +49,15 @@ impl Session for Live {
                 get(|State(state): State<Arc<AppState>>, Path(id), request: Request| async move {
                     match check_operator(&state, request.headers()) {
                         Ok(()) => trace(traces, id, request).await,
+                        Err(error) => error.into_response(),
+                    }
+                }),
+            )
+            .route(
+                &jobs,
+                get(|State(state): State<Arc<AppState>>, Path(site), request: Request| async move {
+                    match check_operator(&state, request.headers()) {
+                        Ok(()) => jobs_of(&state, site, &request),
                         Err(error) => error.into_response(),
                     }
                 }),
@@ -105,9 +116,18 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
         return error.into_response();
     }
     let port = port_of(&request).unwrap_or(80);
+    let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+    let applied: std::collections::BTreeSet<&siteops_config::model::SiteId> = snapshot
+        .compiled
+        .iter()
+        .flat_map(|compiled| &compiled.resources)
+        .map(|r| &r.site)
+        .collect();
+    // The previews of sites that are gone go with them: their pages answer 404 now.
     let previews: Vec<PreviewSummary> = live
         .recent_previews()
         .into_iter()
+        .filter(|p| applied.contains(&p.site))
         .map(|p| PreviewSummary {
             trace_link: format!("/.siteops/previews/{}", p.id),
             site: p.site,
@@ -117,7 +137,6 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
             at: p.at,
         })
         .collect();
-    let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
     let code: dashboard::CodeSources = snapshot
         .compiled
         .iter()
@@ -128,13 +147,39 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
             (repo, source)
         })
         .collect();
-    Html(dashboard::page(
-        &snapshot,
-        &Addresses { port },
-        &code,
-        &previews,
-    ))
-    .into_response()
+    let page = dashboard::page(&snapshot, &Addresses { port }, &code, &previews);
+    // It shows each reload's outcome as it comes (it has no code, and no banner: it says
+    // why itself).
+    let script = PageScript {
+        generation: snapshot.generation,
+        code: "",
+        invalid: None,
+    };
+    Html(events::inject(&page, &script)).into_response()
+}
+
+/// The code sync jobs of a site's branch (`/.siteops/jobs/<org>/<site>/<branch>`).
+fn jobs_of(
+    state: &AppState,
+    (org, site, branch): (String, String, String),
+    request: &Request,
+) -> Response {
+    let store = state.store.as_ref();
+    let jobs = crate::admin::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])
+        .and_then(|()| sites::load(store, &org, &site).map_err(ApiError::from))
+        .and_then(|found| {
+            found.ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))
+        })
+        .and_then(|_| {
+            crate::codesync::job::list(store, &org, &site, &branch).map_err(ApiError::from)
+        });
+    let jobs = match jobs {
+        Ok(jobs) => jobs,
+        Err(error) => return error.into_response(),
+    };
+    let port = port_of(request).unwrap_or(80);
+    let site = siteops_config::model::SiteId { org, site };
+    Html(jobs_page::page(&site, &branch, &jobs, &Addresses { port })).into_response()
 }
 
 async fn trace(live: Arc<Live>, id: u64, request: Request) -> Response {
@@ -146,12 +191,17 @@ async fn trace(live: Arc<Live>, id: u64, request: Request) -> Response {
 }
 
 fn port_of(request: &Request) -> Option<u16> {
-    let host = request.headers().get(header::HOST)?.to_str().ok()?;
+    port_of_headers(request.headers())
+}
+
+fn port_of_headers(headers: &axum::http::HeaderMap) -> Option<u16> {
+    let host = headers.get(header::HOST)?.to_str().ok()?;
     host.rsplit_once(':')?.1.parse().ok()
 }
 
 /// A preview host request in `serve`: events, or a page previewed now and served with
-/// the reload script, or the stored files as without a session.
+/// the reload script (and the banner while the repository does not apply), or the stored
+/// files as without a session.
 async fn preview_host(
     state: &AppState,
     live: &Arc<Live>,
@@ -166,14 +216,21 @@ async fn preview_host(
     if path == EVENTS_PATH {
         return events::stream(live.clone()).into_response();
     }
-    let generation = live
-        .snapshot
-        .read()
-        .unwrap_or_else(|p| p.into_inner())
-        .generation;
-    // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed.
-    let (page, variant) = match requested(path) {
-        Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => (page, variant),
+    let (generation, invalid) = {
+        let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+        let invalid = snapshot
+            .error
+            .clone()
+            .map(|message| (message, snapshot.diagnostic_count));
+        (snapshot.generation, invalid)
+    };
+    // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;
+    // `/config.json` previews the configuration page a path mapping publishes there.
+    let wanted = match requested(path) {
+        Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => {
+            OnView::Page(page, variant)
+        }
+        _ if path == server::CONFIG_JSON => OnView::Config,
         _ => return respond(server::serve_stored(state, host, path, &headers)),
     };
     let site = sites::load(state.store.as_ref(), &host.org, &host.site)
@@ -189,18 +246,44 @@ async fn preview_host(
         .map_or(None, Site::code_repo)
         .map(|repo| repo.to_string())
         .unwrap_or_default();
+    let dashboard = Addresses {
+        port: port_of_headers(&headers).unwrap_or(80),
+    }
+    .dashboard();
+    let script = PageScript {
+        generation,
+        code: &code,
+        invalid: invalid.as_ref().map(|(message, count)| Invalid {
+            message,
+            count: *count,
+            dashboard: &dashboard,
+        }),
+    };
     // Who may not read the page does not get it previewed either.
     let site = site.and_then(|site| {
         server::check_content_access(state, &headers, &site)?;
         Ok(site)
     });
     let previewed = match site {
-        Ok(site) => preview_on_view(state, &site, host, &headers, &page).await,
+        Ok(site) => match wanted.page(state, &site, &host.branch) {
+            Ok(Some(page)) => preview_on_view(state, &site, host, &headers, &page)
+                .await
+                .map(Some),
+            Ok(None) => Ok(None),
+            Err(error) => Err(error),
+        },
         Err(error) => Err(error),
     };
+    // A page that came out a sheet is served where the platform serves sheets: `<path>.json`.
+    if let (OnView::Page(page, Variant::Html), Ok(Some(record))) = (&wanted, &previewed)
+        && record.is_json()
+        && record.web_path != page.web_path()
+    {
+        return Redirect::to(&record.web_path).into_response();
+    }
     if let Err(error) = previewed {
         let message = error.message.clone();
-        let body = events::inject(&error_page(path, error.status, &message), generation, &code);
+        let body = events::inject(&error_page(path, error.status, &message), &script);
         let mut response = (error.status, Html(body)).into_response();
         if let Ok(value) = HeaderValue::from_str(&message.replace(['\r', '\n'], " ")) {
             response.headers_mut().insert("x-error", value);
@@ -208,17 +291,51 @@ async fn preview_host(
         return response;
     }
     let response = respond(server::serve_stored(state, host, path, &headers));
-    if variant != Variant::Html || !is_html(&response) {
+    if !matches!(wanted, OnView::Page(_, Variant::Html)) || !is_html(&response) {
         return response;
     }
     let (parts, body) = response.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
-    let html = events::inject(&String::from_utf8_lossy(&bytes), generation, &code);
+    let html = events::inject(&String::from_utf8_lossy(&bytes), &script);
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+/// What a preview host request previews before it is served.
+enum OnView {
+    /// A page, asked for as this variant.
+    Page(crate::preview::PagePath, Variant),
+    /// `/config.json`: the configuration page a path mapping publishes there, if any.
+    Config,
+}
+
+impl OnView {
+    /// The page to preview now, if any.
+    fn page(
+        &self,
+        state: &AppState,
+        site: &Site,
+        branch: &str,
+    ) -> Result<Option<crate::preview::PagePath>, ApiError> {
+        match self {
+            OnView::Page(page, _) => Ok(Some(page.clone())),
+            OnView::Config => {
+                let mappings = crate::effective::path_mappings(
+                    state.store.as_ref(),
+                    &state.code,
+                    site,
+                    branch,
+                )?
+                .map(|m| m.value)
+                .unwrap_or_default();
+                Ok(server::config_page(&mappings)
+                    .and_then(|source| crate::preview::PagePath::parse(source).ok()))
+            }
+        }
+    }
 }
 
 fn has_extension(web_path: &str) -> bool {
@@ -246,7 +363,7 @@ async fn preview_on_view(
     host: &PreviewHost,
     headers: &axum::http::HeaderMap,
     page: &crate::preview::PagePath,
-) -> Result<(), ApiError> {
+) -> Result<PreviewRecord, ApiError> {
     let origin = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -272,7 +389,6 @@ async fn preview_on_view(
         crate::preview::store::Rewrite::IfChanged,
     )
     .await
-    .map(|_| ())
 }
 
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use super::pages::KnownPage;
 use super::{Live, LiveEvent};
 use crate::app::AppState;
 use crate::auth::{Claims, SigningKey};
@@ -144,6 +145,7 @@ pub async fn reload(live: &Live, target: &Target<'_>) {
     let event = match outcome {
         Ok(applied) => {
             snapshot.diagnostics = applied.diagnostics;
+            snapshot.diagnostic_count = applied.count;
             snapshot.compiled = Some(applied.compiled);
             snapshot.pages = applied.pages;
             snapshot.changes = applied.changes;
@@ -154,6 +156,7 @@ pub async fn reload(live: &Live, target: &Target<'_>) {
         }
         Err(failure) => {
             snapshot.diagnostics = failure.diagnostics;
+            snapshot.diagnostic_count = failure.count;
             snapshot.error = Some(failure.message.clone());
             LiveEvent::Failed {
                 generation: snapshot.generation,
@@ -169,14 +172,17 @@ pub async fn reload(live: &Live, target: &Target<'_>) {
 
 struct Applied {
     compiled: Compiled,
-    pages: BTreeMap<SiteId, Vec<String>>,
+    pages: BTreeMap<SiteId, Vec<KnownPage>>,
     diagnostics: String,
+    count: usize,
     changes: Vec<String>,
 }
 
 struct Failure {
     message: String,
     diagnostics: String,
+    /// How many problems `diagnostics` holds.
+    count: usize,
 }
 
 impl Failure {
@@ -184,6 +190,7 @@ impl Failure {
         Failure {
             message: message.into(),
             diagnostics: String::new(),
+            count: 0,
         }
     }
 }
@@ -208,11 +215,22 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
     live.set_mocks(read.mocks);
     put_templates(&read.templates, target.store)?;
     target.code.set_checkouts(read.checkouts);
-    let changes = apply_to_self(&read.compiled, &target.base, &worker, &token).await?;
+    // The orgs applied before too: an org whose last site left the repository is none of
+    // its orgs any more, and pruning those only would leave that site on the service.
+    let mut orgs = live
+        .applied_orgs
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    orgs.extend(read.compiled.resources.iter().map(|r| r.site.org.clone()));
+    let changes =
+        apply_to_self(&read.compiled, orgs.clone(), &target.base, &worker, &token).await?;
+    *live.applied_orgs.lock().unwrap_or_else(|p| p.into_inner()) = orgs;
     Ok(Applied {
         compiled: read.compiled,
         pages: read.pages,
         diagnostics: read.diagnostics,
+        count: read.count,
         changes,
     })
 }
@@ -220,11 +238,12 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
 /// What a reload reads from disk and works out before it touches the server.
 struct Read {
     compiled: Compiled,
-    pages: BTreeMap<SiteId, Vec<String>>,
+    pages: BTreeMap<SiteId, Vec<KnownPage>>,
     mocks: MockSet,
     templates: Vec<Template>,
     checkouts: Checkouts,
     diagnostics: String,
+    count: usize,
 }
 
 /// A template file of the repository, and its key in the code store.
@@ -264,6 +283,7 @@ fn read_repository(
         return Err(Failure {
             message: "the repository does not validate; the last good state stays applied".into(),
             diagnostics,
+            count: validation.diagnostics.len(),
         });
     }
     let unset = std::sync::Mutex::new(BTreeSet::new());
@@ -288,6 +308,7 @@ fn read_repository(
     .map_err(|problems| Failure {
         message: format!("{} secret values cannot be read", problems.len()),
         diagnostics: render::human(&problems, &validation, false),
+        count: problems.len(),
     })?;
     for line in unset.into_inner().unwrap_or_else(|p| p.into_inner()) {
         diagnostics.push_str(&format!("note: {line}\n"));
@@ -306,6 +327,7 @@ fn read_repository(
         templates,
         checkouts,
         diagnostics,
+        count: validation.diagnostics.len(),
     })
 }
 
@@ -379,6 +401,7 @@ fn load_mocks(root: &Path, repo: &RepoFiles) -> Result<MockSet, Failure> {
         Err(Failure {
             message: "invalid mocks; the last good state stays applied".into(),
             diagnostics: problems.join("\n"),
+            count: problems.len(),
         })
     }
 }
@@ -433,10 +456,12 @@ fn put_templates(templates: &[Template], store: &dyn Store) -> Result<(), Failur
     Ok(())
 }
 
-/// Plans against the bundled service and applies the changes, pruning what the
-/// repository's orgs no longer have. Returns one line per change made.
+/// Plans against the bundled service and applies the changes, pruning what `orgs` (the
+/// repository's, and those applied before) no longer have. Returns one line per change
+/// made.
 async fn apply_to_self(
     compiled: &Compiled,
+    orgs: BTreeSet<String>,
     base: &str,
     worker: &str,
     token: &str,
@@ -450,11 +475,6 @@ async fn apply_to_self(
         &ClientOptions::default(),
     )
     .map_err(|e| Failure::new(e.to_string()))?;
-    let orgs: BTreeSet<String> = compiled
-        .resources
-        .iter()
-        .map(|r| r.site.org.clone())
-        .collect();
     let scope = PruneScope::Orgs {
         orgs,
         shard: None,
@@ -478,6 +498,7 @@ async fn apply_to_self(
         return Err(Failure {
             message: "applying to the bundled service failed part-way".into(),
             diagnostics: apply::report::table(&report),
+            count: 0,
         });
     }
     Ok(report.steps.iter().map(apply::report::line).collect())

@@ -222,14 +222,20 @@ fn reason(response: &super::IncomingResponse) -> String {
     format!(" (x-error: {reason})")
 }
 
+/// Whether a source's `Content-Type` makes its page a sheet: JSON, stored and served as
+/// it came.
+pub fn is_sheet_type(content_type: &str) -> bool {
+    let essence = super::images::media::essence(content_type);
+    essence == "application/json" || essence.ends_with("+json")
+}
+
 fn page_of(
     role: Role,
     url: Url,
     response: super::IncomingResponse,
     web_path: &str,
 ) -> Result<FetchedPage, PreviewError> {
-    let essence = super::images::media::essence(response.header("content-type").unwrap_or(""));
-    let json = essence == "application/json" || essence.ends_with("+json");
+    let json = is_sheet_type(response.header("content-type").unwrap_or(""));
     if json && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_err() {
         return Err(PreviewError::new(
             502,

@@ -134,6 +134,17 @@ impl PagePath {
         path
     }
 
+    /// Where a preview host serves the page as `variant`, the inverse of [`requested`]: the
+    /// web path, or the fetched path with `.md` or `.plain.html`, so a folder's are
+    /// `/a/index.md` and `/index.md` (the platform's rule; `/.md` is no page).
+    pub fn served_path(&self, variant: Variant) -> String {
+        match variant {
+            Variant::Html => self.web_path(),
+            Variant::Markdown => format!("{}.md", self.fetch_path()),
+            Variant::Plain => format!("{}.plain.html", self.fetch_path()),
+        }
+    }
+
     /// The stored resource: `/a/b.md`, `/a/index.md`. A JSON page is `/a/b.json` (its path
     /// when it already ends in `.json`), which is also where it is served.
     pub fn resource_path(&self, json: bool) -> String {
@@ -227,6 +238,32 @@ mod tests {
         };
         let url = fetch_url(source, suffix, &page).map(String::from);
         (url.as_deref() != Ok(expected)).then(|| format!("{source} + {page:?}: {url:?}"))
+    }
+
+    /// Issue 28: the dashboard linked `/` as `/.md`, which is no page path.
+    #[test]
+    fn served_paths_are_read_back_as_their_page() {
+        for (page, html, markdown, plain) in [
+            ("/", "/", "/index.md", "/index.plain.html"),
+            ("/a", "/a", "/a.md", "/a.plain.html"),
+            ("/a/", "/a/", "/a/index.md", "/a/index.plain.html"),
+            ("/a/b c", "/a/b%20c", "/a/b%20c.md", "/a/b%20c.plain.html"),
+        ] {
+            let parsed = PagePath::parse(page).expect(page);
+            for (variant, expected) in [
+                (Variant::Html, html),
+                (Variant::Markdown, markdown),
+                (Variant::Plain, plain),
+            ] {
+                let served = parsed.served_path(variant);
+                assert_eq!(served, expected, "{page} {variant:?}");
+                assert_eq!(
+                    requested(&served),
+                    Ok(Requested::Page(parsed.clone(), variant)),
+                    "{served}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -92,7 +92,7 @@ pub fn serve(
     check_content_access(state, headers, &document)?;
     let previews = BranchPreviews::new(store, org, site, &host.branch);
     match path {
-        "/config.json" => {
+        CONFIG_JSON => {
             let mappings = path_mappings(store, &state.code, &document, &host.branch)?
                 .map(|m| m.value)
                 .unwrap_or_default();
@@ -210,6 +210,19 @@ fn typed(bytes: Vec<u8>, content_type: &'static str) -> Response {
     response
 }
 
+/// Where a preview host serves a site's configuration.
+pub const CONFIG_JSON: &str = "/config.json";
+
+/// The configuration page that a path mapping (`<source>:/config.json`) publishes at
+/// [`CONFIG_JSON`], when one does.
+pub fn config_page(mappings: &[String]) -> Option<&str> {
+    mappings.iter().find_map(|m| {
+        m.split_once(':')
+            .filter(|(_, to)| *to == CONFIG_JSON)
+            .map(|(from, _)| from)
+    })
+}
+
 /// `/config.json`: the public configuration, unless a path mapping (the public one, or the
 /// legacy `paths.yaml` of the site's code) publishes a configuration page there, which is
 /// served once it has been previewed.
@@ -218,12 +231,7 @@ fn config_json(
     public: Option<PublicConfig>,
     mappings: &[String],
 ) -> Result<Response, ApiError> {
-    let mapped = mappings.iter().find_map(|m| {
-        m.split_once(':')
-            .filter(|(_, to)| *to == "/config.json")
-            .map(|(from, _)| from)
-    });
-    if let Some(source) = mapped {
+    if let Some(source) = config_page(mappings) {
         // The page as mapped, or the sheet it became (`<source>.json`).
         let mut served = None;
         if let Ok(page) = PagePath::parse(source) {
