@@ -1,7 +1,10 @@
-//! The minimal cases the differential generator found (`cargo xtask diff-fuzz`), each a
-//! directory of `tests/fixtures/differential/`: `input.html` and the references' outputs
-//! (`reference.md` or `reference.error`, `reference.plain.html`, `reference.html`, for
-//! `https://www.example.com/NAME`). Checked without node: the outputs are stored.
+//! The minimal cases the differential generator found (`cargo xtask diff-fuzz`), and those
+//! found by hand, each a directory of `tests/fixtures/differential/`: `input.html` and the
+//! references' outputs (`reference.md` or `reference.error`, `reference.plain.html`,
+//! `reference.html`, for `https://www.example.com/NAME`). Checked without node: the outputs
+//! are stored. A case of the renderer alone has `input.md` instead (stored markdown, as the
+//! pipeline reads it) and no `reference.md`: its outputs are `md2html.mjs` of
+//! `shared/anchors` (`--plain NAME.md`, and `NAME.md` for the page).
 //!
 //! A case with a `known-difference` file is an open difference: skipped, and it must be
 //! listed, by name, in `docs/src/fidelity.md`.
@@ -46,8 +49,13 @@ fn every_found_difference_stays_fixed() {
             let dir = Path::new(CASES).join(name);
             let read = |file: &str| std::fs::read_to_string(dir.join(file)).ok();
             // The input goes under the case's name: output files are named after it.
-            let page = input.join(format!("{name}.html"));
-            std::fs::copy(dir.join("input.html"), &page).unwrap();
+            let kind = if dir.join("input.md").exists() {
+                "md"
+            } else {
+                "html"
+            };
+            let page = input.join(format!("{name}.{kind}"));
+            std::fs::copy(dir.join(format!("input.{kind}")), &page).unwrap();
             Case {
                 name: name.clone(),
                 input: page,

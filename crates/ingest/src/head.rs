@@ -13,21 +13,16 @@ const IMAGE_META: &[&str] = &["image", "twitter:image", "og:image", "og:image:se
 
 /// Collects the metadata of the document whose root element is `html`.
 /// `hreflang`: whether the source mentions `hreflang` at all (otherwise no link has it).
+/// `read_head`: false when the reference's parser finds `head` empty (see [`head_tags`]).
 pub(crate) fn metadata(
     html: &HElement,
     limit: usize,
     hreflang: bool,
+    read_head: bool,
 ) -> Result<Vec<MetaEntry>, IngestError> {
     let mut entries = Vec::new();
-    let head = html
-        .children
-        .iter()
-        .filter_map(HNode::element)
-        .find(|e| e.is("head"));
-    for child in head
-        .into_iter()
-        .flat_map(|h| h.children.iter().filter_map(HNode::element))
-    {
+    let head = head_children(html).filter(|_| read_head);
+    for child in head {
         if child.is("title") {
             let title = text_content(child);
             check_size("title", &title, limit)?;
@@ -70,6 +65,31 @@ pub(crate) fn metadata(
         collect_hreflang(html, &mut entries, &mut false);
     }
     Ok(entries)
+}
+
+/// The elements directly under `head`.
+fn head_children(html: &HElement) -> impl Iterator<Item = &HElement> {
+    html.children
+        .iter()
+        .filter_map(HNode::element)
+        .find(|e| e.is("head"))
+        .into_iter()
+        .flat_map(|h| h.children.iter().filter_map(HNode::element))
+}
+
+/// How many `title`, `meta` and JSON-LD elements `head` holds: what a page that starts
+/// with a byte-order mark loses. The platform reads the fetched body as text with the mark
+/// kept (`Buffer.toString()`), so the reference's parser (parse5) meets a character before
+/// `<html>`: `head` ends there, empty, and those elements land in `body`, where the
+/// converter does not look for them (`html lang` and `link hreflang` still count).
+pub(crate) fn head_tags(html: &HElement) -> usize {
+    head_children(html)
+        .filter(|e| {
+            e.is("title")
+                || e.is("meta")
+                || (e.is("script") && e.attr("type") == Some("application/ld+json"))
+        })
+        .count()
 }
 
 fn entry(name: &str, value: MetaValue) -> MetaEntry {

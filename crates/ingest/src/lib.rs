@@ -81,9 +81,16 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
         limit: MAX_DEPTH,
         read_up_to: cut.read_up_to,
     });
+    // A leading byte-order mark is text to the platform's parser: its `head` is empty (see
+    // `head::head_tags`), whatever the page's `head` holds.
+    let read_head = !html.starts_with('\u{feff}');
+    let mark = (!read_head)
+        .then(|| head::head_tags(&page.root))
+        .filter(|&ignored| ignored > 0)
+        .map(|ignored| Warning::ByteOrderMark { ignored });
     // Metadata first, while `main` is still in a whole tree (hreflang links in it count).
     let head_metadata = if page.has_main() {
-        head::metadata(&page.root, options.max_metadata_size, hreflang)?
+        head::metadata(&page.root, options.max_metadata_size, hreflang, read_head)?
     } else {
         Vec::new()
     };
@@ -92,11 +99,11 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
             has_main: false,
             sections: Vec::new(),
             head_metadata,
-            warnings: nesting.into_iter().collect(),
+            warnings: mark.into_iter().chain(nesting).collect(),
         });
     };
     let (mut sections, converted) = convert::convert_main(main);
-    let warnings = nesting.into_iter().chain(converted).collect();
+    let warnings = mark.into_iter().chain(nesting).chain(converted).collect();
     for section in &mut sections {
         sanitize::sanitize_heading(&mut section.children);
         sanitize::sanitize_text_and_formats(&mut section.children);

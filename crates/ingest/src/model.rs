@@ -75,6 +75,13 @@ pub enum Warning {
         #[serde(skip_serializing_if = "Option::is_none")]
         read_up_to: Option<usize>,
     },
+    /// The page starts with a byte-order mark (U+FEFF). The platform keeps it when it reads
+    /// the page, so its HTML parser meets a character before `<html>` and ends `head` there:
+    /// the `ignored` title, meta and JSON-LD elements of `head` are not read, as there.
+    #[error(
+        "the page starts with a byte-order mark (U+FEFF): the platform reads it as text before <html>, which ends the head, so the head's {ignored} title, meta and JSON-LD elements are ignored and the page has no head metadata; save the page without the mark"
+    )]
+    ByteOrderMark { ignored: usize },
 }
 
 fn nesting_message(limit: usize, read_up_to: Option<usize>) -> String {

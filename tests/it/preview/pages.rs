@@ -258,6 +258,43 @@ async fn a_page_nested_too_deeply_previews_without_its_deepest_elements() {
     assert!(!page.contains("deepest"), "{page}");
 }
 
+/// Issue 28: a page that starts with a byte-order mark previews as on the platform, whose
+/// parser reads the mark as text before `<html>`: `head` ends there, so its title, meta tags
+/// and JSON-LD (here invalid, which would otherwise refuse the page) are not read, and the
+/// preview's warnings say why.
+#[tokio::test]
+async fn a_byte_order_mark_ends_the_head_and_the_warnings_say_so() {
+    let source = MockServer::start().await;
+    let body = "\u{feff}<html lang=\"en\"><head><title>Lost</title><meta name=\"description\" content=\"lost\">\
+                <script type=\"application/ld+json\">{\"broken\": </script></head>\
+                <body><main><div><h1>Kept</h1></div></main></body></html>";
+    Mock::given(path("/bom"))
+        .respond_with(html(body))
+        .mount(&source)
+        .await;
+    let content = json!({"source": {"url": source.uri(), "type": "markup"}});
+    let (server, root) = site_with(content, Value::Null, Limits::default()).await;
+    let (answer, _) = preview(&server, &root, "/bom", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{answer:?}");
+    let warnings = answer.body["warnings"]
+        .as_array()
+        .expect("warnings")
+        .clone();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let warning = warnings[0].as_str().expect("a message");
+    assert!(
+        warning.contains("byte-order mark (U+FEFF)")
+            && warning.contains("3 title, meta and JSON-LD"),
+        "{warning}"
+    );
+    let (status, _, page) = host_get(&server, "/bom").await;
+    assert_eq!(status, StatusCode::OK);
+    let page = String::from_utf8(page).expect("utf-8");
+    assert!(page.contains("<title>Kept</title>"), "{page}");
+    assert!(page.contains("<html lang=\"en\">"), "{page}");
+    assert!(!page.contains("Lost") && !page.contains("lost"), "{page}");
+}
+
 /// Issue 14, finding 8: the reference keeps `javascript:` and `data:text/html` links in the
 /// page and in `.plain.html`, and so does siteops; the preview host serves both with a
 /// content security policy under which such a link runs nothing (no `unsafe-inline`), the

@@ -137,7 +137,11 @@ impl Table {
     /// the same (see [`State::same_widths`]), empty when the cell must be rendered again
     /// whatever the width: `first`, the first rendering, cleans the cell up, and the
     /// reference cleans it again before the second, which this does right after the first;
-    /// when that changed the tree, the second rendering can differ at any width.
+    /// when that changed the tree, the second rendering can differ at any width. So can a
+    /// first rendering that began with a bullet last used (a list just before the table,
+    /// in the same container, reaches the first cell rendered): the reference forgets it
+    /// after each cell, so the second rendering of every cell starts without one, and a
+    /// list at the start of the cell takes the usual bullet again.
     fn render_cell(
         &mut self,
         cell: usize,
@@ -147,6 +151,7 @@ impl Table {
     ) -> std::ops::Range<i64> {
         // A table nested in a cell lays its own cells out at its own widths, whatever the
         // outer cell's: its decisions are kept apart from the outer cell's record.
+        let after_list = first && state.bullet_last_used.is_some();
         let outer_width = state.line_width.replace(max_width - 3);
         let outer_same = std::mem::replace(&mut state.same_widths, i64::MIN..i64::MAX);
         let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
@@ -176,7 +181,11 @@ impl Table {
         c.lines = ranges;
         c.next_line = 0;
         c.width = width + 3;
-        if cleaned_again { 0..0 } else { same }
+        if cleaned_again || after_list {
+            0..0
+        } else {
+            same
+        }
     }
 
     pub fn into_markdown(mut self, state: &mut State<'_>) -> String {

@@ -317,7 +317,8 @@ fn render_head(
     }
     if let Some(json) = json_ld.filter(|j| !j.is_empty()) {
         let sanitised = json.replace('<', "&#x3c;").replace('>', "&#x3e;");
-        head.push(match crate::json::pretty(sanitised.trim()) {
+        let sanitised = js_trim(&sanitised);
+        head.push(match crate::json::pretty(sanitised) {
             // Escapes such as `\u003c` are printed as `<` again: written as escapes once
             // more, they cannot end the script (which runs with the page's nonce).
             Ok(pretty) => el(
@@ -329,7 +330,10 @@ fn render_head(
                 "script",
                 vec![
                     ("type", "application/ld+json".into()),
-                    ("data-error", format!("error in json-ld: {e}")),
+                    (
+                        "data-error",
+                        format!("error in json-ld: {}", cleanup_header_value(&e)),
+                    ),
                 ],
                 Vec::new(),
             ),
@@ -426,11 +430,7 @@ fn read_block_config(block: &HElement) -> Vec<(String, Option<String>)> {
             continue;
         }
         let value = if name.eq_ignore_ascii_case("json-ld") {
-            Some(
-                to_string(std::slice::from_ref(value_cell))
-                    .trim()
-                    .to_owned(),
-            )
+            Some(js_trim(&to_string(std::slice::from_ref(value_cell))).to_owned())
         } else {
             config_value(value_cell)
         };
@@ -682,4 +682,19 @@ fn canonical_url(page: &Url) -> String {
         text = stripped.to_owned();
     }
     text
+}
+
+/// JavaScript's `trim`.
+fn js_trim(s: &str) -> &str {
+    crate::sanitize::js_trim_start(crate::sanitize::js_trim_end(s))
+}
+
+/// `cleanupHeaderValue` (helix-shared-utils), which the pipeline applies to the JSON-LD
+/// error: tabs, printable ASCII and Latin-1 only, at most 1,024 of them.
+fn cleanup_header_value(value: &str) -> String {
+    value
+        .chars()
+        .filter(|&c| matches!(c, '\t' | '\u{20}'..='\u{7e}' | '\u{80}'..='\u{ff}'))
+        .take(1024)
+        .collect()
 }

@@ -23,6 +23,7 @@ pub use parse::panicked_in_markdown_rs;
 mod raw;
 mod sections;
 mod slug;
+mod slug_removed;
 mod steps;
 mod to_hast;
 

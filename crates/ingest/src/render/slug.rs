@@ -3,8 +3,23 @@
 
 use std::collections::HashMap;
 
-// Letters, numbers and combining marks are kept (a decomposed `é` keeps its accent).
-use unicode_id::UnicodeID;
+use super::slug_removed::REMOVED;
+
+/// Whether `slug` removes `c`: github-slugger's own character class (its `regex.js`,
+/// punctuation, symbols and controls of every script, `・` and `、` too), as ranges.
+fn removed(c: char) -> bool {
+    REMOVED
+        .binary_search_by(|&(start, end)| {
+            if end < c {
+                std::cmp::Ordering::Less
+            } else if start > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct Slugger {
@@ -17,7 +32,7 @@ impl Slugger {
         for c in value.to_lowercase().chars() {
             if c == ' ' {
                 slug.push('-');
-            } else if c.is_alphanumeric() || c == '-' || c == '_' || c.is_id_continue() {
+            } else if !removed(c) {
                 slug.push(c);
             }
         }
@@ -51,5 +66,34 @@ mod tests {
         assert_eq!(s.slug("1. Intro"), "intro");
         assert_eq!(s.slug("!!!"), "");
         assert_eq!(s.slug("???"), "-1");
+    }
+
+    /// Issue 28: `・` (U+30FB) is in the slugger's class, as is the rest of its punctuation.
+    #[test]
+    fn punctuation_of_every_script_is_removed() {
+        let mut s = Slugger::default();
+        assert_eq!(s.slug("IT・科学"), "it科学");
+        assert_eq!(s.slug("中文，标点。「引用」"), "中文标点引用");
+    }
+
+    /// Samples of every range of the class and of the characters around it, with the id
+    /// the reference (`IDSlugger`, github-slugger 2.0.0) gives a heading `a{c}b`: written
+    /// by `slug_removed.mjs` with the table.
+    #[test]
+    fn each_range_of_the_class_is_the_reference_s() {
+        let samples = include_str!("../../tests/fixtures/slug-samples.jsonl");
+        let mut wrong = Vec::new();
+        let mut count = 0;
+        for line in samples.lines() {
+            let (cp, want): (u32, String) = serde_json::from_str(line).expect("a sample");
+            let c = char::from_u32(cp).expect("a scalar value");
+            let got = Slugger::default().slug(&format!("a{c}b"));
+            if got != want {
+                wrong.push(format!("U+{cp:04X}: reference {want:?}, siteops {got:?}"));
+            }
+            count += 1;
+        }
+        assert!(count > 2000, "{count} samples");
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }
