@@ -1,9 +1,11 @@
 //! `siteops token`: mint a token with the local service's signing key, for scripts and CI.
-//! The key is the one `serve` made in its data directory or store: minting never makes
-//! one, since a token signed by a key no server uses is refused everywhere.
+//! The key is the one `serve` keeps in its data directory or store (made by whichever
+//! comes first). A data directory that does not exist is refused rather than made: it
+//! means the command runs outside the repository whose serve the token is for, and a key
+//! made there would sign tokens no server takes.
 
 use anyhow::{Result, bail};
-use siteops::admin::existing_signing_key;
+use siteops::admin::signing_key;
 use siteops::auth::Claims;
 use siteops::store::StoreLocation;
 use siteops::time::now_seconds;
@@ -16,12 +18,14 @@ pub fn run(args: &TokenArgs) -> Result<Outcome> {
     if let StoreLocation::Dir(dir) = &location
         && !dir.is_dir()
     {
-        bail!(no_key(&location));
+        bail!(
+            "no data directory at {location}: a token is signed with the key `siteops serve` \
+             keeps in its data, so run token where serve runs (the repository root), or give \
+             it serve's --root, --data or --store"
+        );
     }
     let store = location.open()?;
-    let Some(key) = existing_signing_key(store.as_ref())? else {
-        bail!(no_key(&location));
-    };
+    let key = signing_key(store.as_ref())?;
     let now = now_seconds();
     let claims = Claims {
         sub: args.email.trim().to_string(),
@@ -31,12 +35,4 @@ pub fn run(args: &TokenArgs) -> Result<Outcome> {
     };
     println!("{}", key.sign(&claims));
     Ok(Outcome::Success)
-}
-
-fn no_key(location: &StoreLocation) -> String {
-    format!(
-        "no signing key in {location}: a token is signed with the key `siteops serve` keeps \
-         in its data, so start serve once first, and give token the same --root (the \
-         repository serve runs in), --data or --store"
-    )
 }

@@ -404,8 +404,8 @@ fn serve_listens_where_told_and_says_which_sources_it_fetches() {
 }
 
 /// `siteops token` where no server keeps its data (outside the repository root, say)
-/// refuses, and says where it looked and why, instead of making a key of its own whose
-/// tokens no server takes; the data directory is not created.
+/// refuses, and says where it looked and why, instead of making a data directory and a key
+/// of its own whose tokens no server takes.
 #[test]
 fn a_token_is_never_signed_by_a_key_no_server_uses() {
     let scratch = tempfile::tempdir().unwrap();
@@ -419,8 +419,8 @@ fn a_token_is_never_signed_by_a_key_no_server_uses() {
     assert_eq!(stdout(&output), "");
     let message = stderr(&output);
     assert!(
-        message.contains("no signing key in ./.siteops/data")
-            && message.contains("start serve once first"),
+        message.contains("no data directory at ./.siteops/data")
+            && message.contains("run token where serve runs"),
         "{message}"
     );
     assert!(!scratch.path().join(".siteops").exists());

@@ -83,15 +83,6 @@ pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
     Ok(key)
 }
 
-/// The signing key a service already made in `store`, or `None` when there is none:
-/// for `siteops token`, whose token is good only if it is the key `serve` uses.
-pub fn existing_signing_key(store: &dyn Store) -> anyhow::Result<Option<SigningKey>> {
-    if store.get_versioned(SIGNING_KEY)?.is_none() {
-        return Ok(None);
-    }
-    signing_key(store).map(Some)
-}
-
 pub fn router(state: Arc<AppState>) -> Router {
     // Resources whose methods depend on the name (`public.json`, `secrets.json`) take
     // every method, and answer 405 with their own `Allow`.
