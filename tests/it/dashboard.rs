@@ -504,6 +504,44 @@ async fn preview_pages_show_a_banner_while_the_repository_does_not_apply() {
     assert!(!page.contains("siteops-invalid"), "{page}");
 }
 
+/// Beyond this machine, the banner is for whom the dashboard is: a failure's message can
+/// name the server's own paths.
+#[tokio::test]
+async fn beyond_this_machine_the_banner_is_for_operators() {
+    let repo = example_copy();
+    let (server, live) =
+        TestServer::start_live_allowing(repo.path().to_path_buf(), &["siteops.acme.example"]).await;
+    edit(
+        repo.path(),
+        "sites/acme/blog/site.toml",
+        "\"https://cms.acme.example/delivery/blog\"",
+        "\"cms.acme.example/blog\"",
+    );
+    reload_once(&live, &server).await;
+    // acme/blog needs no token to be read.
+    let view = |token: Option<String>| {
+        let request = server
+            .client
+            .get(server.url("/"))
+            .header("host", "main--blog--acme.localhost");
+        let request = match token {
+            Some(token) => request.header("authorization", format!("token {token}")),
+            None => request,
+        };
+        async move {
+            let response = request.send().await.expect("answered");
+            assert_eq!(response.status(), StatusCode::OK);
+            response.text().await.expect("text")
+        }
+    };
+    assert!(!view(None).await.contains("siteops-invalid"));
+    assert!(
+        view(Some(server.token(ORG_ADMIN)))
+            .await
+            .contains("siteops-invalid")
+    );
+}
+
 /// Issue 28: removing an org's last site from `sites/` left it on the service (only the
 /// repository's orgs were pruned, and that org was no longer one). It goes from the
 /// administration API, its preview host and the dashboard.

@@ -218,9 +218,11 @@ async fn preview_host(
     }
     let (generation, invalid) = {
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+        // For whom the dashboard is: a failure's message can name the server's own paths.
         let invalid = snapshot
             .error
             .clone()
+            .filter(|_| check_operator(state, &headers).is_ok())
             .map(|message| (message, snapshot.diagnostic_count));
         (snapshot.generation, invalid)
     };
