@@ -435,6 +435,9 @@ pub struct ServeArgs {
     /// Sites one org may have; creating one more gets 409.
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_sites_per_org: u32,
+    /// Bytes the previews of one site may hold in the store (every branch's pages and images): a number of bytes, or one with KiB, MiB, GiB or TiB (1GiB, 500MiB); a preview that would pass it gets 507 and stores nothing.
+    #[arg(long, value_name = "SIZE", default_value = "1GiB", value_parser = parse_size)]
+    pub max_preview_bytes_per_site: u64,
     /// Sign-ins (with a good form nonce) per client address per minute: a burst of N, then one every 60/N s; beyond, 429 with Retry-After.
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub sign_in_rate: u32,
@@ -484,6 +487,33 @@ fn parse_code_checkout(value: &str) -> Result<(siteops::code::CodeRepo, PathBuf)
     Ok((repo, PathBuf::from(dir)))
 }
 
+/// A size in bytes: `1048576`, or with a binary unit, `1GiB`, `500MiB`, `64KiB`, `2TiB`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let unit = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        "tib" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "`{text}`: write a size as bytes or with KiB, MiB, GiB or TiB, such as 1GiB"
+            ));
+        }
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size like 1GiB or 500MiB"))?;
+    n.checked_mul(unit)
+        .filter(|bytes| *bytes > 0)
+        .ok_or_else(|| format!("`{text}` is not a positive size"))
+}
+
 fn parse_ttl(text: &str) -> Result<u64, String> {
     let (digits, unit) = match text.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => (&text[..i], c),
@@ -516,4 +546,21 @@ pub struct ManArgs {
     /// The directory the pages go to.
     #[arg(long, value_name = "DIR", default_value = "target/man")]
     pub out: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_in_bytes_or_binary_units() {
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("500MiB"), Ok(500 << 20));
+        assert_eq!(parse_size("64 kib"), Ok(64 << 10));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert_eq!(parse_size("2TiB"), Ok(2 << 40));
+        for wrong in ["", "0", "1GB", "1.5GiB", "GiB", "-1", "99999999999TiB"] {
+            assert!(parse_size(wrong).is_err(), "{wrong}");
+        }
+    }
 }

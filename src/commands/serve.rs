@@ -128,6 +128,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
             concurrent_sync_jobs: args.max_sync_jobs as usize,
             sign_ins_per_minute: args.sign_in_rate,
             webhooks_per_minute: args.webhook_rate,
+            preview_bytes_per_site: args.max_preview_bytes_per_site,
         },
         sign_in: sign_in(args)?,
     };

@@ -21,6 +21,8 @@ use siteops_config::model::SiteId;
 pub struct AppState {
     pub store: Arc<dyn Store>,
     pub locks: KeyedLocks,
+    /// This instance's turns at each site's preview usage document.
+    pub usage_locks: crate::preview::usage::UsageLocks,
     pub key: SigningKey,
     pub org_admins: OrgAdmins,
     pub code_sync: Arc<CodeSync>,
@@ -56,6 +58,17 @@ impl AppState {
     /// The verified caller of a request, if its token is valid.
     pub fn caller(&self, headers: &HeaderMap) -> Option<Claims> {
         crate::admin::caller(headers, &self.key)
+    }
+
+    /// What `org/site`'s previews hold in the store, under the site's cap.
+    pub fn preview_usage(&self, org: &str, site: &str) -> crate::preview::usage::SiteUsage {
+        crate::preview::usage::SiteUsage::new(
+            self.store.clone(),
+            &self.usage_locks,
+            org,
+            site,
+            self.throttles.quotas.preview_bytes_per_site,
+        )
     }
 }
 

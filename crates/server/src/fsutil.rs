@@ -13,6 +13,26 @@ pub const TEMP_PREFIX: &str = ".tmp-";
 
 /// Replaces `path` with `bytes`, creating its directory if needed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, bytes, |temp| temp.persist(path).map(drop))
+}
+
+/// Writes `bytes` to `path` unless something is there already: false then. The check and
+/// the write are one step of the file system's (a link that does not replace), so writers
+/// of one new file need no lock between them; durable as [`write_atomic`].
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    let written = write_with(path, bytes, |temp| temp.persist_noclobber(path).map(drop));
+    match written {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+fn write_with(
+    path: &Path,
+    bytes: &[u8],
+    persist: impl FnOnce(tempfile::NamedTempFile) -> Result<(), tempfile::PersistError>,
+) -> io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -24,7 +44,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     temp.write_all(bytes)?;
     // The data is on disk before the name points at it…
     temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
+    persist(temp).map_err(|e| e.error)?;
     // …and the new name is on disk before the write counts as done.
     File::open(dir)?.sync_all()
 }
@@ -45,5 +65,19 @@ mod tests {
             .map(|e| e.expect("entry").file_name())
             .collect();
         assert_eq!(names, ["plan.json"]);
+    }
+
+    #[test]
+    fn a_new_file_is_written_once() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("a/media.png");
+        assert!(write_new(&path, b"one").expect("write"));
+        assert!(!write_new(&path, b"two").expect("not again"));
+        assert_eq!(std::fs::read(&path).expect("read"), b"one");
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("a"))
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, ["media.png"], "no temporary file stays");
     }
 }

@@ -515,7 +515,10 @@ fn paths() -> Value {
             .params(&branch).param(page.clone())
             .param(json!({"name": "x-content-source-authorization", "in": "header",
                 "description": "Sent to the content source as `Authorization`.", "schema": {"type": "string"}}))
-            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 503, 504]).source_errors().bodiless_errors()),
+            .answer(200, "The preview.", Some("Preview")).errors(&[400, 404, 409, 502, 503, 504, 507]).source_errors().bodiless_errors()),
+        ("delete", Op::new("deletePreview", "Removes the stored preview of a page, with the images no other page of the branch shows; 404 when it has none.")
+            .params(&branch).param(page.clone())
+            .answer(204, "Removed.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/transform/config/{org}/{site}", path_item(vec![
         ("get", Op::new("listWorkerBranches", "The branches with worker entries.").params(&site)

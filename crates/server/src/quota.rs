@@ -1,7 +1,9 @@
 //! What one org, client or site may take of a shared server: sites per org, previews (in
 //! all and per org) and code sync jobs running at once, sign-ins per client address and webhook deliveries per
-//! site per minute. [`Quotas`] are the settings (`serve`'s flags); [`Throttles`] hold the
-//! counters the routes ask. Rates are token buckets (`governor`), keyed, pruned as they grow.
+//! site per minute, and the bytes a site's previews hold in the store. [`Quotas`] are the
+//! settings (`serve`'s flags); [`Throttles`] hold the counters the routes ask (the bytes
+//! stored are counted in the store itself: [`crate::preview::usage`]). Rates are token
+//! buckets (`governor`), keyed, pruned as they grow.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -33,7 +35,16 @@ pub struct Quotas {
     /// Signed webhook deliveries per site per minute: a burst of that many, then one every
     /// `60 / n` seconds; beyond, 429.
     pub webhooks_per_minute: u32,
+    /// Bytes the previews of one site may hold in the store, every branch's pages and
+    /// images; a preview that would pass it gets 507 and stores nothing.
+    pub preview_bytes_per_site: u64,
 }
+
+/// The default of [`Quotas::preview_bytes_per_site`]: 1 GiB. Hundreds of pages with a few
+/// MiB of images each fit, and two previews of a page of 200 images of 2 MiB; a hundred
+/// sites then hold at most 100 GiB. One page at the image limits (200 of 20 MiB) does not
+/// fit: a service that previews such pages raises the cap.
+pub const PREVIEW_BYTES_PER_SITE: u64 = 1 << 30;
 
 impl Default for Quotas {
     fn default() -> Quotas {
@@ -44,6 +55,7 @@ impl Default for Quotas {
             concurrent_sync_jobs: 4,
             sign_ins_per_minute: 10,
             webhooks_per_minute: 60,
+            preview_bytes_per_site: PREVIEW_BYTES_PER_SITE,
         }
     }
 }

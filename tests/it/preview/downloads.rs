@@ -8,10 +8,9 @@ use std::time::Duration;
 use http::HeaderValue;
 use siteops::preview::images::allow::AllowList;
 use siteops::preview::images::download::Downloader;
-use siteops::preview::images::{ImageMap, MediaSink, download_images};
+use siteops::preview::images::{ImageMap, MediaSink, SinkError, download_images};
 use siteops::preview::trace::ImageTrace;
 use siteops::preview::{Limits, PreviewError, Transport};
-use siteops::store::StoreError;
 use url::Url;
 use wiremock::ResponseTemplate;
 
@@ -19,7 +18,7 @@ use wiremock::ResponseTemplate;
 pub struct Memory(pub Mutex<BTreeMap<String, Vec<u8>>>);
 
 impl MediaSink for Memory {
-    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
         self.0
             .lock()
             .expect("lock")

@@ -209,7 +209,10 @@ async fn stored_media_are_served_by_the_preview_host() {
         .respond_with(image(bytes.clone(), "image/png"))
         .mount(&host)
         .await;
-    let previews = BranchPreviews::new(server.server.state.store.as_ref(), "acme", "web", "main");
+    let state = &server.server.state;
+    let previews = BranchPreviews::new(state.store.as_ref(), "acme", "web", "main");
+    let usage = state.preview_usage("acme", "web");
+    let room = usage.room(Duration::from_secs(60));
     let transport = ReqwestTransport::new();
     let sources = vec!["/a.png".to_string()];
     let outcome = run(
@@ -219,9 +222,10 @@ async fn stored_media_are_served_by_the_preview_host() {
         None,
         None,
         &quick(),
-        &previews,
+        &previews.media_sink(&room),
     )
     .await;
+    room.finish().expect("counted");
     let name = outcome.result.expect("stored").stored[0].name.clone();
     for at in [format!("/{name}"), format!("/deep/folder/{name}")] {
         let (status, content_type, body) = host_get(&server, &at).await;

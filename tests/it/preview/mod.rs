@@ -5,7 +5,8 @@
 //! - `route`: the route's authorisation, storage, the preview host and the response;
 //! - `images`: the downloader with the allow list, redirects and failing images;
 //! - `image_limits`: count and size limits, SVG validation, concurrency, served media;
-//! - `pages`: a whole page through the route: conversion, images, markdown, HTML.
+//! - `pages`: a whole page through the route: conversion, images, markdown, HTML;
+//! - `storage`: the cap on the bytes a site's previews hold, and room given back.
 
 mod downloads;
 mod fetch;
@@ -13,6 +14,7 @@ mod image_limits;
 mod images;
 mod pages;
 mod route;
+mod storage;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};

@@ -316,6 +316,8 @@ pub async fn site(
             existing_site(&state, &headers, &org, site, Action::DeleteSite)?;
             store.delete(&site_key(&org, site))?;
             store.delete_all(&format!("config/{org}/sites/{site}"))?;
+            // Its previews and their usage go too: a site made again starts empty.
+            store.delete_all(&crate::preview::store::site_prefix(&org, site))?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         Method::PUT | Method::POST => {

@@ -85,6 +85,21 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<crate::preview::usage::NoRoom> for ApiError {
+    fn from(refused: crate::preview::usage::NoRoom) -> ApiError {
+        ApiError::new(StatusCode::INSUFFICIENT_STORAGE, refused.to_string())
+    }
+}
+
+impl From<crate::preview::usage::UsageError> for ApiError {
+    fn from(error: crate::preview::usage::UsageError) -> ApiError {
+        match error {
+            crate::preview::usage::UsageError::NoRoom(refused) => refused.into(),
+            crate::preview::usage::UsageError::Store(error) => error.into(),
+        }
+    }
+}
+
 impl From<crate::sites::SiteError> for ApiError {
     fn from(error: crate::sites::SiteError) -> ApiError {
         match error {

@@ -3,9 +3,14 @@
 //!   site's effective content source (overlay first), stores its images, converts it, and
 //!   the result is stored durably; the answer is the preview's JSON with the trace;
 //! - `GET` answers the same JSON for the stored preview, with `preview.status` 404 when
-//!   the page has not been previewed.
+//!   the page has not been previewed;
+//! - `DELETE` removes the stored preview (204; 404 when there is none), with the images no
+//!   other page of the branch shows, which gives the site's usage back its bytes.
 //!
-//! Both need a token with the right to operate the site (`Action::Operate`: site and org
+//! A preview that would take the site's previews past their cap of stored bytes is refused
+//! with 507 ([`crate::preview::usage`]); the page stays as it was.
+//!
+//! All need a token with the right to operate the site (`Action::Operate`: site and org
 //! administrators; `config_admin` accounts may not preview): 401 without, 403 with the
 //! wrong role. Errors have an empty body and the message in `x-error`.
 
@@ -66,12 +71,18 @@ async fn route(
         split(uri.path()).ok_or_else(|| ApiError::not_found("no such preview resource"))?;
     check_names(&[("org", org), ("site", site), ("branch", branch)])?;
     let page = PagePath::parse(raw).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if !matches!(*method, Method::GET | Method::HEAD | Method::POST) {
-        return Err(ApiError::method_not_allowed("GET, HEAD, POST"));
+    if !matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::POST | Method::DELETE
+    ) {
+        return Err(ApiError::method_not_allowed("GET, HEAD, POST, DELETE"));
     }
     let document = existing_site(state, headers, org, site, Action::Operate)?;
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
+    if *method == Method::DELETE {
+        return delete(state, &previews, org, site, &page).await;
+    }
     let links = Links::new(headers, org, site, branch);
     if matches!(*method, Method::GET | Method::HEAD) {
         let record = match previews.load(&page.web_path())? {
@@ -103,6 +114,32 @@ async fn route(
     )
     .await?;
     Ok(Json(answer(&record, &links)).into_response())
+}
+
+/// Removes the stored preview of `page` (a sheet's too, as `GET` finds it), under the
+/// page's lock: 204, or 404 when it has none.
+async fn delete(
+    state: &AppState,
+    previews: &BranchPreviews<'_>,
+    org: &str,
+    site: &str,
+    page: &PagePath,
+) -> Result<Response, ApiError> {
+    let mut web_path = page.web_path();
+    if previews.load(&web_path)?.is_none() {
+        web_path = page.resource_path(true);
+    }
+    let _guard = state.locks.lock(&previews.page_key(&web_path)).await;
+    let usage = state.preview_usage(org, site);
+    let room = usage.room(HOLD_PAST_DEADLINE);
+    if !previews.delete(&web_path, &room)? {
+        return Err(ApiError::not_found(format!(
+            "{} has not been previewed",
+            page.web_path()
+        )));
+    }
+    room.finish()?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// A site, its stored document and the branch previewed.
@@ -164,11 +201,15 @@ pub async fn preview_now(
             quotas.previews_per_org,
         )));
     };
+    // What the preview writes is counted in the site's usage, under its cap. The hold of
+    // room outlasts the deadline, so that only a preview that stopped loses it.
+    let usage = state.preview_usage(org, site);
+    let room = usage.room(state.preview_limits.preview_deadline + HOLD_PAST_DEADLINE);
     let outcome = crate::preview::run(
         state.preview_transport.as_ref(),
         &state.preview_limits,
         &request,
-        &previews,
+        &previews.media_sink(&room),
         began,
     )
     .await;
@@ -182,10 +223,42 @@ pub async fn preview_now(
         Err(failure) => (Err(failure.error), failure.trace),
     };
     log_trace(org, site, branch, &page.web_path(), &trace);
+    // The page's lock, held until what the save replaced is removed.
+    let mut page_lock = None;
+    let saved = match preview {
+        Ok(preview) => {
+            let content_bus_id = hex_id(&content.value.source.url);
+            let now = crate::time::now_rfc3339();
+            page_lock = Some(
+                state
+                    .locks
+                    .lock(&previews.page_key(&preview.web_path))
+                    .await,
+            );
+            previews
+                .save_when(&preview, &content_bus_id, &now, rewrite, &room)
+                .map_err(ApiError::from)
+        }
+        // The site's refusal of room, whatever the pipeline made of the image it stopped.
+        Err(error) => Err(room
+            .refusal()
+            .map_or_else(|| api_error(error), ApiError::from)),
+    };
+    if saved.is_err() {
+        // A failed preview keeps none of the images it wrote; the page stays as it was.
+        if let Err(error) = previews.forget_created(&room) {
+            tracing::error!(%error, "the images of a failed preview were not looked at");
+        }
+    }
+    if let Err(error) = room.finish() {
+        // The preview is what it is; the usage stays counted over until a recount.
+        tracing::error!(%error, org, site, "the preview's usage was not settled");
+    }
+    drop(page_lock);
     if let Some(session) = &state.session {
-        let (status, error) = match &preview {
+        let (status, error) = match &saved {
             Ok(_) => (200, None),
-            Err(error) => (error.status, Some(error.message.clone())),
+            Err(error) => (error.status.as_u16(), Some(error.message.clone())),
         };
         session.previewed(crate::app::RecentPreview {
             id: 0,
@@ -201,15 +274,11 @@ pub async fn preview_now(
             trace: trace.clone(),
         });
     }
-    let preview = preview.map_err(api_error)?;
-    let content_bus_id = hex_id(&content.value.source.url);
-    let now = crate::time::now_rfc3339();
-    let _guard = state
-        .locks
-        .lock(&previews.page_key(&preview.web_path))
-        .await;
-    Ok(previews.save_when(&preview, &content_bus_id, &now, rewrite)?)
+    saved
 }
+
+/// How long a preview's hold of room lasts past its deadline: its save comes after it.
+const HOLD_PAST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A token for `org/site`'s pages on this server's own worker, for the time of one
 /// preview: the caller's identity (so the worker grants what the caller's role allows),

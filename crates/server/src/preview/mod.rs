@@ -22,6 +22,7 @@ pub mod store;
 pub mod trace;
 pub mod transport;
 pub mod url;
+pub mod usage;
 
 use std::time::Duration;
 

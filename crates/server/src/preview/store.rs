@@ -7,27 +7,35 @@
 //! - `pages/<h>/<revision>/<file>`: the files of one version of the page (`source.html`,
 //!   `page.html`, `page.md`, `page.plain.html`, or `data.json` for a sheet); the revision
 //!   is a hash of their content;
-//! - `media/media_<hash>.<ext>`: the branch's images, shared by its pages.
+//! - `media/media_<hash>.<ext>`: the branch's images, shared by its pages;
 //!
-//! Media are collected: a save that replaces a page deletes the images its previous
+//! and `preview/<org>/<site>/usage.json`, the bytes all this holds for the site
+//! ([`super::usage`]): every write and removal goes through the preview's [`Room`], so the
+//! site's previews stay under their cap.
+//!
+//! Media are collected: a save that replaces a page removes the images its previous
 //! version had and no stored page of the branch names any more, so re-previewing pages
 //! whose images change does not add up (200 images of 2 MiB a preview once grew the store
-//! by 400 MB each time). An image downloaded by a preview of another page that has not
-//! saved its record yet can be collected in between; that page then shows it as missing
-//! until it is previewed again.
+//! by 400 MB each time); so does a preview that failed, with the images it wrote. An image
+//! downloaded by a preview of another page that has not saved its record yet can be
+//! collected in between; that page then shows it as missing until it is previewed again.
+//! An image already stored is not written again.
 //!
 //! A save writes the revision's files first, then the record that names them (one atomic
-//! put), then removes the previous revision. A reader reads the record, then its files; if
-//! a file has just been removed by a newer save, it reads the record again. Saves of one
-//! page are serialised by the caller (the service holds the page's lock).
+//! put, conditional on the record it replaces), then removes the previous revision. A
+//! reader reads the record, then its files; if a file has just been removed by a newer
+//! save, it reads the record again. Saves of one page are serialised by the caller (the
+//! service holds the page's lock); the conditional put keeps saves through two instances
+//! from both removing one revision.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::images::MediaSink;
+use super::images::{MediaSink, SinkError};
 use super::pipeline::{Preview, PreviewBody};
 use super::trace::Trace;
-use crate::store::{Store, StoreError};
+use super::usage::{Room, UsageError};
+use crate::store::{Precondition, Store, StoreError};
 
 pub const SOURCE: &str = "source.html";
 pub const PAGE: &str = "page.html";
@@ -90,11 +98,33 @@ impl std::fmt::Debug for BranchPreviews<'_> {
     }
 }
 
+/// Where a site's previews are, every branch's: `preview/<org>/<site>`.
+pub fn site_prefix(org: &str, site: &str) -> String {
+    format!("preview/{org}/{site}")
+}
+
+/// Times a save reads the page's record again after another save replaced it first.
+const SAVE_ATTEMPTS: usize = 8;
+
 impl<'a> BranchPreviews<'a> {
     pub fn new(store: &'a dyn Store, org: &str, site: &str, branch: &str) -> BranchPreviews<'a> {
         BranchPreviews {
             store,
-            prefix: format!("preview/{org}/{site}/{branch}"),
+            prefix: format!("{}/{branch}", site_prefix(org, site)),
+        }
+    }
+
+    /// The key of the branch's image `name`.
+    fn media_key(&self, name: &str) -> String {
+        format!("{}/media/{name}", self.prefix)
+    }
+
+    /// Where a preview's images go: this branch's media, each written once and counted in
+    /// `room`.
+    pub fn media_sink<'b>(&'b self, room: &'b Room<'b>) -> MediaWriter<'b> {
+        MediaWriter {
+            previews: self,
+            room,
         }
     }
 
@@ -107,27 +137,34 @@ impl<'a> BranchPreviews<'a> {
         )
     }
 
-    /// Saves a preview made at `now`; returns its record.
+    /// Saves a preview made at `now`, its writes counted in `room`; returns its record.
     pub fn save(
         &self,
         preview: &Preview,
         content_bus_id: &str,
         now: &str,
-    ) -> Result<PreviewRecord, StoreError> {
-        self.save_when(preview, content_bus_id, now, Rewrite::Always)
+        room: &Room<'_>,
+    ) -> Result<PreviewRecord, UsageError> {
+        self.save_when(preview, content_bus_id, now, Rewrite::Always, room)
     }
 
     /// Saves a preview made at `now` as [`Self::save`] does, unless `when` is
     /// [`Rewrite::IfChanged`] and the stored record already holds the same revision from the
     /// same source with the same images: then nothing is written and the stored record is
     /// returned.
+    ///
+    /// The room for the page's files and record is taken before anything is written, so a
+    /// preview refused for room leaves the page as it was. What the save replaces (the
+    /// previous revision, images no stored page names any more) is left to `room` to remove
+    /// when the preview ends ([`Room::finish`]).
     pub fn save_when(
         &self,
         preview: &Preview,
         content_bus_id: &str,
         now: &str,
         when: Rewrite,
-    ) -> Result<PreviewRecord, StoreError> {
+        room: &Room<'_>,
+    ) -> Result<PreviewRecord, UsageError> {
         let files: Vec<(&str, &[u8])> = match &preview.body {
             PreviewBody::Json(json) => vec![(JSON, json)],
             PreviewBody::Page { source, converted } => {
@@ -150,25 +187,7 @@ impl<'a> BranchPreviews<'a> {
         }
         let revision = hex::encode(&hasher.finalize()[..16]);
         let page_key = self.page_key(&preview.web_path);
-        let previous = self.load(&preview.web_path)?;
-        if when == Rewrite::IfChanged
-            && let Some(previous) = previous.as_ref().filter(|previous| {
-                previous.revision == revision
-                    && previous.source == preview.source.name()
-                    && previous.source_url == preview.source_url.as_str()
-                    && previous.content_bus_id == content_bus_id
-                    && previous
-                        .media
-                        .iter()
-                        .eq(preview.media.iter().map(|m| &m.name))
-            })
-        {
-            return Ok(previous.clone());
-        }
-        for (name, bytes) in &files {
-            self.store
-                .put(&format!("{page_key}/{revision}/{name}"), bytes)?;
-        }
+        let record_key = format!("{page_key}.json");
         let record = PreviewRecord {
             web_path: preview.web_path.clone(),
             resource_path: preview.resource_path.clone(),
@@ -190,37 +209,137 @@ impl<'a> BranchPreviews<'a> {
             warnings: preview.warnings.clone(),
         };
         let bytes = serde_json::to_vec_pretty(&record).expect("records serialize");
-        self.store.put(&format!("{page_key}.json"), &bytes)?;
-        if let Some(previous) = previous {
-            if previous.revision != revision {
-                self.store
-                    .delete_all(&format!("{page_key}/{}", previous.revision))?;
+        let files_size: u64 = files.iter().map(|(_, bytes)| bytes.len() as u64).sum();
+        let record_size = bytes.len() as u64;
+        // What of the files and the record this save holds room for.
+        let (mut files_taken, mut record_taken) = (false, false);
+        let give_back = |files_taken: bool, record_taken: bool| {
+            room.give_back(
+                u64::from(files_taken) * files_size + u64::from(record_taken) * record_size,
+            );
+        };
+        for _ in 0..SAVE_ATTEMPTS {
+            let read = self.store.get_versioned(&record_key)?;
+            let previous = read
+                .as_ref()
+                .and_then(|read| parse_record(&record_key, &read.bytes));
+            if when == Rewrite::IfChanged
+                && let Some(previous) = previous.as_ref().filter(|previous| {
+                    previous.revision == revision
+                        && previous.source == preview.source.name()
+                        && previous.source_url == preview.source_url.as_str()
+                        && previous.content_bus_id == content_bus_id
+                        && previous
+                            .media
+                            .iter()
+                            .eq(preview.media.iter().map(|m| &m.name))
+                })
+            {
+                give_back(files_taken, record_taken);
+                return Ok(previous.clone());
             }
-            self.collect_media(&previous, &record)?;
+            let new_files = previous
+                .as_ref()
+                .is_none_or(|previous| previous.revision != revision);
+            // The files and the record at once, before writing either.
+            let take_files = new_files && !files_taken;
+            if take_files || !record_taken {
+                let files = if take_files { files_size } else { 0 };
+                let record = if record_taken { 0 } else { record_size };
+                room.take(files + record)?;
+                files_taken |= take_files;
+                record_taken = true;
+            }
+            if new_files {
+                for (name, bytes) in &files {
+                    self.store
+                        .put(&format!("{page_key}/{revision}/{name}"), bytes)?;
+                }
+            } else if files_taken {
+                // Another save stored this revision meanwhile, and counted its files.
+                room.give_back(files_size);
+                files_taken = false;
+            }
+            match self
+                .store
+                .put_if(&record_key, &bytes, Precondition::unchanged(read.as_ref()))
+            {
+                Ok(()) => {}
+                // Another save replaced the record since it was read: look again.
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(error) => {
+                    give_back(false, record_taken);
+                    return Err(error.into());
+                }
+            }
+            if let Some(read) = &read {
+                room.replaced(read.bytes.len() as u64);
+            }
+            if let Some(previous) = previous {
+                if previous.revision != revision {
+                    let folder = format!("{page_key}/{}", previous.revision);
+                    room.remove_later(previous.files.iter().map(|file| format!("{folder}/{file}")));
+                    room.clear_later(folder);
+                }
+                let dropped = previous
+                    .media
+                    .iter()
+                    .filter(|name| !record.media.contains(name));
+                let unnamed = self.unnamed(dropped, Some(&record_key))?;
+                room.remove_later(unnamed.iter().map(|name| self.media_key(name)));
+            }
+            return Ok(record);
         }
-        Ok(record)
+        give_back(false, record_taken);
+        Err(StoreError::TooBusy {
+            key: record_key,
+            attempts: SAVE_ATTEMPTS,
+        }
+        .into())
     }
 
-    /// Deletes the images `previous` named that neither `current` (the page's new record)
-    /// nor any other stored page of the branch names.
-    fn collect_media(
+    /// Leaves the preview of the page at `web_path` to `room` to remove (its files, the
+    /// images no other stored page names, then its record); false when it has none.
+    pub fn delete(&self, web_path: &str, room: &Room<'_>) -> Result<bool, StoreError> {
+        let Some(record) = self.load(web_path)? else {
+            return Ok(false);
+        };
+        let page_key = self.page_key(web_path);
+        let record_key = format!("{page_key}.json");
+        let folder = format!("{page_key}/{}", record.revision);
+        room.remove_later(record.files.iter().map(|file| format!("{folder}/{file}")));
+        let unnamed = self.unnamed(record.media.iter(), Some(&record_key))?;
+        room.remove_later(unnamed.iter().map(|name| self.media_key(name)));
+        // Last: until it goes, a delete again finds the page and finishes the job.
+        room.remove_later([record_key]);
+        room.clear_later(page_key);
+        Ok(true)
+    }
+
+    /// Leaves to `room` to remove the images its preview created that no stored page
+    /// names: a preview that failed keeps nothing it wrote.
+    pub fn forget_created(&self, room: &Room<'_>) -> Result<(), StoreError> {
+        let created = room.created_images();
+        let unnamed = self.unnamed(created.iter(), None)?;
+        room.remove_later(unnamed.iter().map(|name| self.media_key(name)));
+        Ok(())
+    }
+
+    /// Of the images `names`, those no stored page of the branch names but the one whose
+    /// record is `own` (the page being replaced or removed).
+    fn unnamed<'n>(
         &self,
-        previous: &PreviewRecord,
-        current: &PreviewRecord,
-    ) -> Result<(), StoreError> {
-        let mut dropped: Vec<&String> = previous
-            .media
-            .iter()
-            .filter(|name| !current.media.contains(name))
-            .collect();
-        if dropped.is_empty() {
-            return Ok(());
+        names: impl Iterator<Item = &'n String>,
+        own: Option<&str>,
+    ) -> Result<Vec<String>, StoreError> {
+        let mut unnamed: Vec<&String> = names.collect();
+        if unnamed.is_empty() {
+            return Ok(Vec::new());
         }
-        let own = format!("{}.json", self.page_key(&current.web_path));
         let records = format!("{}/pages", self.prefix);
         for name in self.store.list(&records)? {
             let key = format!("{records}/{name}");
-            if !name.ends_with(".json") || key == own {
+            if !name.ends_with(".json") || Some(key.as_str()) == own {
                 continue;
             }
             let Some(bytes) = self.store.get(&key)? else {
@@ -228,33 +347,23 @@ impl<'a> BranchPreviews<'a> {
             };
             // A record that does not read back names nothing we can know of: keep all.
             let Ok(other) = serde_json::from_slice::<PreviewRecord>(&bytes) else {
-                return Ok(());
+                return Ok(Vec::new());
             };
-            dropped.retain(|name| !other.media.contains(name));
-            if dropped.is_empty() {
-                return Ok(());
+            unnamed.retain(|name| !other.media.contains(name));
+            if unnamed.is_empty() {
+                break;
             }
         }
-        for name in dropped {
-            self.store
-                .delete(&format!("{}/media/{name}", self.prefix))?;
-        }
-        Ok(())
+        Ok(unnamed.into_iter().cloned().collect())
     }
 
     /// The record of the page at `web_path`, if it has been previewed.
     pub fn load(&self, web_path: &str) -> Result<Option<PreviewRecord>, StoreError> {
         let key = format!("{}.json", self.page_key(web_path));
-        let Some(bytes) = self.store.get(&key)? else {
-            return Ok(None);
-        };
-        match serde_json::from_slice(&bytes) {
-            Ok(record) => Ok(Some(record)),
-            Err(error) => {
-                tracing::error!(%key, %error, "a stored preview record does not parse");
-                Ok(None)
-            }
-        }
+        Ok(self
+            .store
+            .get(&key)?
+            .and_then(|bytes| parse_record(&key, &bytes)))
     }
 
     /// The record and one of its files (`None`: not previewed, or no such file).
@@ -281,13 +390,55 @@ impl<'a> BranchPreviews<'a> {
 
     /// A stored image of the branch.
     pub fn media(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.store.get(&format!("{}/media/{name}", self.prefix))
+        self.store.get(&self.media_key(name))
     }
 }
 
-impl MediaSink for BranchPreviews<'_> {
-    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        self.store
-            .put(&format!("{}/media/{name}", self.prefix), bytes)
+/// The record stored under `key`, or `None` (logged) when it does not parse.
+fn parse_record(key: &str, bytes: &[u8]) -> Option<PreviewRecord> {
+    match serde_json::from_slice(bytes) {
+        Ok(record) => Some(record),
+        Err(error) => {
+            tracing::error!(%key, %error, "a stored preview record does not parse");
+            None
+        }
+    }
+}
+
+/// A preview's images into the branch's media ([`BranchPreviews::media_sink`]).
+pub struct MediaWriter<'a> {
+    previews: &'a BranchPreviews<'a>,
+    room: &'a Room<'a>,
+}
+
+impl MediaSink for MediaWriter<'_> {
+    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
+        let store = self.previews.store;
+        let key = self.previews.media_key(name);
+        // The same name has the same bytes: one stored (by a page before, or by this one
+        // before) is neither written nor counted again.
+        if store.size(&key)?.is_some() {
+            return Ok(());
+        }
+        let size = bytes.len() as u64;
+        self.room.take(size).map_err(|error| match error {
+            UsageError::NoRoom(refused) => SinkError::Refused(refused.to_string()),
+            UsageError::Store(error) => SinkError::Store(error),
+        })?;
+        match store.put_if(&key, bytes, Precondition::Absent) {
+            Ok(()) => {
+                self.room.created(name);
+                Ok(())
+            }
+            // Another preview stored it meanwhile, and counted it.
+            Err(StoreError::Conflict { .. }) => {
+                self.room.give_back(size);
+                Ok(())
+            }
+            Err(error) => {
+                self.room.give_back(size);
+                Err(error.into())
+            }
+        }
     }
 }

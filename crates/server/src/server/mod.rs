@@ -156,6 +156,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
         locks: KeyedLocks::default(),
+        usage_locks: Default::default(),
         key,
         org_admins: OrgAdmins::parse(&config.org_admins),
         preview_transport: transport,

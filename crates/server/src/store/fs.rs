@@ -9,11 +9,12 @@ use sha2::{Digest, Sha256};
 
 use super::{Precondition, Store, StoreError, Version, Versioned, check_key};
 // Marks files being written; never a valid key segment (keys cannot start with `.`).
-use crate::fsutil::{TEMP_PREFIX, write_atomic};
+use crate::fsutil::{TEMP_PREFIX, write_atomic, write_new};
 
 /// A directory serves one instance: conditional writes are atomic within this process
-/// (one lock around the check and the write), not across processes sharing the directory,
-/// which `serve` prevents with a [`DirLock`].
+/// (one lock around the check and the write; a write of a new file is one step of the file
+/// system's), not across processes sharing the directory, which `serve` prevents with a
+/// [`DirLock`].
 #[derive(Debug)]
 pub struct FsStore {
     root: PathBuf,
@@ -77,21 +78,26 @@ impl Store for FsStore {
 
     fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError> {
         let path = self.path(key)?;
-        // Durable before `put` returns: the data, then the name.
-        if condition == Precondition::Always {
-            return write_atomic(&path, bytes).map_err(io_error(key));
-        }
-        let _one_at_a_time = self.conditional.lock().unwrap_or_else(|p| p.into_inner());
-        let current = self.get(key)?;
-        let holds = match (&condition, &current) {
-            (Precondition::Absent, None) => true,
-            (Precondition::At(version), Some(stored)) => version_of(stored) == *version,
-            _ => false,
+        let conflict = || StoreError::Conflict {
+            key: key.to_string(),
         };
+        // Durable before `put` returns: the data, then the name.
+        let version = match condition {
+            Precondition::Always => return write_atomic(&path, bytes).map_err(io_error(key)),
+            // One step of the file system's, which needs no lock: writers of new files (a
+            // preview's images) do not queue behind each other's syncs.
+            Precondition::Absent => {
+                let written = write_new(&path, bytes).map_err(io_error(key))?;
+                return if written { Ok(()) } else { Err(conflict()) };
+            }
+            Precondition::At(version) => version,
+        };
+        let _one_at_a_time = self.conditional.lock().unwrap_or_else(|p| p.into_inner());
+        let holds = self
+            .get(key)?
+            .is_some_and(|stored| version_of(&stored) == version);
         if !holds {
-            return Err(StoreError::Conflict {
-                key: key.to_string(),
-            });
+            return Err(conflict());
         }
         write_atomic(&path, bytes).map_err(io_error(key))
     }
@@ -122,7 +128,32 @@ impl Store for FsStore {
     }
 
     fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.remove(key)?.is_some())
+    }
+
+    fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        match fs::metadata(self.path(key)?) {
+            Ok(metadata) if metadata.is_file() => Ok(Some(metadata.len())),
+            Ok(_) => Ok(None),
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(error) => Err(io_error(key)(error)),
+        }
+    }
+
+    fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
         let path = self.path(key)?;
+        // Files are replaced whole (renamed over), so the size read just before is the
+        // size of the file removed, or of one with the same key and bytes.
+        let Some(size) = self.size(key)? else {
+            return Ok(None);
+        };
         match fs::remove_file(&path) {
             Ok(()) => {
                 if let Some(dir) = path.parent() {
@@ -130,11 +161,37 @@ impl Store for FsStore {
                         .and_then(|d| d.sync_all())
                         .map_err(io_error(key))?;
                 }
-                Ok(true)
+                Ok(Some(size))
             }
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(error) => Err(io_error(key)(error)),
         }
+    }
+
+    fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+        let mut total = 0;
+        let mut folders = vec![self.path(prefix)?];
+        while let Some(folder) = folders.pop() {
+            let entries = match fs::read_dir(&folder) {
+                Ok(entries) => entries,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+                Err(error) => return Err(io_error(prefix)(error)),
+            };
+            for entry in entries {
+                let entry = entry.map_err(io_error(prefix))?;
+                // Files being written (and the lock file) are no key's.
+                if entry.file_name().to_string_lossy().starts_with('.') {
+                    continue;
+                }
+                let kind = entry.file_type().map_err(io_error(prefix))?;
+                if kind.is_dir() {
+                    folders.push(entry.path());
+                } else if kind.is_file() {
+                    total += entry.metadata().map_err(io_error(prefix))?.len();
+                }
+            }
+        }
+        Ok(total)
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
@@ -305,6 +362,26 @@ mod tests {
             .put_if(key, b"4", Precondition::unchanged(Some(&fresh)))
             .expect("written");
         assert_eq!(store.get(key).expect("get").as_deref(), Some(&b"4"[..]));
+    }
+
+    #[test]
+    fn sizes_removals_and_the_bytes_under_a_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = FsStore::open(dir.path()).expect("store");
+        store.put("p/a/media/m.png", &[0; 300]).expect("put");
+        store.put("p/a/pages/x/r/page.html", &[0; 20]).expect("put");
+        store.put("p/b.json", &[0; 7]).expect("put");
+        store.put("q/other", &[0; 1000]).expect("put");
+        // A file being written is no key's.
+        std::fs::write(dir.path().join("p/a/media/.tmp-1"), [0; 50]).expect("write");
+        assert_eq!(store.size("p/a/media/m.png").expect("size"), Some(300));
+        assert_eq!(store.size("p/a/media").expect("a folder"), None);
+        assert_eq!(store.size("p/b.json/x").expect("under a file"), None);
+        assert_eq!(store.total_size("p").expect("total"), 327);
+        assert_eq!(store.total_size("nothing").expect("total"), 0);
+        assert_eq!(store.remove("p/a/media/m.png").expect("remove"), Some(300));
+        assert_eq!(store.remove("p/a/media/m.png").expect("again"), None);
+        assert_eq!(store.total_size("p").expect("total"), 27);
     }
 
     /// Issue 27, finding 14: one lock per data directory; the second is refused naming

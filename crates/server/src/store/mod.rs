@@ -102,8 +102,34 @@ pub trait Store: Send + Sync + 'static {
     fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError>;
     /// Removes `key`; true when it existed.
     fn delete(&self, key: &str) -> Result<bool, StoreError>;
+    /// The size in bytes of what is stored under `key`, or `None`; without reading it
+    /// where the store can tell (a file's metadata, an object's head).
+    fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.get(key)?.map(|bytes| bytes.len() as u64))
+    }
+    /// Removes `key`; the size it had, when it existed.
+    fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        let size = self.size(key)?;
+        Ok(if self.delete(key)? {
+            size.or(Some(0))
+        } else {
+            None
+        })
+    }
     /// The names directly under the folder `prefix` (files and folders), sorted.
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError>;
+    /// The bytes of every file under the folder `prefix`, at any depth.
+    fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+        let mut total = 0;
+        for name in self.list(prefix)? {
+            let key = format!("{prefix}/{name}");
+            total += match self.size(&key)? {
+                Some(size) => size,
+                None => self.total_size(&key)?,
+            };
+        }
+        Ok(total)
+    }
     /// Removes the folder `prefix` and everything under it.
     fn delete_all(&self, prefix: &str) -> Result<(), StoreError>;
     /// Where the store is, for messages (`file:///…`, `s3://bucket/prefix`).

@@ -157,16 +157,45 @@ impl Store for ObjectStoreBackend {
     }
 
     fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.remove(key)?.is_some())
+    }
+
+    fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
         let path = self.path(key)?;
         let inner = self.inner.clone();
-        let deleted = self.run(async move {
+        match self.run(async move { inner.head(&path).await }) {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(object_error(key)(error)),
+        }
+    }
+
+    fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        let path = self.path(key)?;
+        let inner = self.inner.clone();
+        // A delete of a missing object succeeds: the head says whether there was one.
+        let removed = self.run(async move {
             match inner.head(&path).await {
-                Ok(_) => inner.delete(&path).await.map(|()| true),
-                Err(object_store::Error::NotFound { .. }) => Ok(false),
+                Ok(meta) => inner.delete(&path).await.map(|()| Some(meta.size)),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
                 Err(error) => Err(error),
             }
         });
-        deleted.map_err(object_error(key))
+        removed.map_err(object_error(key))
+    }
+
+    fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+        let path = self.path(prefix)?;
+        let inner = self.inner.clone();
+        self.run(async move {
+            let mut objects = inner.list(Some(&path));
+            let mut total = 0;
+            while let Some(object) = objects.next().await {
+                total += object?.size;
+            }
+            Ok::<_, object_store::Error>(total)
+        })
+        .map_err(object_error(prefix))
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
@@ -273,6 +302,20 @@ mod tests {
         store.delete_all("config/a/sites/b").expect("delete all");
         assert_eq!(store.list("config/a/sites").expect("list"), ["b.json"]);
         assert_eq!(store.location(), "s3://bucket/team/a");
+    }
+
+    #[test]
+    fn sizes_removals_and_the_bytes_under_a_prefix() {
+        let store = backend();
+        store.put("p/a/media/m.png", &[0; 300]).expect("put");
+        store.put("p/b.json", &[0; 7]).expect("put");
+        store.put("q/other", &[0; 1000]).expect("put");
+        assert_eq!(store.size("p/a/media/m.png").expect("size"), Some(300));
+        assert_eq!(store.size("p/a").expect("a prefix"), None);
+        assert_eq!(store.total_size("p").expect("total"), 307);
+        assert_eq!(store.remove("p/a/media/m.png").expect("remove"), Some(300));
+        assert_eq!(store.remove("p/a/media/m.png").expect("again"), None);
+        assert_eq!(store.total_size("p").expect("total"), 7);
     }
 
     #[tokio::test]

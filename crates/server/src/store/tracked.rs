@@ -71,8 +71,20 @@ impl Store for Tracked {
         self.store.delete(key)
     }
 
+    fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        self.store.size(key)
+    }
+
+    fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        self.store.remove(key)
+    }
+
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
         self.store.list(prefix)
+    }
+
+    fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+        self.store.total_size(prefix)
     }
 
     fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {

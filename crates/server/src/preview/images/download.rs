@@ -15,8 +15,9 @@
 //!   404, another 4xx, a time-out, a refused address or a wrong type: that image becomes
 //!   `about:error` and the page still converts;
 //! - an accepted image is written through the [`MediaSink`] as `media_<hash>.<ext>` as
-//!   soon as it arrives, so at most `image_concurrency` bodies are in memory at once. A
-//!   page that then fails leaves only unreferenced, content-addressed files behind.
+//!   soon as it arrives, so at most `image_concurrency` bodies are in memory at once; a
+//!   sink that refuses it stops the page (the service's sink refuses past the site's cap,
+//!   and removes what a failed page wrote).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -37,7 +38,18 @@ use crate::store::StoreError;
 /// Where accepted images go: the branch's media folder in the service, memory in tests.
 pub trait MediaSink: Send + Sync {
     /// Stores `bytes` as `name`; the same name always has the same bytes.
-    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError>;
+    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError>;
+}
+
+/// Why a [`MediaSink`] did not store an image: the preview stops there.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The sink takes no more (the site's previews are at their cap); whoever gave the
+    /// preview its sink knows the details and answers for them.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// A stored image.
@@ -265,13 +277,18 @@ async fn download_one(
                             })?;
                         }
                         let name = media_name(&response.body, extension);
-                        downloader
-                            .sink
-                            .store(&name, &response.body)
-                            .map_err(|error| {
-                                tracing::error!(%error, "media store failure");
-                                PreviewError::new(500, "storage failure")
-                            })?;
+                        downloader.sink.store(&name, &response.body).map_err(
+                            |error| match error {
+                                SinkError::Store(error) => {
+                                    tracing::error!(%error, "media store failure");
+                                    PreviewError::new(500, "storage failure")
+                                }
+                                SinkError::Refused(reason) => PreviewError::new(
+                                    500,
+                                    format!("the image {url} was not stored: {reason}"),
+                                ),
+                            },
+                        )?;
                         let size = dimensions(&response.body);
                         entry.decision = "stored".into();
                         entry.stored_as = Some(name.clone());

@@ -6,4 +6,4 @@ pub mod download;
 pub use siteops_media as media;
 pub mod svg;
 
-pub use download::{ImageMap, MediaSink, download_images};
+pub use download::{ImageMap, MediaSink, SinkError, download_images};
