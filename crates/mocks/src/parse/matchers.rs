@@ -241,9 +241,19 @@ impl Parser<'_> {
         match Regex::new(&format!("^(?:{pattern})$")) {
             Ok(regex) => Some(regex),
             Err(error) => {
-                self.error(pointer, format!("invalid regex: {error}"));
+                self.error(pointer, format!("invalid regex: {}", regex_problem(&error)));
                 None
             }
         }
     }
+}
+
+/// The one line of a regex error that says what is wrong: the full text quotes the
+/// pattern as wrapped here (`^(?:…)$`), which is not what the file holds.
+fn regex_problem(error: &regex::Error) -> String {
+    let text = error.to_string();
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix("error: "))
+        .unwrap_or(&text)
+        .to_string()
 }
