@@ -243,8 +243,18 @@ async fn first_apply(live: &Live, server: &RunningServer, started: Instant) {
         ),
         Some(error) => println!("  not applied           {error} (see the dashboard)"),
     }
-    if !snapshot.diagnostics.is_empty() {
-        print!("{}", snapshot.diagnostics);
+    print_diagnostics(&snapshot.diagnostics);
+}
+
+/// A reload's diagnostics, whole: stdout is line-buffered, so a last line without its
+/// newline would wait, unseen, for the next thing printed.
+fn print_diagnostics(diagnostics: &str) {
+    if diagnostics.is_empty() {
+        return;
+    }
+    print!("{diagnostics}");
+    if !diagnostics.ends_with('\n') {
+        println!();
     }
 }
 
@@ -274,8 +284,11 @@ fn watch_repository(
                     snapshot.reload_ms
                 ),
                 Some(error) => {
-                    println!("reload {}: {error}", snapshot.generation);
-                    print!("{}", snapshot.diagnostics);
+                    println!(
+                        "reload {}: {error}; the last good state stays applied",
+                        snapshot.generation
+                    );
+                    print_diagnostics(&snapshot.diagnostics);
                 }
             }
         }
