@@ -74,7 +74,10 @@ impl ResolveError {
             }
             ResolveError::Placeholders => true,
             ResolveError::Expand(error) => {
-                matches!(error, ExpandError::MissingId | ExpandError::PlaceholderInOrigin)
+                matches!(
+                    error,
+                    ExpandError::MissingId | ExpandError::PlaceholderInOrigin
+                )
             }
             ResolveError::OutsidePath(_) | ResolveError::Id(IdError::NoMatch(_)) => false,
         }

@@ -121,8 +121,20 @@ mod tests {
         for offset in [0, 2, 3, 5, 11, 12, 13] {
             assert_eq!(file.offset(file.position(offset)), offset, "{offset}");
         }
-        assert_eq!(file.offset(Position { line: 1, column: 99 }), 2);
-        assert_eq!(file.offset(Position { line: 99, column: 1 }), 13);
+        assert_eq!(
+            file.offset(Position {
+                line: 1,
+                column: 99
+            }),
+            2
+        );
+        assert_eq!(
+            file.offset(Position {
+                line: 99,
+                column: 1
+            }),
+            13
+        );
     }
 
     #[test]

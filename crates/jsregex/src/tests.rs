@@ -295,8 +295,16 @@ fn invalid_patterns_are_reported_on_one_line() {
 #[test]
 fn errors_with_one_place_give_its_bytes_in_the_literal() {
     let cases = [
-        (r"/(\d+$/", "(", "a group is opened with `(` but never closed"),
-        ("/a(b(c)/", "(", "a group is opened with `(` but never closed"),
+        (
+            r"/(\d+$/",
+            "(",
+            "a group is opened with `(` but never closed",
+        ),
+        (
+            "/a(b(c)/",
+            "(",
+            "a group is opened with `(` but never closed",
+        ),
         ("/ab)/", ")", "`)` has no matching `(`"),
         ("/é*+/", "+", "nothing to repeat before `+`"),
         ("/*a/", "*", "nothing to repeat before `*`"),
@@ -306,7 +314,11 @@ fn errors_with_one_place_give_its_bytes_in_the_literal() {
             "[",
             "a character class is opened with `[` but never closed (a `/` inside it does not end the expression)",
         ),
-        ("/x[abc/i/", "[", "a character class is opened with `[` but never closed (a `/` inside it does not end the expression)"),
+        (
+            "/x[abc/i/",
+            "[",
+            "a character class is opened with `[` but never closed (a `/` inside it does not end the expression)",
+        ),
     ];
     for (literal, at, expected) in cases {
         let error = parse_error(literal);

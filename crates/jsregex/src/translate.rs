@@ -178,13 +178,8 @@ impl Translator {
     /// An error about the characters `from..to` (character indices) of the pattern,
     /// located in bytes, as callers count.
     fn invalid_at(&self, message: impl Into<String>, from: usize, to: usize) -> JsRegexError {
-        let byte = |index: usize| -> usize {
-            self.chars
-                .iter()
-                .take(index)
-                .map(|c| c.len_utf8())
-                .sum()
-        };
+        let byte =
+            |index: usize| -> usize { self.chars.iter().take(index).map(|c| c.len_utf8()).sum() };
         JsRegexError::Invalid {
             message: message.into(),
             at: Some(byte(from)..byte(to.max(from))),

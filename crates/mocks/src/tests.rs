@@ -604,10 +604,14 @@ fn errors_are_located_and_suggest_the_key_or_file_meant() {
                 "{\n  \"request\": {\"urll\": \"/a\", \"headers\": {\"a/b\": {\"equalTo\": 1}}},\n  \"response\": {\"transformers\": [\"x\"], \"bodyFileName\": \"page.htm\"}\n}\n",
             ),
             file("__files/page.html", "<p>hi</p>"),
+            file(
+                "mappings/c.json",
+                r#"{"request": {"bodyPatterns": [{"equalToXml": "<a/>"}, {"equalto": "x"}, {"caseInsensitive": true}]}, "response": {}}"#,
+            ),
         ],
     )
     .expect_err("invalid stubs");
-    let summary: Vec<(String, MockErrorKind, Option<&str>)> = errors
+    let summary: Vec<(String, MockErrorKind, Option<&str>)> = errors[..5]
         .iter()
         .map(|e| (e.to_string(), e.kind, e.help.as_deref()))
         .collect();
@@ -648,6 +652,28 @@ fn errors_are_located_and_suggest_the_key_or_file_meant() {
         ]
     );
     assert_eq!(errors[2].pointer, "/request/headers/a~1b/equalTo");
+    let matchers: Vec<(MockErrorKind, &str, Option<&str>)> = errors[5..]
+        .iter()
+        .map(|e| (e.kind, e.pointer.as_str(), e.help.as_deref()))
+        .collect();
+    assert_eq!(
+        matchers,
+        [
+            (
+                MockErrorKind::Unsupported,
+                "/request/bodyPatterns/0/equalToXml",
+                Some(
+                    "siteops takes `equalTo`, `caseInsensitive`, `contains`, `matches`, `doesNotMatch`, `absent`, `and`, `or`, `not`, `equalToJson`, `ignoreArrayOrder`, `ignoreExtraElements`, `matchesJsonPath` here"
+                )
+            ),
+            (
+                MockErrorKind::UnknownKey,
+                "/request/bodyPatterns/1/equalto",
+                Some("did you mean `equalTo`?")
+            ),
+            (MockErrorKind::Invalid, "/request/bodyPatterns/2", None),
+        ]
+    );
     let text = "{\n  \"request\": {\"urll\": \"/a\"},\n  \"response\": {\"status\": 200},\n}\n";
     assert_eq!(text.as_bytes()[errors[0].span.start], b',');
 }

@@ -54,22 +54,20 @@ fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Ren
                     Some((caret_span(&file.text, span), r.label.as_str()))
                 })
                 .collect();
-            let quoted = context
-                .iter()
-                .fold(caret.clone(), |all, (span, _)| {
-                    all.start.min(span.start)..all.end.max(span.end)
-                });
+            let quoted = context.iter().fold(caret.clone(), |all, (span, _)| {
+                all.start.min(span.start)..all.end.max(span.end)
+            });
             let (lines, first_line) = file.lines_of(&quoted);
-            let local = |span: &std::ops::Range<usize>| {
-                span.start - lines.start..span.end - lines.start
-            };
+            let local =
+                |span: &std::ops::Range<usize>| span.start - lines.start..span.end - lines.start;
             let mut snippet = Snippet::source(&file.text[lines.clone()])
                 .line_start(first_line)
                 .path(file.path.as_str())
                 .fold(true)
                 .annotation(AnnotationKind::Primary.span(local(&caret)));
             for (span, label) in &context {
-                snippet = snippet.annotation(AnnotationKind::Context.span(local(span)).label(*label));
+                snippet =
+                    snippet.annotation(AnnotationKind::Context.span(local(span)).label(*label));
             }
             title.element(snippet)
         }
@@ -99,7 +97,10 @@ fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Ren
 /// `file:line:col`, or the file alone.
 fn place(location: &super::Location) -> String {
     match &location.span {
-        Some(span) => format!("{}:{}:{}", location.file, span.start.line, span.start.column),
+        Some(span) => format!(
+            "{}:{}:{}",
+            location.file, span.start.line, span.start.column
+        ),
         None => location.file.clone(),
     }
 }
@@ -174,7 +175,11 @@ pub fn github(diagnostics: &[Diagnostic]) -> String {
         properties.push(format!("title={}", escape_property(d.code.as_str())));
         let mut message = d.message.clone();
         for related in &d.related {
-            message.push_str(&format!("\n{}: {}", related.label, place(&related.location)));
+            message.push_str(&format!(
+                "\n{}: {}",
+                related.label,
+                place(&related.location)
+            ));
         }
         if let Some(help) = &d.help {
             message.push_str("\nhelp: ");

@@ -104,8 +104,14 @@ mod tests {
     #[test]
     fn quoted_and_plain_strings_map_their_bytes() {
         let endpoint = "https://api.example.com/{{idd}}.json";
-        assert_eq!(at(&format!("\"{endpoint}\""), endpoint, "{{idd}}"), Some("{{idd}}"));
-        assert_eq!(at(&format!("'{endpoint}'"), endpoint, "{{idd}}"), Some("{{idd}}"));
+        assert_eq!(
+            at(&format!("\"{endpoint}\""), endpoint, "{{idd}}"),
+            Some("{{idd}}")
+        );
+        assert_eq!(
+            at(&format!("'{endpoint}'"), endpoint, "{{idd}}"),
+            Some("{{idd}}")
+        );
         assert_eq!(at(endpoint, endpoint, "{{idd}}"), Some("{{idd}}"));
         // Escapes before the part shift it; an escape inside it is covered whole.
         assert_eq!(at(r#""/(\\d+$/""#, r"/(\d+$/", "("), Some("("));

@@ -49,7 +49,9 @@ fn duplicate(source: &SourceFile, span: Range<usize>) -> Diagnostic {
     let line_start = text[..span.start.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
-    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
     let line = &text[line_start..line_end];
     let name = text
         .get(span.clone())
@@ -210,11 +212,17 @@ mod tests {
         let text = "[a]\ntype = 1\n[b]\ntype = 1\n  url = 2\n  type = 3\n";
         assert_eq!(
             first(text),
-            ("key `type` is defined twice in the same table".into(), Some((4, 1)))
+            (
+                "key `type` is defined twice in the same table".into(),
+                Some((4, 1))
+            )
         );
         assert_eq!(
             first("x.y = 1\nz.y = 2\nx.y = 3\n"),
-            ("key `y` is defined twice in the same table".into(), Some((1, 1)))
+            (
+                "key `y` is defined twice in the same table".into(),
+                Some((1, 1))
+            )
         );
         assert_eq!(
             first("[code]\na = 1\n[code.source]\nb = 1\n[code]\nc = 1\n"),
@@ -222,7 +230,10 @@ mod tests {
         );
         assert_eq!(
             first("\"q\" = 1\n\"q\" = 2\n"),
-            ("key `q` is defined twice in the same table".into(), Some((1, 1)))
+            (
+                "key `q` is defined twice in the same table".into(),
+                Some((1, 1))
+            )
         );
     }
 

@@ -188,7 +188,10 @@ mod tests {
         );
         assert_eq!(help("ftp://example.com"), None);
         assert_eq!(
-            http_url("api.example.com").map_err(|e| e.to_string()).err().as_deref(),
+            http_url("api.example.com")
+                .map_err(|e| e.to_string())
+                .err()
+                .as_deref(),
             Some("`api.example.com` is not a valid URL: it has no scheme")
         );
     }

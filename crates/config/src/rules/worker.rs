@@ -108,8 +108,8 @@ fn endpoint_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
     // Written without a scheme (`api.example.com/{{id}}`), the endpoint is no URL at all:
     // that is the one problem to report, with the scheme to add, not where a placeholder
     // stands. (One that starts with a placeholder, or has `://`, is left to the origin rule.)
-    let written_without_scheme = !entry.endpoint.contains("://")
-        && !entry.endpoint.trim_start().starts_with("{{");
+    let written_without_scheme =
+        !entry.endpoint.contains("://") && !entry.endpoint.trim_start().starts_with("{{");
     if let Err(error) = http_url(&entry.endpoint)
         && error.problem == UrlProblem::NoScheme
         && written_without_scheme

@@ -360,7 +360,10 @@ pub fn worker_targets(
                     .strip_suffix(".toml")
                     .filter(|branch| !branch.contains('/'))
             });
-            ((d.files.id.org.as_str(), d.files.id.site.as_str()), branches.collect())
+            (
+                (d.files.id.org.as_str(), d.files.id.site.as_str()),
+                branches.collect(),
+            )
         })
         .collect();
     for draft in drafts {

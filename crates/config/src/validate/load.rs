@@ -270,36 +270,56 @@ fn repair_keys<'v>(
     let mut repaired = value.clone();
     let mut taken: Vec<String> = Vec::new();
     let mut unknown = Vec::new();
-    for mut diagnostic in problems.iter().filter(|d| d.code == Code::UnknownKey).cloned() {
-        let pointer = diagnostic.pointer.clone().unwrap_or_default();
-        let Some((parent, token)) = pointer.rsplit_once('/') else {
-            continue;
-        };
-        let Some(Value::Object(table)) = repaired.pointer_mut(parent) else {
-            continue;
-        };
-        let Some(written) = table.remove(&token.replace("~1", "/").replace("~0", "~")) else {
-            continue;
-        };
-        // The required keys missing from this very table, not yet claimed by another typo.
-        let candidates: Vec<&str> = missing
-            .iter()
-            .filter(|m| !taken.iter().any(|t| t == *m))
-            .filter_map(|m| m.strip_prefix(parent)?.strip_prefix('/'))
-            .filter(|name| !name.contains('/'))
-            .collect();
-        if let Some(meant) = crate::schema::near_miss(token, &candidates) {
-            let target = format!("{parent}/{meant}");
-            table.insert(meant.replace("~1", "/").replace("~0", "~"), written);
-            spans.alias(&pointer, &target);
-            diagnostic = diagnostic.with_help(format!("did you mean `{meant}`?"));
-            taken.push(target);
-        }
-        unknown.push(diagnostic);
+    for diagnostic in problems.iter().filter(|d| d.code == Code::UnknownKey) {
+        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+        let renamed = remove_key(&mut repaired, pointer, |parent, token| {
+            // The required keys missing from this very table, not claimed by another typo.
+            let candidates: Vec<&str> = missing
+                .iter()
+                .filter(|m| !taken.iter().any(|t| t == *m))
+                .filter_map(|m| m.strip_prefix(parent)?.strip_prefix('/'))
+                .filter(|name| !name.contains('/'))
+                .collect();
+            crate::schema::near_miss(token, &candidates).map(str::to_string)
+        });
+        unknown.push(match renamed {
+            Some(target) => {
+                spans.alias(pointer, &target);
+                let meant = target.rsplit('/').next().unwrap_or_default().to_string();
+                taken.push(target);
+                diagnostic
+                    .clone()
+                    .with_help(format!("did you mean `{meant}`?"))
+            }
+            None => diagnostic.clone(),
+        });
     }
     let mut diagnostics = unknown;
     diagnostics.extend(schema.check(&repaired));
     (Cow::Owned(repaired), diagnostics)
+}
+
+/// Removes the key at `pointer` from `value`; when `meant` names the key it was meant to
+/// be (given the parent table's pointer and the key's pointer token), puts the value back
+/// under that name and returns its pointer.
+fn remove_key(
+    value: &mut Value,
+    pointer: &str,
+    meant: impl FnOnce(&str, &str) -> Option<String>,
+) -> Option<String> {
+    let (parent, token) = pointer.rsplit_once('/')?;
+    let Value::Object(table) = value.pointer_mut(parent)? else {
+        return None;
+    };
+    let written = table.remove(&unescape(token))?;
+    let name = meant(parent, token)?;
+    table.insert(unescape(&name), written);
+    Some(format!("{parent}/{name}"))
+}
+
+/// A JSON pointer token as the key it stands for.
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
 }
 
 /// A path the repository's reader refused.

@@ -3,7 +3,11 @@
 //! 1. [`load`]: find sites, parse each file (UTF-8, syntax, schema, typed value);
 //! 2. [`site`]: rules within one site (document rules, URL variables, fstab, environment);
 //! 3. [`fleet`]: rules across sites (base code, shared repositories and secrets,
-//!    templates, worker targets, examples).
+//!    templates and their syntax, worker targets, examples).
+//!
+//! Each mistake is reported once, where it is: a file that does not load is reported for
+//! what is wrong in it, and the rules that would need it stay quiet rather than report it
+//! missing; an entry's own fault is not reported again by each of its examples.
 //!
 //! Pure: no I/O, no environment. Secret values are read only by compilation.
 
@@ -109,7 +113,13 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     }
     let origins = fleet::resolve_code(&drafts, &mut diagnostics);
     fleet::shared_repositories(&drafts, &origins, &mut diagnostics);
-    fleet::templates(&drafts, &origins, repo, &mut loaded.sources, &mut diagnostics);
+    fleet::templates(
+        &drafts,
+        &origins,
+        repo,
+        &mut loaded.sources,
+        &mut diagnostics,
+    );
     fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
     let explanations = fleet::examples(&drafts, &mut diagnostics);
     let checkouts = checkouts(&loaded, &origins, &mut diagnostics);

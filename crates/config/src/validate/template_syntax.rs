@@ -22,9 +22,10 @@ pub fn check(
         Err(error) => {
             let source = SourceFile::new(path, String::from_utf8_lossy(bytes));
             let at = error.valid_up_to();
-            let diagnostic = Diagnostic::error(Code::InvalidUtf8, "the template is not valid UTF-8")
-                .with_help("save the file as UTF-8")
-                .at(&source, at..at);
+            let diagnostic =
+                Diagnostic::error(Code::InvalidUtf8, "the template is not valid UTF-8")
+                    .with_help("save the file as UTF-8")
+                    .at(&source, at..at);
             (source, diagnostic)
         }
         Ok(text) => {
@@ -52,15 +53,15 @@ fn syntax_error(source: &SourceFile, error: &TemplateError) -> Diagnostic {
         Some(format!("close the section with {{{{/{name}}}}}"))
     } else if message.starts_with("unclosed tag") {
         Some("close the tag with `}}`".to_string())
-    } else if let Some(name) = quoted_name(&message, "unopened section ") {
-        Some(format!(
-            "open the section with {{{{#{name}}}}} before it, or remove this {{{{/{name}}}}}"
-        ))
     } else {
-        None
+        quoted_name(&message, "unopened section ").map(|name| {
+            format!(
+                "open the section with {{{{#{name}}}}} before it, or remove this {{{{/{name}}}}}"
+            )
+        })
     };
-    let diagnostic = Diagnostic::error(Code::TemplateSyntax, message)
-        .at(source, tag(&source.text, start));
+    let diagnostic =
+        Diagnostic::error(Code::TemplateSyntax, message).at(source, tag(&source.text, start));
     match help {
         Some(help) => diagnostic.with_help(help),
         None => diagnostic,

@@ -60,8 +60,18 @@ impl Parser<'_> {
         };
         let Some((operator, extras)) = OPERATORS.iter().find(|(key, _)| map.contains_key(*key))
         else {
-            let names: Vec<&str> = OPERATORS.iter().map(|(key, _)| *key).collect();
-            self.error(pointer, format!("needs one of {}", names.join(", ")));
+            // A WireMock matcher siteops lacks (`equalToXml`) or a mistyped one (`equalto`)
+            // is said at its key; a matcher with no operator at all, as such.
+            let known: Vec<&str> = OPERATORS
+                .iter()
+                .flat_map(|(key, extras)| std::iter::once(*key).chain(extras.iter().copied()))
+                .collect();
+            let before = self.errors.len();
+            self.object(pointer, value, &known);
+            if self.errors.len() == before {
+                let names: Vec<&str> = OPERATORS.iter().map(|(key, _)| *key).collect();
+                self.error(pointer, format!("needs one of {}", names.join(", ")));
+            }
             return None;
         };
         let mut known = vec![*operator];

@@ -49,7 +49,11 @@ pub enum MockErrorKind {
 
 impl std::fmt::Display for MockError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)?;
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )?;
         match &self.help {
             Some(help) => write!(f, " ({help})"),
             None => Ok(()),
@@ -91,8 +95,6 @@ const WIREMOCK_ONLY: &[&str] = &[
     "before",
     "after",
     "equalToDateTime",
-    "hasExactly",
-    "includes",
 ];
 
 /// A JSON pointer with one more reference token, escaped as RFC 6901 requires: header
@@ -504,7 +506,8 @@ fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     known
         .iter()
         .map(|candidate| {
-            let distance = strsim::damerau_levenshtein(&key.to_lowercase(), &candidate.to_lowercase());
+            let distance =
+                strsim::damerau_levenshtein(&key.to_lowercase(), &candidate.to_lowercase());
             (distance, *candidate)
         })
         .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 3))

@@ -22,7 +22,10 @@ impl Parser<'_> {
             Some(meant) => format!("did you mean `{meant}`?"),
             None => "a bodyFileName is a path under the mocks' __files/ directory".to_string(),
         };
-        let dir = self.file.rsplit_once("/mappings/").map_or("", |(dir, _)| dir);
+        let dir = self
+            .file
+            .rsplit_once("/mappings/")
+            .map_or("", |(dir, _)| dir);
         self.report(
             MockErrorKind::MissingBodyFile,
             pointer,

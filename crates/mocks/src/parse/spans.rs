@@ -19,7 +19,13 @@ pub(super) fn locate(error: &mut MockError, text: &str) {
     let start = floor_char_boundary(text, error.span.start.min(text.len()));
     let before = &text[..start];
     error.line = before.matches('\n').count() + 1;
-    error.column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+    error.column = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count()
+        + 1;
 }
 
 /// The byte offset of serde_json's error position: its `line` and `column` (1-based, the

@@ -132,19 +132,16 @@ mod tests {
                 ),
                 (
                     Code::MissingBodyFile,
-                    "sites/acme/web/mocks/mappings/a.json:1:61".to_string()
+                    "sites/acme/web/mocks/mappings/a.json:1:58".to_string()
                 ),
                 (
                     Code::JsonSyntax,
-                    "sites/acme/web/mocks/mappings/b.json:1:16".to_string()
+                    "sites/acme/web/mocks/mappings/b.json:1:15".to_string()
                 ),
             ]
         );
-        let rendered = siteops_config::diagnostic::render::human(
-            &validation.diagnostics,
-            &validation,
-            false,
-        );
+        let rendered =
+            siteops_config::diagnostic::render::human(&validation.diagnostics, &validation, false);
         assert!(rendered.contains("help: did you mean `url`?"), "{rendered}");
         assert!(rendered.contains("did you mean `a.html`?"), "{rendered}");
     }
