@@ -218,10 +218,13 @@ async fn preview_host(
     }
     let (generation, invalid) = {
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
-        let invalid = snapshot
-            .error
-            .clone()
-            .map(|message| (message, snapshot.diagnostic_count));
+        // The session's message is the reason only; what it means here is serve's to say.
+        let invalid = snapshot.error.as_ref().map(|error| {
+            (
+                format!("{error}; the last good state stays applied"),
+                snapshot.diagnostic_count,
+            )
+        });
         (snapshot.generation, invalid)
     };
     // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;
