@@ -34,13 +34,30 @@ pub enum Outcome {
     ChangesPresent,
 }
 
-/// Reads and validates the repository named by the shared flags.
+/// Reads and validates the repository named by the shared flags: its configuration,
+/// what `compile`, `plan` and `apply` need.
 pub fn load_and_validate(args: &RepoArgs) -> Result<Validation> {
     let repo = read_repo(&args.root)?;
-    let options = Options {
-        transform_url: args.transform_url.clone(),
+    Ok(validate(&repo, &options(args)))
+}
+
+/// Reads and validates the repository as `serve` takes it: its configuration and its
+/// mocks, through the live session's own check, so `validate` reports all that serve
+/// would refuse. Mock bodies are not read: that one exists is what is checked of it.
+pub fn load_and_check(args: &RepoArgs) -> Result<Validation> {
+    let repo = read_repo(&args.root)?;
+    let listed = |path: &str| {
+        Ok::<_, std::convert::Infallible>(repo.content(path).unwrap_or_default().to_vec())
     };
-    Ok(validate(&repo, &options))
+    let (validation, _) = siteops::live::mocks::validate(&repo, &options(args), listed)
+        .unwrap_or_else(|never| match never {});
+    Ok(validation)
+}
+
+fn options(args: &RepoArgs) -> Options {
+    Options {
+        transform_url: args.transform_url.clone(),
+    }
 }
 
 fn read_repo(root: &Path) -> Result<RepoFiles> {

@@ -244,9 +244,31 @@ async fn first_apply(live: &Live, server: &RunningServer, started: Instant) {
         ),
         Some(error) => println!("  not applied           {error} (see the dashboard)"),
     }
-    if !snapshot.diagnostics.is_empty() {
-        print!("{}", snapshot.diagnostics);
+    print_diagnostics(&snapshot.diagnostics);
+}
+
+/// A reload's diagnostics, whole: stdout is line-buffered, so a last line without its
+/// newline would wait, unseen, for the next thing printed.
+fn print_diagnostics(diagnostics: &str) {
+    print!("{}", whole_lines(diagnostics));
+}
+
+fn whole_lines(text: &str) -> String {
+    let mut text = text.to_string();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
     }
+    text
+}
+
+/// What the terminal says of a reload that failed: why, that serve keeps what it had
+/// applied (the session's message gives the reason only: `siteops test` keeps nothing),
+/// and the diagnostics, where and why, in whole lines.
+fn failed_reload(generation: u64, error: &str, diagnostics: &str) -> String {
+    format!(
+        "reload {generation}: {error}; the last good state stays applied\n{}",
+        whole_lines(diagnostics)
+    )
 }
 
 /// Re-applies on every batch of changes, in the background, until the server stops.
@@ -274,10 +296,10 @@ fn watch_repository(
                     snapshot.changes.len(),
                     snapshot.reload_ms
                 ),
-                Some(error) => {
-                    println!("reload {}: {error}", snapshot.generation);
-                    print!("{}", snapshot.diagnostics);
-                }
+                Some(error) => print!(
+                    "{}",
+                    failed_reload(snapshot.generation, error, &snapshot.diagnostics)
+                ),
             }
         }
     });
@@ -301,6 +323,23 @@ mod tests {
             siteops::server::is_exposed(addr, &args.allowed_hosts),
             &args,
         )
+    }
+
+    /// Issue 28: a failed reload prints its diagnostics, every line of them.
+    #[test]
+    fn a_failed_reload_says_why_and_where_in_whole_lines() {
+        assert_eq!(
+            failed_reload(
+                3,
+                "the repository does not validate",
+                "error[x]: a\n --> f.json:1:2"
+            ),
+            "reload 3: the repository does not validate; the last good state stays applied\nerror[x]: a\n --> f.json:1:2\n"
+        );
+        assert_eq!(
+            failed_reload(4, "e", ""),
+            "reload 4: e; the last good state stays applied\n"
+        );
     }
 
     /// Issue 27, finding 13: private sources are refused by default once the server is

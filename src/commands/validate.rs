@@ -1,4 +1,5 @@
-//! `siteops validate`: report every problem of the repository in the chosen format.
+//! `siteops validate`: report every problem of the repository (its configuration,
+//! templates and mocks) in the chosen format.
 
 use std::fmt::Write as _;
 
@@ -6,11 +7,11 @@ use anyhow::Result;
 use siteops::diagnostic::render;
 use siteops::validate::Explanation;
 
-use super::{Outcome, load_and_validate, use_color};
+use super::{Outcome, load_and_check, use_color};
 use crate::cli::{DiagnosticFormat, ValidateArgs};
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
-    let validation = load_and_validate(&args.repo)?;
+    let validation = load_and_check(&args.repo)?;
     let explain = args.explain.then_some(&validation.explanations);
     let output = match args.format {
         DiagnosticFormat::Human => {

@@ -46,6 +46,18 @@ fn validate_human_output_quotes_the_source() {
     insta::assert_snapshot!("validate-human", stdout(&output));
 }
 
+/// Issue 28: each mistake once, where it is, saying how to fix it: the mocks and the
+/// templates as serve reads them, a typo of a required key, an entry's errors not repeated
+/// by its examples, carets on the `{{idd}}` and the `(`, a URL without its scheme, an
+/// endpoint quoted as written, a duplicate key with its first definition, an optional
+/// value's type in TOML's words.
+#[test]
+fn validate_reports_each_mistake_once_where_it_is() {
+    let output = siteops(&["validate", "--root", "tests/fixtures/findings"]);
+    assert_eq!(output.status.code(), Some(1));
+    insta::assert_snapshot!("validate-findings", stdout(&output));
+}
+
 #[test]
 fn validate_json_output_is_versioned() {
     let output = siteops(&["validate", "--root", BROKEN, "--format", "json"]);

@@ -156,6 +156,39 @@ fn bad_cases_are_named() {
     );
 }
 
+/// Issue 28: a repository that does not validate (a mock with a trailing comma) stops
+/// `siteops test` with the problem, located; keeping "the last good state" is serve's
+/// business, not a test run's.
+#[test]
+fn a_repository_that_does_not_validate_says_where_and_why() {
+    let copy = repository_copy();
+    let root = copy.path();
+    edit(
+        root,
+        "sites/acme/website/mocks/mappings/page-index.json",
+        "\"bodyFileName\": \"pages/index.html\"\n",
+        "\"bodyFileName\": \"pages/index.html\",\n",
+    );
+    let output = siteops_test(root, &["acme-blog"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = stderr(&output);
+    assert!(
+        stderr.starts_with(
+            "error: the repository cannot be applied: the repository does not validate\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error[json-syntax]: not valid JSON: trailing comma"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--> sites/acme/website/mocks/mappings/page-index.json:16:39"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("last good state"), "{stderr}");
+}
+
 /// `--shard K/N`: the shards of a CI matrix together run every case once.
 #[test]
 fn shards_split_the_cases_between_them() {

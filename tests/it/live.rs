@@ -205,6 +205,56 @@ async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
     );
 }
 
+/// Issue 28: a mock serve cannot load fails the reload as the repository not validating,
+/// with what `siteops validate` says of it: where (file, line, column) and why, which is
+/// what serve prints and the dashboard shows. Fixed, it applies.
+#[tokio::test]
+async fn an_invalid_mock_fails_the_reload_with_where_and_why() {
+    let repo = example_copy();
+    let server = TestServer::start_serving().await;
+    let live = Live::new(repo.path().to_path_buf(), true);
+    let mut events = live.subscribe();
+    let mapping = "sites/acme/website/mocks/mappings/page-index.json";
+    edit(
+        repo.path(),
+        mapping,
+        "\"url\": \"/delivery",
+        "\"urll\": \"/delivery",
+    );
+    reload_once(&live, &server).await;
+    match events.recv().await.expect("event") {
+        LiveEvent::Failed { message, .. } => {
+            assert_eq!(message, "the repository does not validate");
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    {
+        let snapshot = live.snapshot.read().expect("snapshot");
+        let diagnostics = &snapshot.diagnostics;
+        for expected in [
+            "error[unknown-key]: unknown key `urll`",
+            "--> sites/acme/website/mocks/mappings/page-index.json:8:5",
+            "help: did you mean `url`?",
+            "1 error, 0 warnings",
+        ] {
+            assert!(diagnostics.contains(expected), "{expected}: {diagnostics}");
+        }
+    }
+    edit(
+        repo.path(),
+        mapping,
+        "\"urll\": \"/delivery",
+        "\"url\": \"/delivery",
+    );
+    reload_once(&live, &server).await;
+    assert_eq!(
+        events.recv().await.expect("event"),
+        LiveEvent::Reloaded { generation: 2 },
+        "{}",
+        live.snapshot.read().expect("snapshot").diagnostics
+    );
+}
+
 /// A FIFO under `sites/` stopped the whole server (a blocking read on its runtime) and a
 /// mock body linked out of the repository was served. Now the reload finishes, the link
 /// is not a body file, and both are named.
@@ -247,9 +297,9 @@ async fn fifos_and_links_out_under_sites_are_skipped_and_named() {
     {
         let snapshot = live.snapshot.read().expect("snapshot");
         assert!(
-            snapshot
-                .diagnostics
-                .contains("no file __files/leak.html next to mappings/"),
+            snapshot.diagnostics.contains(
+                "error[missing-body-file]: there is no file sites/acme/website/mocks/__files/leak.html"
+            ),
             "{}",
             snapshot.diagnostics
         );

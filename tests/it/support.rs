@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use siteops::diagnostic::Diagnostic;
 use siteops::repo::RepoFiles;
-use siteops::validate::{Options, Validation, validate};
+use siteops::validate::{Options, Validation};
 
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -19,8 +19,15 @@ pub fn repo(files: &[(&str, &[u8])]) -> RepoFiles {
     repo
 }
 
+/// Validates as `siteops validate` does: the configuration and the mocks, through the
+/// live session's own check (mock bodies as the snapshot holds them).
 pub fn validate_repo(repo: &RepoFiles) -> Validation {
-    validate(repo, &Options::default())
+    let listed = |path: &str| {
+        Ok::<_, std::convert::Infallible>(repo.content(path).unwrap_or_default().to_vec())
+    };
+    let (validation, _) = siteops::live::mocks::validate(repo, &Options::default(), listed)
+        .unwrap_or_else(|never| match never {});
+    validation
 }
 
 /// The compact form the case files expect: `file:line:col severity code`.

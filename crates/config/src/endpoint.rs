@@ -24,6 +24,9 @@ pub enum Segment {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EndpointTemplate {
     segments: Vec<Segment>,
+    /// Where each placeholder is written in the endpoint (bytes, braces included), in
+    /// order: for diagnostics that point at one.
+    places: Vec<std::ops::Range<usize>>,
 }
 
 /// A placeholder that could not be parsed, with its place in the endpoint string.
@@ -129,6 +132,17 @@ impl EndpointTemplate {
     /// The literal text and placeholders, in order; adjacent text is merged.
     pub fn segments(&self) -> &[Segment] {
         &self.segments
+    }
+
+    /// Where the first placeholder equal to `wanted` is written (bytes of the endpoint,
+    /// braces included); without `wanted`, the first placeholder of all.
+    pub fn place_of(&self, wanted: Option<&Segment>) -> Option<std::ops::Range<usize>> {
+        self.segments
+            .iter()
+            .filter(|segment| !matches!(segment, Segment::Literal(_)))
+            .zip(&self.places)
+            .find(|(segment, _)| wanted.is_none_or(|wanted| wanted == *segment))
+            .map(|(_, place)| place.clone())
     }
 
     /// Whether a placeholder stands before the end of the origin (scheme, host, port):
@@ -238,6 +252,7 @@ impl EndpointTemplate {
 #[derive(Default)]
 struct Parsed {
     segments: Vec<Segment>,
+    places: Vec<std::ops::Range<usize>>,
     /// Literal text not yet pushed, so that adjacent text ends up in one segment.
     literal: String,
     errors: Vec<PlaceholderError>,
@@ -250,6 +265,7 @@ impl Parsed {
             Ok(segment) => {
                 self.flush_literal();
                 self.segments.push(segment);
+                self.places.push(offset..offset + inner.len() + 4);
             }
             Err(kind) => self.error(offset, inner.len() + 4, kind),
         }
@@ -271,6 +287,7 @@ impl Parsed {
         if self.errors.is_empty() {
             Ok(EndpointTemplate {
                 segments: self.segments,
+                places: self.places,
             })
         } else {
             Err(self.errors)
@@ -603,6 +620,19 @@ mod tests {
             ExpandError::MissingHeader("x-market".into()).to_string(),
             "missing header x-market"
         );
+    }
+
+    #[test]
+    fn placeholders_know_where_they_are_written() {
+        let endpoint = "https://a/{{ id }}?m={{headers['X-M']}}&n={{headers.b}}";
+        let t = template(endpoint);
+        let at = |wanted: Option<&Segment>| t.place_of(wanted).map(|bytes| &endpoint[bytes]);
+        assert_eq!(at(None), Some("{{ id }}"));
+        assert_eq!(at(Some(&Segment::Id)), Some("{{ id }}"));
+        assert_eq!(at(Some(&hdr("x-m"))), Some("{{headers['X-M']}}"));
+        assert_eq!(at(Some(&hdr("b"))), Some("{{headers.b}}"));
+        assert_eq!(at(Some(&hdr("c"))), None);
+        assert_eq!(template("/{{{id}}}").place_of(None), Some(2..8));
     }
 
     #[test]

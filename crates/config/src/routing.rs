@@ -1,7 +1,7 @@
 //! How the transformation worker picks the entry for a page and computes its `{{id}}`.
 //! Validation uses it to check entry examples; the worker serves pages with it.
 
-use crate::endpoint::EndpointTemplate;
+use crate::endpoint::{EndpointTemplate, ExpandError};
 use crate::model::api::WorkerEntry;
 use siteops_jsregex::{JsRegex, JsRegexError};
 
@@ -49,18 +49,52 @@ pub struct Resolution {
     pub endpoint: String,
 }
 
-/// Resolves `page_path` with `entry`, or says why the entry does not handle it.
-pub fn resolve(entry: &WorkerEntry, page_path: &str) -> Result<Resolution, String> {
-    if !page_path.starts_with(&entry.path) {
-        return Err(format!(
-            "does not start with the entry's path `{}`",
-            entry.path
-        ));
+/// Why an entry does not resolve a page path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    #[error("does not start with the entry's path `{0}`")]
+    OutsidePath(String),
+    #[error("{0}")]
+    Id(IdError),
+    #[error("the endpoint has invalid placeholders")]
+    Placeholders,
+    #[error("{0}")]
+    Expand(ExpandError),
+}
+
+impl ResolveError {
+    /// Whether the entry is at fault whatever the page (its regex or its endpoint does
+    /// not parse, `{{id}}` without a regex, a placeholder in the origin): the entry's own
+    /// rules report that, so no example repeats it.
+    pub fn is_the_entrys(&self) -> bool {
+        match self {
+            // Matching that gives up is this page's problem; a regex that does not parse is the entry's.
+            ResolveError::Id(IdError::Invalid(error)) => {
+                !matches!(error, JsRegexError::MatchFailed { .. })
+            }
+            ResolveError::Placeholders => true,
+            ResolveError::Expand(error) => {
+                matches!(
+                    error,
+                    ExpandError::MissingId | ExpandError::PlaceholderInOrigin
+                )
+            }
+            ResolveError::OutsidePath(_) | ResolveError::Id(IdError::NoMatch(_)) => false,
+        }
     }
-    let id = id(entry, page_path).map_err(|e| e.to_string())?;
-    let template = EndpointTemplate::parse(&entry.endpoint)
-        .map_err(|_| "the endpoint has invalid placeholders".to_string())?;
-    let endpoint = template.explain(id.as_deref()).map_err(|e| e.to_string())?;
+}
+
+/// Resolves `page_path` with `entry`, or says why the entry does not handle it.
+pub fn resolve(entry: &WorkerEntry, page_path: &str) -> Result<Resolution, ResolveError> {
+    if !page_path.starts_with(&entry.path) {
+        return Err(ResolveError::OutsidePath(entry.path.clone()));
+    }
+    let id = id(entry, page_path).map_err(ResolveError::Id)?;
+    let template =
+        EndpointTemplate::parse(&entry.endpoint).map_err(|_| ResolveError::Placeholders)?;
+    let endpoint = template
+        .explain(id.as_deref())
+        .map_err(ResolveError::Expand)?;
     Ok(Resolution { id, endpoint })
 }
 

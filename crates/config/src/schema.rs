@@ -294,13 +294,8 @@ fn unknown_key_help(name: &str, known: &[&str]) -> Option<String> {
     if known.is_empty() {
         return None;
     }
-    let closest = known
-        .iter()
-        .map(|candidate| (edit_distance(name, candidate), *candidate))
-        .min()
-        .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 3));
-    Some(match closest {
-        Some((_, candidate)) => format!("did you mean `{candidate}`?"),
+    Some(match near_miss(name, known) {
+        Some(candidate) => format!("did you mean `{candidate}`?"),
         None => format!(
             "known keys here: {}",
             known
@@ -310,6 +305,17 @@ fn unknown_key_help(name: &str, known: &[&str]) -> Option<String> {
                 .join(", ")
         ),
     })
+}
+
+/// The candidate a mistyped key was surely meant to be: the closest, if it is a small
+/// edit away (at most 2, or a third of its length).
+pub(crate) fn near_miss<'c>(name: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    candidates
+        .iter()
+        .map(|candidate| (edit_distance(name, candidate), *candidate))
+        .min()
+        .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 3))
+        .map(|(_, candidate)| candidate)
 }
 
 /// Levenshtein distance, case-insensitive: enough to suggest `suffix` for `sufix`.
@@ -328,6 +334,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
+/// The type a value must have, in the words of the file. `null` is how the schema says a
+/// value may be absent, which a TOML or YAML file says by leaving the key out (TOML has
+/// no null at all): "a string (or left out)", never "a null or a string".
 fn expected_type(kind: &TypeKind) -> String {
     let name = |t: &dyn std::fmt::Display| match t.to_string().as_str() {
         "object" => "a table".to_string(),
@@ -335,13 +344,20 @@ fn expected_type(kind: &TypeKind) -> String {
         "integer" => "an integer".to_string(),
         other => format!("a {other}"),
     };
-    match kind {
-        TypeKind::Single(t) => name(t),
-        TypeKind::Multiple(set) => set
-            .iter()
-            .map(|t| name(&t))
-            .collect::<Vec<_>>()
-            .join(" or "),
+    let names: Vec<String> = match kind {
+        TypeKind::Single(t) => vec![t.to_string()],
+        TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect(),
+    };
+    let optional = names.iter().any(|n| n == "null");
+    let types: Vec<String> = names
+        .iter()
+        .filter(|n| *n != "null")
+        .map(|n| name(n))
+        .collect();
+    match (types.is_empty(), optional) {
+        (true, _) => "left out".to_string(),
+        (false, true) => format!("{} (or left out)", types.join(" or ")),
+        (false, false) => types.join(" or "),
     }
 }
 
@@ -465,6 +481,23 @@ mod tests {
         );
         let code = json!({"owner": "acme", "repo": "web", "source": {"type": "gitlab", "url": "https://x"}});
         assert_eq!(helps(SchemaKind::ApiCode, code), []);
+    }
+
+    /// Issue 28: an optional value's type is said in the file's words: TOML has no null.
+    #[test]
+    fn optional_values_are_said_to_be_left_out_not_null() {
+        let problems = codes(
+            SchemaKind::SiteFile,
+            json!({"content": {"source": {"url": "https://x", "type": "markup", "suffix": 3}}}),
+        );
+        assert_eq!(
+            problems,
+            [(
+                Code::WrongType,
+                "/content/source/suffix".to_string(),
+                "`suffix` must be a string (or left out), found a number (3)".to_string()
+            )]
+        );
     }
 
     #[test]

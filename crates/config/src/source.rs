@@ -46,6 +46,21 @@ impl SourceFile {
         }
     }
 
+    /// The byte offset of a position (the inverse of [`SourceFile::position`]); a
+    /// position past the end of its line or of the file is clamped to that end.
+    pub fn offset(&self, position: Position) -> usize {
+        let Some(&line_start) = self.line_starts.get(position.line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let line = &self.text[line_start..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        line_start
+            + line
+                .char_indices()
+                .nth(position.column.saturating_sub(1))
+                .map_or(line.len(), |(at, _)| at)
+    }
+
     /// Start and end positions of a span (the end is exclusive, like the span).
     pub fn range(&self, span: &Range<usize>) -> (Position, Position) {
         (self.position(span.start), self.position(span.end))
@@ -98,6 +113,28 @@ mod tests {
         assert_eq!(at(11), (3, 1));
         assert_eq!(at(12), (4, 1));
         assert_eq!(at(999), (4, 2), "past the end clamps to the end");
+    }
+
+    #[test]
+    fn offsets_of_positions_invert_positions() {
+        let file = SourceFile::new("a.html", "ab\nçd = 1\n\nx");
+        for offset in [0, 2, 3, 5, 11, 12, 13] {
+            assert_eq!(file.offset(file.position(offset)), offset, "{offset}");
+        }
+        assert_eq!(
+            file.offset(Position {
+                line: 1,
+                column: 99
+            }),
+            2
+        );
+        assert_eq!(
+            file.offset(Position {
+                line: 99,
+                column: 1
+            }),
+            13
+        );
     }
 
     #[test]

@@ -67,6 +67,7 @@
 //! holds up nothing else.
 
 use std::error::Error as _;
+use std::ops::Range;
 
 use fancy_regex::{CompileError, Error as FancyError, Regex, RegexBuilder};
 
@@ -87,6 +88,9 @@ pub enum JsRegexError {
     Invalid {
         /// What is wrong, on one line.
         message: String,
+        /// The bytes of the literal that are wrong (the `(` never closed, the `*` with
+        /// nothing to repeat), when the fault has one place; see [`JsRegexError::span`].
+        at: Option<Range<usize>>,
     },
     /// Matching gave up, e.g. because the pattern backtracks too much on this input.
     #[error("the regular expression could not finish matching: {message}")]
@@ -94,6 +98,28 @@ pub enum JsRegexError {
         /// Why matching stopped, on one line.
         message: String,
     },
+}
+
+impl JsRegexError {
+    /// Where in the literal the fault is, in bytes, when it has one place: what a caret
+    /// should point at rather than the whole literal.
+    pub fn span(&self) -> Option<Range<usize>> {
+        match self {
+            JsRegexError::Invalid { at, .. } => at.clone(),
+            _ => None,
+        }
+    }
+
+    /// The span moved `by` bytes on: errors of the pattern are placed in the literal.
+    fn shifted(self, by: usize) -> JsRegexError {
+        match self {
+            JsRegexError::Invalid { message, at } => JsRegexError::Invalid {
+                message,
+                at: at.map(|at| at.start + by..at.end + by),
+            },
+            other => other,
+        }
+    }
 }
 
 /// A JavaScript regex literal compiled to an equivalent fancy-regex, or to a `regex`
@@ -124,7 +150,9 @@ impl JsRegex {
     pub fn parse(literal: &str) -> Result<JsRegex, JsRegexError> {
         let (pattern, flag_text) = split_literal(literal)?;
         let flags = Flags::parse(flag_text)?;
-        let engine = compile(&translate(pattern, flags)?, flags)?;
+        // The pattern starts after the opening slash: its errors are placed in the literal.
+        let translated = translate(pattern, flags).map_err(|error| error.shifted(1))?;
+        let engine = compile(&translated, flags)?;
         Ok(JsRegex {
             literal: literal.to_owned(),
             pattern: pattern.to_owned(),
@@ -191,7 +219,18 @@ fn split_literal(literal: &str) -> Result<(&str, &str), JsRegexError> {
         return Err(JsRegexError::NotALiteral);
     }
     let body = literal.strip_prefix('/').ok_or(JsRegexError::NotALiteral)?;
-    let close = closing_slash(body).ok_or(JsRegexError::NotALiteral)?;
+    let close = match closing_slash(body) {
+        Slash::At(close) => close,
+        Slash::Missing => return Err(JsRegexError::NotALiteral),
+        // `/[abc/`: the slash is there, but a `[` never closed holds it. Saying so points
+        // at the real mistake, where "written between slashes" would not.
+        Slash::InClass(open) => {
+            return Err(JsRegexError::Invalid {
+                message: "a character class is opened with `[` but never closed (a `/` inside it does not end the expression)".into(),
+                at: Some(open + 1..open + 2),
+            });
+        }
+    };
     let (pattern, rest) = body
         .split_at_checked(close)
         .ok_or(JsRegexError::NotALiteral)?;
@@ -203,11 +242,21 @@ fn split_literal(literal: &str) -> Result<(&str, &str), JsRegexError> {
     Ok((pattern, flags))
 }
 
-/// Byte index in `body` of the last `/` outside escapes and classes.
-fn closing_slash(body: &str) -> Option<usize> {
+/// Where the closing slash of a literal's body is.
+enum Slash {
+    /// Byte index in the body of the last `/` outside escapes and classes.
+    At(usize),
+    /// No such `/`, but one inside the class opened at this byte index, never closed.
+    InClass(usize),
+    Missing,
+}
+
+fn closing_slash(body: &str) -> Slash {
     let mut escaped = false;
-    let mut in_class = false;
+    // The byte index of the `[` of the class the scan is in.
+    let mut class: Option<usize> = None;
     let mut last = None;
+    let mut slash_in_class = false;
     for (index, c) in body.char_indices() {
         if escaped {
             escaped = false;
@@ -215,13 +264,18 @@ fn closing_slash(body: &str) -> Option<usize> {
         }
         match c {
             '\\' => escaped = true,
-            '[' => in_class = true,
-            ']' => in_class = false,
-            '/' if !in_class => last = Some(index),
+            '[' if class.is_none() => class = Some(index),
+            ']' => class = None,
+            '/' if class.is_none() => last = Some(index),
+            '/' => slash_in_class = true,
             _ => {}
         }
     }
-    last
+    match (last, class) {
+        (Some(close), _) => Slash::At(close),
+        (None, Some(open)) if slash_in_class => Slash::InClass(open),
+        _ => Slash::Missing,
+    }
 }
 
 /// The flags that change how the pattern is translated or compiled.
@@ -335,6 +389,7 @@ fn one_line(text: &str) -> String {
 fn invalid(message: impl Into<String>) -> JsRegexError {
     JsRegexError::Invalid {
         message: message.into(),
+        at: None,
     }
 }
 

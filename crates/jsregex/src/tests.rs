@@ -233,7 +233,6 @@ fn malformed_literals_are_rejected() {
         (" /a/", JsRegexError::NotALiteral),
         ("/a/ ", JsRegexError::NotALiteral),
         (r"/a\/", JsRegexError::NotALiteral),
-        ("/[a/", JsRegexError::NotALiteral),
         ("", JsRegexError::NotALiteral),
         ("/a/x", JsRegexError::UnknownFlag('x')),
         ("/a/I", JsRegexError::UnknownFlag('I')),
@@ -276,7 +275,7 @@ fn invalid_patterns_are_reported_on_one_line() {
     ];
     for literal in cases {
         match parse_error(literal) {
-            JsRegexError::Invalid { message } => {
+            JsRegexError::Invalid { message, .. } => {
                 assert!(
                     !message.is_empty() && !message.contains('\n'),
                     "{literal}: {message:?}"
@@ -285,10 +284,53 @@ fn invalid_patterns_are_reported_on_one_line() {
             other => panic!("{literal}: expected Invalid, got {other:?}"),
         }
     }
-    let JsRegexError::Invalid { message } = parse_error("/[z-a]/") else {
+    let JsRegexError::Invalid { message, .. } = parse_error("/[z-a]/") else {
         panic!("expected Invalid");
     };
     assert!(message.contains("range"), "{message}");
+}
+
+/// Issue 28: a fault with one place says where it is in the literal, so a caret can point
+/// at the `(` never closed rather than under the whole literal.
+#[test]
+fn errors_with_one_place_give_its_bytes_in_the_literal() {
+    let cases = [
+        (
+            r"/(\d+$/",
+            "(",
+            "a group is opened with `(` but never closed",
+        ),
+        (
+            "/a(b(c)/",
+            "(",
+            "a group is opened with `(` but never closed",
+        ),
+        ("/ab)/", ")", "`)` has no matching `(`"),
+        ("/é*+/", "+", "nothing to repeat before `+`"),
+        ("/*a/", "*", "nothing to repeat before `*`"),
+        // The `/` inside the class does not end the literal: the class is the mistake.
+        (
+            "/[abc/",
+            "[",
+            "a character class is opened with `[` but never closed (a `/` inside it does not end the expression)",
+        ),
+        (
+            "/x[abc/i/",
+            "[",
+            "a character class is opened with `[` but never closed (a `/` inside it does not end the expression)",
+        ),
+    ];
+    for (literal, at, expected) in cases {
+        let error = parse_error(literal);
+        let span = error.span().unwrap_or_else(|| panic!("{literal}: no span"));
+        assert_eq!(&literal[span], at, "{literal}");
+        let JsRegexError::Invalid { message, .. } = error else {
+            panic!("{literal}: expected Invalid");
+        };
+        assert_eq!(message, expected, "{literal}");
+    }
+    assert_eq!(parse_error("/abc").span(), None);
+    assert_eq!(parse_error("/[a-/").span(), Some(1..2));
 }
 
 #[test]

@@ -2,6 +2,14 @@
 
 use super::{Flags, JsRegexError, invalid};
 
+/// An open group: where its `(` is (a character index), and whether `.` matches line
+/// terminators inside it (`(?s:…)` and `(?-s:…)` change it).
+#[derive(Clone, Copy)]
+struct Group {
+    start: usize,
+    dot_all: bool,
+}
+
 /// `[^]`: any character, line terminators included.
 const ANY_CHAR: &str = "(?s:.)";
 /// `[]`: a class with nothing in it, which Rust cannot write directly.
@@ -115,9 +123,7 @@ struct Translator {
     pos: usize,
     out: String,
     flags: Flags,
-    /// Whether `.` matches line terminators inside each open group;
-    /// `(?s:…)` and `(?-s:…)` modifiers change it.
-    groups: Vec<bool>,
+    groups: Vec<Group>,
     prev: Prev,
 }
 
@@ -126,10 +132,14 @@ impl Translator {
         while let Some(c) = self.next() {
             self.token(c)?;
         }
-        if self.groups.is_empty() {
-            Ok(self.out)
-        } else {
-            Err(invalid("a group is opened with `(` but never closed"))
+        match self.groups.first() {
+            None => Ok(self.out),
+            // The outermost: the inner ones may be closed by what was meant for it.
+            Some(group) => Err(self.invalid_at(
+                "a group is opened with `(` but never closed",
+                group.start,
+                group.start + 1,
+            )),
         }
     }
 
@@ -162,6 +172,17 @@ impl Translator {
                 self.atom_char(c);
                 Ok(())
             }
+        }
+    }
+
+    /// An error about the characters `from..to` (character indices) of the pattern,
+    /// located in bytes, as callers count.
+    fn invalid_at(&self, message: impl Into<String>, from: usize, to: usize) -> JsRegexError {
+        let byte =
+            |index: usize| -> usize { self.chars.iter().take(index).map(|c| c.len_utf8()).sum() };
+        JsRegexError::Invalid {
+            message: message.into(),
+            at: Some(byte(from)..byte(to.max(from))),
         }
     }
 
@@ -209,7 +230,9 @@ impl Translator {
     }
 
     fn dot_all(&self) -> bool {
-        self.groups.last().copied().unwrap_or(self.flags.dot_all)
+        self.groups
+            .last()
+            .map_or(self.flags.dot_all, |group| group.dot_all)
     }
 
     fn atom_char(&mut self, c: char) {
@@ -233,7 +256,14 @@ impl Translator {
         self.prev = match (self.prev, text) {
             (Prev::Atom, _) => Prev::Quantifier,
             (Prev::Quantifier, "?") => Prev::LazyQuantifier,
-            _ => return Err(invalid(format!("nothing to repeat before `{text}`"))),
+            _ => {
+                let start = self.pos.saturating_sub(text.chars().count());
+                return Err(self.invalid_at(
+                    format!("nothing to repeat before `{text}`"),
+                    start,
+                    self.pos,
+                ));
+            }
         };
         self.out.push_str(text);
         Ok(())
@@ -273,9 +303,7 @@ impl Translator {
     }
 
     fn escape(&mut self) -> Result<(), JsRegexError> {
-        let c = self
-            .next()
-            .ok_or_else(|| invalid("the pattern ends with a lone `\\`"))?;
+        let c = self.next().ok_or_else(|| self.lone_backslash())?;
         if let Some(set) = AsciiSet::for_escape(c) {
             self.atom_str(&set.standalone(self.flags.unicode));
             return Ok(());
@@ -431,7 +459,16 @@ impl Translator {
         }
     }
 
+    fn lone_backslash(&self) -> JsRegexError {
+        self.invalid_at(
+            "the pattern ends with a lone `\\`",
+            self.pos.saturating_sub(1),
+            self.pos,
+        )
+    }
+
     fn class(&mut self) -> Result<(), JsRegexError> {
+        let start = self.pos.saturating_sub(1);
         if self.eat(']') {
             self.atom_str(NEVER_MATCHES);
             return Ok(());
@@ -447,9 +484,13 @@ impl Translator {
         }
         let mut state = ClassState::Fresh;
         loop {
-            let c = self
-                .next()
-                .ok_or_else(|| invalid("a character class is opened with `[` but never closed"))?;
+            let c = self.next().ok_or_else(|| {
+                self.invalid_at(
+                    "a character class is opened with `[` but never closed",
+                    start,
+                    start + 1,
+                )
+            })?;
             if self.flags.unicode_sets && self.is_class_set_syntax(c) {
                 return Err(invalid(
                     "the v flag's class set syntax (`--`, `&&`, a class inside a class, `\\q{…}`) is not supported; write the class with the u flag's syntax",
@@ -505,9 +546,7 @@ impl Translator {
     }
 
     fn class_escape(&mut self, state: ClassState) -> Result<ClassState, JsRegexError> {
-        let c = self
-            .next()
-            .ok_or_else(|| invalid("the pattern ends with a lone `\\`"))?;
+        let c = self.next().ok_or_else(|| self.lone_backslash())?;
         if let Some(set) = AsciiSet::for_escape(c) {
             self.out.push_str(&set.in_class());
             return Ok(ClassState::Fresh);
@@ -526,9 +565,10 @@ impl Translator {
     }
 
     fn open_group(&mut self) -> Result<(), JsRegexError> {
+        let start = self.pos.saturating_sub(1);
         let (opener, dot_all) = self.group_opener()?;
         self.out.push_str(&opener);
-        self.groups.push(dot_all);
+        self.groups.push(Group { start, dot_all });
         self.prev = Prev::Nothing;
         Ok(())
     }
@@ -586,9 +626,13 @@ impl Translator {
     }
 
     fn close_group(&mut self) -> Result<(), JsRegexError> {
-        self.groups
-            .pop()
-            .ok_or_else(|| invalid("`)` has no matching `(`"))?;
+        if self.groups.pop().is_none() {
+            return Err(self.invalid_at(
+                "`)` has no matching `(`",
+                self.pos.saturating_sub(1),
+                self.pos,
+            ));
+        }
         self.atom_str(")");
         Ok(())
     }

@@ -34,7 +34,7 @@ pub mod record;
 mod scenarios;
 
 pub use matching::{Miss, MockRequest, NoMatch};
-pub use parse::MockError;
+pub use parse::{MockError, MockErrorKind};
 pub use scenarios::Scenarios;
 
 use std::time::Duration;

@@ -149,6 +149,19 @@ codes! {
     MissingSecretValue = "missing-secret-value" (Error),
     /// A code checkout in siteops.toml for a repository that no site's code names.
     UnusedCodeCheckout = "unused-code-checkout" (Warning),
+    /// A template that does not compile: an unclosed tag or section, a section closed
+    /// under another name, an invalid delimiter change.
+    TemplateSyntax = "template-syntax" (Error),
+    /// A mock mapping (JSON) that does not parse.
+    JsonSyntax = "json-syntax" (Error),
+    /// A WireMock feature that siteops mocks do not implement (a key such as
+    /// `transformers` or `proxyBaseUrl`).
+    UnsupportedMock = "unsupported-mock" (Error),
+    /// A value of a mock mapping that siteops cannot use: of the wrong type, an invalid
+    /// regular expression, a stub without `request` or `response`.
+    InvalidMock = "invalid-mock" (Error),
+    /// A mock's `bodyFileName` that names no file under the mocks' `__files/`.
+    MissingBodyFile = "missing-body-file" (Error),
 }
 
 impl Serialize for Code {
@@ -190,6 +203,14 @@ pub struct Span {
     pub end: Position,
 }
 
+/// A further place a diagnostic names, with what it is (rustc's secondary labels): where
+/// a key was first defined, say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub label: String,
+    pub location: Location,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -206,8 +227,16 @@ pub struct Diagnostic {
     /// unknown key, a bad header name, an ignored table.
     #[serde(skip)]
     pub at_key: bool,
+    /// The bytes of the pointer's string value, as parsed, that are at fault (the
+    /// `{{idd}}` of an endpoint, the `(` of a regex): located to exactly those characters
+    /// of the file when the value is a string written on one line, else the whole value.
+    #[serde(skip)]
+    pub within: Option<Range<usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// Other places it names, each with a label.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
 }
 
 impl Diagnostic {
@@ -219,7 +248,9 @@ impl Diagnostic {
             help: None,
             pointer: None,
             at_key: false,
+            within: None,
             location: None,
+            related: Vec::new(),
         }
     }
 
@@ -251,6 +282,22 @@ impl Diagnostic {
     pub fn at_key(mut self, pointer: impl Into<String>) -> Diagnostic {
         self.pointer = Some(pointer.into());
         self.at_key = true;
+        self
+    }
+
+    /// Narrows the location to bytes `range` of the pointer's string value (see
+    /// [`Diagnostic::within`]).
+    pub fn within(mut self, range: Range<usize>) -> Diagnostic {
+        self.within = Some(range);
+        self
+    }
+
+    /// Names another place, with what it is (see [`Related`]).
+    pub fn with_related(mut self, label: impl Into<String>, location: Location) -> Diagnostic {
+        self.related.push(Related {
+            label: label.into(),
+            location,
+        });
         self
     }
 

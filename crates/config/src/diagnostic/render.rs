@@ -39,21 +39,37 @@ fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Ren
     // Kept alive until the report is rendered below: the snippet borrows its text.
     let file = location.and_then(|l| sources.source(&l.file));
     let mut group = match (location, span, &file) {
-        (Some(_), Some(span), Some(file)) => {
-            // Only the lines the caret is on are quoted: handing the renderer the whole
+        (Some(location), Some(span), Some(file)) => {
+            // Only the lines the carets are on are quoted: handing the renderer the whole
             // file costs its size per diagnostic (quadratic in the number of problems).
             let caret = caret_span(&file.text, span);
-            let (lines, first_line) = file.lines_of(&caret);
-            title.element(
-                Snippet::source(&file.text[lines.clone()])
-                    .line_start(first_line)
-                    .path(file.path.as_str())
-                    .fold(true)
-                    .annotation(
-                        AnnotationKind::Primary
-                            .span(caret.start - lines.start..caret.end - lines.start),
-                    ),
-            )
+            // Other places in the same file are labelled in the same snippet, as rustc's
+            // "first defined here"; folding keeps the lines between them short.
+            let context: Vec<(std::ops::Range<usize>, &str)> = diagnostic
+                .related
+                .iter()
+                .filter(|r| r.location.file == location.file)
+                .filter_map(|r| {
+                    let span = r.location.span.as_ref()?;
+                    Some((caret_span(&file.text, span), r.label.as_str()))
+                })
+                .collect();
+            let quoted = context.iter().fold(caret.clone(), |all, (span, _)| {
+                all.start.min(span.start)..all.end.max(span.end)
+            });
+            let (lines, first_line) = file.lines_of(&quoted);
+            let local =
+                |span: &std::ops::Range<usize>| span.start - lines.start..span.end - lines.start;
+            let mut snippet = Snippet::source(&file.text[lines.clone()])
+                .line_start(first_line)
+                .path(file.path.as_str())
+                .fold(true)
+                .annotation(AnnotationKind::Primary.span(local(&caret)));
+            for (span, label) in &context {
+                snippet =
+                    snippet.annotation(AnnotationKind::Context.span(local(span)).label(*label));
+            }
+            title.element(snippet)
         }
         (Some(location), _, _) => {
             let mut origin = Origin::path(location.file.as_str());
@@ -64,10 +80,29 @@ fn human_one(diagnostic: &Diagnostic, sources: &dyn SourceLookup, renderer: &Ren
         }
         (None, _, _) => Group::with_title(title),
     };
+    // Places in other files: named with their position (their source is not quoted).
+    for related in &diagnostic.related {
+        if location.is_some_and(|l| l.file == related.location.file) && file.is_some() {
+            continue;
+        }
+        let place = place(&related.location);
+        group = group.element(Level::NOTE.message(format!("{}: {place}", related.label)));
+    }
     if let Some(help) = &diagnostic.help {
         group = group.element(Level::HELP.message(help.as_str()));
     }
     renderer.render(&[group])
+}
+
+/// `file:line:col`, or the file alone.
+fn place(location: &super::Location) -> String {
+    match &location.span {
+        Some(span) => format!(
+            "{}:{}:{}",
+            location.file, span.start.line, span.start.column
+        ),
+        None => location.file.clone(),
+    }
 }
 
 /// An empty span still deserves a caret: widen it to the character it starts at.
@@ -139,6 +174,13 @@ pub fn github(diagnostics: &[Diagnostic]) -> String {
         }
         properties.push(format!("title={}", escape_property(d.code.as_str())));
         let mut message = d.message.clone();
+        for related in &d.related {
+            message.push_str(&format!(
+                "\n{}: {}",
+                related.label,
+                place(&related.location)
+            ));
+        }
         if let Some(help) = &d.help {
             message.push_str("\nhelp: ");
             message.push_str(help);
@@ -254,6 +296,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Issue 28: a second place (a key's first definition) is labelled in the same snippet
+    /// as rustc does, named in the JSON document and in the GitHub annotation.
+    #[test]
+    fn related_places_are_labelled_in_every_format() {
+        let file = crate::source::SourceFile::new("f.toml", "a = 1\nb = 2\na = 3\n");
+        let d = Diagnostic::error(Code::DuplicateKey, "key `a` is defined twice")
+            .at(&file, 12..13)
+            .with_related(
+                "first defined here",
+                super::super::Location::of(&file, 0..1),
+            );
+        struct One(std::sync::Arc<crate::source::SourceFile>);
+        impl SourceLookup for One {
+            fn source(&self, _: &str) -> Option<std::sync::Arc<crate::source::SourceFile>> {
+                Some(self.0.clone())
+            }
+        }
+        let text = human(std::slice::from_ref(&d), &One(file.clone()), false);
+        assert_eq!(
+            text,
+            "error[duplicate-key]: key `a` is defined twice\n --> f.toml:3:1\n  |\n1 | a = 1\n  | - first defined here\n2 | b = 2\n3 | a = 3\n  | ^\n\n"
+        );
+        let document: serde_json::Value =
+            serde_json::from_str(&json::<()>(std::slice::from_ref(&d), None)).expect("JSON");
+        assert_eq!(
+            document["diagnostics"][0]["related"][0]["label"],
+            "first defined here"
+        );
+        assert_eq!(
+            document["diagnostics"][0]["related"][0]["location"]["start"]["line"],
+            1
+        );
+        assert_eq!(
+            github(&[d]),
+            "::error file=f.toml,line=3,col=1,endLine=3,endColumn=2,title=duplicate-key::key `a` is defined twice%0Afirst defined here: f.toml:1:1\n"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! rules address values by JSON pointer, so one rule serves both. The span index turns a
 //! pointer back into `file:line:col` for repository files.
 
+mod strings;
 mod toml;
 mod yaml;
 
@@ -86,11 +87,40 @@ impl Spans {
         Location::of(&self.source, bytes)
     }
 
-    /// Gives a diagnostic the location its pointer names in this file.
+    /// Gives a diagnostic the location its pointer names in this file: the part of a
+    /// string value it is about when it says which ([`Diagnostic::within`]) and that can
+    /// be told, else the whole key or value.
     pub fn locate(&self, mut diagnostic: Diagnostic) -> Diagnostic {
         let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
-        diagnostic.location = Some(self.location(pointer, diagnostic.at_key));
+        let part = diagnostic
+            .within
+            .as_ref()
+            .filter(|_| !diagnostic.at_key)
+            .and_then(|within| {
+                let value = &self.by_pointer.get(pointer)?.value;
+                let bytes = strings::narrow(self.source.text.get(value.clone())?, within)?;
+                Some(value.start + bytes.start..value.start + bytes.end)
+            });
+        diagnostic.location = Some(match part {
+            Some(bytes) => Location::of(&self.source, bytes),
+            None => self.location(pointer, diagnostic.at_key),
+        });
         diagnostic
+    }
+
+    /// Makes `to` (and everything under it) locate where `from` is: a key read under the
+    /// name it was surely meant to have is found where it was written.
+    pub fn alias(&mut self, from: &str, to: &str) {
+        let moved: Vec<(String, NodeSpan)> = self
+            .by_pointer
+            .iter()
+            .filter_map(|(pointer, span)| {
+                let rest = pointer.strip_prefix(from)?;
+                (rest.is_empty() || rest.starts_with('/'))
+                    .then(|| (format!("{to}{rest}"), span.clone()))
+            })
+            .collect();
+        self.by_pointer.extend(moved);
     }
 
     /// Locates every diagnostic of a batch.

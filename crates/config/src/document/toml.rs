@@ -1,5 +1,6 @@
 //! TOML -> [`Document`], keeping the span of every key and value.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
@@ -7,7 +8,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{Document, SpanIndex, push_token};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::source::SourceFile;
 
 pub(super) fn parse(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>> {
@@ -29,15 +30,89 @@ pub(super) fn parse(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>
 
 fn syntax_error(source: &SourceFile, error: &toml::de::Error) -> Diagnostic {
     let message = error.message().trim();
+    let span = error.span().unwrap_or(0..0);
     // The parser reports duplicates as ordinary errors; they deserve their own code because
     // the fix is different (remove one, rather than repair syntax).
-    let code = if message.starts_with("duplicate key") {
-        Code::DuplicateKey
-    } else {
-        Code::TomlSyntax
-    };
+    if message.starts_with("duplicate key") {
+        return duplicate(source, span);
+    }
     let message = message.lines().next().unwrap_or("invalid TOML").to_string();
-    Diagnostic::error(code, message).at(source, error.span().unwrap_or(0..0))
+    Diagnostic::error(Code::TomlSyntax, message).at(source, span)
+}
+
+/// A key (or table) defined twice, at `span`: the diagnostic names it and, as a secondary
+/// label, its first definition. The parser says neither, so both are read from the text:
+/// for a key, the same key written earlier in the same table (before the table's header);
+/// for a table header, the same header earlier in the file.
+fn duplicate(source: &SourceFile, span: Range<usize>) -> Diagnostic {
+    let text = source.text.as_str();
+    let line_start = text[..span.start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let name = text
+        .get(span.clone())
+        .unwrap_or_default()
+        .trim_matches(['"', '\''])
+        .to_string();
+    let header = line.trim_start().starts_with('[');
+    // What the earlier line must start with to define the same thing: the header, or the
+    // key as written up to the duplicate (dotted keys included).
+    let written = if header {
+        line.trim()
+    } else {
+        text.get(line_start..span.end).unwrap_or_default().trim()
+    };
+    let earlier = text[..line_start]
+        .lines()
+        .scan(0, |offset, line| {
+            let start = *offset;
+            *offset += line.len() + 1;
+            Some((start, line))
+        })
+        .collect::<Vec<_>>();
+    let first = earlier
+        .iter()
+        .rev()
+        // A key is looked for in its own table only: up to the table's header.
+        .take_while(|(_, line)| header || !line.trim_start().starts_with('['))
+        .find(|(_, line)| defines(line, written, header))
+        .map(|(start, line)| {
+            let indent = line.len() - line.trim_start().len();
+            let at = start + indent;
+            at..at + written.len()
+        });
+    let (message, help) = if header {
+        (
+            format!("table `{written}` is defined twice"),
+            "a table is defined once: move the keys of the second into the first",
+        )
+    } else {
+        (
+            format!("key `{name}` is defined twice in the same table"),
+            "remove one of them",
+        )
+    };
+    let mut diagnostic = Diagnostic::error(Code::DuplicateKey, message)
+        .with_help(help)
+        .at(source, span);
+    if let Some(first) = first {
+        diagnostic = diagnostic.with_related("first defined here", Location::of(source, first));
+    }
+    diagnostic
+}
+
+/// Whether `line` defines `written` (a table header, or a key up to its `=`).
+fn defines(line: &str, written: &str, header: bool) -> bool {
+    let line = line.trim();
+    if header {
+        return line == written;
+    }
+    line.strip_prefix(written)
+        .is_some_and(|rest| rest.trim_start().starts_with('='))
 }
 
 fn table(table: &DeTable<'_>, pointer: &str, spans: &mut SpanIndex) -> Value {
@@ -117,6 +192,49 @@ mod tests {
         assert_eq!(&text[url.value.clone()], "\"https://x\"");
         let item = d.span("/content/source/list/1").expect("item span");
         assert_eq!(&text[item.value.clone()], "\"b\"");
+    }
+
+    /// Issue 28: a duplicate names the key, and where it was first defined, in its own
+    /// table only.
+    #[test]
+    fn duplicates_name_the_key_and_its_first_definition() {
+        let first = |text: &str| -> (String, Option<(usize, usize)>) {
+            let errors = Document::parse_toml(SourceFile::new("t.toml", text)).expect_err("dup");
+            let d = &errors[0];
+            assert_eq!(d.code, Code::DuplicateKey);
+            let related = d.related.first().map(|r| {
+                let span = r.location.span.as_ref().expect("span");
+                assert_eq!(r.label, "first defined here");
+                (span.start.line, span.start.column)
+            });
+            (d.message.clone(), related)
+        };
+        let text = "[a]\ntype = 1\n[b]\ntype = 1\n  url = 2\n  type = 3\n";
+        assert_eq!(
+            first(text),
+            (
+                "key `type` is defined twice in the same table".into(),
+                Some((4, 1))
+            )
+        );
+        assert_eq!(
+            first("x.y = 1\nz.y = 2\nx.y = 3\n"),
+            (
+                "key `y` is defined twice in the same table".into(),
+                Some((1, 1))
+            )
+        );
+        assert_eq!(
+            first("[code]\na = 1\n[code.source]\nb = 1\n[code]\nc = 1\n"),
+            ("table `[code]` is defined twice".into(), Some((1, 1)))
+        );
+        assert_eq!(
+            first("\"q\" = 1\n\"q\" = 2\n"),
+            (
+                "key `q` is defined twice in the same table".into(),
+                Some((1, 1))
+            )
+        );
     }
 
     #[test]

@@ -11,8 +11,9 @@ use std::path::Path;
 
 pub use read::{ReadError, limit_for, read_file};
 
-/// Files siteops parses are loaded with their bytes; the others (templates, mocks) only
-/// by path, so a large mock body costs nothing until something needs it.
+/// Files siteops parses (configuration, mock mappings, templates) are loaded with their
+/// bytes; the others (mock bodies) only by path, so a large body costs nothing until
+/// something needs it.
 #[derive(Debug, Clone, Default)]
 pub struct RepoFiles {
     files: BTreeMap<String, Option<Vec<u8>>>,
@@ -103,7 +104,7 @@ impl RepoFiles {
             self.problem(path, ProblemKind::NotAFile(read::kind(file_type)));
             return Ok(());
         }
-        if !is_config_file(path) {
+        if !is_config_file(path) && !is_template(path) {
             self.insert_path(path);
             return Ok(());
         }
@@ -157,6 +158,16 @@ impl RepoFiles {
         }
         Ok(())
     }
+}
+
+/// A site's template (`sites/<org>/<site>/templates/…`): read, as validation compiles it.
+pub fn is_template(path: &str) -> bool {
+    let mut parts = path.splitn(5, '/');
+    parts.next() == Some(SITES_DIR)
+        && parts.next().is_some()
+        && parts.next().is_some()
+        && parts.next() == Some("templates")
+        && parts.next().is_some()
 }
 
 /// Files whose content siteops parses.

@@ -60,26 +60,91 @@ pub fn check_id(what: &str, name: &str) -> Option<Diagnostic> {
     })
 }
 
+/// Why a text is not an absolute http(s) URL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` {problem}")]
+pub struct UrlError {
+    /// The text as the user wrote it.
+    pub text: String,
+    pub problem: UrlProblem,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UrlProblem {
+    /// `api.example.com/x`, `/x`: a host or a path without `https://`.
+    #[error("is not a valid URL: it has no scheme")]
+    NoScheme,
+    #[error("is not a valid URL: {0}")]
+    Invalid(url::ParseError),
+    #[error("is not an http(s) URL (scheme `{0}`)")]
+    Scheme(String),
+    #[error("has no host")]
+    NoHost,
+}
+
+impl UrlError {
+    /// The same problem, said of the text as written (an endpoint is checked through a
+    /// sample expansion; the message quotes the endpoint, placeholders and all).
+    pub fn written_as(self, text: &str) -> UrlError {
+        UrlError {
+            text: text.to_string(),
+            ..self
+        }
+    }
+
+    /// How to fix it, when that is clear: the scheme to add.
+    pub fn help(&self) -> Option<String> {
+        let text = &self.text;
+        match self.problem {
+            UrlProblem::NoScheme if text.starts_with("//") => {
+                Some(format!("add the scheme: `https:{text}`"))
+            }
+            UrlProblem::NoScheme if text.starts_with('/') => Some(format!(
+                "write the whole URL, with scheme and host: `https://<host>{text}`"
+            )),
+            UrlProblem::NoScheme => Some(format!("add the scheme: `https://{text}`")),
+            _ => None,
+        }
+    }
+
+    /// The `invalid-url` diagnostic, at `pointer`.
+    pub fn diagnostic(&self, pointer: &str) -> Diagnostic {
+        let diagnostic = Diagnostic::error(Code::InvalidUrl, self.to_string()).at_pointer(pointer);
+        match self.help() {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic,
+        }
+    }
+}
+
 /// Parses an absolute http(s) URL, or says why it is not one.
-pub fn http_url(text: &str) -> Result<Url, String> {
-    let url = Url::parse(text).map_err(|error| format!("`{text}` is not a valid URL: {error}"))?;
+pub fn http_url(text: &str) -> Result<Url, UrlError> {
+    let error = |problem| UrlError {
+        text: text.to_string(),
+        problem,
+    };
+    let url = Url::parse(text).map_err(|e| match e {
+        url::ParseError::RelativeUrlWithoutBase => error(UrlProblem::NoScheme),
+        other => error(UrlProblem::Invalid(other)),
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!(
-            "`{text}` is not an http(s) URL (scheme `{}`)",
-            url.scheme()
-        ));
+        // `api.example.com:8080/x` parses with the host as its scheme.
+        let problem = if url.scheme().contains('.') || url.scheme() == "localhost" {
+            UrlProblem::NoScheme
+        } else {
+            UrlProblem::Scheme(url.scheme().to_string())
+        };
+        return Err(error(problem));
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(format!("`{text}` has no host"));
+        return Err(error(UrlProblem::NoHost));
     }
     Ok(url)
 }
 
 /// An `invalid-url` diagnostic at `pointer` when `text` is not an http(s) URL.
 fn check_url(text: &str, pointer: &str) -> Option<Diagnostic> {
-    http_url(text)
-        .err()
-        .map(|message| Diagnostic::error(Code::InvalidUrl, message).at_pointer(pointer))
+    http_url(text).err().map(|error| error.diagnostic(pointer))
 }
 
 #[cfg(test)]
@@ -103,5 +168,31 @@ mod tests {
         assert!(http_url("ftp://example.com").is_err());
         assert!(http_url("/relative").is_err());
         assert!(http_url("https://").is_err());
+    }
+
+    /// Issue 28: a URL without its scheme says to add one.
+    #[test]
+    fn a_url_without_scheme_says_to_add_one() {
+        let help = |text: &str| http_url(text).err().and_then(|e| e.help());
+        assert_eq!(
+            help("api.example.com/x.json").as_deref(),
+            Some("add the scheme: `https://api.example.com/x.json`")
+        );
+        assert_eq!(
+            help("api.example.com:8080/x").as_deref(),
+            Some("add the scheme: `https://api.example.com:8080/x`")
+        );
+        assert_eq!(
+            help("/x.json").as_deref(),
+            Some("write the whole URL, with scheme and host: `https://<host>/x.json`")
+        );
+        assert_eq!(help("ftp://example.com"), None);
+        assert_eq!(
+            http_url("api.example.com")
+                .map_err(|e| e.to_string())
+                .err()
+                .as_deref(),
+            Some("`api.example.com` is not a valid URL: it has no scheme")
+        );
     }
 }

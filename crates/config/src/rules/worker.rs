@@ -1,10 +1,10 @@
 //! Rules for the transformation worker's entries of one branch.
 
-use super::http_url;
+use super::{UrlProblem, http_url};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::endpoint::{EndpointTemplate, is_header_name};
+use crate::endpoint::{EndpointTemplate, Segment, is_header_name};
 use crate::model::api::WorkerEntry;
-use siteops_jsregex::JsRegex;
+use siteops_jsregex::{JsRegex, JsRegexError};
 
 /// Checks every entry; pointers are `/<index>/<key>` into the array.
 pub fn worker_entries(entries: &[WorkerEntry]) -> Vec<Diagnostic> {
@@ -33,14 +33,7 @@ fn entry_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
     if let Some(literal) = &entry.regex
         && let Err(error) = JsRegex::parse(literal)
     {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::InvalidRegex,
-                format!("invalid regex {literal}: {error}"),
-            )
-            .with_help("write a JavaScript regular-expression literal, for example /\\d+$/")
-            .at_pointer("/regex"),
-        );
+        diagnostics.push(regex_diagnostic(&error));
     }
     diagnostics.extend(listing_rules(entry));
     if let Some(prefix) = &entry.relative_url_prefix
@@ -71,6 +64,26 @@ fn entry_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
     diagnostics
 }
 
+/// An invalid `regex`: what is wrong, pointed at where it is in the literal when the
+/// fault has one place (the `(` never closed).
+fn regex_diagnostic(error: &JsRegexError) -> Diagnostic {
+    let detail = match error {
+        JsRegexError::Invalid { message, .. } => message.clone(),
+        other => other.to_string(),
+    };
+    let diagnostic = Diagnostic::error(Code::InvalidRegex, format!("invalid regex: {detail}"))
+        .at_pointer("/regex");
+    let diagnostic = match error.span() {
+        Some(span) => diagnostic.within(span),
+        None => diagnostic,
+    };
+    match error {
+        JsRegexError::Invalid { .. } => diagnostic,
+        _ => diagnostic
+            .with_help("write a JavaScript regular-expression literal, for example /\\d+$/"),
+    }
+}
+
 fn endpoint_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
     let template = match EndpointTemplate::parse(&entry.endpoint) {
         Ok(template) => template,
@@ -78,32 +91,51 @@ fn endpoint_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
             return errors
                 .into_iter()
                 .map(|error| {
+                    let place = error.offset..error.offset + error.len;
                     Diagnostic::error(Code::InvalidPlaceholder, error.to_string())
                         .at_pointer("/endpoint")
+                        .within(place)
                 })
                 .collect();
         }
     };
     let mut diagnostics = Vec::new();
-    if template.origin_has_placeholder() {
-        diagnostics.push(
+    // Each diagnostic about a placeholder points at it, not at the whole endpoint.
+    let at = |diagnostic: Diagnostic, wanted: Option<&Segment>| match template.place_of(wanted) {
+        Some(place) => diagnostic.within(place),
+        None => diagnostic,
+    };
+    // Written without a scheme (`api.example.com/{{id}}`), the endpoint is no URL at all:
+    // that is the one problem to report, with the scheme to add, not where a placeholder
+    // stands. (One that starts with a placeholder, or has `://`, is left to the origin rule.)
+    let written_without_scheme =
+        !entry.endpoint.contains("://") && !entry.endpoint.trim_start().starts_with("{{");
+    if let Err(error) = http_url(&entry.endpoint)
+        && error.problem == UrlProblem::NoScheme
+        && written_without_scheme
+    {
+        diagnostics.push(error.diagnostic("/endpoint"));
+    } else if template.origin_has_placeholder() {
+        diagnostics.push(at(
             Diagnostic::error(
                 Code::InvalidPlaceholder,
                 "a placeholder stands in the endpoint's scheme, host or port, so a request would choose where the entry's headers go",
             )
             .with_help("write the origin out, for example `https://api.example.com/{{id}}.json`: placeholders belong in the path and the query")
             .at_pointer("/endpoint"),
-        );
+            None,
+        ));
     }
     if template.uses_id() && entry.regex.is_none() {
-        diagnostics.push(
+        diagnostics.push(at(
             Diagnostic::error(
                 Code::IdWithoutRegex,
                 "the endpoint uses {{id}} but the entry has no `regex` to compute it",
             )
             .with_help("add a `regex` whose whole match is the id, or remove {{id}}")
             .at_pointer("/endpoint"),
-        );
+            Some(&Segment::Id),
+        ));
     }
     let forwarded: Vec<String> = entry
         .forward_headers
@@ -113,21 +145,24 @@ fn endpoint_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
         .collect();
     for name in template.headers() {
         if !forwarded.iter().any(|f| f == name) {
-            diagnostics.push(
+            diagnostics.push(at(
                 Diagnostic::error(
                     Code::HeaderNotForwarded,
                     format!("the endpoint uses header `{name}`, which is not in `forwardHeaders`"),
                 )
                 .with_help(format!("add \"{name}\" to `forwardHeaders`"))
                 .at_pointer("/endpoint"),
-            );
+                Some(&Segment::Header(name.to_string())),
+            ));
         }
     }
-    // Placeholders stand for path or query text, so a sample expansion must be a URL.
+    // Placeholders stand for path or query text, so a sample expansion must be a URL; the
+    // message quotes the endpoint as written, not the sample.
     if let Ok(sample) = template.expand(Some("id"), |_| Some("value".into()))
-        && let Err(message) = http_url(&sample)
+        && let Err(error) = http_url(&sample)
+        && diagnostics.iter().all(|d| d.code != Code::InvalidUrl)
     {
-        diagnostics.push(Diagnostic::error(Code::InvalidUrl, message).at_pointer("/endpoint"));
+        diagnostics.push(error.written_as(&entry.endpoint).diagnostic("/endpoint"));
     }
     diagnostics
 }
@@ -156,7 +191,7 @@ fn listing_rules(entry: &WorkerEntry) -> Vec<Diagnostic> {
 }
 
 fn check_origin(prefix: &str) -> Result<(), String> {
-    let url = http_url(prefix)?;
+    let url = http_url(prefix).map_err(|error| error.to_string())?;
     let bare = url.path() == "/"
         && !prefix.ends_with('/')
         && url.query().is_none()

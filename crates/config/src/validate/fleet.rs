@@ -2,7 +2,8 @@
 //! sites and their sync secret, templates, worker configurations that overlays point at,
 //! and worker entry examples. Each runs in time linear in the number of sites.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use super::load::Parsed;
 use super::site::SiteDraft;
@@ -12,6 +13,7 @@ use crate::model::SiteId;
 use crate::model::api::CodeConfig;
 use crate::model::files::SiteFile;
 use crate::routing;
+use crate::source::SourceFile;
 
 /// How a site got its code.
 #[derive(Debug, Clone)]
@@ -214,12 +216,17 @@ pub fn shared_repositories(
             .code()
             .and_then(|c| c.source.secret_id.as_deref());
         referenced[first] = secret_id;
-        let declared = drafts[first]
-            .files
+        let files = drafts[first].files;
+        let declared = files
             .secrets
             .as_ref()
             .is_some_and(|s| secret_id.is_some_and(|id| s.value.contains_key(id)));
-        if !declared && let (Some(file), Some(id)) = (&drafts[first].files.site, secret_id) {
+        // A secrets.toml that did not load is reported for that; what it declares is unknown.
+        let unreadable = files.secrets.is_none() && files.present.contains("secrets.toml");
+        if !declared
+            && !unreadable
+            && let (Some(file), Some(id)) = (&files.site, secret_id)
+        {
             out.push(
                 file.locate(
                     Diagnostic::error(
@@ -250,14 +257,17 @@ pub fn shared_repositories(
 }
 
 /// A worker entry's template must exist where templates are kept: in the site's
-/// directory, or in the directory of the site it shares code with. On a site that requires
-/// authentication, the worker reads it only with the entry's `templateApiKey`.
+/// directory, or in the directory of the site it shares code with; and compile, as the
+/// worker compiles it (each file once, however many entries use it). On a site that
+/// requires authentication, the worker reads it only with the entry's `templateApiKey`.
 pub fn templates(
     drafts: &[SiteDraft<'_>],
     origins: &[CodeOrigin],
     repo: &crate::repo::RepoFiles,
+    sources: &mut BTreeMap<String, Arc<SourceFile>>,
     out: &mut Vec<Diagnostic>,
 ) {
+    let mut compiled: HashSet<String> = HashSet::new();
     let dirs: HashMap<&SiteId, &str> = drafts
         .iter()
         .map(|d| (&d.files.id, d.files.dir.as_str()))
@@ -296,10 +306,16 @@ pub fn templates(
                         ),
                     );
                 }
-                if places
+                if let Some(path) = places
                     .iter()
-                    .any(|dir| repo.contains(&format!("{dir}{template}")))
+                    .map(|dir| format!("{dir}{template}"))
+                    .find(|path| repo.contains(path))
                 {
+                    if let Some(bytes) = repo.content(&path)
+                        && compiled.insert(path.clone())
+                    {
+                        out.extend(super::template_syntax::check(&path, bytes, sources));
+                    }
                     continue;
                 }
                 out.push(
@@ -334,12 +350,19 @@ pub fn worker_targets(
     let Some(base) = transform_url.map(|u| u.trim_end_matches('/')) else {
         return;
     };
+    // A branch's file counts when it exists, loaded or not: one that does not load is
+    // reported for what is wrong in it, not as missing.
     let configured: HashMap<(&str, &str), Vec<&str>> = drafts
         .iter()
         .map(|d| {
+            let branches = d.files.present.iter().filter_map(|name| {
+                name.strip_prefix("transform/")?
+                    .strip_suffix(".toml")
+                    .filter(|branch| !branch.contains('/'))
+            });
             (
                 (d.files.id.org.as_str(), d.files.id.site.as_str()),
-                d.entries.keys().map(String::as_str).collect(),
+                branches.collect(),
             )
         })
         .collect();
@@ -409,7 +432,11 @@ pub fn examples(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<Expl
                             chosen + 1,
                             entries[chosen].path
                         )),
-                        _ => routing::resolve(&entries[index], example),
+                        _ => match routing::resolve(&entries[index], example) {
+                            // Reported once, by the entry's own rules, not per example.
+                            Err(error) if error.is_the_entrys() => continue,
+                            other => other.map_err(|error| error.to_string()),
+                        },
                     };
                     match result {
                         Ok(resolution) => explanations.push(Explanation {

@@ -227,12 +227,10 @@ impl Loaded {
                 return None;
             }
         };
-        let Document { value, spans } = doc;
+        let Document { value, mut spans } = doc;
         let problems = schema.check(&value);
         let had_problems = !problems.is_empty();
-        // Unknown keys (typos, mostly) do not stop the semantic rules: they run on the file
-        // without them, so one run still reports every problem. Other schema errors do.
-        let value = without_unknown_keys(&value, &problems);
+        let (value, problems) = repair_keys(schema, &value, problems, &mut spans);
         self.diagnostics.extend(spans.locate_all(problems));
         match T::deserialize(value.as_ref()) {
             Ok(value) => Some(Parsed { spans, value }),
@@ -249,23 +247,79 @@ impl Loaded {
     }
 }
 
-fn without_unknown_keys<'v>(value: &'v Value, problems: &[Diagnostic]) -> Cow<'v, Value> {
+/// Unknown keys (typos, mostly) do not stop the semantic rules: they run on the file
+/// without them, so one run still reports every problem. An unknown key that is a near
+/// miss of a required key that is missing (`endpont` for `endpoint`) is read as that key:
+/// one mistake, one diagnostic (not also "missing key `endpoint`", nor the problems of a
+/// file that then did not load), and the rules check its value where it is written.
+/// The repaired file is checked again, so its values are too.
+fn repair_keys<'v>(
+    schema: SchemaKind,
+    value: &'v Value,
+    problems: Vec<Diagnostic>,
+    spans: &mut Spans,
+) -> (Cow<'v, Value>, Vec<Diagnostic>) {
     if !problems.iter().any(|d| d.code == Code::UnknownKey) {
-        return Cow::Borrowed(value);
+        return (Cow::Borrowed(value), problems);
     }
-    let mut value = value.clone();
-    for pointer in problems
+    let missing: Vec<&str> = problems
         .iter()
-        .filter(|d| d.code == Code::UnknownKey)
+        .filter(|d| d.code == Code::MissingKey)
         .filter_map(|d| d.pointer.as_deref())
-    {
-        if let Some((parent, key)) = pointer.rsplit_once('/')
-            && let Some(Value::Object(table)) = value.pointer_mut(parent)
-        {
-            table.remove(&key.replace("~1", "/").replace("~0", "~"));
-        }
+        .collect();
+    let mut repaired = value.clone();
+    let mut taken: Vec<String> = Vec::new();
+    let mut unknown = Vec::new();
+    for diagnostic in problems.iter().filter(|d| d.code == Code::UnknownKey) {
+        let pointer = diagnostic.pointer.as_deref().unwrap_or_default();
+        let renamed = remove_key(&mut repaired, pointer, |parent, token| {
+            // The required keys missing from this very table, not claimed by another typo.
+            let candidates: Vec<&str> = missing
+                .iter()
+                .filter(|m| !taken.iter().any(|t| t == *m))
+                .filter_map(|m| m.strip_prefix(parent)?.strip_prefix('/'))
+                .filter(|name| !name.contains('/'))
+                .collect();
+            crate::schema::near_miss(token, &candidates).map(str::to_string)
+        });
+        unknown.push(match renamed {
+            Some(target) => {
+                spans.alias(pointer, &target);
+                let meant = target.rsplit('/').next().unwrap_or_default().to_string();
+                taken.push(target);
+                diagnostic
+                    .clone()
+                    .with_help(format!("did you mean `{meant}`?"))
+            }
+            None => diagnostic.clone(),
+        });
     }
-    Cow::Owned(value)
+    let mut diagnostics = unknown;
+    diagnostics.extend(schema.check(&repaired));
+    (Cow::Owned(repaired), diagnostics)
+}
+
+/// Removes the key at `pointer` from `value`; when `meant` names the key it was meant to
+/// be (given the parent table's pointer and the key's pointer token), puts the value back
+/// under that name and returns its pointer.
+fn remove_key(
+    value: &mut Value,
+    pointer: &str,
+    meant: impl FnOnce(&str, &str) -> Option<String>,
+) -> Option<String> {
+    let (parent, token) = pointer.rsplit_once('/')?;
+    let Value::Object(table) = value.pointer_mut(parent)? else {
+        return None;
+    };
+    let written = table.remove(&unescape(token))?;
+    let name = meant(parent, token)?;
+    table.insert(unescape(&name), written);
+    Some(format!("{parent}/{name}"))
+}
+
+/// A JSON pointer token as the key it stands for.
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
 }
 
 /// A path the repository's reader refused.

@@ -3,13 +3,18 @@
 //! 1. [`load`]: find sites, parse each file (UTF-8, syntax, schema, typed value);
 //! 2. [`site`]: rules within one site (document rules, URL variables, fstab, environment);
 //! 3. [`fleet`]: rules across sites (base code, shared repositories and secrets,
-//!    templates, worker targets, examples).
+//!    templates and their syntax, worker targets, examples).
+//!
+//! Each mistake is reported once, where it is: a file that does not load is reported for
+//! what is wrong in it, and the rules that would need it stay quiet rather than report it
+//! missing; an entry's own fault is not reported again by each of its examples.
 //!
 //! Pure: no I/O, no environment. Secret values are read only by compilation.
 
 mod fleet;
 mod load;
 mod site;
+mod template_syntax;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -55,6 +60,21 @@ impl Validation {
         Summary::of(&self.diagnostics)
     }
 
+    /// Adds the problems another check of the repository found (its mocks: a layer above
+    /// this crate checks them, see `siteops_server::live::mocks`), with the files they
+    /// quote; the diagnostics stay sorted by file and position.
+    pub fn extend(
+        &mut self,
+        diagnostics: impl IntoIterator<Item = Diagnostic>,
+        sources: impl IntoIterator<Item = Arc<SourceFile>>,
+    ) {
+        self.diagnostics.extend(diagnostics);
+        diagnostic::sort(&mut self.diagnostics);
+        for source in sources {
+            self.sources.insert(source.path.clone(), source);
+        }
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -93,7 +113,13 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     }
     let origins = fleet::resolve_code(&drafts, &mut diagnostics);
     fleet::shared_repositories(&drafts, &origins, &mut diagnostics);
-    fleet::templates(&drafts, &origins, repo, &mut diagnostics);
+    fleet::templates(
+        &drafts,
+        &origins,
+        repo,
+        &mut loaded.sources,
+        &mut diagnostics,
+    );
     fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
     let explanations = fleet::examples(&drafts, &mut diagnostics);
     let checkouts = checkouts(&loaded, &origins, &mut diagnostics);
@@ -128,6 +154,12 @@ fn checkouts(
         .iter()
         .filter_map(|origin| origin.code().map(CodeRepo::of))
         .collect();
+    // A site.toml that did not load may well name the checkout's repository: it is
+    // reported for what is wrong in it, and no checkout is called unused meanwhile.
+    let all_known = loaded
+        .sites
+        .iter()
+        .all(|site| site.site.is_some() || !site.present.contains("site.toml"));
     for (name, dir) in &settings.value.code {
         let pointer = push_token("/code", name);
         match CodeRepo::parse(name) {
@@ -141,7 +173,7 @@ fn checkouts(
                 ),
             ),
             Some(repo) => {
-                if !used.contains(&repo) {
+                if all_known && !used.contains(&repo) {
                     out.push(
                         settings.locate(
                             Diagnostic::warning(
@@ -188,12 +220,8 @@ fn transform_url(
     let url = settings.value.transform_url.as_ref()?;
     match crate::rules::http_url(url) {
         Ok(_) => Some(url.trim_end_matches('/').to_string()),
-        Err(message) => {
-            out.push(
-                settings.locate(
-                    Diagnostic::error(Code::InvalidUrl, message).at_pointer("/transform_url"),
-                ),
-            );
+        Err(error) => {
+            out.push(settings.locate(error.diagnostic("/transform_url")));
             None
         }
     }

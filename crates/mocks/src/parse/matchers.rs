@@ -60,8 +60,18 @@ impl Parser<'_> {
         };
         let Some((operator, extras)) = OPERATORS.iter().find(|(key, _)| map.contains_key(*key))
         else {
-            let names: Vec<&str> = OPERATORS.iter().map(|(key, _)| *key).collect();
-            self.error(pointer, format!("needs one of {}", names.join(", ")));
+            // A WireMock matcher siteops lacks (`equalToXml`) or a mistyped one (`equalto`)
+            // is said at its key; a matcher with no operator at all, as such.
+            let known: Vec<&str> = OPERATORS
+                .iter()
+                .flat_map(|(key, extras)| std::iter::once(*key).chain(extras.iter().copied()))
+                .collect();
+            let before = self.errors.len();
+            self.object(pointer, value, &known);
+            if self.errors.len() == before {
+                let names: Vec<&str> = OPERATORS.iter().map(|(key, _)| *key).collect();
+                self.error(pointer, format!("needs one of {}", names.join(", ")));
+            }
             return None;
         };
         let mut known = vec![*operator];
@@ -241,9 +251,19 @@ impl Parser<'_> {
         match Regex::new(&format!("^(?:{pattern})$")) {
             Ok(regex) => Some(regex),
             Err(error) => {
-                self.error(pointer, format!("invalid regex: {error}"));
+                self.error(pointer, format!("invalid regex: {}", regex_problem(&error)));
                 None
             }
         }
     }
+}
+
+/// The one line of a regex error that says what is wrong: the full text quotes the
+/// pattern as wrapped here (`^(?:…)$`), which is not what the file holds.
+fn regex_problem(error: &regex::Error) -> String {
+    let text = error.to_string();
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix("error: "))
+        .unwrap_or(&text)
+        .to_string()
 }

@@ -1,20 +1,106 @@
 //! Stub mapping files to [`Stub`]s, strictly: a key siteops does not implement is an error,
-//! so a mock never behaves differently here than in WireMock without saying so.
+//! so a mock never behaves differently here than in WireMock without saying so. Every
+//! error says where it is (line and column, from [`spans`]) and, for a mistyped key,
+//! which key was meant.
 
 mod matchers;
 mod response;
+mod spans;
+
+use std::ops::Range;
 
 use serde_json::{Map, Value};
 
 use super::{MockFile, RequestPattern, ScenarioStep, Stub, UrlMatch};
 
-/// A problem in a mapping file: the file, where in it (a JSON pointer), and what.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {pointer}: {message}")]
+/// A problem in a mapping file: the file, where in it, what, and what kind of problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MockError {
     pub file: String,
+    /// The JSON pointer of the value (or key) at fault; empty for the whole file.
     pub pointer: String,
+    pub kind: MockErrorKind,
     pub message: String,
+    /// What to do about it, when there is more to say than the message.
+    pub help: Option<String>,
+    /// The bytes of the file at fault: the key or value the pointer names, or where the
+    /// file stops being JSON.
+    pub span: Range<usize>,
+    /// 1-based line and column (in characters) of the span's start.
+    pub line: usize,
+    pub column: usize,
+}
+
+/// What kind of problem a [`MockError`] is, so callers can classify it (validation gives
+/// each kind its diagnostic code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MockErrorKind {
+    /// The file is not JSON.
+    Syntax,
+    /// A key neither siteops nor WireMock has: a typo, mostly.
+    UnknownKey,
+    /// A WireMock feature siteops does not implement (`transformers`, `proxyBaseUrl`…).
+    Unsupported,
+    /// A `bodyFileName` with no such file under `__files/`.
+    MissingBodyFile,
+    /// Any other value siteops cannot use as written.
+    Invalid,
+}
+
+impl std::fmt::Display for MockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )?;
+        match &self.help {
+            Some(help) => write!(f, " ({help})"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for MockError {}
+
+/// Keys of WireMock's stub format that siteops does not implement, so that using one is
+/// said to be that, not a typo.
+const WIREMOCK_ONLY: &[&str] = &[
+    // Stubs.
+    "postServeActions",
+    "serveEventListeners",
+    // Requests.
+    "basicAuthCredentials",
+    "cookies",
+    "formParameters",
+    "multipartPatterns",
+    "customMatcher",
+    "clientIp",
+    "scheme",
+    "port",
+    // Responses.
+    "transformers",
+    "transformerParameters",
+    "proxyBaseUrl",
+    "proxyUrlPrefixToRemove",
+    "additionalProxyRequestHeaders",
+    "removeProxyRequestHeaders",
+    "delayDistribution",
+    "chunkedDribbleDelay",
+    "fromConfiguredStub",
+    // Matchers.
+    "equalToXml",
+    "matchesXPath",
+    "binaryEqualTo",
+    "before",
+    "after",
+    "equalToDateTime",
+];
+
+/// A JSON pointer with one more reference token, escaped as RFC 6901 requires: header
+/// and parameter names are the file's own text and may hold `/` or `~`.
+fn child(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
 }
 
 pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<MockError>> {
@@ -27,23 +113,40 @@ pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<Mo
     mappings.sort_by(|a, b| a.path.cmp(&b.path));
     for file in mappings {
         let name = format!("{}/{}", label.trim_end_matches('/'), file.path);
+        let first_error = errors.len();
         let mut parser = Parser {
             file: &name,
             files,
             errors: &mut errors,
         };
+        parser.file_stubs(file, &mut stubs);
+        // Located once the file is done, from its text: only a file with problems pays.
+        let text = String::from_utf8_lossy(&file.content);
+        for error in &mut errors[first_error..] {
+            spans::locate(error, &text);
+        }
+    }
+    if errors.is_empty() {
+        Ok(stubs)
+    } else {
+        Err(errors)
+    }
+}
+
+struct Parser<'a> {
+    file: &'a str,
+    files: &'a [MockFile],
+    errors: &'a mut Vec<MockError>,
+}
+
+impl Parser<'_> {
+    /// The stubs of one mapping file, pushed onto `stubs`; its problems onto the errors.
+    fn file_stubs(&mut self, file: &MockFile, stubs: &mut Vec<Stub>) {
         let document: Value = match serde_json::from_slice(&file.content) {
             Ok(value) => value,
             Err(error) => {
-                parser.error(
-                    "",
-                    format!(
-                        "not JSON: {error} (line {}, column {})",
-                        error.line(),
-                        error.column()
-                    ),
-                );
-                continue;
+                self.syntax_error(&file.content, &error);
+                return;
             }
         };
         let stem = file
@@ -65,8 +168,8 @@ pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<Mo
                     .map(|(i, v)| (format!("/mappings/{i}"), v))
                     .collect(),
                 _ => {
-                    parser.error("/mappings", "must be an array of stubs".into());
-                    continue;
+                    self.error("/mappings", "must be an array of stubs".into());
+                    return;
                 }
             },
             other => vec![(String::new(), other)],
@@ -78,34 +181,57 @@ pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<Mo
             } else {
                 format!("{stem}#{index}")
             };
-            if let Some(stub) = parser.stub(&pointer, value, fallback) {
+            if let Some(stub) = self.stub(&pointer, value, fallback) {
                 stubs.push(stub);
             }
         }
     }
-    if errors.is_empty() {
-        Ok(stubs)
-    } else {
-        Err(errors)
-    }
-}
 
-struct Parser<'a> {
-    file: &'a str,
-    files: &'a [MockFile],
-    errors: &'a mut Vec<MockError>,
-}
-
-impl Parser<'_> {
+    /// A value siteops cannot use as written.
     fn error(&mut self, pointer: &str, message: String) {
+        self.report(MockErrorKind::Invalid, pointer, message, None);
+    }
+
+    /// A problem, not yet located: [`spans::locate`] places it once the file is done.
+    fn report(
+        &mut self,
+        kind: MockErrorKind,
+        pointer: &str,
+        message: String,
+        help: Option<String>,
+    ) {
         self.errors.push(MockError {
             file: self.file.to_string(),
-            pointer: if pointer.is_empty() {
-                "/".into()
-            } else {
-                pointer.into()
-            },
+            pointer: pointer.into(),
+            kind,
             message,
+            help,
+            span: 0..0,
+            line: 1,
+            column: 1,
+        });
+    }
+
+    /// The file is not JSON: serde_json says where it stopped, as a line and a column
+    /// (in bytes); the error points there, or at the comma a "trailing comma" is about.
+    fn syntax_error(&mut self, content: &[u8], error: &serde_json::Error) {
+        let full = error.to_string();
+        // The position is the error's span; the message need not repeat it.
+        let message = full
+            .rsplit_once(" at line ")
+            .map_or(full.as_str(), |(message, _)| message);
+        let help = (message == "trailing comma")
+            .then(|| "JSON has no comma after the last item of an object or array".to_string());
+        let at = spans::offset_of(content, error.line(), error.column(), message);
+        self.errors.push(MockError {
+            file: self.file.to_string(),
+            pointer: String::new(),
+            kind: MockErrorKind::Syntax,
+            message: format!("not valid JSON: {message}"),
+            help,
+            span: at..at,
+            line: 1,
+            column: 1,
         });
     }
 
@@ -121,12 +247,30 @@ impl Parser<'_> {
             return None;
         };
         for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
-            self.error(
-                &format!("{pointer}/{key}"),
-                format!(
-                    "`{key}` is not supported by siteops mocks (supported: {})",
-                    known.join(", ")
-                ),
+            let at = child(pointer, key);
+            let here = known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if WIREMOCK_ONLY.contains(&key.as_str()) {
+                self.report(
+                    MockErrorKind::Unsupported,
+                    &at,
+                    format!("`{key}` is a WireMock feature that siteops mocks do not implement"),
+                    Some(format!("siteops takes {here} here")),
+                );
+                continue;
+            }
+            let help = match closest(key, known) {
+                Some(meant) => format!("did you mean `{meant}`?"),
+                None => format!("known keys here: {here}"),
+            };
+            self.report(
+                MockErrorKind::UnknownKey,
+                &at,
+                format!("unknown key `{key}`"),
+                Some(help),
             );
         }
         Some(map)
@@ -284,7 +428,7 @@ impl Parser<'_> {
                 continue;
             };
             for (name, matcher) in entries {
-                if let Some(matcher) = self.values_match(&format!("{at}/{name}"), matcher) {
+                if let Some(matcher) = self.values_match(&child(&at, name), matcher) {
                     target.push((name.clone(), matcher));
                 }
             }
@@ -297,11 +441,10 @@ impl Parser<'_> {
                     for (name, matcher) in entries {
                         if !variables.contains(name) {
                             self.error(
-                                &format!("{at}/{name}"),
+                                &child(&at, name),
                                 format!("the urlPathTemplate has no {{{name}}}"),
                             );
-                        } else if let Some(matcher) =
-                            self.string_match(&format!("{at}/{name}"), matcher)
+                        } else if let Some(matcher) = self.string_match(&child(&at, name), matcher)
                         {
                             pattern.path_parameters.push((name.clone(), matcher));
                         }
@@ -355,4 +498,19 @@ impl Parser<'_> {
         }
         given.first().copied()
     }
+}
+
+/// The known key closest to a mistyped one, if one is close enough to be what was meant:
+/// a small edit away, or the same but for case.
+fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|candidate| {
+            let distance =
+                strsim::damerau_levenshtein(&key.to_lowercase(), &candidate.to_lowercase());
+            (distance, *candidate)
+        })
+        .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 3))
+        .min()
+        .map(|(_, candidate)| candidate)
 }

@@ -5,10 +5,35 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde_json::Value;
 
-use super::Parser;
+use super::{MockErrorKind, Parser};
 use crate::{Fault, StubResponse};
 
 impl Parser<'_> {
+    /// A `bodyFileName` that names no file: the message says where it was looked for, the
+    /// help which file of `__files/` was perhaps meant.
+    fn missing_body_file(&mut self, pointer: &str, path: &str) {
+        let bodies: Vec<&str> = self
+            .files
+            .iter()
+            .filter_map(|f| f.path.strip_prefix("__files/"))
+            .collect();
+        let wanted = path.strip_prefix("__files/").unwrap_or(path);
+        let help = match super::closest(wanted, &bodies) {
+            Some(meant) => format!("did you mean `{meant}`?"),
+            None => "a bodyFileName is a path under the mocks' __files/ directory".to_string(),
+        };
+        let dir = self
+            .file
+            .rsplit_once("/mappings/")
+            .map_or("", |(dir, _)| dir);
+        self.report(
+            MockErrorKind::MissingBodyFile,
+            pointer,
+            format!("there is no file {dir}/{path}"),
+            Some(help),
+        );
+    }
+
     pub(super) fn response(&mut self, pointer: &str, value: &Value) -> Option<StubResponse> {
         const BODY_KEYS: [&str; 4] = ["body", "jsonBody", "base64Body", "bodyFileName"];
         let map = self.object(
@@ -53,7 +78,7 @@ impl Parser<'_> {
                                     .map(|v| (name.clone(), v.to_string())),
                             ),
                             _ => self.error(
-                                &format!("{pointer}/headers/{name}"),
+                                &super::child(&format!("{pointer}/headers"), name),
                                 "must be a string or an array of strings".into(),
                             ),
                         }
@@ -133,7 +158,7 @@ impl Parser<'_> {
                         match self.files.iter().find(|f| f.path == path) {
                             Some(file) => file.content.clone(),
                             None => {
-                                self.error(&at, format!("no file {path} next to mappings/"));
+                                self.missing_body_file(&at, &path);
                                 return None;
                             }
                         }

@@ -9,6 +9,7 @@ pub mod code_watch;
 pub mod dashboard;
 pub mod events;
 pub mod jobs_page;
+pub mod mocks;
 pub mod offline;
 pub mod pages;
 pub mod record;

@@ -219,11 +219,17 @@ async fn preview_host(
     let (generation, invalid) = {
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
         // For whom the dashboard is: a failure's message can name the server's own paths.
+        // The session's message is the reason only; what it means here is serve's to say.
         let invalid = snapshot
             .error
-            .clone()
+            .as_ref()
             .filter(|_| check_operator(state, &headers).is_ok())
-            .map(|message| (message, snapshot.diagnostic_count));
+            .map(|error| {
+                (
+                    format!("{error}; the last good state stays applied"),
+                    snapshot.diagnostic_count,
+                )
+            });
         (snapshot.generation, invalid)
     };
     // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;

@@ -23,8 +23,8 @@ use siteops_config::compile::{Compiled, ResourceKind, SecretUse, Secrets, compil
 use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
 use siteops_config::repo::{RepoFiles, limit_for, read_file};
-use siteops_config::validate::{Options, validate};
-use siteops_mocks::{MockFile, MockSet};
+use siteops_config::validate::Options;
+use siteops_mocks::MockSet;
 use siteops_plan::apply::{self, ApplyOptions};
 use siteops_plan::plan::{PlanSettings, diff};
 use siteops_plan::remote::live::{self, PruneScope};
@@ -264,12 +264,14 @@ fn read_repository(
 ) -> Result<Read, Failure> {
     let repo = RepoFiles::load(root)
         .map_err(|e| Failure::new(format!("cannot read {}: {e}", root.display())))?;
-    let validation = validate(
+    // The configuration and the mocks, as `siteops validate` checks them.
+    let (validation, mocks) = super::mocks::validate(
         &repo,
         &Options {
             transform_url: Some(worker.to_string()),
         },
-    );
+        |path| read_listed(root, &repo, path),
+    )?;
     let mut diagnostics = if validation.diagnostics.is_empty() {
         String::new()
     } else {
@@ -280,8 +282,10 @@ fn read_repository(
         )
     };
     if validation.has_errors() {
+        // Only the reason: what it means for what is applied is for the caller to say
+        // (serve keeps the last good state; `siteops test` just stops).
         return Err(Failure {
-            message: "the repository does not validate; the last good state stays applied".into(),
+            message: "the repository does not validate".into(),
             diagnostics,
             count: validation.diagnostics.len(),
         });
@@ -313,7 +317,6 @@ fn read_repository(
     for line in unset.into_inner().unwrap_or_else(|p| p.into_inner()) {
         diagnostics.push_str(&format!("note: {line}\n"));
     }
-    let mocks = load_mocks(root, &repo)?;
     let pages = super::pages::known_pages(&validation.fleet, &mocks, worker);
     let templates = read_templates(root, &repo, &compiled)?;
     let (checkouts, problems) = open_checkouts(root, overrides, &validation.checkouts);
@@ -359,50 +362,13 @@ fn open_checkouts(
     (checkouts, problems)
 }
 
-/// A file of the repository that was listed but not loaded, read the one safe way.
+/// A file of the repository that was listed but not loaded, read the one safe way: a
+/// mock body (`bodyFileName`) is a regular file inside the site's `mocks/`, within its
+/// size limit, never a link out or a FIFO.
 fn read_listed(root: &Path, repo: &RepoFiles, path: &str) -> Result<Vec<u8>, Failure> {
     match repo.content(path) {
         Some(content) => Ok(content.to_vec()),
         None => read_file(root, path, limit_for(path)).map_err(|e| Failure::new(e.to_string())),
-    }
-}
-
-/// Every site's `mocks/`, one set (sites in path order). Only the files the repository
-/// lists are read, so a mock body (`bodyFileName`) is a regular file inside the site's
-/// `mocks/`, within its size limit, never a link out or a FIFO.
-fn load_mocks(root: &Path, repo: &RepoFiles) -> Result<MockSet, Failure> {
-    let mut all = MockSet::default();
-    let mut dirs: BTreeSet<String> = BTreeSet::new();
-    for path in repo.paths() {
-        if let Some((dir, _)) = path.split_once("/mocks/")
-            && dir.matches('/').count() == 2
-        {
-            dirs.insert(format!("{dir}/mocks"));
-        }
-    }
-    let mut problems = Vec::new();
-    for dir in dirs.iter().rev() {
-        let prefix = format!("{dir}/");
-        let mut files = Vec::new();
-        for path in repo.paths().filter(|p| p.starts_with(&prefix)) {
-            files.push(MockFile {
-                path: path[prefix.len()..].to_string(),
-                content: read_listed(root, repo, path)?,
-            });
-        }
-        match MockSet::from_files(dir, &files) {
-            Ok(set) => all.layer(set),
-            Err(errors) => problems.extend(errors.iter().map(ToString::to_string)),
-        }
-    }
-    if problems.is_empty() {
-        Ok(all)
-    } else {
-        Err(Failure {
-            message: "invalid mocks; the last good state stays applied".into(),
-            diagnostics: problems.join("\n"),
-            count: problems.len(),
-        })
     }
 }
 
