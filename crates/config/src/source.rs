@@ -85,6 +85,15 @@ impl SourceFile {
         (self.line_starts[first]..stop, first + 1)
     }
 
+    /// A byte range made safe to slice this text with: within it, on character
+    /// boundaries. Spans computed elsewhere (a parser's byte column, a lossy decoding)
+    /// may be neither; a diagnostic never panics on them.
+    pub fn clamp(&self, bytes: &Range<usize>) -> Range<usize> {
+        let start = self.floor_char_boundary(bytes.start.min(self.text.len()));
+        let end = self.floor_char_boundary(bytes.end.clamp(start, self.text.len()));
+        start..end
+    }
+
     fn floor_char_boundary(&self, mut offset: usize) -> usize {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
@@ -135,6 +144,14 @@ mod tests {
             }),
             13
         );
+    }
+
+    #[test]
+    fn ranges_are_clamped_to_the_text_and_its_characters() {
+        let file = SourceFile::new("a.json", "aç\n");
+        assert_eq!(file.clamp(&(2..99)), 1..4);
+        assert_eq!(file.clamp(&(9..12)), 4..4);
+        assert_eq!(file.clamp(&(0..2)), 0..1);
     }
 
     #[test]

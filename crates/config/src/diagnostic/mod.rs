@@ -185,8 +185,10 @@ pub struct Location {
 }
 
 impl Location {
-    /// A byte span of a source file, with its positions.
+    /// A byte span of a source file, with its positions (clamped to the file's text and
+    /// characters, so every renderer can slice with it).
     pub fn of(source: &SourceFile, bytes: Range<usize>) -> Location {
+        let bytes = source.clamp(&bytes);
         let (start, end) = source.range(&bytes);
         Location {
             file: source.path.clone(),

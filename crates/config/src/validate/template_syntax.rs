@@ -84,12 +84,14 @@ fn tag(text: &str, start: usize) -> Range<usize> {
     if let Some(close) = line.find("}}") {
         return start..start + close + 2;
     }
+    // At least the two characters of the opening delimiter.
+    let least = line.char_indices().nth(2).map_or(line.len(), |(at, _)| at);
     let end = line
         .char_indices()
         .skip(2)
         .find(|(_, c)| c.is_whitespace() || *c == '<')
         .map_or(line.len(), |(at, _)| at);
-    start..start + end.max(line.len().min(2))
+    start..start + end.max(least)
 }
 
 #[cfg(test)]

@@ -145,4 +145,28 @@ mod tests {
         assert!(rendered.contains("help: did you mean `url`?"), "{rendered}");
         assert!(rendered.contains("did you mean `a.html`?"), "{rendered}");
     }
+
+    /// A mapping that is not UTF-8 is reported, located as well as its lossy text allows,
+    /// and rendering it never slices inside a character.
+    #[test]
+    fn a_mapping_that_is_not_utf8_is_reported_without_panicking() {
+        let mut repo = RepoFiles::new();
+        repo.insert(
+            "sites/acme/web/mocks/mappings/a.json",
+            b"{\"request\": {\"url\": \"\xff\xfe\"}, \"x\": 1,}".to_vec(),
+        );
+        let (validation, _) = validate(&repo, &Options::default(), |path| {
+            Ok::<_, std::convert::Infallible>(repo.content(path).unwrap_or_default().to_vec())
+        })
+        .unwrap_or_else(|never| match never {});
+        assert!(
+            validation
+                .diagnostics
+                .iter()
+                .any(|d| d.code == Code::JsonSyntax)
+        );
+        let rendered =
+            siteops_config::diagnostic::render::human(&validation.diagnostics, &validation, false);
+        assert!(rendered.contains("a.json:1:"), "{rendered}");
+    }
 }
