@@ -1,5 +1,7 @@
 //! Paragraph wrapping (`toFlow`: runs of phrasing become paragraphs; links and deletions
-//! holding flow content are split) and the final text pass of `hast-util-to-mdast`.
+//! holding flow content are split) and the final text pass of `hast-util-to-mdast`. The
+//! runs that become a paragraph's children are sized to their nodes: the document keeps
+//! them, and a page of nested divs and formats is mostly such paragraphs.
 
 use super::drop_surrounding_breaks;
 use crate::hast::is_whitespace;
