@@ -2,9 +2,11 @@
 
 use crate::unist;
 use crate::util::constant::TAB_SIZE;
+use core::convert::TryFrom;
+use core::num::NonZeroU32;
 
 /// Semantic label of a span.
-#[derive(Clone, Debug, Eq, Hash, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
 pub enum Name {
     /// Attention sequence.
     ///
@@ -3461,7 +3463,7 @@ pub const VOID_EVENTS: [Name; 76] = [
 ];
 
 /// Embedded content type.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Content {
     /// Represents [flow content][crate::construct::flow].
     Flow,
@@ -3475,7 +3477,7 @@ pub enum Content {
 }
 
 /// Link to another event.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Link {
     /// Previous event.
     pub previous: Option<usize>,
@@ -3489,7 +3491,7 @@ pub struct Link {
 ///
 /// The interface for the location in the document comes from unist
 /// [`Point`](https://github.com/syntax-tree/unist#point).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Point {
     /// 1-indexed line number.
     pub line: usize,
@@ -3548,7 +3550,7 @@ impl Point {
 }
 
 /// Event kinds.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Kind {
     /// The start of something.
     Enter,
@@ -3557,14 +3559,134 @@ pub enum Kind {
 }
 
 /// Something semantic happening somewhere.
-#[derive(Clone, Debug)]
+///
+/// siteops: kept in 24 bytes (80 as published): the point and the link are
+/// stored as `u32`s (a parse has fewer than 2^32 bytes and events) and read
+/// and written through methods, as a long paragraph holds some two events per
+/// byte of its text (see `vendor/README.md`).
+#[derive(Clone, Copy)]
 pub struct Event {
     /// Kind of event.
     pub kind: Kind,
     /// Name of event.
     pub name: Name,
+    /// [`Point::index`].
+    index: u32,
+    /// [`Point::line`].
+    line: u32,
+    /// [`Point::column`].
+    column: u32,
+    /// [`Point::vs`] (less than a tab stop).
+    vs: u8,
+    /// [`Link::content`], when there is a link.
+    link_content: Option<Content>,
+    /// [`Link::previous`], plus one.
+    link_previous: Option<NonZeroU32>,
+    /// [`Link::next`], plus one.
+    link_next: Option<NonZeroU32>,
+}
+
+/// A value stored in an [`Event`]: markdown-rs panics on bad indices
+/// anyway, and a document this large never reaches it.
+fn narrow(value: usize) -> u32 {
+    u32::try_from(value).expect("expected fewer than 2^32 bytes and events")
+}
+
+fn narrow_index(value: Option<usize>) -> Option<NonZeroU32> {
+    value.map(|value| NonZeroU32::new(narrow(value + 1)).expect("plus one"))
+}
+
+fn widen_index(value: Option<NonZeroU32>) -> Option<usize> {
+    value.map(|value| value.get() as usize - 1)
+}
+
+impl Event {
+    /// Create an event.
+    pub fn new(kind: Kind, name: Name, point: Point, link: Option<Link>) -> Event {
+        let mut event = Event {
+            kind,
+            name,
+            index: 0,
+            line: 0,
+            column: 0,
+            vs: 0,
+            link_content: None,
+            link_previous: None,
+            link_next: None,
+        };
+        event.set_point(point);
+        event.set_link(link);
+        event
+    }
+
     /// Place where this happens.
-    pub point: Point,
+    pub fn point(&self) -> Point {
+        Point {
+            line: self.line as usize,
+            column: self.column as usize,
+            index: self.index as usize,
+            vs: self.vs as usize,
+        }
+    }
+
+    /// Change the place where this happens.
+    pub fn set_point(&mut self, point: Point) {
+        self.line = narrow(point.line);
+        self.column = narrow(point.column);
+        self.index = narrow(point.index);
+        self.vs = u8::try_from(point.vs).expect("expected virtual spaces within a tab stop");
+    }
+
     /// Link to another event.
-    pub link: Option<Link>,
+    pub fn link(&self) -> Option<Link> {
+        self.link_content.map(|content| Link {
+            previous: widen_index(self.link_previous),
+            next: widen_index(self.link_next),
+            content,
+        })
+    }
+
+    /// Change the link to another event.
+    pub fn set_link(&mut self, link: Option<Link>) {
+        match link {
+            Some(link) => {
+                self.link_content = Some(link.content);
+                self.link_previous = narrow_index(link.previous);
+                self.link_next = narrow_index(link.next);
+            }
+            None => {
+                self.link_content = None;
+                self.link_previous = None;
+                self.link_next = None;
+            }
+        }
+    }
+
+    /// Whether this event links to another.
+    pub fn has_link(&self) -> bool {
+        self.link_content.is_some()
+    }
+
+    /// Change the previous event of the link (there must be a link).
+    pub fn set_link_previous(&mut self, previous: Option<usize>) {
+        assert!(self.has_link(), "expected `link`");
+        self.link_previous = narrow_index(previous);
+    }
+
+    /// Change the next event of the link (there must be a link).
+    pub fn set_link_next(&mut self, next: Option<usize>) {
+        assert!(self.has_link(), "expected `link`");
+        self.link_next = narrow_index(next);
+    }
+}
+
+impl core::fmt::Debug for Event {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Event")
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .field("point", &self.point())
+            .field("link", &self.link())
+            .finish()
+    }
 }

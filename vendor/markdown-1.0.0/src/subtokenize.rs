@@ -57,17 +57,14 @@ pub fn link_to(events: &mut [Event], previous: usize, next: usize) {
     );
     // Note: the exit of this event may not exist, so don’t check for that.
 
-    let link_previous = events[previous]
-        .link
-        .as_mut()
-        .expect("expected `link` on previous");
-    link_previous.next = Some(next);
-    let link_next = events[next].link.as_mut().expect("expected `link` on next");
-    link_next.previous = Some(previous);
+    assert!(events[previous].has_link(), "expected `link` on previous");
+    events[previous].set_link_next(Some(next));
+    assert!(events[next].has_link(), "expected `link` on next");
+    events[next].set_link_previous(Some(previous));
 
     debug_assert_eq!(
-        events[previous].link.as_ref().unwrap().content,
-        events[next].link.as_ref().unwrap().content,
+        events[previous].link().unwrap().content,
+        events[next].link().unwrap().content,
         "expected `content` to match"
     );
 }
@@ -93,7 +90,7 @@ pub fn subtokenize(
         let event = &events[index];
 
         // Find each first opening chunk.
-        if let Some(ref link) = event.link {
+        if let Some(link) = event.link() {
             debug_assert_eq!(event.kind, Kind::Enter);
 
             // No need to enter linked events again.
@@ -103,7 +100,7 @@ pub fn subtokenize(
                 // Index into `events` pointing to a chunk.
                 let mut link_index = Some(index);
                 // Subtokenizer.
-                let mut tokenizer = Tokenizer::new(event.point.clone(), parse_state);
+                let mut tokenizer = Tokenizer::new(event.point(), parse_state);
                 debug_assert!(
                     !matches!(link.content, Content::Flow),
                     "cannot use flow as subcontent yet"
@@ -146,17 +143,17 @@ pub fn subtokenize(
                 // Loop through links to pass them in order to the subtokenizer.
                 while let Some(index) = link_index {
                     let enter = &events[index];
-                    let link_curr = enter.link.as_ref().expect("expected link");
+                    let link_curr = enter.link().expect("expected link");
                     debug_assert_eq!(enter.kind, Kind::Enter);
 
                     if link_curr.previous.is_some() {
-                        tokenizer.define_skip(enter.point.clone());
+                        tokenizer.define_skip(enter.point());
                     }
 
-                    let end = &events[index + 1].point;
+                    let end = &events[index + 1].point();
 
                     state = tokenizer.push(
-                        (enter.point.index, enter.point.vs),
+                        (enter.point().index, enter.point().vs),
                         (end.index, end.vs),
                         state,
                     );
@@ -201,19 +198,19 @@ pub fn divide_events(
     let len = child_events.len();
 
     while child_index < len {
-        let current = &child_events[child_index].point;
-        let end = &events[link_index + 1].point;
+        let current = &child_events[child_index].point();
+        let end = &events[link_index + 1].point();
 
         // Find the first event that starts after the end we’re looking
         // for.
         if current.index > end.index || (current.index == end.index && current.vs > end.vs) {
             slices.push((link_index, slice_start));
             slice_start = child_index;
-            link_index = events[link_index].link.as_ref().unwrap().next.unwrap();
+            link_index = events[link_index].link().unwrap().next.unwrap();
         }
 
         // Fix sublinks.
-        if let Some(sublink_curr) = &child_events[child_index].link {
+        if let Some(sublink_curr) = child_events[child_index].link() {
             if sublink_curr.previous.is_some() {
                 let old_prev = old_prev.unwrap();
                 let prev_event = &mut child_events[old_prev];
@@ -226,8 +223,7 @@ pub fn divide_events(
                 } else {
                     old_prev + link_index - (slices.len() - 1) * 2
                 };
-                prev_event.link.as_mut().unwrap().next =
-                    Some(new_link + acc_before.1 - acc_before.0);
+                prev_event.set_link_next(Some(new_link + acc_before.1 - acc_before.0));
             }
         }
 
@@ -235,20 +231,22 @@ pub fn divide_events(
         // its `previous` index to account for the shifted events.
         // If it points to a next event, we also change the next event’s
         // reference back to *this* event.
-        if let Some(sublink_curr) = &child_events[child_index].link {
+        if let Some(sublink_curr) = child_events[child_index].link() {
             if let Some(next) = sublink_curr.next {
-                let sublink_next = child_events[next].link.as_mut().unwrap();
+                let sublink_next = child_events[next].link().unwrap();
 
                 old_prev = sublink_next.previous;
 
-                sublink_next.previous = sublink_next
-                    .previous
-                    // The `index` in `events` where the current link is,
-                    // minus 2 events (the enter and exit) for each removed
-                    // link.
-                    .map(|previous| {
-                        previous + link_index - (slices.len() * 2) + acc_before.1 - acc_before.0
-                    });
+                child_events[next].set_link_previous(
+                    sublink_next
+                        .previous
+                        // The `index` in `events` where the current link is,
+                        // minus 2 events (the enter and exit) for each removed
+                        // link.
+                        .map(|previous| {
+                            previous + link_index - (slices.len() * 2) + acc_before.1 - acc_before.0
+                        }),
+                );
             }
         }
 
@@ -260,6 +258,8 @@ pub fn divide_events(
     }
 
     // Finally, inject the subevents.
+    // siteops: all parts of one vector, not a vector split off for each.
+    let buffer = map.share(core::mem::take(child_events));
     let mut index = slices.len();
 
     while index > 0 {
@@ -268,7 +268,12 @@ pub fn divide_events(
             slices[index].0 < events.len(),
             "expected slice start in bounds"
         );
-        map.add(slices[index].0, 2, child_events.split_off(slices[index].1));
+        let end = if index + 1 < slices.len() {
+            slices[index + 1].1
+        } else {
+            len
+        };
+        map.add_part(slices[index].0, 2, buffer, slices[index].1..end);
     }
 
     (acc_before.0 + (slices.len() * 2), acc_before.1 + len)

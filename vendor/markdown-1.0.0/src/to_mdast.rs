@@ -116,12 +116,12 @@ impl<'a> CompileContext<'a> {
                 start: if events.is_empty() {
                     Point::new(1, 1, 0)
                 } else {
-                    events[0].point.to_unist()
+                    events[0].point().to_unist()
                 },
                 end: if events.is_empty() {
                     Point::new(1, 1, 0)
                 } else {
-                    events[events.len() - 1].point.to_unist()
+                    events[events.len() - 1].point().to_unist()
                 },
             }),
         });
@@ -207,7 +207,7 @@ impl<'a> CompileContext<'a> {
 
     fn tail_pop(&mut self) -> Result<(), message::Message> {
         let ev = &self.events[self.index];
-        let end = ev.point.to_unist();
+        let end = ev.point().to_unist();
         let (tree, stack, event_stack) = self.trees.last_mut().expect("Cannot get tail w/o tree");
         let node = delve_mut(tree, stack);
         let pos = node.position_mut().expect("Cannot pop manually added node");
@@ -648,7 +648,7 @@ fn on_enter_hard_break(context: &mut CompileContext) {
 
 /// Handle [`Enter`][Kind::Enter]:[`Frontmatter`][Name::Frontmatter].
 fn on_enter_frontmatter(context: &mut CompileContext) {
-    let index = context.events[context.index].point.index;
+    let index = context.events[context.index].point().index;
     let byte = context.bytes[index];
     let node = if byte == b'+' {
         Node::Toml(Toml {
@@ -777,7 +777,7 @@ fn on_enter_math_flow(context: &mut CompileContext) {
 
 /// Handle [`Enter`][Kind::Enter]:{[`MdxJsxFlowTag`][Name::MdxJsxFlowTag],[`MdxJsxTextTag`][Name::MdxJsxTextTag]}.
 fn on_enter_mdx_jsx_tag(context: &mut CompileContext) {
-    let point = context.events[context.index].point.to_unist();
+    let point = context.events[context.index].point().to_unist();
     context.jsx_tag = Some(JsxTag {
         name: None,
         attributes: vec![],
@@ -796,7 +796,7 @@ fn on_enter_mdx_jsx_tag_closing_marker(
     if context.jsx_tag_stack.is_empty() {
         let event = &context.events[context.index];
         Err(message::Message {
-            place: Some(Box::new(message::Place::Point(event.point.to_unist()))),
+            place: Some(Box::new(message::Place::Point(event.point().to_unist()))),
             reason: "Unexpected closing slash `/` in tag, expected an open tag first".into(),
             rule_id: Box::new("unexpected-closing-slash".into()),
             source: Box::new("markdown-rs".into()),
@@ -813,7 +813,7 @@ fn on_enter_mdx_jsx_tag_any_attribute(
     if context.jsx_tag.as_ref().expect("expected tag").close {
         let event = &context.events[context.index];
         Err(message::Message {
-            place: Some(Box::new(message::Place::Point(event.point.to_unist()))),
+            place: Some(Box::new(message::Place::Point(event.point().to_unist()))),
             reason: "Unexpected attribute in closing tag, expected the end of the tag".into(),
             rule_id: Box::new("unexpected-attribute".into()),
             source: Box::new("markdown-rs".into()),
@@ -904,7 +904,7 @@ fn on_enter_mdx_jsx_tag_self_closing_marker(
     if tag.close {
         let event = &context.events[context.index];
         Err(message::Message {
-            place: Some(Box::new(message::Place::Point(event.point.to_unist()))),
+            place: Some(Box::new(message::Place::Point(event.point().to_unist()))),
             reason: "Unexpected self-closing slash `/` in closing tag, expected the end of the tag"
                 .into(),
             rule_id: Box::new("unexpected-self-closing-slash".into()),
@@ -1311,7 +1311,7 @@ fn on_exit_line_ending(context: &mut CompileContext) -> Result<(), message::Mess
     }
     // Line ending position after hard break is part of it.
     else if context.hard_break_after {
-        let end = context.events[context.index].point.to_unist();
+        let end = context.events[context.index].point().to_unist();
         let node = context.tail_mut();
         let tail = node
             .children_mut()
@@ -1477,7 +1477,7 @@ fn on_exit_mdx_jsx_tag(context: &mut CompileContext) -> Result<(), message::Mess
     // End of a tag, so drop the buffer.
     context.resume();
     // Set end point.
-    tag.end = context.events[context.index].point.to_unist();
+    tag.end = context.events[context.index].point().to_unist();
 
     let stack = &context.jsx_tag_stack;
     let tail = stack.last();
@@ -1707,7 +1707,11 @@ fn on_exit_resource_title_string(context: &mut CompileContext) {
 
 /// Create a position from an event.
 fn position_from_event(event: &Event) -> Position {
-    let end = Point::new(event.point.line, event.point.column, event.point.index);
+    let end = Point::new(
+        event.point().line,
+        event.point().column,
+        event.point().index,
+    );
     Position {
         start: end.clone(),
         end,
@@ -1772,9 +1776,9 @@ fn on_mismatch_error(
         let stack = &context.jsx_tag_stack;
         let tag = stack.last().unwrap();
         let point = if let Some(left) = left {
-            &left.point
+            &left.point()
         } else {
-            &context.events[context.events.len() - 1].point
+            &context.events[context.events.len() - 1].point()
         };
 
         return Err(message::Message {
@@ -1806,8 +1810,8 @@ fn on_mismatch_error(
                         "Expected the closing tag `{}` either before the start of `{:?}` ({}:{}), or another opening tag after that start",
                         serialize_abbreviated_tag(tag),
                         &right.name,
-                        &right.point.line,
-                        &right.point.column,
+                        &right.point().line,
+                        &right.point().column,
                     ),
                     rule_id: Box::new("end-tag-mismatch".into()),
                     source: Box::new("markdown-rs".into()),

@@ -523,8 +523,8 @@ impl<'a> Tokenizer<'a> {
 
         debug_assert!(
             current != previous.name
-                || previous.point.index != point.index
-                || previous.point.vs != point.vs,
+                || previous.point().index != point.index
+                || previous.point().vs != point.vs,
             "expected non-empty event"
         );
 
@@ -546,12 +546,7 @@ impl<'a> Tokenizer<'a> {
         #[cfg(feature = "log")]
         log::debug!("exit:    `{:?}`", name);
 
-        let event = Event {
-            kind: Kind::Exit,
-            name,
-            point,
-            link: None,
-        };
+        let event = Event::new(Kind::Exit, name, point, None);
         self.events.push(event);
     }
 
@@ -679,12 +674,9 @@ fn enter_impl(tokenizer: &mut Tokenizer, name: Name, link: Option<Link>) {
     log::debug!("enter:   `{:?}`", name);
 
     tokenizer.stack.push(name.clone());
-    tokenizer.events.push(Event {
-        kind: Kind::Enter,
-        name,
-        point,
-        link,
-    });
+    tokenizer
+        .events
+        .push(Event::new(Kind::Enter, name, point, link));
 }
 
 /// Run the tokenizer.

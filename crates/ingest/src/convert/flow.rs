@@ -1,5 +1,7 @@
 //! Paragraph wrapping (`toFlow`: runs of phrasing become paragraphs; links and deletions
-//! holding flow content are split) and the final text pass of `hast-util-to-mdast`.
+//! holding flow content are split) and the final text pass of `hast-util-to-mdast`. The
+//! runs that become a paragraph's children are sized to their nodes: the document keeps
+//! them, and a page of nested divs and formats is mostly such paragraphs.
 
 use super::drop_surrounding_breaks;
 use crate::hast::is_whitespace;
@@ -57,19 +59,27 @@ pub(super) fn runs(
     let mut queue = Vec::new();
     // Links and deletions holding flow content are split first, at every level (a split
     // runs on the split node's children in turn).
+    // A run becomes the children of a paragraph (or a split link) that the document
+    // keeps: sized to its nodes, as a run of one grown from empty took room for four
+    // (most of the content tree of a page of nested divs and formats).
+    let sized = |mut queue: Vec<Node>| {
+        queue.shrink_to_fit();
+        queue
+    };
     for node in flatten(nodes) {
         if phrasing(&node) {
             queue.push(node);
         } else {
             if !queue.is_empty() {
-                result.extend(on_phrasing(std::mem::take(&mut queue)));
+                result.extend(on_phrasing(sized(std::mem::take(&mut queue))));
             }
             result.push(on_other(node));
         }
     }
     if !queue.is_empty() {
-        result.extend(on_phrasing(queue));
+        result.extend(on_phrasing(sized(queue)));
     }
+    result.shrink_to_fit();
     result
 }
 

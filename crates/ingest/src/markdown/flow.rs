@@ -1,6 +1,8 @@
 //! Flow handlers: headings, block quotes, lists and items, fenced code, and the grid tables
 //! of blocks and HTML tables.
 
+use std::borrow::Cow;
+
 use super::grid::{CellSpec, Table};
 use super::js_len;
 use super::safe::{C, SafeConfig, safe};
@@ -227,7 +229,7 @@ impl State<'_> {
             .max(1);
         let mut table = Table::default();
         table.add_body_row(vec![CellSpec {
-            children: vec![Node::text(info.display_name())],
+            children: Cow::Owned(vec![Node::text(info.display_name())]),
             col_span: num_cols,
             row_span: 1,
             align: None,
@@ -241,11 +243,11 @@ impl State<'_> {
                 .enumerate()
                 .map(|(idx, cell)| {
                     let (align, valign) = match &cell.kind {
-                        Kind::BlockCell { align, valign } => (align.clone(), valign.clone()),
+                        Kind::BlockCell { align, valign } => (align.as_deref(), valign.as_deref()),
                         _ => (None, None),
                     };
                     CellSpec {
-                        children: cell.children.clone(),
+                        children: Cow::Borrowed(&cell.children),
                         col_span: if idx == count - 1 && count < num_cols {
                             num_cols - idx
                         } else {
@@ -280,7 +282,7 @@ impl State<'_> {
                             _ => (1, 1),
                         };
                         CellSpec {
-                            children: cell.children.clone(),
+                            children: Cow::Borrowed(&cell.children),
                             col_span: col_span.max(1),
                             row_span: row_span.max(1),
                             align: None,

@@ -2,6 +2,14 @@
 //! 120 characters distributed over the columns, cells rendered as markdown and wrapped to
 //! their column, then widened to the widest line; spans, alignment markers and header or
 //! footer separators (`=`) drawn into the border lines.
+//!
+//! A table borrows its cells' trees from the document and renders each from a copy that
+//! it drops once rendered, keeping only the text: a page that is one large block held a
+//! copy of the whole block (and every cell's tree, with the layout's state, many times
+//! the cell's text) while the table was laid out. A cell rendered again at its final
+//! width is copied again and brought to the state its first rendering left it in.
+
+use std::borrow::Cow;
 
 use super::{State, js_len};
 use crate::model::Node;
@@ -9,34 +17,42 @@ use crate::model::Node;
 const TABLE_WIDTH: f64 = 120.0;
 
 /// A cell as the table handler receives it.
-pub(crate) struct CellSpec {
-    pub children: Vec<Node>,
+pub(crate) struct CellSpec<'a> {
+    pub children: Cow<'a, [Node]>,
     pub col_span: usize,
     pub row_span: usize,
-    pub align: Option<String>,
-    pub valign: Option<String>,
+    pub align: Option<&'a str>,
+    pub valign: Option<&'a str>,
 }
 
-struct Cell {
-    tree: Vec<Node>,
+struct Cell<'a> {
+    /// The cell's content as the document has it (rendering works on a copy).
+    tree: Cow<'a, [Node]>,
     col_span: usize,
     row_span: usize,
-    align: Option<String>,
-    valign: Option<String>,
-    /// The rendered content, tabs expanded, and where each line is in it.
+    align: Option<&'a str>,
+    valign: Option<&'a str>,
+    /// The rendered content, tabs expanded; its lines are drawn one by one.
     text: String,
-    lines: Vec<std::ops::Range<usize>>,
+    /// Where the next line to draw starts in `text`, and how many are left.
     next_line: usize,
+    lines_left: usize,
     height: usize,
     width: usize,
 }
 
-impl Cell {
+impl Cell<'_> {
     /// The next line not drawn yet (empty once all are).
     fn shift_line(&mut self) -> std::ops::Range<usize> {
-        let line = self.lines.get(self.next_line).cloned().unwrap_or(0..0);
-        self.next_line += 1;
-        line
+        if self.lines_left == 0 {
+            return 0..0;
+        }
+        self.lines_left -= 1;
+        let start = self.next_line;
+        let end = memchr::memchr(b'\n', &self.text.as_bytes()[start..])
+            .map_or(self.text.len(), |at| start + at);
+        self.next_line = end + 1;
+        start..end
     }
 }
 
@@ -56,8 +72,8 @@ struct Row {
 }
 
 #[derive(Default)]
-pub(crate) struct Table {
-    cells: Vec<Cell>,
+pub(crate) struct Table<'a> {
+    cells: Vec<Cell<'a>>,
     rows: Vec<Row>,
     header_size: usize,
     footer_size: usize,
@@ -87,23 +103,23 @@ struct Col {
     max_width: i64,
 }
 
-impl Table {
-    pub fn add_header_row(&mut self, cells: Vec<CellSpec>) {
+impl<'a> Table<'a> {
+    pub fn add_header_row(&mut self, cells: Vec<CellSpec<'a>>) {
         self.add_row(cells, self.header_size);
         self.header_size += 1;
     }
 
-    pub fn add_body_row(&mut self, cells: Vec<CellSpec>) {
+    pub fn add_body_row(&mut self, cells: Vec<CellSpec<'a>>) {
         let at = self.rows.len() - self.footer_size;
         self.add_row(cells, at);
     }
 
-    pub fn add_footer_row(&mut self, cells: Vec<CellSpec>) {
+    pub fn add_footer_row(&mut self, cells: Vec<CellSpec<'a>>) {
         self.add_row(cells, self.rows.len());
         self.footer_size += 1;
     }
 
-    fn add_row(&mut self, specs: Vec<CellSpec>, at: usize) {
+    fn add_row(&mut self, specs: Vec<CellSpec<'a>>, at: usize) {
         let mut slots = Vec::new();
         for spec in specs {
             let col_span = spec.col_span;
@@ -114,8 +130,8 @@ impl Table {
                 align: spec.align,
                 valign: spec.valign,
                 text: String::new(),
-                lines: Vec::new(),
                 next_line: 0,
+                lines_left: 0,
                 height: 0,
                 width: 0,
             });
@@ -154,8 +170,13 @@ impl Table {
         let after_list = first && state.bullet_last_used.is_some();
         let outer_width = state.line_width.replace(max_width - 3);
         let outer_same = std::mem::replace(&mut state.same_widths, i64::MIN..i64::MAX);
-        let lines = state.render_cell_content(&mut self.cells[cell].tree, first);
-        let cleaned_again = first && crate::sanitize::sanitize_breaks(&mut self.cells[cell].tree);
+        let mut tree = self.cells[cell].tree.to_vec();
+        if !first {
+            as_first_rendering_left(&mut tree);
+        }
+        let lines = state.render_cell_content(&mut tree, first);
+        let cleaned_again = first && crate::sanitize::sanitize_breaks(&mut tree);
+        drop(tree);
         state.line_width = outer_width;
         let same = std::mem::replace(&mut state.same_widths, outer_same);
         let text = if memchr::memchr(b'\t', lines.as_bytes()).is_some() {
@@ -168,18 +189,18 @@ impl Table {
             lines
         };
         let mut width = 0;
-        let mut ranges = Vec::new();
+        let mut height = 0;
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len())) {
             width = width.max(js_len(&text[start..end]));
-            ranges.push(start..end);
+            height += 1;
             start = end + 1;
         }
         let c = &mut self.cells[cell];
-        c.height = ranges.len();
+        c.height = height;
         c.text = text;
-        c.lines = ranges;
         c.next_line = 0;
+        c.lines_left = height;
         c.width = width + 3;
         if cleaned_again || after_list {
             0..0
@@ -236,14 +257,14 @@ impl Table {
             self.rows[r].slots.truncate(num_cols);
             while self.rows[r].slots.len() < num_cols {
                 self.cells.push(Cell {
-                    tree: Vec::new(),
+                    tree: Cow::Borrowed(&[]),
                     col_span: 1,
                     row_span: 1,
                     align: None,
                     valign: None,
                     text: String::new(),
-                    lines: Vec::new(),
                     next_line: 0,
+                    lines_left: 0,
                     height: 0,
                     width: 0,
                 });
@@ -399,8 +420,8 @@ impl Table {
                         commit(&mut grid, &mut pending, pending_align, pending_valign);
                         grid.push('+');
                         pending = col.width - 1;
-                        pending_align = align_marker(self.cells[ci].align.as_deref());
-                        pending_valign = valign_marker(self.cells[ci].valign.as_deref());
+                        pending_align = align_marker(self.cells[ci].align);
+                        pending_valign = valign_marker(self.cells[ci].valign);
                     }
                     Slot::Linked(ci) => {
                         let had_pending = pending > 0;
@@ -467,7 +488,7 @@ impl Table {
                     };
                     let width = self.span_width(cols, x, ci);
                     let cell = &self.cells[ci];
-                    let show = match cell.valign.as_deref() {
+                    let show = match cell.valign {
                         None | Some("top") => true,
                         Some("middle") => {
                             yy as f64 >= ((height as f64 - cell.height as f64).floor()) / 2.0
@@ -578,9 +599,77 @@ fn expand_tabs(line: &str) -> String {
     out
 }
 
+/// Brings a copy of a cell's content to the state its first rendering (and the cleaning
+/// after it) left the content in: cleaned, wrapped in a paragraph when all phrasing,
+/// cleaned again. A second rendering starts from there, as the reference's does.
+fn as_first_rendering_left(tree: &mut Vec<Node>) {
+    crate::sanitize::sanitize_breaks(tree);
+    super::state::wrap_phrasing(tree);
+    crate::sanitize::sanitize_breaks(tree);
+}
+
 #[cfg(test)]
 mod tests {
-    use super::distribute;
+    use super::{as_first_rendering_left, distribute};
+    use crate::markdown::{ImageRefs, State};
+    use crate::model::Node;
+
+    /// Every cell of every block of `html`.
+    fn cells(html: &str) -> Vec<Vec<Node>> {
+        let page = format!("<html><body><main><div>{html}</div></main></body></html>");
+        let document = crate::ingest(&page, &crate::IngestOptions::default()).expect("ingests");
+        let mut cells = Vec::new();
+        for section in &document.sections {
+            for node in &section.children {
+                node.walk(&mut |n| {
+                    if matches!(n.kind, crate::model::Kind::BlockCell { .. }) {
+                        cells.push(n.children.clone());
+                    }
+                });
+            }
+        }
+        cells
+    }
+
+    /// A cell rendered again is copied from the document and brought to where its first
+    /// rendering left it, instead of kept: both give the same tree, whatever the cell holds
+    /// (breaks that the cleaning moves or drops, nothing at all, flow, nested blocks).
+    #[test]
+    fn a_cell_copied_again_is_the_cell_its_first_rendering_left() {
+        let html = concat!(
+            "<div class=\"cards\"><div>",
+            "<div><br>text<br></div>",
+            "<div></div>",
+            "<div><p><br></p><p>two <strong>paragraphs<br></strong></p></div>",
+            "<div><em><br></em> lone <a href=\"/a\"><br>link</a></div>",
+            "<div><ul><li>a<br></li><li><br></li></ul><h2>head<br>ing</h2></div>",
+            "<div><div class=\"inner\"><div><div>nested<br></div></div></div></div>",
+            "<div><img src=\"/i.png\" alt=\"i\"><br><br></div>",
+            "<div>   </div>",
+            "</div></div>",
+        );
+        let cells = cells(html);
+        assert_eq!(cells.len(), 8, "the cells are found");
+        let refs = ImageRefs::collect(&[]);
+        for cell in cells {
+            let mut state = State {
+                stack: Vec::new(),
+                index_stack: Vec::new(),
+                bullet_current: None,
+                bullet_last_used: None,
+                line_width: Some(40),
+                same_widths: i64::MIN..i64::MAX,
+                attention: None,
+                refs: &refs,
+            };
+            let mut rendered = cell.clone();
+            state.render_cell_content(&mut rendered, true);
+            crate::sanitize::sanitize_breaks(&mut rendered);
+            let mut copied = cell.clone();
+            as_first_rendering_left(&mut copied);
+            assert_eq!(copied, rendered, "{cell:?}");
+        }
+    }
 
     #[test]
     fn distributes_like_the_reference() {

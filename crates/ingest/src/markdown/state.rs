@@ -1,6 +1,8 @@
 //! The serializer's state and its containers: the construct stack, position tracking,
 //! the context before and after each value, and the flow and phrasing containers that
-//! join handler outputs (`container-flow.js`, `container-phrasing.js`).
+//! join handler outputs (`container-flow.js`, `container-phrasing.js`). A grid-table cell's
+//! wrapping into a paragraph is its own function: a cell rendered again replays it on a
+//! fresh copy of the cell (see `grid.rs`).
 
 use super::ImageRefs;
 use super::flow::setext;
@@ -419,10 +421,7 @@ impl State<'_> {
         if clean {
             sanitize::sanitize_breaks(tree);
         }
-        if tree.iter().all(|n| n.is_phrasing()) {
-            let children = std::mem::take(tree);
-            tree.push(Node::with(Kind::Paragraph, children));
-        }
+        wrap_phrasing(tree);
         let root = Node::with(Kind::Blockquote, std::mem::take(tree));
         let value = self.container_flow(&root, &Info::start(true));
         *tree = root.children;
@@ -430,6 +429,14 @@ impl State<'_> {
         self.exit();
         self.exit();
         value
+    }
+}
+
+/// A cell's content that is all phrasing (or nothing) becomes one paragraph.
+pub(super) fn wrap_phrasing(tree: &mut Vec<Node>) {
+    if tree.iter().all(|n| n.is_phrasing()) {
+        let children = std::mem::take(tree);
+        tree.push(Node::with(Kind::Paragraph, children));
     }
 }
 

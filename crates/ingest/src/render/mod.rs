@@ -11,6 +11,7 @@
 //! ```
 //!
 //! [`plain_html`] is the `.plain.html` form (the body alone), [`page_html`] the whole page.
+//! Each tree is dropped once the next is made from it, so that a page holds two at most.
 
 mod gridtable;
 mod head;
@@ -48,12 +49,13 @@ struct Body {
 }
 
 fn render(markdown: &str, url: &Url, head_html: Option<&str>) -> Body {
-    let tree = sections::split_sections(parse::parse(markdown));
-    let mut tree = tree;
+    let mut tree = sections::split_sections(parse::parse(markdown));
     let content = sections::metadata_and_unwrap(&mut tree);
     let mut slugger = slug::Slugger::default();
-    let hast = raw::resolve(to_hast::to_hast(&tree, &mut slugger));
-    let mut hast = hast;
+    let hast = to_hast::to_hast(&tree, &mut slugger);
+    // The mdast is not read again: it goes before the hast is resolved into another tree.
+    drop(tree);
+    let mut hast = raw::resolve(hast);
     steps::rewrite_urls(&mut hast, url.path());
     let mut main = steps::fix_sections(hast);
     steps::create_page_blocks(&mut main, false);

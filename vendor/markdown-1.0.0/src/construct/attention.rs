@@ -238,10 +238,11 @@ fn get_sequences(tokenizer: &mut Tokenizer) -> Vec<Sequence> {
                 let end = index + 1;
                 let exit = &tokenizer.events[end];
 
-                let marker = tokenizer.parse_state.bytes[enter.point.index];
-                let before_char = char_before_index(tokenizer.parse_state.bytes, enter.point.index);
+                let marker = tokenizer.parse_state.bytes[enter.point().index];
+                let before_char =
+                    char_before_index(tokenizer.parse_state.bytes, enter.point().index);
                 let before = classify_opt(before_char);
-                let after_char = char_after_index(tokenizer.parse_state.bytes, exit.point.index);
+                let after_char = char_after_index(tokenizer.parse_state.bytes, exit.point().index);
                 let after = classify_opt(after_char);
                 let open = after == CharacterKind::Other
                     || (after == CharacterKind::Punctuation && before != CharacterKind::Other)
@@ -259,9 +260,9 @@ fn get_sequences(tokenizer: &mut Tokenizer) -> Vec<Sequence> {
                 sequences.push(Sequence {
                     index,
                     stack: stack.clone(),
-                    start_point: enter.point.clone(),
-                    end_point: exit.point.clone(),
-                    size: exit.point.index - enter.point.index,
+                    start_point: enter.point(),
+                    end_point: exit.point(),
+                    size: exit.point().index - enter.point().index,
                     open: if marker == b'_' {
                         open && (before != CharacterKind::Other || !close)
                     } else {
@@ -357,30 +358,20 @@ fn match_sequences(
         open_index + 2,
         0,
         vec![
-            Event {
-                kind: Kind::Enter,
-                name: group_name.clone(),
-                point: sequences[open].end_point.clone(),
-                link: None,
-            },
-            Event {
-                kind: Kind::Enter,
-                name: seq_name.clone(),
-                point: sequences[open].end_point.clone(),
-                link: None,
-            },
-            Event {
-                kind: Kind::Exit,
-                name: seq_name.clone(),
-                point: open_exit.clone(),
-                link: None,
-            },
-            Event {
-                kind: Kind::Enter,
-                name: text_name.clone(),
-                point: open_exit,
-                link: None,
-            },
+            Event::new(
+                Kind::Enter,
+                group_name.clone(),
+                sequences[open].end_point.clone(),
+                None,
+            ),
+            Event::new(
+                Kind::Enter,
+                seq_name.clone(),
+                sequences[open].end_point.clone(),
+                None,
+            ),
+            Event::new(Kind::Exit, seq_name.clone(), open_exit.clone(), None),
+            Event::new(Kind::Enter, text_name.clone(), open_exit, None),
         ],
     );
     // Closing.
@@ -388,30 +379,20 @@ fn match_sequences(
         close_index,
         0,
         vec![
-            Event {
-                kind: Kind::Exit,
-                name: text_name,
-                point: close_enter.clone(),
-                link: None,
-            },
-            Event {
-                kind: Kind::Enter,
-                name: seq_name.clone(),
-                point: close_enter,
-                link: None,
-            },
-            Event {
-                kind: Kind::Exit,
-                name: seq_name,
-                point: sequences[close].start_point.clone(),
-                link: None,
-            },
-            Event {
-                kind: Kind::Exit,
-                name: group_name,
-                point: sequences[close].start_point.clone(),
-                link: None,
-            },
+            Event::new(Kind::Exit, text_name, close_enter.clone(), None),
+            Event::new(Kind::Enter, seq_name.clone(), close_enter, None),
+            Event::new(
+                Kind::Exit,
+                seq_name,
+                sequences[close].start_point.clone(),
+                None,
+            ),
+            Event::new(
+                Kind::Exit,
+                group_name,
+                sequences[close].start_point.clone(),
+                None,
+            ),
         ],
     );
 
@@ -424,7 +405,7 @@ fn match_sequences(
         // Do it here because a sequence can open and close different
         // other sequences, and the remainder can be on any side or
         // somewhere in the middle.
-        tokenizer.events[close_index].point = sequences[close].start_point.clone();
+        tokenizer.events[close_index].set_point(sequences[close].start_point.clone());
     }
 
     if sequences[open].size == 0 {
@@ -433,7 +414,7 @@ fn match_sequences(
         // Everything shifts one to the left, account for it in next iteration.
         next -= 1;
     } else {
-        tokenizer.events[open_index + 1].point = sequences[open].end_point.clone();
+        tokenizer.events[open_index + 1].set_point(sequences[open].end_point.clone());
     }
 
     next

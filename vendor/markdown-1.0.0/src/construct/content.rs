@@ -154,17 +154,14 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Result<Option<Subresult>, message::
                 }
 
                 // Set Exit:Content point to Exit:LineEnding.
-                tokenizer.events[exit_index].point = tokenizer.events[exit_index + 2].point.clone();
+                let point = tokenizer.events[exit_index + 2].point();
+                tokenizer.events[exit_index].set_point(point);
                 // Remove Enter:LineEnding, Exit:LineEnding.
                 tokenizer.map.add(exit_index + 1, 2, vec![]);
 
                 // Link Enter:Content to Enter:Content on this line and vice versa.
-                tokenizer.events[exit_index - 1].link.as_mut().unwrap().next = Some(enter_index);
-                tokenizer.events[enter_index]
-                    .link
-                    .as_mut()
-                    .unwrap()
-                    .previous = Some(exit_index - 1);
+                tokenizer.events[exit_index - 1].set_link_next(Some(enter_index));
+                tokenizer.events[enter_index].set_link_previous(Some(exit_index - 1));
 
                 // Potential next start.
                 exit_index = enter_index + 1;

@@ -310,7 +310,7 @@ pub fn containers_after(tokenizer: &mut Tokenizer) -> State {
         let current = tokenizer.events.len();
         let previous = tokenizer.tokenize_state.document_data_index;
         if let Some(previous) = previous {
-            tokenizer.events[previous].link.as_mut().unwrap().next = Some(current);
+            tokenizer.events[previous].set_link_next(Some(current));
         }
         tokenizer.tokenize_state.document_data_index = Some(current);
         tokenizer.enter_link(
@@ -497,12 +497,12 @@ fn exit_containers(tokenizer: &mut Tokenizer, phase: &Phase) -> Result<(), messa
                 Container::ListItem => Name::ListItem,
             };
 
-            exits.push(Event {
-                kind: Kind::Exit,
-                name: name.clone(),
-                point: tokenizer.point.clone(),
-                link: None,
-            });
+            exits.push(Event::new(
+                Kind::Exit,
+                name.clone(),
+                tokenizer.point.clone(),
+                None,
+            ));
 
             let mut stack_index = tokenizer.stack.len();
             let mut found = false;
@@ -549,13 +549,13 @@ fn resolve(tokenizer: &mut Tokenizer) {
         {
             // Inject before `Enter:LineEnding`.
             let mut inject_index = child_index - 1;
-            let mut point = &child.events[inject_index].point;
+            let mut point = child.events[inject_index].point();
 
             while child_index + 1 < child.events.len()
                 && child.events[child_index + 1].kind == Kind::Exit
             {
                 child_index += 1;
-                point = &child.events[child_index].point;
+                point = child.events[child_index].point();
                 // Inject after `Exit:*`.
                 inject_index = child_index + 1;
             }
@@ -564,7 +564,7 @@ fn resolve(tokenizer: &mut Tokenizer) {
                 if let Some(mut exits) = tokenizer.tokenize_state.document_exits[line].take() {
                     let mut exit_index = 0;
                     while exit_index < exits.len() {
-                        exits[exit_index].point = point.clone();
+                        exits[exit_index].set_point(point.clone());
                         exit_index += 1;
                     }
 
@@ -583,8 +583,8 @@ fn resolve(tokenizer: &mut Tokenizer) {
     let mut flow_index = skip::to(&tokenizer.events, 0, &[Name::Data]);
     while flow_index < tokenizer.events.len()
         // To do: use `!is_some_and()` when that’s stable.
-        && (tokenizer.events[flow_index].link.is_none()
-            || tokenizer.events[flow_index].link.as_ref().unwrap().content != Content::Flow)
+        && (tokenizer.events[flow_index].link().is_none()
+            || tokenizer.events[flow_index].link().unwrap().content != Content::Flow)
     {
         flow_index = skip::to(&tokenizer.events, flow_index + 1, &[Name::Data]);
     }
@@ -608,7 +608,7 @@ fn resolve(tokenizer: &mut Tokenizer) {
         if let Some(mut exits) = tokenizer.tokenize_state.document_exits[line].take() {
             let mut exit_index = 0;
             while exit_index < exits.len() {
-                exits[exit_index].point = tokenizer.point.clone();
+                exits[exit_index].set_point(tokenizer.point.clone());
                 exit_index += 1;
             }
 

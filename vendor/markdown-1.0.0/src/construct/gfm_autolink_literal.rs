@@ -635,7 +635,7 @@ pub fn resolve(tokenizer: &mut Tokenizer) {
                 let bytes = slice.bytes;
                 let mut byte_index = 0;
                 let mut replace = Vec::new();
-                let mut point = tokenizer.events[index - 1].point.clone();
+                let mut point = tokenizer.events[index - 1].point();
                 let start_index = point.index;
                 let mut min = 0;
 
@@ -669,37 +669,37 @@ pub fn resolve(tokenizer: &mut Tokenizer) {
                             // If there is something between the last link
                             // (or `min`) and this link.
                             if min != range.0 {
-                                replace.push(Event {
-                                    kind: Kind::Enter,
-                                    name: Name::Data,
-                                    point: point.clone(),
-                                    link: None,
-                                });
+                                replace.push(Event::new(
+                                    Kind::Enter,
+                                    Name::Data,
+                                    point.clone(),
+                                    None,
+                                ));
                                 point = point
                                     .shift_to(tokenizer.parse_state.bytes, start_index + range.0);
-                                replace.push(Event {
-                                    kind: Kind::Exit,
-                                    name: Name::Data,
-                                    point: point.clone(),
-                                    link: None,
-                                });
+                                replace.push(Event::new(
+                                    Kind::Exit,
+                                    Name::Data,
+                                    point.clone(),
+                                    None,
+                                ));
                             }
 
                             // Add the link.
-                            replace.push(Event {
-                                kind: Kind::Enter,
-                                name: range.2.clone(),
-                                point: point.clone(),
-                                link: None,
-                            });
+                            replace.push(Event::new(
+                                Kind::Enter,
+                                range.2.clone(),
+                                point.clone(),
+                                None,
+                            ));
                             point =
                                 point.shift_to(tokenizer.parse_state.bytes, start_index + range.1);
-                            replace.push(Event {
-                                kind: Kind::Exit,
-                                name: range.2.clone(),
-                                point: point.clone(),
-                                link: None,
-                            });
+                            replace.push(Event::new(
+                                Kind::Exit,
+                                range.2.clone(),
+                                point.clone(),
+                                None,
+                            ));
                             min = range.1;
                         }
                     }
@@ -709,18 +709,8 @@ pub fn resolve(tokenizer: &mut Tokenizer) {
 
                 // If there was a link, and we have more bytes left.
                 if min != 0 && min < bytes.len() {
-                    replace.push(Event {
-                        kind: Kind::Enter,
-                        name: Name::Data,
-                        point: point.clone(),
-                        link: None,
-                    });
-                    replace.push(Event {
-                        kind: Kind::Exit,
-                        name: Name::Data,
-                        point: event.point.clone(),
-                        link: None,
-                    });
+                    replace.push(Event::new(Kind::Enter, Name::Data, point.clone(), None));
+                    replace.push(Event::new(Kind::Exit, Name::Data, event.point(), None));
                 }
 
                 // If there were links.

@@ -795,12 +795,12 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                 }
 
                 // Inject table start.
-                let enter = Event {
-                    kind: Kind::Enter,
-                    name: Name::GfmTable,
-                    point: tokenizer.events[index].point.clone(),
-                    link: None,
-                };
+                let enter = Event::new(
+                    Kind::Enter,
+                    Name::GfmTable,
+                    tokenizer.events[index].point(),
+                    None,
+                );
                 tokenizer.map.add(index, 0, vec![enter]);
             } else if matches!(event.name, Name::GfmTableRow | Name::GfmTableDelimiterRow) {
                 in_delimiter_row = event.name == Name::GfmTableDelimiterRow;
@@ -813,12 +813,12 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                 if after_head_awaiting_first_body_row {
                     after_head_awaiting_first_body_row = false;
                     last_table_has_body = true;
-                    let enter = Event {
-                        kind: Kind::Enter,
-                        name: Name::GfmTableBody,
-                        point: tokenizer.events[index].point.clone(),
-                        link: None,
-                    };
+                    let enter = Event::new(
+                        Kind::Enter,
+                        Name::GfmTableBody,
+                        tokenizer.events[index].point(),
+                        None,
+                    );
                     tokenizer.map.add(index, 0, vec![enter]);
                 }
             }
@@ -916,12 +916,12 @@ fn flush_cell(
         tokenizer.map.add(
             range.0,
             0,
-            vec![Event {
-                kind: Kind::Exit,
-                name: group_name.clone(),
-                point: tokenizer.events[range.0].point.clone(),
-                link: None,
-            }],
+            vec![Event::new(
+                Kind::Exit,
+                group_name.clone(),
+                tokenizer.events[range.0].point(),
+                None,
+            )],
         );
     }
 
@@ -935,12 +935,12 @@ fn flush_cell(
     tokenizer.map.add(
         range.1,
         0,
-        vec![Event {
-            kind: Kind::Enter,
-            name: group_name.clone(),
-            point: tokenizer.events[range.1].point.clone(),
-            link: None,
-        }],
+        vec![Event::new(
+            Kind::Enter,
+            group_name.clone(),
+            tokenizer.events[range.1].point(),
+            None,
+        )],
     );
 
     // Insert text start at first data start and end at last data end, and
@@ -956,21 +956,21 @@ fn flush_cell(
         tokenizer.map.add(
             range.2,
             0,
-            vec![Event {
-                kind: Kind::Enter,
-                name: value_name.clone(),
-                point: tokenizer.events[range.2].point.clone(),
-                link: None,
-            }],
+            vec![Event::new(
+                Kind::Enter,
+                value_name.clone(),
+                tokenizer.events[range.2].point(),
+                None,
+            )],
         );
         debug_assert_ne!(range.3, 0);
 
         if !in_delimiter_row {
-            tokenizer.events[range.2].link = Some(Link {
+            tokenizer.events[range.2].set_link(Some(Link {
                 previous: None,
                 next: None,
                 content: Content::Text,
-            });
+            }));
 
             // To do: positional info of the remaining `data` nodes likely have
             // to be fixed.
@@ -984,12 +984,12 @@ fn flush_cell(
         tokenizer.map.add(
             range.3 + 1,
             0,
-            vec![Event {
-                kind: Kind::Exit,
-                name: value_name,
-                point: tokenizer.events[range.3].point.clone(),
-                link: None,
-            }],
+            vec![Event::new(
+                Kind::Exit,
+                value_name,
+                tokenizer.events[range.3].point(),
+                None,
+            )],
         );
     }
 
@@ -1004,12 +1004,12 @@ fn flush_cell(
         tokenizer.map.add(
             row_end,
             0,
-            vec![Event {
-                kind: Kind::Exit,
-                name: group_name,
-                point: tokenizer.events[row_end].point.clone(),
-                link: None,
-            }],
+            vec![Event::new(
+                Kind::Exit,
+                group_name,
+                tokenizer.events[row_end].point(),
+                None,
+            )],
         );
     }
 }
@@ -1019,20 +1019,20 @@ fn flush_table_end(tokenizer: &mut Tokenizer, index: usize, body: bool) {
     let mut exits = vec![];
 
     if body {
-        exits.push(Event {
-            kind: Kind::Exit,
-            name: Name::GfmTableBody,
-            point: tokenizer.events[index].point.clone(),
-            link: None,
-        });
+        exits.push(Event::new(
+            Kind::Exit,
+            Name::GfmTableBody,
+            tokenizer.events[index].point(),
+            None,
+        ));
     }
 
-    exits.push(Event {
-        kind: Kind::Exit,
-        name: Name::GfmTable,
-        point: tokenizer.events[index].point.clone(),
-        link: None,
-    });
+    exits.push(Event::new(
+        Kind::Exit,
+        Name::GfmTable,
+        tokenizer.events[index].point(),
+        None,
+    ));
 
     tokenizer.map.add(index + 1, 0, exits);
 }

@@ -235,12 +235,12 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                     tokenizer.map.add(
                         start,
                         0,
-                        vec![Event {
-                            kind: Kind::Enter,
-                            name: Name::HeadingAtxText,
-                            point: tokenizer.events[start].point.clone(),
-                            link: None,
-                        }],
+                        vec![Event::new(
+                            Kind::Enter,
+                            Name::HeadingAtxText,
+                            tokenizer.events[start].point(),
+                            None,
+                        )],
                     );
 
                     // Remove everything between the start and the end.
@@ -249,12 +249,12 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                     tokenizer.map.add(
                         end + 1,
                         0,
-                        vec![Event {
-                            kind: Kind::Exit,
-                            name: Name::HeadingAtxText,
-                            point: tokenizer.events[end].point.clone(),
-                            link: None,
-                        }],
+                        vec![Event::new(
+                            Kind::Exit,
+                            Name::HeadingAtxText,
+                            tokenizer.events[end].point(),
+                            None,
+                        )],
                     );
                 }
 

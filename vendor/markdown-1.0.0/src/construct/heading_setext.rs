@@ -232,13 +232,14 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                 tokenizer.events[exit + 2].name = Name::Data;
                 // Move new data (was line ending) back to include whole line,
                 // and link data together.
-                tokenizer.events[exit + 1].point = tokenizer.events[enter].point.clone();
-                tokenizer.events[exit + 1].link = Some(Link {
+                let point = tokenizer.events[enter].point();
+                tokenizer.events[exit + 1].set_point(point);
+                tokenizer.events[exit + 1].set_link(Some(Link {
                     previous: None,
                     next: Some(exit + 4),
                     content: Content::Text,
-                });
-                tokenizer.events[exit + 4].link.as_mut().unwrap().previous = Some(exit + 1);
+                }));
+                tokenizer.events[exit + 4].set_link_previous(Some(exit + 1));
                 // Remove *including* HeadingSetextUnderline:Exit, until the line ending.
                 tokenizer.map.add(enter + 1, exit - enter, vec![]);
                 // Remove old Paragraph:Enter.
@@ -252,22 +253,17 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                     enter + 1,
                     exit - enter - 1,
                     vec![
-                        Event {
-                            name: Name::Data,
-                            kind: Kind::Enter,
-                            point: tokenizer.events[enter].point.clone(),
-                            link: Some(Link {
+                        Event::new(
+                            Kind::Enter,
+                            Name::Data,
+                            tokenizer.events[enter].point(),
+                            Some(Link {
                                 previous: None,
                                 next: None,
                                 content: Content::Text,
                             }),
-                        },
-                        Event {
-                            name: Name::Data,
-                            kind: Kind::Exit,
-                            point: tokenizer.events[exit].point.clone(),
-                            link: None,
-                        },
+                        ),
+                        Event::new(Kind::Exit, Name::Data, tokenizer.events[exit].point(), None),
                     ],
                 );
             }

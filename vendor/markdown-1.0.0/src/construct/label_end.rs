@@ -254,8 +254,8 @@ pub fn after(tokenizer: &mut Tokenizer) -> State {
     let start = &tokenizer.tokenize_state.label_starts[start_index];
 
     let indices = (
-        tokenizer.events[start.start.1].point.index,
-        tokenizer.events[tokenizer.tokenize_state.end].point.index,
+        tokenizer.events[start.start.1].point().index,
+        tokenizer.events[tokenizer.tokenize_state.end].point().index,
     );
 
     // We don’t care about virtual spaces, so `indices` and `as_str` are fine.
@@ -705,24 +705,22 @@ fn inject_labels(tokenizer: &mut Tokenizer, labels: &[Label]) {
 
         if label.kind == LabelKind::GfmUndefinedFootnote {
             // Add caret.
-            caret.push(Event {
-                kind: Kind::Enter,
-                name: Name::Data,
-                // Enter:GfmFootnoteCallMarker.
-                point: tokenizer.events[label.start.1 - 2].point.clone().clone(),
-                link: None,
-            });
-            caret.push(Event {
-                kind: Kind::Exit,
-                name: Name::Data,
-                // Exit:GfmFootnoteCallMarker.
-                point: tokenizer.events[label.start.1 - 1].point.clone(),
-                link: None,
-            });
+            caret.push(Event::new(
+                Kind::Enter,
+                Name::Data,
+                tokenizer.events[label.start.1 - 2].point().clone(),
+                None,
+            ));
+            caret.push(Event::new(
+                Kind::Exit,
+                Name::Data,
+                tokenizer.events[label.start.1 - 1].point(),
+                None,
+            ));
             // Change and move label end.
             tokenizer.events[label.start.0].name = Name::LabelLink;
             tokenizer.events[label.start.1].name = Name::LabelLink;
-            tokenizer.events[label.start.1].point = caret[0].point.clone();
+            tokenizer.events[label.start.1].set_point(caret[0].point());
             // Remove the caret.
             // Enter:GfmFootnoteCallMarker, Exit:GfmFootnoteCallMarker.
             tokenizer.map.add(label.start.1 - 2, 2, vec![]);
@@ -733,18 +731,18 @@ fn inject_labels(tokenizer: &mut Tokenizer, labels: &[Label]) {
             label.start.0,
             0,
             vec![
-                Event {
-                    kind: Kind::Enter,
-                    name: group_name.clone(),
-                    point: tokenizer.events[label.start.0].point.clone(),
-                    link: None,
-                },
-                Event {
-                    kind: Kind::Enter,
-                    name: Name::Label,
-                    point: tokenizer.events[label.start.0].point.clone(),
-                    link: None,
-                },
+                Event::new(
+                    Kind::Enter,
+                    group_name.clone(),
+                    tokenizer.events[label.start.0].point(),
+                    None,
+                ),
+                Event::new(
+                    Kind::Enter,
+                    Name::Label,
+                    tokenizer.events[label.start.0].point(),
+                    None,
+                ),
             ],
         );
 
@@ -755,22 +753,22 @@ fn inject_labels(tokenizer: &mut Tokenizer, labels: &[Label]) {
             tokenizer.map.add_before(
                 label.start.1 + 1,
                 0,
-                vec![Event {
-                    kind: Kind::Enter,
-                    name: Name::LabelText,
-                    point: tokenizer.events[label.start.1].point.clone(),
-                    link: None,
-                }],
+                vec![Event::new(
+                    Kind::Enter,
+                    Name::LabelText,
+                    tokenizer.events[label.start.1].point(),
+                    None,
+                )],
             );
             tokenizer.map.add(
                 label.end.0,
                 0,
-                vec![Event {
-                    kind: Kind::Exit,
-                    name: Name::LabelText,
-                    point: tokenizer.events[label.end.0].point.clone(),
-                    link: None,
-                }],
+                vec![Event::new(
+                    Kind::Exit,
+                    Name::LabelText,
+                    tokenizer.events[label.end.0].point(),
+                    None,
+                )],
             );
         }
 
@@ -782,24 +780,24 @@ fn inject_labels(tokenizer: &mut Tokenizer, labels: &[Label]) {
         tokenizer.map.add(
             label.end.0 + 4,
             0,
-            vec![Event {
-                kind: Kind::Exit,
-                name: Name::Label,
-                point: tokenizer.events[label.end.0 + 3].point.clone(),
-                link: None,
-            }],
+            vec![Event::new(
+                Kind::Exit,
+                Name::Label,
+                tokenizer.events[label.end.0 + 3].point(),
+                None,
+            )],
         );
 
         // Insert a group exit.
         tokenizer.map.add(
             label.end.1 + 1,
             0,
-            vec![Event {
-                kind: Kind::Exit,
-                name: group_name,
-                point: tokenizer.events[label.end.1].point.clone(),
-                link: None,
-            }],
+            vec![Event::new(
+                Kind::Exit,
+                group_name,
+                tokenizer.events[label.end.1].point(),
+                None,
+            )],
         );
 
         index += 1;
@@ -818,18 +816,18 @@ fn mark_as_data(tokenizer: &mut Tokenizer, events: &[LabelStart]) {
             data_enter_index,
             data_exit_index - data_enter_index + 1,
             vec![
-                Event {
-                    kind: Kind::Enter,
-                    name: Name::Data,
-                    point: tokenizer.events[data_enter_index].point.clone(),
-                    link: None,
-                },
-                Event {
-                    kind: Kind::Exit,
-                    name: Name::Data,
-                    point: tokenizer.events[data_exit_index].point.clone(),
-                    link: None,
-                },
+                Event::new(
+                    Kind::Enter,
+                    Name::Data,
+                    tokenizer.events[data_enter_index].point(),
+                    None,
+                ),
+                Event::new(
+                    Kind::Exit,
+                    Name::Data,
+                    tokenizer.events[data_exit_index].point(),
+                    None,
+                ),
             ],
         );
 

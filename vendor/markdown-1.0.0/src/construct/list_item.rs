@@ -288,8 +288,8 @@ pub fn after(tokenizer: &mut Tokenizer) -> State {
         let mut prefix = Slice::from_position(
             tokenizer.parse_state.bytes,
             &Position {
-                start: &tokenizer.events[start].point,
-                end: &tokenizer.point,
+                start: tokenizer.events[start].point(),
+                end: tokenizer.point,
             },
         )
         .len();
@@ -386,7 +386,7 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
                 let end = skip::opt(&tokenizer.events, index, &[Name::ListItem]) - 1;
                 let marker = skip::to(&tokenizer.events, index, &[Name::ListItemMarker]);
                 // Guaranteed to be a valid ASCII byte.
-                let marker = tokenizer.parse_state.bytes[tokenizer.events[marker].point.index];
+                let marker = tokenizer.parse_state.bytes[tokenizer.events[marker].point().index];
                 let current = (marker, balance, index, end);
 
                 let mut list_index = lists_wip.len();

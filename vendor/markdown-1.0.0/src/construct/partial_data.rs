@@ -96,7 +96,8 @@ pub fn resolve(tokenizer: &mut Tokenizer) -> Option<Subresult> {
             if exit_index > index {
                 tokenizer.map.add(index, exit_index - index, vec![]);
                 // Change positional info.
-                tokenizer.events[index].point = tokenizer.events[exit_index].point.clone();
+                let point = tokenizer.events[exit_index].point();
+                tokenizer.events[index].set_point(point);
                 // Move to the end.
                 index = exit_index;
             }

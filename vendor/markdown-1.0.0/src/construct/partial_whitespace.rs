@@ -134,7 +134,7 @@ fn trim_data(
         }
 
         if diff > 0 || slice.after > 0 {
-            let exit_point = tokenizer.events[exit_index].point.clone();
+            let exit_point = tokenizer.events[exit_index].point();
             let mut enter_point = exit_point.clone();
             enter_point.index -= diff;
             enter_point.column -= diff;
@@ -144,22 +144,12 @@ fn trim_data(
                 exit_index + 1,
                 0,
                 vec![
-                    Event {
-                        kind: Kind::Enter,
-                        name: name.clone(),
-                        point: enter_point.clone(),
-                        link: None,
-                    },
-                    Event {
-                        kind: Kind::Exit,
-                        name,
-                        point: exit_point,
-                        link: None,
-                    },
+                    Event::new(Kind::Enter, name.clone(), enter_point.clone(), None),
+                    Event::new(Kind::Exit, name, exit_point, None),
                 ],
             );
 
-            tokenizer.events[exit_index].point = enter_point;
+            tokenizer.events[exit_index].set_point(enter_point);
             slice.bytes = &slice.bytes[..index];
         }
     }
@@ -182,7 +172,7 @@ fn trim_data(
         }
 
         if index > 0 || slice.before > 0 {
-            let enter_point = tokenizer.events[exit_index - 1].point.clone();
+            let enter_point = tokenizer.events[exit_index - 1].point();
             let mut exit_point = enter_point.clone();
             exit_point.index += index;
             exit_point.column += index;
@@ -192,22 +182,12 @@ fn trim_data(
                 exit_index - 1,
                 0,
                 vec![
-                    Event {
-                        kind: Kind::Enter,
-                        name: Name::SpaceOrTab,
-                        point: enter_point,
-                        link: None,
-                    },
-                    Event {
-                        kind: Kind::Exit,
-                        name: Name::SpaceOrTab,
-                        point: exit_point.clone(),
-                        link: None,
-                    },
+                    Event::new(Kind::Enter, Name::SpaceOrTab, enter_point, None),
+                    Event::new(Kind::Exit, Name::SpaceOrTab, exit_point.clone(), None),
                 ],
             );
 
-            tokenizer.events[exit_index - 1].point = exit_point;
+            tokenizer.events[exit_index - 1].set_point(exit_point);
         }
     }
 }

@@ -32,14 +32,14 @@ pub fn collect(
                 let value = Slice::from_position(
                     bytes,
                     &Position {
-                        start: &events[index].point,
-                        end: &events[index + 1].point,
+                        start: events[index].point(),
+                        end: events[index + 1].point(),
                     },
                 )
                 .serialize();
                 result
                     .stops
-                    .push((result.value.len(), events[index].point.index));
+                    .push((result.value.len(), events[index].point().index));
                 result.value.push_str(&value);
             }
         } else if stop.contains(&events[index].name) {

@@ -6,15 +6,17 @@ use alloc::{format, string::String, vec};
 use core::str;
 
 /// A range between two points.
+///
+/// siteops: the points are copies, as events store them packed.
 #[derive(Debug)]
-pub struct Position<'a> {
+pub struct Position {
     /// Start point.
-    pub start: &'a Point,
+    pub start: Point,
     /// End point.
-    pub end: &'a Point,
+    pub end: Point,
 }
 
-impl<'a> Position<'a> {
+impl Position {
     /// Get a position from an exit event.
     ///
     /// Looks backwards for the corresponding `enter` event.
@@ -24,9 +26,9 @@ impl<'a> Position<'a> {
     ///
     /// This function panics if an enter event is given.
     /// When `markdown-rs` is used, this function never panics.
-    pub fn from_exit_event(events: &'a [Event], index: usize) -> Position<'a> {
+    pub fn from_exit_event(events: &[Event], index: usize) -> Position {
         debug_assert_eq!(events[index].kind, Kind::Exit, "expected `exit` event");
-        let end = &events[index].point;
+        let end = events[index].point();
         let name = &events[index].name;
         let mut index = index - 1;
 
@@ -34,7 +36,7 @@ impl<'a> Position<'a> {
             index -= 1;
         }
 
-        let start = &events[index].point;
+        let start = events[index].point();
 
         Position { start, end }
     }
