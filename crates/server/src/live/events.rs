@@ -16,9 +16,21 @@ use super::{Live, LiveEvent};
 
 pub const EVENTS_PATH: &str = "/.siteops/events";
 
+/// Who reads a stream: a failed reload's message can name the server's own paths, so it is
+/// for whom the dashboard answers; anyone else who may open a page learns only that the
+/// reload failed (which is all the page's script needs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    Operator,
+    Anyone,
+}
+
 /// The event stream for one open page: the current generation first (so a page that
 /// missed a reload while connecting catches up), then every reload.
-pub fn stream(live: Arc<Live>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+pub fn stream(
+    live: Arc<Live>,
+    audience: Audience,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let current = live
         .snapshot
         .read()
@@ -28,10 +40,10 @@ pub fn stream(live: Arc<Live>) -> Sse<impl Stream<Item = Result<Event, Infallibl
     let first = Event::default()
         .event("hello")
         .data(format!("{{\"generation\":{current}}}"));
-    let updates = stream::unfold(receiver, |mut receiver| async move {
+    let updates = stream::unfold(receiver, move |mut receiver| async move {
         loop {
             match receiver.recv().await {
-                Ok(event) => return Some((Ok(to_sse(&event)), receiver)),
+                Ok(event) => return Some((Ok(to_sse(&event, audience)), receiver)),
                 // Missed some: the next one still carries the newest generation.
                 Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => return None,
@@ -42,7 +54,7 @@ pub fn stream(live: Arc<Live>) -> Sse<impl Stream<Item = Result<Event, Infallibl
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
 
-fn to_sse(event: &LiveEvent) -> Event {
+fn to_sse(event: &LiveEvent, audience: Audience) -> Event {
     match event {
         LiveEvent::Reloaded { generation } => Event::default()
             .event("reloaded")
@@ -50,9 +62,15 @@ fn to_sse(event: &LiveEvent) -> Event {
         LiveEvent::Failed {
             generation,
             message,
-        } => Event::default()
-            .event("failed")
-            .data(serde_json::json!({"generation": generation, "message": message}).to_string()),
+        } => {
+            let data = match audience {
+                Audience::Operator => {
+                    serde_json::json!({"generation": generation, "message": message})
+                }
+                Audience::Anyone => serde_json::json!({"generation": generation}),
+            };
+            Event::default().event("failed").data(data.to_string())
+        }
         LiveEvent::CodeChanged { repo, paths } => Event::default()
             .event("code")
             .data(serde_json::json!({"repo": repo.to_string(), "paths": paths}).to_string()),
@@ -138,6 +156,18 @@ pub fn inject(html: &str, page: &PageScript<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_message_is_only_for_operators() {
+        let failed = LiveEvent::Failed {
+            generation: 3,
+            message: "cannot read /srv/siteops/sites/acme/web/site.toml".into(),
+        };
+        let text = |audience| format!("{:?}", to_sse(&failed, audience));
+        assert!(text(Audience::Operator).contains("/srv/siteops/sites"));
+        assert!(!text(Audience::Anyone).contains("/srv/siteops"));
+        assert!(text(Audience::Anyone).contains("generation"));
+    }
 
     fn script(generation: u64, code: &str) -> PageScript<'_> {
         PageScript {

@@ -39,7 +39,7 @@ impl Session for Live {
                 EVENTS_PATH,
                 get(|State(state): State<Arc<AppState>>, headers: axum::http::HeaderMap| async move {
                     match check_operator(&state, &headers) {
-                        Ok(()) => events::stream(events).into_response(),
+                        Ok(()) => events::stream(events, events::Audience::Operator).into_response(),
                         Err(error) => error.into_response(),
                     }
                 }),
@@ -214,7 +214,11 @@ async fn preview_host(
     drop(request);
     let path = path.as_str();
     if path == EVENTS_PATH {
-        return events::stream(live.clone()).into_response();
+        let audience = match check_operator(state, &headers) {
+            Ok(()) => events::Audience::Operator,
+            Err(_) => events::Audience::Anyone,
+        };
+        return events::stream(live.clone(), audience).into_response();
     }
     let (generation, invalid) = {
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
