@@ -228,15 +228,7 @@ fn parse_sites(sites: &[String]) -> Result<BTreeSet<SiteId>> {
 
 /// Whether `url` (an http(s) URL already checked) names this machine.
 fn is_loopback(url: &str) -> bool {
-    let Ok(url) = url::Url::parse(url) else {
-        return false;
-    };
-    match url.host() {
-        Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
+    url::Url::parse(url).is_ok_and(|url| siteops::live::offline::is_local(&url))
 }
 
 /// The token goes to both services: an administration service on this machine (a local

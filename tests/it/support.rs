@@ -7,7 +7,7 @@ use siteops::repo::RepoFiles;
 use siteops::validate::{Options, Validation};
 
 pub fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    siteops_testkit::workspace_root()
 }
 
 /// A repository in memory from `(path, content)` pairs.

@@ -256,27 +256,11 @@ async fn a_saved_plan_applies_as_made_and_is_refused_once_stale() {
 #[tokio::test]
 async fn a_plan_of_one_site_needs_only_that_sites_secrets() {
     let f = Fixture::start().await;
-    let args: Vec<String> = [
-        "plan",
-        "--root",
-        &f.root.display().to_string(),
-        "--admin",
-        &f.admin_url(),
-        "--transform-url",
-        &f.worker_url(),
-        "--site",
-        "globex/docs",
-    ]
-    .map(String::from)
-    .to_vec();
     let unset = ["ACME_GIT_SYNC_SECRET", "ACME_TEMPLATE_API_KEY"];
-    let run = super::run_siteops_unsetting(
-        args.clone(),
-        &[("SITEOPS_ADMIN_TOKEN", f.token.as_str())],
-        &unset,
-    )
-    .await
-    .expect(0);
+    let run = f
+        .siteops_unsetting("plan", &["--site", "globex/docs"], &unset)
+        .await
+        .expect(0);
     assert!(
         run.stdout.contains("globex/sites/docs.json"),
         "{}",
@@ -284,12 +268,10 @@ async fn a_plan_of_one_site_needs_only_that_sites_secrets() {
     );
     assert!(!run.stdout.contains("acme/"), "{}", run.stdout);
     // acme/website's own plan still needs them, and says how to provide them.
-    let mut acme = args;
-    *acme.last_mut().expect("--site value") = "acme/website".into();
-    let run =
-        super::run_siteops_unsetting(acme, &[("SITEOPS_ADMIN_TOKEN", f.token.as_str())], &unset)
-            .await
-            .expect(1);
+    let run = f
+        .siteops_unsetting("plan", &["--site", "acme/website"], &unset)
+        .await
+        .expect(1);
     assert!(
         run.stderr
             .contains("environment variable `ACME_GIT_SYNC_SECRET` is not set"),

@@ -57,6 +57,11 @@ impl Fixture {
     /// Runs `siteops <command> <args>` on the copy, against the service, off the runtime's
     /// threads (the service runs on them).
     pub async fn siteops(&self, command: &str, args: &[&str]) -> Run {
+        self.siteops_unsetting(command, args, &[]).await
+    }
+
+    /// [`Fixture::siteops`] with the variables of `unset` left out of the environment.
+    pub async fn siteops_unsetting(&self, command: &str, args: &[&str], unset: &[&str]) -> Run {
         let mut full: Vec<String> = vec![
             command.into(),
             "--root".into(),
@@ -67,7 +72,7 @@ impl Fixture {
             self.worker_url(),
         ];
         full.extend(args.iter().map(|a| a.to_string()));
-        run_siteops(full, &[("SITEOPS_ADMIN_TOKEN", &self.token)]).await
+        run_siteops_unsetting(full, &[("SITEOPS_ADMIN_TOKEN", &self.token)], unset).await
     }
 
     /// Replaces `from` by `to` in a file of the copy (which must contain it).
@@ -131,7 +136,7 @@ pub async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
 
 /// [`run_siteops`] with the variables of `unset` left out of the environment (the
 /// example sites' secrets are otherwise set).
-pub async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &[&str]) -> Run {
+async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &[&str]) -> Run {
     let env: Vec<(String, String)> = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
