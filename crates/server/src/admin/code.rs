@@ -70,14 +70,14 @@ fn ignored(why: &str) -> Response {
     (StatusCode::ACCEPTED, Json(body)).into_response()
 }
 
-fn enqueue(
+async fn enqueue(
     state: &AppState,
     org: &str,
     site: &str,
     branch: &str,
     trigger: Trigger,
 ) -> Result<Response, ApiError> {
-    match state.code_sync.enqueue(org, site, branch, trigger) {
+    match state.code_sync.enqueue(org, site, branch, trigger).await {
         Ok(enqueued) => Ok(started(enqueued)),
         Err(EnqueueError::Store(error)) => Err(error.into()),
     }
@@ -90,9 +90,9 @@ pub async fn trigger(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    let document = existing_site(&state, &headers, &org, &site, Action::Operate).await?;
     synced_code(&document)?;
-    enqueue(&state, &org, &site, &branch, Trigger::Manual)
+    enqueue(&state, &org, &site, &branch, Trigger::Manual).await
 }
 
 /// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
@@ -117,7 +117,7 @@ pub async fn webhook(
         .get(signature::HEADER)
         .and_then(|v| v.to_str().ok())
         .ok_or_else(unverified)?;
-    let secret = webhook_secret(&state, &org, &site);
+    let secret = webhook_secret(&state, &org, &site).await;
     if !secret.is_some_and(|secret| signature::verify(secret.as_bytes(), &bytes, header)) {
         return Err(unverified());
     }
@@ -140,22 +140,26 @@ pub async fn webhook(
     if !state.code_sync.first_delivery(&bytes) {
         return Ok(ignored("this delivery was already received"));
     }
-    enqueue(&state, &org, &site, branch, Trigger::Webhook)
+    enqueue(&state, &org, &site, branch, Trigger::Webhook).await
 }
 
 /// The webhook secret of `org/site`'s synced repository; `None` when there is none to
 /// verify with, whatever the reason (no such site, code that is not synced, no secret,
 /// a stored document that does not read), which is logged, never answered.
-fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<String> {
+async fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<String> {
     let store = state.store.as_ref();
-    let found = sites::load(store, org, site)
-        .map_err(ApiError::from)
-        .and_then(|document| {
-            let document = document
-                .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-            let code = synced_code(&document)?;
-            Ok(sites::repos::sync_secret(store, org, site, &code)?.map(|secret| secret.value))
-        });
+    let found = async {
+        let document = sites::load(store, org, site)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+        let code = synced_code(&document)?;
+        Ok::<_, ApiError>(
+            sites::repos::sync_secret(store, org, site, &code)
+                .await?
+                .map(|secret| secret.value),
+        )
+    }
+    .await;
     match found {
         Ok(secret) => secret,
         Err(error) => {
@@ -172,8 +176,8 @@ pub async fn list(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    existing_site(&state, &headers, &org, &site, Action::Operate)?;
-    let jobs = job::list(state.store.as_ref(), &org, &site, &branch)?;
+    existing_site(&state, &headers, &org, &site, Action::Operate).await?;
+    let jobs = job::list(state.store.as_ref(), &org, &site, &branch).await?;
     Ok(Json(JobList { jobs }).into_response())
 }
 
@@ -184,11 +188,11 @@ pub async fn one(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    existing_site(&state, &headers, &org, &site, Action::Operate)?;
+    existing_site(&state, &headers, &org, &site, Action::Operate).await?;
     let valid = name.len() <= super::MAX_NAME_LEN
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let found = if valid {
-        job::load(state.store.as_ref(), &org, &site, &branch, &name)?
+        job::load(state.store.as_ref(), &org, &site, &branch, &name).await?
     } else {
         None
     };

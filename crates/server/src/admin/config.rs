@@ -27,20 +27,20 @@ use super::error::ApiError;
 use super::{check_names, read_json_body};
 use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
-use crate::sites::{self, MANAGED, Site, public_key, site_key};
-use crate::store::{Store, transact};
+use crate::sites::{self, MANAGED, Site};
+use crate::store::{Store, keys, transact};
 use siteops_config::diagnostic::Diagnostic;
 use siteops_config::model::api::AccessConfig;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
-fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
-    Ok(sites::read(store, key)?)
+async fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
+    Ok(sites::read(store, key).await?)
 }
 
-fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
+async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
     let bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
-    Ok(store.put(key, &bytes)?)
+    Ok(store.put(key, &bytes).await?)
 }
 
 fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
@@ -201,19 +201,19 @@ fn check_access_change(
 
 /// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
 /// revealed to callers without a token.
-pub fn existing_site(
+pub async fn existing_site(
     state: &AppState,
     headers: &HeaderMap,
     org: &str,
     site: &str,
     action: Action,
 ) -> Result<Site, ApiError> {
-    existing_site_in(state.store.as_ref(), state, headers, org, site, action)
+    existing_site_in(state.store.as_ref(), state, headers, org, site, action).await
 }
 
 /// [`existing_site`] read through `store` (a [`crate::store::Tracked`] view, whose write of
 /// the document then depends on it being unchanged).
-fn existing_site_in(
+async fn existing_site_in(
     store: &dyn Store,
     state: &AppState,
     headers: &HeaderMap,
@@ -227,7 +227,8 @@ fn existing_site_in(
             super::caller::why_unauthenticated(headers, &state.key),
         ));
     }
-    let document = sites::load(store, org, site)?
+    let document = sites::load(store, org, site)
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
     check_access(state, headers, org, site, document.access(), action)?;
     Ok(document)
@@ -249,32 +250,22 @@ pub async fn list_sites(
             super::caller::why_unauthenticated(&headers, &state.key),
         ));
     };
-    // Reading every site document of a large org is blocking work: off the async
-    // threads, so one listing does not hold up every other request.
-    let listing = state.clone();
-    let sites = tokio::task::spawn_blocking(move || sites_of(&listing, &org, &caller))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("listing the sites failed: {e}"),
-            )
-        })??;
+    let sites = sites_of(&state, &org, &caller).await?;
     Ok(Json(SiteList { sites }).into_response())
 }
 
 /// The sites of `org` that `caller` may configure: every one for an org administrator
 /// (no document read), else those whose access grants it.
-fn sites_of(state: &AppState, org: &str, caller: &Claims) -> Result<Vec<SiteName>, ApiError> {
+async fn sites_of(state: &AppState, org: &str, caller: &Claims) -> Result<Vec<SiteName>, ApiError> {
     let store = state.store.as_ref();
     let org_admin = state.org_admins.is_admin(org, &caller.sub) && caller.covers_org(org);
     let mut sites = Vec::new();
-    for name in store.list(&format!("config/{org}/sites"))? {
+    for name in store.list(&keys::sites(org)).await? {
         let Some(site) = name.strip_suffix(".json") else {
             continue;
         };
         let allowed = org_admin || {
-            let Some(document) = sites::load(store, org, site)? else {
+            let Some(document) = sites::load(store, org, site).await? else {
                 continue;
             };
             authorize(
@@ -308,16 +299,18 @@ pub async fn site(
     let store = state.store.as_ref();
     match method {
         Method::GET | Method::HEAD => Ok(Json(
-            existing_site(&state, &headers, &org, site, Action::Configure)?.json,
+            existing_site(&state, &headers, &org, site, Action::Configure)
+                .await?
+                .json,
         )
         .into_response()),
         Method::DELETE => {
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, &headers, &org, site, Action::DeleteSite)?;
-            store.delete(&site_key(&org, site))?;
-            store.delete_all(&format!("config/{org}/sites/{site}"))?;
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            existing_site(&state, &headers, &org, site, Action::DeleteSite).await?;
+            store.delete(&keys::site(&org, site)).await?;
+            store.delete_all(&keys::site_folder(&org, site)).await?;
             // Its previews and their usage go too: a site made again starts empty.
-            store.delete_all(&crate::preview::store::site_prefix(&org, site))?;
+            store.delete_all(&keys::previews(&org, site)).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         Method::PUT | Method::POST => {
@@ -327,64 +320,73 @@ pub async fn site(
             })?;
             // The org's lock first (the only place two are taken, always in this order):
             // counting the org's sites and creating one are one step.
-            let _org = state.locks.lock(&format!("org:{org}")).await;
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
+            let _org = state.locks.lock(&keys::sites(&org)).await;
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
             // Another instance may write the site meanwhile: the section runs again if so.
-            transact(&state.store, |store| {
+            let (state, headers, org, method) = (&*state, &headers, org.as_str(), &method);
+            transact(&state.store, move |view| {
                 let mut value = value.clone();
-                let previous = sites::load(store, &org, site)?;
-                match &previous {
-                    None => {
-                        check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
-                        check_room(&state, &org)?;
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    let previous = sites::load(store, &org, site).await?;
+                    match &previous {
+                        None => {
+                            check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
+                            check_room(&state, &org).await?;
+                        }
+                        Some(_) if *method == Method::PUT => {
+                            check_access(
+                                &state,
+                                &headers,
+                                &org,
+                                site,
+                                previous.as_ref().and_then(Site::access),
+                                Action::Configure,
+                            )?;
+                            return Err(ApiError::new(
+                                StatusCode::CONFLICT,
+                                format!("site {org}/{site} exists; POST replaces it"),
+                            ));
+                        }
+                        Some(document) => {
+                            check_access(
+                                &state,
+                                &headers,
+                                &org,
+                                site,
+                                document.access(),
+                                Action::Configure,
+                            )?;
+                            check_access_change(
+                                &state,
+                                &headers,
+                                (&org, site),
+                                document.access(),
+                                value.get("access"),
+                                "/access",
+                            )?;
+                        }
                     }
-                    Some(_) if method == Method::PUT => {
-                        check_access(
-                            &state,
-                            &headers,
-                            &org,
-                            site,
-                            previous.as_ref().and_then(Site::access),
-                            Action::Configure,
-                        )?;
-                        return Err(ApiError::new(
-                            StatusCode::CONFLICT,
-                            format!("site {org}/{site} exists; POST replaces it"),
-                        ));
+                    if let Value::Object(map) = &mut value {
+                        map.entry("version").or_insert(json!(1));
                     }
-                    Some(document) => {
-                        check_access(
-                            &state,
-                            &headers,
-                            &org,
-                            site,
-                            document.access(),
-                            Action::Configure,
-                        )?;
-                        check_access_change(
-                            &state,
-                            &headers,
-                            (&org, site),
-                            document.access(),
-                            value.get("access"),
-                            "/access",
-                        )?;
-                    }
-                }
-                if let Value::Object(map) = &mut value {
-                    map.entry("version").or_insert(json!(1));
-                }
-                state.check_code_selectable(&org, site, value.get("code"))?;
-                stamp(&mut value, previous.as_ref().map(|p| &p.json));
-                save_json(store, &site_key(&org, site), &value)?;
-                state.register_repository(&org, site, value.get("code"))?;
-                let status = if previous.is_none() && method == Method::PUT {
-                    StatusCode::CREATED
-                } else {
-                    StatusCode::OK
-                };
-                Ok((status, Json(value)).into_response())
+                    state
+                        .check_code_selectable(&org, site, value.get("code"))
+                        .await?;
+                    stamp(&mut value, previous.as_ref().map(|p| &p.json));
+                    save_json(store, &keys::site(&org, site), &value).await?;
+                    state
+                        .register_repository(&org, site, value.get("code"))
+                        .await?;
+                    let status = if previous.is_none() && *method == Method::PUT {
+                        StatusCode::CREATED
+                    } else {
+                        StatusCode::OK
+                    };
+                    Ok((status, Json(value)).into_response())
+                })
             })
+            .await
         }
         _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
     }
@@ -392,11 +394,12 @@ pub async fn site(
 
 /// A new site must fit the org's quota ([`crate::quota::Quotas::sites_per_org`]): 409
 /// beyond it.
-fn check_room(state: &AppState, org: &str) -> Result<(), ApiError> {
+async fn check_room(state: &AppState, org: &str) -> Result<(), ApiError> {
     let most = state.throttles.quotas.sites_per_org;
     let sites = state
         .store
-        .list(&format!("config/{org}/sites"))?
+        .list(&keys::sites(org))
+        .await?
         .iter()
         .filter(|name| name.ends_with(".json"))
         .count();
@@ -423,7 +426,7 @@ pub async fn sub_resource(
         return public(state, &org, &site, method, &headers, body).await;
     }
     if name == "secrets" {
-        return list_secrets(&state, &org, &site, method, &headers);
+        return list_secrets(&state, &org, &site, method, &headers).await;
     }
     let (schema, rule): (SchemaKind, fn(&Value) -> Vec<Diagnostic>) = match name {
         "access" => (SchemaKind::ApiAccess, |v| typed(v, rules::access)),
@@ -437,7 +440,7 @@ pub async fn sub_resource(
     };
     match method {
         Method::GET | Method::HEAD => {
-            let document = existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            let document = existing_site(&state, &headers, &org, &site, Action::Configure).await?;
             let field = document.json.get(name).cloned().ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no {name} configuration"))
             })?;
@@ -450,45 +453,56 @@ pub async fn sub_resource(
                 None
             };
             let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            transact(&state.store, |store| {
-                let existing =
-                    existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
-                if name == "access" {
-                    check_access_change(
-                        &state,
-                        &headers,
-                        (&org, &site),
-                        existing.access(),
-                        value.as_ref(),
-                        "",
-                    )?;
-                }
-                let mut document = existing.json;
-                if name == "code" {
-                    state.check_code_selectable(&org, &site, value.as_ref())?;
-                }
-                let previous = document.clone();
-                let Value::Object(map) = &mut document else {
-                    return Err(ApiError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        "a stored document is damaged",
-                    ));
-                };
-                match &value {
-                    Some(value) => map.insert(name.to_string(), value.clone()),
-                    None => map.remove(name),
-                };
-                stamp(&mut document, Some(&previous));
-                save_json(store, &site_key(&org, &site), &document)?;
-                if name == "code" {
-                    state.register_repository(&org, &site, value.as_ref())?;
-                }
-                Ok(match value.clone() {
-                    Some(value) => Json(value).into_response(),
-                    None => StatusCode::NO_CONTENT.into_response(),
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let (state, headers, org, site, value) =
+                (&*state, &headers, org.as_str(), site.as_str(), &value);
+            transact(&state.store, move |view| {
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    let existing =
+                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
+                            .await?;
+                    if name == "access" {
+                        check_access_change(
+                            &state,
+                            &headers,
+                            (&org, &site),
+                            existing.access(),
+                            value.as_ref(),
+                            "",
+                        )?;
+                    }
+                    let mut document = existing.json;
+                    if name == "code" {
+                        state
+                            .check_code_selectable(&org, &site, value.as_ref())
+                            .await?;
+                    }
+                    let previous = document.clone();
+                    let Value::Object(map) = &mut document else {
+                        return Err(ApiError::new(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            "a stored document is damaged",
+                        ));
+                    };
+                    match &value {
+                        Some(value) => map.insert(name.to_string(), value.clone()),
+                        None => map.remove(name),
+                    };
+                    stamp(&mut document, Some(&previous));
+                    save_json(store, &keys::site(&org, &site), &document).await?;
+                    if name == "code" {
+                        state
+                            .register_repository(&org, &site, value.as_ref())
+                            .await?;
+                    }
+                    Ok(match value.clone() {
+                        Some(value) => Json(value).into_response(),
+                        None => StatusCode::NO_CONTENT.into_response(),
+                    })
                 })
             })
+            .await
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }
@@ -503,11 +517,11 @@ async fn public(
     body: Body,
 ) -> Result<Response, ApiError> {
     let store = state.store.as_ref();
-    let key = public_key(org, site);
+    let key = keys::public(org, site);
     match method {
         Method::GET | Method::HEAD => {
-            existing_site(&state, headers, org, site, Action::Configure)?;
-            let document = load_json(store, &key)?.ok_or_else(|| {
+            existing_site(&state, headers, org, site, Action::Configure).await?;
+            let document = load_json(store, &key).await?.ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no public configuration"))
             })?;
             Ok(Json(document).into_response())
@@ -515,20 +529,25 @@ async fn public(
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            transact(&state.store, |store| {
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let (state, key) = (&*state, &key);
+            transact(&state.store, move |view| {
                 let mut value = value.clone();
-                existing_site_in(store, &state, headers, org, site, Action::Configure)?;
-                let previous = load_json(store, &key)?;
-                stamp(&mut value, previous.as_ref());
-                save_json(store, &key, &value)?;
-                Ok(Json(value).into_response())
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    existing_site_in(store, &state, headers, org, site, Action::Configure).await?;
+                    let previous = load_json(store, &key).await?;
+                    stamp(&mut value, previous.as_ref());
+                    save_json(store, &key, &value).await?;
+                    Ok(Json(value).into_response())
+                })
             })
+            .await
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, headers, org, site, Action::Configure)?;
-            store.delete(&key)?;
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            existing_site(&state, headers, org, site, Action::Configure).await?;
+            store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -547,41 +566,49 @@ pub async fn secret(
     let id = strip_json(&file, "secret")?;
     check_names(&[("secret", id)])?;
     let store = state.store.as_ref();
-    let key = sites::secret_key(&org, &site, id);
+    let key = keys::secret(&org, &site, id);
     match method {
         Method::GET | Method::HEAD => {
-            existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            let stored = load_json(store, &key)?
+            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+            let stored = load_json(store, &key)
+                .await?
                 .ok_or_else(|| ApiError::not_found(format!("{org}/{site} has no secret `{id}`")))?;
             Ok(Json(secret_view(id, &stored)).into_response())
         }
         Method::POST => {
             let bytes = read_json_body(&headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            transact(&state.store, |store| {
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let (state, headers, org, site, key) =
+                (&*state, &headers, org.as_str(), site.as_str(), &key);
+            transact(&state.store, move |view| {
                 let mut value = value.clone();
-                let document =
-                    existing_site_in(store, &state, &headers, &org, &site, Action::Configure)?;
-                let previous = load_json(store, &key)?;
-                stamp(&mut value, previous.as_ref());
-                // The value is issued for where the code block points now; code sync sends
-                // it there and nowhere else, whatever the code block says later.
-                if let (Value::Object(map), Some(origin)) =
-                    (&mut value, sites::secret_origin(&document, id))
-                {
-                    map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
-                }
-                let sealed = sites::sealed::seal_document(&key, value.clone())
-                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-                save_json(store, &key, &sealed)?;
-                Ok(Json(secret_view(id, &value)).into_response())
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    let document =
+                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
+                            .await?;
+                    let previous = load_json(store, &key).await?;
+                    stamp(&mut value, previous.as_ref());
+                    // The value is issued for where the code block points now; code sync sends
+                    // it there and nowhere else, whatever the code block says later.
+                    if let (Value::Object(map), Some(origin)) =
+                        (&mut value, sites::secret_origin(&document, id))
+                    {
+                        map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
+                    }
+                    let sealed = sites::sealed::seal_document(&key, value.clone())
+                        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+                    save_json(store, &key, &sealed).await?;
+                    Ok(Json(secret_view(id, &value)).into_response())
+                })
             })
+            .await
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            store.delete(&key)?;
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+            store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -591,7 +618,7 @@ pub async fn secret(
 /// `GET /config/<org>/sites/<site>/secrets.json`: the site's secrets as GET shows each
 /// (id and dates, never a value), sorted by id. `siteops plan` reads it to learn which
 /// secrets exist, and which `--prune` may delete, in one request per site.
-fn list_secrets(
+async fn list_secrets(
     state: &AppState,
     org: &str,
     site: &str,
@@ -601,14 +628,14 @@ fn list_secrets(
     if !matches!(method, Method::GET | Method::HEAD) {
         return Err(ApiError::method_not_allowed(LIST_METHODS));
     }
-    existing_site(state, headers, org, site, Action::Configure)?;
+    existing_site(state, headers, org, site, Action::Configure).await?;
     let store = state.store.as_ref();
     let mut secrets = Vec::new();
-    for name in store.list(&format!("config/{org}/sites/{site}/secrets"))? {
+    for name in store.list(&keys::secrets(org, site)).await? {
         let Some(id) = name.strip_suffix(".json") else {
             continue;
         };
-        if let Some(stored) = load_json(store, &sites::secret_key(org, site, id))? {
+        if let Some(stored) = load_json(store, &keys::secret(org, site, id)).await? {
             secrets.push(secret_view(id, &stored));
         }
     }

@@ -22,11 +22,11 @@ pub async fn status(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     super::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    let document = existing_site(&state, &headers, &org, &site, Action::Operate)?;
-    let store = state.store.as_ref();
+    let document = existing_site(&state, &headers, &org, &site, Action::Operate).await?;
+    let public = crate::sites::public(state.store.as_ref(), &org, &site).await?;
     let body = Status {
-        content: content_source(&state.code, &document, &branch),
-        mappings: path_mappings(store, &state.code, &document, &branch)?,
+        content: content_source(&state.code, &document, &branch).await,
+        mappings: path_mappings(&state.code, &document, &branch, public).await,
     };
     Ok(Json(body).into_response())
 }

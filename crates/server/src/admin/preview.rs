@@ -77,7 +77,7 @@ async fn route(
     ) {
         return Err(ApiError::method_not_allowed("GET, HEAD, POST, DELETE"));
     }
-    let document = existing_site(state, headers, org, site, Action::Operate)?;
+    let document = existing_site(state, headers, org, site, Action::Operate).await?;
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
     if *method == Method::DELETE {
@@ -85,9 +85,9 @@ async fn route(
     }
     let links = Links::new(headers, org, site, branch);
     if matches!(*method, Method::GET | Method::HEAD) {
-        let record = match previews.load(&page.web_path())? {
+        let record = match previews.load(&page.web_path()).await? {
             Some(record) => Some(record),
-            None => previews.load(&page.resource_path(true))?,
+            None => previews.load(&page.resource_path(true)).await?,
         };
         return Ok(Json(match record {
             Some(record) => answer(&record, &links),
@@ -126,19 +126,19 @@ async fn delete(
     page: &PagePath,
 ) -> Result<Response, ApiError> {
     let mut web_path = page.web_path();
-    if previews.load(&web_path)?.is_none() {
+    if previews.load(&web_path).await?.is_none() {
         web_path = page.resource_path(true);
     }
-    let _guard = state.locks.lock(&previews.page_key(&web_path)).await;
+    let _guard = state.locks.lock(previews.page(&web_path).lock_name()).await;
     let usage = state.preview_usage(org, site);
     let room = usage.room(HOLD_PAST_DEADLINE);
-    if !previews.delete(&web_path, &room)? {
+    if !previews.delete(&web_path, &room).await? {
         return Err(ApiError::not_found(format!(
             "{} has not been previewed",
             page.web_path()
         )));
     }
-    room.finish()?;
+    room.finish().await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -173,11 +173,13 @@ pub async fn preview_now(
     } = *target;
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
-    let content = content_source(&state.code, document, branch).ok_or_else(|| {
-        ApiError::not_found(format!(
-            "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
-        ))
-    })?;
+    let content = content_source(&state.code, document, branch)
+        .await
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
+            ))
+        })?;
     let worker = caller
         .filter(|_| document.requires_auth())
         .and_then(|caller| worker_credential(state, org, site, caller));
@@ -187,7 +189,7 @@ pub async fn preview_now(
         authorization,
         worker: worker.as_ref(),
         preview_origin,
-        head_html: head_html(&state.code, document, branch),
+        head_html: head_html(&state.code, document, branch).await,
     };
     // A turn among the previews running at once; the wait counts against the deadline.
     let began = std::time::Instant::now();
@@ -232,11 +234,12 @@ pub async fn preview_now(
             page_lock = Some(
                 state
                     .locks
-                    .lock(&previews.page_key(&preview.web_path))
+                    .lock(previews.page(&preview.web_path).lock_name())
                     .await,
             );
             previews
                 .save_when(&preview, &content_bus_id, &now, rewrite, &room)
+                .await
                 .map_err(ApiError::from)
         }
         // The site's refusal of room, whatever the pipeline made of the image it stopped.
@@ -246,11 +249,11 @@ pub async fn preview_now(
     };
     if saved.is_err() {
         // A failed preview keeps none of the images it wrote; the page stays as it was.
-        if let Err(error) = previews.forget_created(&room) {
+        if let Err(error) = previews.forget_created(&room).await {
             tracing::error!(%error, "the images of a failed preview were not looked at");
         }
     }
-    if let Err(error) = room.finish() {
+    if let Err(error) = room.finish().await {
         // The preview is what it is; the usage stays counted over until a recount.
         tracing::error!(%error, org, site, "the preview's usage was not settled");
     }
@@ -305,8 +308,9 @@ fn worker_credential(
 }
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).
-fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
+async fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
     code.text(&site.org, &site.code_repo()?, branch, "head.html")
+        .await
 }
 
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites

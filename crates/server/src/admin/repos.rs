@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use crate::app::AppState;
-use crate::sites::repos::{Repository, external, key, load, onboarding_secret};
+use crate::sites::repos::{Repository, external, load, onboarding_secret};
+use crate::store::keys;
 use siteops_config::model::api::CodeConfig;
 
 /// A code block of a request body, which validation has already checked (so an error
@@ -27,7 +28,7 @@ fn parse_code(code: Option<&Value>) -> Result<Option<CodeConfig>, ApiError> {
 impl AppState {
     /// Whether `org/site` may use this code block: it onboards a new repository (with
     /// `secretId`), or selects a ready one (without).
-    pub fn check_code_selectable(
+    pub async fn check_code_selectable(
         &self,
         org: &str,
         site: &str,
@@ -56,7 +57,10 @@ impl AppState {
         };
         let this_site = format!("{org}/{site}");
         let conflict = |message: String| Err(ApiError::new(StatusCode::CONFLICT, message));
-        match (load(self.store.as_ref(), org, owner, repo)?, secret_id) {
+        match (
+            load(self.store.as_ref(), org, owner, repo).await?,
+            secret_id,
+        ) {
             (None, Some(_)) => Ok(()),
             (None, None) => conflict(format!(
                 "repository {owner}/{repo} is not onboarded: its first site's code names the secretId of its sync secret"
@@ -68,7 +72,7 @@ impl AppState {
             )),
             (Some(registered), None) => {
                 let raw_url = code.raw_base().unwrap_or_default();
-                match onboarding_secret(self.store.as_ref(), &registered)? {
+                match onboarding_secret(self.store.as_ref(), &registered).await? {
                     None => conflict(format!(
                         "repository {owner}/{repo} is not ready: {} has no secret `{}` yet",
                         registered.site, registered.secret_id
@@ -84,7 +88,7 @@ impl AppState {
     }
 
     /// Registers the repository a stored code block onboards.
-    pub fn register_repository(
+    pub async fn register_repository(
         &self,
         org: &str,
         site: &str,
@@ -96,7 +100,7 @@ impl AppState {
         let Some((owner, repo, Some(secret_id))) = external(&code) else {
             return Ok(());
         };
-        let Some(key) = key(org, owner, repo) else {
+        let Some(key) = keys::repository(org, owner, repo) else {
             return Ok(());
         };
         let record = Repository {
@@ -106,6 +110,6 @@ impl AppState {
             secret_id: secret_id.to_string(),
         };
         let bytes = serde_json::to_vec_pretty(&record).expect("records serialize");
-        Ok(self.store.put(&key, &bytes)?)
+        Ok(self.store.put(&key, &bytes).await?)
     }
 }

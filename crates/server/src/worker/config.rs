@@ -22,24 +22,22 @@ use crate::admin::config::{DOCUMENT_METHODS, LIST_METHODS, existing_site, parse_
 use crate::admin::{ApiError, check_names, read_json_body};
 use crate::app::AppState;
 use crate::auth::Action;
-use crate::store::Store;
+use crate::store::{Store, keys};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
-pub fn key(org: &str, site: &str, branch: &str) -> String {
-    format!("transform/{org}/{site}/{branch}.json")
-}
-
 /// The entries that serve `branch`: its own, else `main`'s; with the branch they come from.
-pub fn load_effective(
+pub async fn load_effective(
     store: &dyn Store,
     org: &str,
     site: &str,
     branch: &str,
 ) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
     for candidate in [branch, "main"] {
-        if let Some(entries) = crate::sites::read_sealed(store, &key(org, site, candidate))? {
+        if let Some(entries) =
+            crate::sites::read_sealed(store, &keys::worker_config(org, site, candidate)).await?
+        {
             return Ok(Some((entries, candidate.to_string())));
         }
     }
@@ -57,14 +55,16 @@ pub async fn handle(
     let store = state.store.as_ref();
     match method {
         Method::GET | Method::HEAD => {
-            existing_site(&state, &headers, &org, &site, Action::Configure)?;
+            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
             // Read typed: a damaged document answers 500 naming it, never `null`.
             let entries: Vec<WorkerEntry> =
-                crate::sites::read_sealed(store, &key(&org, &site, &branch))?.ok_or_else(|| {
-                    ApiError::not_found(format!(
-                        "{org}/{site} has no worker configuration for branch {branch}"
-                    ))
-                })?;
+                crate::sites::read_sealed(store, &keys::worker_config(&org, &site, &branch))
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::not_found(format!(
+                            "{org}/{site} has no worker configuration for branch {branch}"
+                        ))
+                    })?;
             Ok(Json(entries).into_response())
         }
         Method::POST => {
@@ -74,15 +74,18 @@ pub async fn handle(
                     rules::worker_entries(entries)
                 })
             })?;
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            crate::sites::write_sealed(store, &key(&org, &site, &branch), &value)?;
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+            crate::sites::write_sealed(store, &keys::worker_config(&org, &site, &branch), &value)
+                .await?;
             Ok(Json(value).into_response())
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            store.delete(&key(&org, &site, &branch))?;
+            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+            store
+                .delete(&keys::worker_config(&org, &site, &branch))
+                .await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -100,10 +103,11 @@ pub async fn branches(
     if !matches!(method, Method::GET | Method::HEAD) {
         return Err(ApiError::method_not_allowed(LIST_METHODS));
     }
-    existing_site(&state, &headers, &org, &site, Action::Configure)?;
+    existing_site(&state, &headers, &org, &site, Action::Configure).await?;
     let branches: Vec<String> = state
         .store
-        .list(&format!("transform/{org}/{site}"))?
+        .list(&keys::worker_configs(&org, &site))
+        .await?
         .into_iter()
         .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
         .collect();
