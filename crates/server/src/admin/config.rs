@@ -305,7 +305,7 @@ pub async fn site(
         )
         .into_response()),
         Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let _guard = state.locks.lock(&keys::site(&org, site)).await;
             existing_site(&state, &headers, &org, site, Action::DeleteSite).await?;
             store.delete(&keys::site(&org, site)).await?;
             store.delete_all(&keys::site_folder(&org, site)).await?;
@@ -321,24 +321,24 @@ pub async fn site(
             // The org's lock first (the only place two are taken, always in this order):
             // counting the org's sites and creating one are one step.
             let _org = state.locks.lock(&keys::sites(&org)).await;
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let _guard = state.locks.lock(&keys::site(&org, site)).await;
             // Another instance may write the site meanwhile: the section runs again if so.
             let (state, headers, org, method) = (&*state, &headers, org.as_str(), &method);
             transact(&state.store, move |view| {
                 let mut value = value.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    let previous = sites::load(store, &org, site).await?;
+                    let previous = sites::load(store, org, site).await?;
                     match &previous {
                         None => {
-                            check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
-                            check_room(&state, &org).await?;
+                            check_access(state, headers, org, site, None, Action::CreateSite)?;
+                            check_room(state, org).await?;
                         }
                         Some(_) if *method == Method::PUT => {
                             check_access(
-                                &state,
-                                &headers,
-                                &org,
+                                state,
+                                headers,
+                                org,
                                 site,
                                 previous.as_ref().and_then(Site::access),
                                 Action::Configure,
@@ -350,17 +350,17 @@ pub async fn site(
                         }
                         Some(document) => {
                             check_access(
-                                &state,
-                                &headers,
-                                &org,
+                                state,
+                                headers,
+                                org,
                                 site,
                                 document.access(),
                                 Action::Configure,
                             )?;
                             check_access_change(
-                                &state,
-                                &headers,
-                                (&org, site),
+                                state,
+                                headers,
+                                (org, site),
                                 document.access(),
                                 value.get("access"),
                                 "/access",
@@ -371,12 +371,12 @@ pub async fn site(
                         map.entry("version").or_insert(json!(1));
                     }
                     state
-                        .check_code_selectable(&org, site, value.get("code"))
+                        .check_code_selectable(org, site, value.get("code"))
                         .await?;
                     stamp(&mut value, previous.as_ref().map(|p| &p.json));
-                    save_json(store, &keys::site(&org, site), &value).await?;
+                    save_json(store, &keys::site(org, site), &value).await?;
                     state
-                        .register_repository(&org, site, value.get("code"))
+                        .register_repository(org, site, value.get("code"))
                         .await?;
                     let status = if previous.is_none() && *method == Method::PUT {
                         StatusCode::CREATED
@@ -460,13 +460,13 @@ pub async fn sub_resource(
                 Box::pin(async move {
                     let store = view.as_ref();
                     let existing =
-                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
+                        existing_site_in(store, state, headers, org, site, Action::Configure)
                             .await?;
                     if name == "access" {
                         check_access_change(
-                            &state,
-                            &headers,
-                            (&org, &site),
+                            state,
+                            headers,
+                            (org, site),
                             existing.access(),
                             value.as_ref(),
                             "",
@@ -475,7 +475,7 @@ pub async fn sub_resource(
                     let mut document = existing.json;
                     if name == "code" {
                         state
-                            .check_code_selectable(&org, &site, value.as_ref())
+                            .check_code_selectable(org, site, value.as_ref())
                             .await?;
                     }
                     let previous = document.clone();
@@ -490,11 +490,9 @@ pub async fn sub_resource(
                         None => map.remove(name),
                     };
                     stamp(&mut document, Some(&previous));
-                    save_json(store, &keys::site(&org, &site), &document).await?;
+                    save_json(store, &keys::site(org, site), &document).await?;
                     if name == "code" {
-                        state
-                            .register_repository(&org, &site, value.as_ref())
-                            .await?;
+                        state.register_repository(org, site, value.as_ref()).await?;
                     }
                     Ok(match value.clone() {
                         Some(value) => Json(value).into_response(),
@@ -529,23 +527,23 @@ async fn public(
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
             let (state, key) = (&*state, &key);
             transact(&state.store, move |view| {
                 let mut value = value.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    existing_site_in(store, &state, headers, org, site, Action::Configure).await?;
-                    let previous = load_json(store, &key).await?;
+                    existing_site_in(store, state, headers, org, site, Action::Configure).await?;
+                    let previous = load_json(store, key).await?;
                     stamp(&mut value, previous.as_ref());
-                    save_json(store, &key, &value).await?;
+                    save_json(store, key, &value).await?;
                     Ok(Json(value).into_response())
                 })
             })
             .await
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
             existing_site(&state, headers, org, site, Action::Configure).await?;
             store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
@@ -586,9 +584,9 @@ pub async fn secret(
                 Box::pin(async move {
                     let store = view.as_ref();
                     let document =
-                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
+                        existing_site_in(store, state, headers, org, site, Action::Configure)
                             .await?;
-                    let previous = load_json(store, &key).await?;
+                    let previous = load_json(store, key).await?;
                     stamp(&mut value, previous.as_ref());
                     // The value is issued for where the code block points now; code sync sends
                     // it there and nowhere else, whatever the code block says later.
@@ -597,9 +595,9 @@ pub async fn secret(
                     {
                         map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
                     }
-                    let sealed = sites::sealed::seal_document(&key, value.clone())
+                    let sealed = sites::sealed::seal_document(key, value.clone())
                         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-                    save_json(store, &key, &sealed).await?;
+                    save_json(store, key, &sealed).await?;
                     Ok(Json(secret_view(id, &value)).into_response())
                 })
             })

@@ -745,9 +745,12 @@ mod tests {
     /// A store on which another instance acts at the first removal of this one's: `race`
     /// runs between this instance's look at the file and its delete, as two deletes of one
     /// object meet on a bucket (both see it, both delete, both succeed).
+    /// What another instance does, once.
+    type Race = Box<dyn FnOnce() -> BoxFuture<'static, ()> + Send>;
+
     struct Racing {
         inner: Arc<dyn Store>,
-        race: Mutex<Option<Box<dyn FnOnce() -> BoxFuture<'static, ()> + Send>>>,
+        race: Mutex<Option<Race>>,
     }
 
     #[crate::store::async_trait]

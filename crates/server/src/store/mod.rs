@@ -8,11 +8,21 @@
 //! - object storage ([`ObjectStoreBackend`], `--store s3://…`, `gs://…`, `az://…`), where
 //!   every write is atomic by the store's own guarantee.
 //!
+//! Every call is async: on object storage it is a round trip, which holds no thread while
+//! it waits, and independent reads go out together (`tokio::join!`). The file store does
+//! its file work on tokio's blocking threads. Synchronous code calls in through
+//! [`block_on`].
+//!
 //! Read-modify-write goes through versions: [`Store::get_versioned`] gives a document with
 //! its version, [`Store::put_if`] writes only if the document is still at that version (or
 //! still absent), and [`transact`] runs a whole section of reads and writes again when one of its writes met
 //! a change. That is what keeps two instances on one bucket from losing each other's
 //! updates; [`KeyedLocks`] only spares one instance's own requests the retries.
+//!
+//! Every key and lock name is made in [`keys`]. Objects that never change once written
+//! ([`ImmutableKey`]) are read with [`Store::get_immutable`], which object storage answers
+//! from memory when it can ([`CachedStore`]); documents that change are always read from
+//! the store, so every instance sees every acknowledged write at its next request.
 
 mod cache;
 #[cfg(test)]
