@@ -21,8 +21,9 @@ use siteops_config::validate::Options;
 use siteops_mocks::MockSet;
 use siteops_plan::apply::{self, ApplyOptions};
 use siteops_plan::plan::{PlanSettings, diff};
-use siteops_plan::remote::live::{self, PruneScope};
+use siteops_plan::remote::live;
 use siteops_plan::remote::{Client, ClientOptions, Endpoints, Token};
+use siteops_plan::scope::{self, PruneScope};
 use siteops_server::app::AppState;
 use siteops_server::auth::{Claims, SigningKey};
 use siteops_server::code::{Checkout, Checkouts, CodeRepo, SiteCode};
@@ -222,7 +223,7 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
-    orgs.extend(read.compiled.resources.iter().map(|r| r.site.org.clone()));
+    orgs.extend(scope::orgs(&read.compiled));
     let changes =
         apply_to_self(&read.compiled, orgs.clone(), &target.base, &worker, &token).await?;
     *live.applied_orgs.lock().unwrap_or_else(|p| p.into_inner()) = orgs;
@@ -441,11 +442,7 @@ async fn apply_to_self(
         &ClientOptions::default(),
     )
     .map_err(|e| Failure::new(e.to_string()))?;
-    let scope = PruneScope::Orgs {
-        orgs,
-        shard: None,
-        elsewhere: Default::default(),
-    };
+    let scope = PruneScope::every_site_of(orgs);
     let state = live::read(&client, compiled, Some(&scope), 8)
         .await
         .map_err(|e| Failure::new(format!("cannot read the bundled service: {e}")))?;
