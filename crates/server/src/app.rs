@@ -1,7 +1,8 @@
 //! The server's one shared state, [`AppState`], and the plug through which a live session
 //! (`siteops serve` on a repository) joins the server without the server knowing it: the
 //! [`Session`] trait. The admin routes, the worker, the preview hosts and code sync all
-//! read the same state; none of them names the live session's module.
+//! read the same state; the live session is another crate (`siteops-live`), which none of
+//! them can name.
 
 use std::sync::Arc;
 

@@ -17,6 +17,7 @@
 
 use sha2::{Digest, Sha256};
 
+use siteops_config::api_path;
 use siteops_config::model::code_repo::CodeRepo;
 
 /// The areas whose keys are `<area>/<org>/…`.
@@ -60,9 +61,10 @@ pub fn sites(org: &str) -> String {
     format!("config/{org}/sites")
 }
 
-/// A site document (the site's lock name too: its read-modify-writes queue on it).
+/// A site document (the site's lock name too: its read-modify-writes queue on it): its
+/// path on the administration API, as the documents below.
 pub fn site(org: &str, site: &str) -> String {
-    format!("{}/{site}.json", sites(org))
+    api_path::site(org, site)
 }
 
 /// The folder of what belongs to a site beside its document (public configuration,
@@ -73,7 +75,7 @@ pub fn site_folder(org: &str, site: &str) -> String {
 
 /// A site's public configuration.
 pub fn public(org: &str, site: &str) -> String {
-    format!("{}/public.json", site_folder(org, site))
+    api_path::site_part(org, site, "public")
 }
 
 /// The folder of a site's secrets.
@@ -83,7 +85,7 @@ pub fn secrets(org: &str, site: &str) -> String {
 
 /// A site's secret `id`.
 pub fn secret(org: &str, site: &str, id: &str) -> String {
-    format!("{}/{id}.json", secrets(org, site))
+    api_path::secret(org, site, id)
 }
 
 /// `org`'s registration of the external repository `owner/repo` (names lowercased);

@@ -14,17 +14,17 @@ use url::Url;
 use futures_util::future::BoxFuture;
 use maud::{DOCTYPE, html};
 
-use crate::admin::ApiError;
-use crate::admin::preview::{SiteRef, preview_now};
-use crate::app::{AppState, RecentPreview, Session};
-use crate::code::CodeRepo;
-use crate::live::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
-use crate::live::events::{self, EVENTS_PATH, Invalid, PageScript};
-use crate::live::{Live, jobs_page, trace_page};
-use crate::preview::store::PreviewRecord;
-use crate::preview::url::{Requested, Variant, requested};
-use crate::server::{self, PreviewHost};
-use crate::sites::{self, Site};
+use crate::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
+use crate::events::{self, EVENTS_PATH, Invalid, PageScript};
+use crate::{Live, jobs_page, trace_page};
+use siteops_server::admin::ApiError;
+use siteops_server::admin::preview::{SiteRef, preview_now};
+use siteops_server::app::{AppState, RecentPreview, Session};
+use siteops_server::code::CodeRepo;
+use siteops_server::preview::store::PreviewRecord;
+use siteops_server::preview::url::{Requested, Variant, requested};
+use siteops_server::server::{self, PreviewHost};
+use siteops_server::sites::{self, Site};
 
 impl Session for Live {
     fn routes(self: Arc<Self>, state: Arc<AppState>) -> Router {
@@ -177,11 +177,11 @@ async fn jobs_of(
 ) -> Response {
     let store = state.store.as_ref();
     let jobs = async {
-        crate::admin::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+        siteops_server::admin::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
         sites::load(store, &org, &site)
             .await?
             .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-        Ok::<_, ApiError>(crate::codesync::job::list(store, &org, &site, &branch).await?)
+        Ok::<_, ApiError>(siteops_server::codesync::job::list(store, &org, &site, &branch).await?)
     }
     .await;
     let jobs = match jobs {
@@ -330,7 +330,7 @@ async fn preview_host(
 /// What a preview host request previews before it is served.
 enum OnView {
     /// A page, asked for as this variant.
-    Page(crate::preview::PagePath, Variant),
+    Page(siteops_server::preview::PagePath, Variant),
     /// `/config.json`: the configuration page a path mapping publishes there, if any.
     Config,
 }
@@ -342,17 +342,18 @@ impl OnView {
         state: &AppState,
         site: &Site,
         branch: &str,
-    ) -> Result<Option<crate::preview::PagePath>, ApiError> {
+    ) -> Result<Option<siteops_server::preview::PagePath>, ApiError> {
         match self {
             OnView::Page(page, _) => Ok(Some(page.clone())),
             OnView::Config => {
                 let public = sites::public(state.store.as_ref(), &site.org, &site.name).await?;
-                let mappings = crate::effective::path_mappings(&state.code, site, branch, public)
-                    .await
-                    .map(|m| m.value)
-                    .unwrap_or_default();
+                let mappings =
+                    siteops_server::effective::path_mappings(&state.code, site, branch, public)
+                        .await
+                        .map(|m| m.value)
+                        .unwrap_or_default();
                 Ok(server::config_page(&mappings)
-                    .and_then(|source| crate::preview::PagePath::parse(source).ok()))
+                    .and_then(|source| siteops_server::preview::PagePath::parse(source).ok()))
             }
         }
     }
@@ -382,7 +383,7 @@ async fn preview_on_view(
     document: &Site,
     host: &PreviewHost,
     headers: &axum::http::HeaderMap,
-    page: &crate::preview::PagePath,
+    page: &siteops_server::preview::PagePath,
 ) -> Result<PreviewRecord, ApiError> {
     let origin = headers
         .get(header::HOST)
@@ -406,7 +407,7 @@ async fn preview_on_view(
         authorization,
         viewer.as_ref(),
         &origin,
-        crate::preview::store::Rewrite::IfChanged,
+        siteops_server::preview::store::Rewrite::IfChanged,
     )
     .await
 }
