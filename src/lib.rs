@@ -15,7 +15,7 @@ pub use siteops_media as media;
 pub use siteops_mocks as mocks;
 pub use siteops_plan::{apply, http, plan, remote, shard};
 pub use siteops_server::{
-    admin, app, auth, code, codesync, fsutil, html, live, openapi, preview, quota, server, sites,
+    admin, api, app, auth, code, codesync, fsutil, html, live, preview, quota, server, sites,
     store, time, worker,
 };
 pub use siteops_template as template;

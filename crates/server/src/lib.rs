@@ -7,6 +7,7 @@
 //! [`live`] plugs into them through [`app::Session`].
 
 pub mod admin;
+pub mod api;
 pub mod app;
 pub mod auth;
 pub mod code;
@@ -15,7 +16,6 @@ pub mod effective;
 pub mod fsutil;
 pub mod html;
 pub mod live;
-pub mod openapi;
 pub mod preview;
 pub mod quota;
 pub mod server;

@@ -22,15 +22,20 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::answers::{SecretList, SecretView, SiteList, SiteName};
-use super::error::ApiError;
-use super::{check_names, read_json_body};
-use crate::app::AppState;
+use crate::api::answers::{SecretList, SecretView, SiteList, SiteName};
+use crate::api::body::{parse_body, typed};
+use crate::api::caller::why_unauthenticated;
+use crate::api::{
+    ApiError, DOCUMENT_METHODS, LIST_METHODS, SITE_METHODS, check_names, read_json_body,
+};
+use crate::app::{AppState, check_access, existing_site, existing_site_in};
 use crate::auth::{Action, Claims, Decision, authorize};
-use crate::sites::{self, MANAGED, Site, public_key, site_key};
+use crate::sites::onboarding;
+use crate::sites::{self, Site, public_key, site_key};
 use crate::store::{Store, transact};
+use serde::Deserialize;
 use siteops_config::diagnostic::Diagnostic;
-use siteops_config::model::api::AccessConfig;
+use siteops_config::model::api::{AccessConfig, CodeConfig};
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
@@ -49,41 +54,14 @@ fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
     })
 }
 
-/// Parses and validates a request body against a schema and the document rules.
-pub(crate) fn parse_body(
-    bytes: &[u8],
-    schema: SchemaKind,
-    rules: impl Fn(&Value) -> Vec<Diagnostic>,
-) -> Result<Value, ApiError> {
-    let mut value: Value = serde_json::from_slice(bytes)
-        .map_err(|error| ApiError::bad_request(format!("invalid JSON: {error}")))?;
-    if let Value::Object(map) = &mut value {
-        for field in MANAGED {
-            map.remove(field);
-        }
-    }
-    let problems = schema.check(&value);
-    if !problems.is_empty() {
-        return Err(ApiError::invalid_body(&problems));
-    }
-    let errors: Vec<Diagnostic> = rules(&value)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
-    if !errors.is_empty() {
-        return Err(ApiError::invalid_body(&errors));
-    }
-    Ok(value)
-}
-
-/// Applies a rule function to a body already known to fit its schema.
-pub(crate) fn typed<T: serde::de::DeserializeOwned>(
-    value: &Value,
-    rule: impl Fn(&T) -> Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    serde_json::from_value::<T>(value.clone())
-        .map(|t| rule(&t))
-        .unwrap_or_default()
+/// The code block of a validated body, typed once for the onboarding rules
+/// ([`onboarding`]); validation has checked it, so an error here is that validation's bug,
+/// answered as a bad request rather than ignored.
+fn code_block(code: Option<&Value>) -> Result<Option<CodeConfig>, ApiError> {
+    code.filter(|code| !code.is_null())
+        .map(CodeConfig::deserialize)
+        .transpose()
+        .map_err(|error| ApiError::bad_request(format!("`code`: {error}")))
 }
 
 /// Sets `created` (kept from the previous version) and `lastModified`.
@@ -96,32 +74,6 @@ fn stamp(value: &mut Value, previous: Option<&Value>) {
     if let Value::Object(map) = value {
         map.insert("created".into(), created);
         map.insert("lastModified".into(), Value::String(now));
-    }
-}
-
-fn check_access(
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    access: Option<&AccessConfig>,
-    action: Action,
-) -> Result<(), ApiError> {
-    let caller = state.caller(headers);
-    match authorize(
-        caller.as_ref(),
-        org,
-        site,
-        access,
-        &state.org_admins,
-        action,
-    ) {
-        Decision::Allow => Ok(()),
-        Decision::Unauthenticated => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            super::caller::why_unauthenticated(headers, &state.key),
-        )),
-        Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
     }
 }
 
@@ -199,40 +151,6 @@ fn check_access_change(
     Ok(())
 }
 
-/// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
-/// revealed to callers without a token.
-pub fn existing_site(
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    action: Action,
-) -> Result<Site, ApiError> {
-    existing_site_in(state.store.as_ref(), state, headers, org, site, action)
-}
-
-/// [`existing_site`] read through `store` (a [`crate::store::Tracked`] view, whose write of
-/// the document then depends on it being unchanged).
-fn existing_site_in(
-    store: &dyn Store,
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    action: Action,
-) -> Result<Site, ApiError> {
-    if state.caller(headers).is_none() {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            super::caller::why_unauthenticated(headers, &state.key),
-        ));
-    }
-    let document = sites::load(store, org, site)?
-        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    check_access(state, headers, org, site, document.access(), action)?;
-    Ok(document)
-}
-
 /// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
 pub async fn list_sites(
     State(state): State<Arc<AppState>>,
@@ -246,7 +164,7 @@ pub async fn list_sites(
     let Some(caller) = state.caller(&headers) else {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            super::caller::why_unauthenticated(&headers, &state.key),
+            why_unauthenticated(&headers, &state.key),
         ));
     };
     // Reading every site document of a large org is blocking work: off the async
@@ -325,6 +243,7 @@ pub async fn site(
             let value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
                 typed(v, rules::site_config)
             })?;
+            let code = code_block(value.get("code"))?;
             // The org's lock first (the only place two are taken, always in this order):
             // counting the org's sites and creating one are one step.
             let _org = state.locks.lock(&format!("org:{org}")).await;
@@ -374,10 +293,10 @@ pub async fn site(
                 if let Value::Object(map) = &mut value {
                     map.entry("version").or_insert(json!(1));
                 }
-                state.check_code_selectable(&org, site, value.get("code"))?;
+                onboarding::check_selectable(state.store.as_ref(), &org, site, code.as_ref())?;
                 stamp(&mut value, previous.as_ref().map(|p| &p.json));
                 save_json(store, &site_key(&org, site), &value)?;
-                state.register_repository(&org, site, value.get("code"))?;
+                onboarding::register(state.store.as_ref(), &org, site, code.as_ref())?;
                 let status = if previous.is_none() && method == Method::PUT {
                     StatusCode::CREATED
                 } else {
@@ -450,6 +369,10 @@ pub async fn sub_resource(
                 None
             };
             let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
+            let code = match name {
+                "code" => code_block(value.as_ref())?,
+                _ => None,
+            };
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             transact(&state.store, |store| {
                 let existing =
@@ -466,7 +389,7 @@ pub async fn sub_resource(
                 }
                 let mut document = existing.json;
                 if name == "code" {
-                    state.check_code_selectable(&org, &site, value.as_ref())?;
+                    onboarding::check_selectable(state.store.as_ref(), &org, &site, code.as_ref())?;
                 }
                 let previous = document.clone();
                 let Value::Object(map) = &mut document else {
@@ -482,7 +405,7 @@ pub async fn sub_resource(
                 stamp(&mut document, Some(&previous));
                 save_json(store, &site_key(&org, &site), &document)?;
                 if name == "code" {
-                    state.register_repository(&org, &site, value.as_ref())?;
+                    onboarding::register(state.store.as_ref(), &org, &site, code.as_ref())?;
                 }
                 Ok(match value.clone() {
                     Some(value) => Json(value).into_response(),
@@ -629,10 +552,3 @@ fn secret_view(id: &str, stored: &Value) -> SecretView {
         last_modified: date("lastModified"),
     }
 }
-
-/// The methods of a document resource: read, write, delete.
-pub const DOCUMENT_METHODS: &str = "GET, HEAD, POST, DELETE";
-/// The methods of a site: as a document's, and PUT to create one.
-pub const SITE_METHODS: &str = "GET, HEAD, PUT, POST, DELETE";
-/// The methods of a list.
-pub const LIST_METHODS: &str = "GET, HEAD";

@@ -453,7 +453,7 @@ impl CodeSync {
     /// Templates named by the branch's worker entries (or main's, which other branches use).
     fn worker_templates(&self, job: &Job) -> Result<Vec<String>, SiteError> {
         for branch in [job.branch.as_str(), "main"] {
-            let key = crate::worker::config::key(&job.org, &job.site, branch);
+            let key = crate::sites::worker_config_key(&job.org, &job.site, branch);
             if let Some(config) =
                 crate::sites::read_sealed::<serde_json::Value>(self.store.as_ref(), &key)?
             {

@@ -14,16 +14,17 @@ use url::Url;
 use futures_util::future::BoxFuture;
 use maud::{DOCTYPE, html};
 
-use crate::admin::ApiError;
-use crate::admin::preview::{SiteRef, preview_now};
+use crate::api::ApiError;
 use crate::app::{AppState, RecentPreview, Session};
 use crate::code::CodeRepo;
 use crate::live::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
 use crate::live::events::{self, EVENTS_PATH, Invalid, PageScript};
 use crate::live::{Live, jobs_page, trace_page};
+use crate::preview::PreviewHost;
+use crate::preview::service::SiteRef;
 use crate::preview::store::PreviewRecord;
 use crate::preview::url::{Requested, Variant, requested};
-use crate::server::{self, PreviewHost};
+use crate::server;
 use crate::sites::{self, Site};
 
 impl Session for Live {
@@ -165,7 +166,7 @@ fn jobs_of(
     request: &Request,
 ) -> Response {
     let store = state.store.as_ref();
-    let jobs = crate::admin::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])
+    let jobs = crate::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])
         .and_then(|()| sites::load(store, &org, &site).map_err(ApiError::from))
         .and_then(|found| {
             found.ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))
@@ -273,7 +274,7 @@ async fn preview_host(
     };
     // Who may not read the page does not get it previewed either.
     let site = site.and_then(|site| {
-        server::check_content_access(state, &headers, &site)?;
+        state.check_content_access(&headers, &site)?;
         Ok(site)
     });
     let previewed = match site {
@@ -391,16 +392,16 @@ async fn preview_on_view(
     // The viewer's identity, when it has one, lends the preview its worker's token: a
     // session reached beyond this machine asks for one (its local browser is not asked).
     let viewer = state.caller(headers);
-    preview_now(
-        state,
-        &target,
-        page,
-        authorization,
-        viewer.as_ref(),
-        &origin,
-        crate::preview::store::Rewrite::IfChanged,
-    )
-    .await
+    state
+        .preview_now(
+            &target,
+            page,
+            authorization,
+            viewer.as_ref(),
+            &origin,
+            crate::preview::store::Rewrite::IfChanged,
+        )
+        .await
 }
 
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {

@@ -17,19 +17,16 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::admin::answers::BranchList;
-use crate::admin::config::{DOCUMENT_METHODS, LIST_METHODS, existing_site, parse_body, typed};
-use crate::admin::{ApiError, check_names, read_json_body};
-use crate::app::AppState;
+use crate::api::answers::BranchList;
+use crate::api::body::{parse_body, typed};
+use crate::api::{ApiError, DOCUMENT_METHODS, LIST_METHODS, check_names, read_json_body};
+use crate::app::{AppState, existing_site};
 use crate::auth::Action;
+use crate::sites::worker_config_key;
 use crate::store::Store;
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
-
-pub fn key(org: &str, site: &str, branch: &str) -> String {
-    format!("transform/{org}/{site}/{branch}.json")
-}
 
 /// The entries that serve `branch`: its own, else `main`'s; with the branch they come from.
 pub fn load_effective(
@@ -39,7 +36,9 @@ pub fn load_effective(
     branch: &str,
 ) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
     for candidate in [branch, "main"] {
-        if let Some(entries) = crate::sites::read_sealed(store, &key(org, site, candidate))? {
+        if let Some(entries) =
+            crate::sites::read_sealed(store, &worker_config_key(org, site, candidate))?
+        {
             return Ok(Some((entries, candidate.to_string())));
         }
     }
@@ -60,11 +59,12 @@ pub async fn handle(
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
             // Read typed: a damaged document answers 500 naming it, never `null`.
             let entries: Vec<WorkerEntry> =
-                crate::sites::read_sealed(store, &key(&org, &site, &branch))?.ok_or_else(|| {
-                    ApiError::not_found(format!(
-                        "{org}/{site} has no worker configuration for branch {branch}"
-                    ))
-                })?;
+                crate::sites::read_sealed(store, &worker_config_key(&org, &site, &branch))?
+                    .ok_or_else(|| {
+                        ApiError::not_found(format!(
+                            "{org}/{site} has no worker configuration for branch {branch}"
+                        ))
+                    })?;
             Ok(Json(entries).into_response())
         }
         Method::POST => {
@@ -76,13 +76,13 @@ pub async fn handle(
             })?;
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            crate::sites::write_sealed(store, &key(&org, &site, &branch), &value)?;
+            crate::sites::write_sealed(store, &worker_config_key(&org, &site, &branch), &value)?;
             Ok(Json(value).into_response())
         }
         Method::DELETE => {
             let _guard = state.locks.lock(&format!("{org}/{site}")).await;
             existing_site(&state, &headers, &org, &site, Action::Configure)?;
-            store.delete(&key(&org, &site, &branch))?;
+            store.delete(&worker_config_key(&org, &site, &branch))?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
