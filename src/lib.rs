@@ -11,12 +11,13 @@ pub use siteops_config::{
 };
 pub use siteops_ingest as ingest;
 pub use siteops_jsregex as jsregex;
+pub use siteops_live as live;
 pub use siteops_media as media;
 pub use siteops_mocks as mocks;
-pub use siteops_plan::{apply, http, plan, remote, shard};
+pub use siteops_plan::{apply, http, plan, remote, scope, shard};
 pub use siteops_server::{
-    admin, api, app, auth, code, codesync, fsutil, html, live, preview, quota, server, sites,
-    store, time, worker,
+    admin, api, app, auth, code, codesync, fsutil, html, preview, quota, server, sites, store,
+    time, worker,
 };
 pub use siteops_template as template;
 pub use siteops_template::json;

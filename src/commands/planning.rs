@@ -1,16 +1,13 @@
 //! What `plan` and `apply` share: the desired state from the repository, a client for the
 //! services, and the plan made from both.
 
-use std::collections::BTreeSet;
-
 use anyhow::{Context, Result, anyhow, bail};
 use siteops::compile::{Compiled, Secrets, compile};
 use siteops::diagnostic::render;
-use siteops::model::{Fleet, SiteId};
 use siteops::plan::{Plan, PlanSettings, diff, scrub};
-use siteops::remote::live::{self, PruneScope};
+use siteops::remote::live;
 use siteops::remote::{Client, ClientOptions, Endpoints, Token};
-use siteops::shard::Shard;
+use siteops::scope::{PruneScope, Scope, ScopeError};
 
 use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
 use crate::cli::{RemoteArgs, RepoArgs, SelectArgs};
@@ -95,18 +92,8 @@ pub fn prepare(
         eprintln!("{}", render::human_summary(validation.summary()));
         return Ok(Err(Outcome::Failure));
     }
-    // Only the named sites are compiled: their secrets alone are needed.
-    let named = parse_sites(&settings.sites)?;
-    let fleet = if named.is_empty() {
-        validation.fleet.clone()
-    } else {
-        Fleet {
-            sites: (validation.fleet.sites.iter())
-                .filter(|site| named.contains(&site.id))
-                .cloned()
-                .collect(),
-        }
-    };
+    let scope = Scope::new(&settings).map_err(scope_error)?;
+    let fleet = scope.fleet(&validation.fleet);
     let lookup = |name: &str| std::env::var(name).ok();
     let mut compiled = match compile(&fleet, &Secrets::Lookup(&lookup)) {
         Ok(compiled) => compiled,
@@ -123,53 +110,7 @@ pub fn prepare(
         .map(str::to_string)
         .collect();
 
-    if !named.is_empty() {
-        let present: BTreeSet<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
-        if !settings.prune
-            && let Some(missing) = named.iter().find(|s| !present.contains(s))
-        {
-            bail!(
-                "--site {missing}: the repository has no such site (add --prune to delete it from the service)"
-            );
-        }
-    }
-    // The repository's orgs, before a shard takes its share: a shard prunes its share of
-    // each of them, whether or not it has a site of the org itself.
-    let orgs: BTreeSet<String> = compiled
-        .resources
-        .iter()
-        .map(|r| r.site.org.clone())
-        .collect();
-    let shard = settings
-        .shard
-        .as_deref()
-        .map(str::parse::<Shard>)
-        .transpose()
-        .map_err(|e| anyhow!(e))?;
-    // The repository's sites another shard has: never this shard's to delete.
-    let mut elsewhere = BTreeSet::new();
-    if let Some(shard) = shard {
-        let groups = siteops::shard::site_groups(&compiled);
-        compiled.resources.retain(|r| {
-            let name = r.site.to_string();
-            let ours = shard.takes(groups.get(&r.site).unwrap_or(&name));
-            if !ours {
-                elsewhere.insert(r.site.clone());
-            }
-            ours
-        });
-    }
-    let prune = settings.prune.then(|| {
-        if named.is_empty() {
-            PruneScope::Orgs {
-                orgs,
-                shard,
-                elsewhere,
-            }
-        } else {
-            PruneScope::Sites(named.clone())
-        }
-    });
+    let prune = scope.narrow(&mut compiled).map_err(scope_error)?;
 
     let token = std::env::var(&remote.token_env)
         .ok()
@@ -211,19 +152,16 @@ pub fn prepare(
     }))
 }
 
-fn parse_sites(sites: &[String]) -> Result<BTreeSet<SiteId>> {
-    sites
-        .iter()
-        .map(|text| match text.split_once('/') {
-            Some((org, site)) if siteops::rules::is_id(org) && siteops::rules::is_id(site) => {
-                Ok(SiteId {
-                    org: org.to_string(),
-                    site: site.to_string(),
-                })
-            }
-            _ => bail!("--site {text}: expected org/site, names [a-z0-9][a-z0-9-]*"),
-        })
-        .collect()
+/// A scope's problem, in the words of the flags that set it (a saved plan's settings came
+/// from the same flags).
+fn scope_error(error: ScopeError) -> anyhow::Error {
+    match error {
+        ScopeError::NotASite(_) => anyhow!("--site {error}"),
+        ScopeError::NoSuchSite(_) => {
+            anyhow!("--site {error} (add --prune to delete it from the service)")
+        }
+        ScopeError::NotAShard(_) => anyhow!(error),
+    }
 }
 
 /// Whether `url` (an http(s) URL already checked) names this machine.

@@ -1,6 +1,6 @@
 //! The crate graph is the architecture: the pure crates under `crates/` reach no runtime,
-//! no HTTP and no server code, whatever their dependencies pull in. Read from
-//! `cargo metadata`, so a new dependency that breaks a wall fails here.
+//! no HTTP and no server code, and the server no live session, whatever their dependencies
+//! pull in. Read from `cargo metadata`, so a new dependency that breaks a wall fails here.
 
 use std::collections::{BTreeSet, HashMap};
 use std::process::Command;
@@ -11,7 +11,7 @@ use crate::support::repo_root;
 
 /// The workspace's layers, lowest first: a crate may depend only on crates of lower
 /// layers, never on its own layer's or a higher one's.
-const LAYERS: [&[&str]; 5] = [
+const LAYERS: [&[&str]; 6] = [
     // The test kit is a dev-dependency only: what tests need from beside a clone.
     &[
         "siteops-jsregex",
@@ -22,6 +22,8 @@ const LAYERS: [&[&str]; 5] = [
     &["siteops-mocks", "siteops-ingest", "siteops-config"],
     &["siteops-plan"],
     &["siteops-server"],
+    // The live session plugs into the server (`app::Session`); the server never names it.
+    &["siteops-live"],
     // The bench harness is a tool beside the binary: nothing depends on it.
     &["siteops", "siteops-bench"],
 ];
@@ -43,6 +45,11 @@ const FORBIDDEN: [&str; 7] = [
 /// What the plan crate (a client of the administration API) must not reach: the server
 /// side of HTTP, file watching and the page pipeline.
 const PLAN_FORBIDDEN: [&str; 4] = ["axum", "notify", "siteops-ingest", "siteops-mocks"];
+
+/// What the server must not reach: the live session, and what only the session needs
+/// (file watching, the mocks). `siteops-live` is above it in [`LAYERS`] too; naming it
+/// here says why, and holds if the layers are ever rearranged.
+const SERVER_FORBIDDEN: [&str; 3] = ["siteops-live", "notify", "siteops-mocks"];
 
 fn metadata() -> Value {
     // This machine's platform only: other platforms' crates need not be downloaded.
@@ -217,5 +224,26 @@ fn the_pure_crates_reach_no_runtime_http_or_server_code() {
     let reached = graph.reached_from("siteops");
     for crate_name in ["tokio", "axum", "reqwest", "siteops-ingest"] {
         assert!(reached.contains(crate_name), "{crate_name}");
+    }
+}
+
+#[test]
+fn the_server_reaches_neither_the_live_session_nor_watching_nor_mocks() {
+    let metadata = metadata();
+    let graph = Graph::new(&metadata);
+    let reached = graph.reached_from("siteops-server");
+    let broken: Vec<&&str> = SERVER_FORBIDDEN
+        .iter()
+        .filter(|f| reached.contains(**f))
+        .collect();
+    assert!(
+        broken.is_empty(),
+        "siteops-server depends on {broken:?}: the live session joins it through \
+         app::Session only (see ARCHITECTURE.md)"
+    );
+    // The check itself can fail: the live session reaches all of them but itself.
+    let reached = graph.reached_from("siteops-live");
+    for name in ["siteops-server", "notify", "siteops-mocks"] {
+        assert!(reached.contains(name), "{name}");
     }
 }

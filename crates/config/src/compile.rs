@@ -120,15 +120,7 @@ impl fmt::Debug for Resource {
 impl Resource {
     /// Path of the body in `siteops compile --out`, mirroring the API paths.
     pub fn path(&self) -> String {
-        let SiteId { org, site } = &self.site;
-        match &self.kind {
-            ResourceKind::Site => format!("{org}/sites/{site}.json"),
-            ResourceKind::Public => format!("{org}/sites/{site}/public.json"),
-            ResourceKind::Access => format!("{org}/sites/{site}/access.json"),
-            ResourceKind::Code => format!("{org}/sites/{site}/code.json"),
-            ResourceKind::Secret(id) => format!("{org}/sites/{site}/secrets/{id}.json"),
-            ResourceKind::Worker(branch) => format!("transform/{org}/{site}/{branch}.json"),
-        }
+        crate::api_path::Location::of(&self.site, &self.kind).compile_path()
     }
 
     /// The secret values the body holds, for masking (`::add-mask::`) and scrubbing.

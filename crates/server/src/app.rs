@@ -1,11 +1,11 @@
 //! The server's one shared state, [`AppState`], and the plug through which a live session
 //! (`siteops serve` on a repository) joins the server without the server knowing it: the
 //! [`Session`] trait. The admin routes, the worker, the preview hosts and code sync all
-//! read the same state; none of them names the live session's module. Above the domain
-//! and `api`, below the route families: the state names no route module's type, and the
-//! helpers here are the decisions every route family makes the same way (the caller, a
-//! site's authorisation, content access, a preview made and reported to the session).
-//! Sub-states ([`FromRef`]) give extractors the part they use (the signing key).
+//! read the same state; the live session is another crate (`siteops-live`), which none of
+//! them can name. Above the domain and `api`, below the route families: the state names no
+//! route module's type, and the helpers here are the decisions every route family makes the
+//! same way (the caller, a site's authorisation, content access, a preview made and
+//! reported to the session). Sub-states ([`FromRef`]) give extractors the part they use.
 
 use std::sync::Arc;
 

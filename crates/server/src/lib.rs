@@ -1,10 +1,10 @@
 //! The bundled service behind `siteops serve`: one HTTP server for the administration API
 //! (`/admin`), the transformation worker (`/transform`) and the site preview hosts, over a
-//! store of typed site documents; code sync; and the live session that serves a
-//! repository as it is edited.
+//! store of typed site documents; and code sync.
 //!
-//! The server's modules share one [`app::AppState`] and never name the live session:
-//! [`live`] plugs into them through [`app::Session`].
+//! The server's modules share one [`app::AppState`]. The live session that serves a
+//! repository as it is edited is another crate (`siteops-live`), which this one cannot
+//! name: it plugs in through [`app::Session`].
 
 pub mod admin;
 pub mod api;
@@ -15,7 +15,6 @@ pub mod codesync;
 pub mod effective;
 pub mod fsutil;
 pub mod html;
-pub mod live;
 pub mod preview;
 pub mod quota;
 pub mod server;

@@ -61,7 +61,7 @@ impl Validation {
     }
 
     /// Adds the problems another check of the repository found (its mocks: a layer above
-    /// this crate checks them, see `siteops_server::live::mocks`), with the files they
+    /// this crate checks them, see `siteops_live::mocks`), with the files they
     /// quote; the diagnostics stay sorted by file and position.
     pub fn extend(
         &mut self,

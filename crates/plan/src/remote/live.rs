@@ -9,23 +9,9 @@ use serde_json::Value;
 
 use super::{Client, ClientError, Location};
 use crate::plan::{Body, LiveSite, LiveState};
-use crate::shard::Shard;
+use crate::scope::PruneScope;
 use siteops_config::compile::{Compiled, ResourceKind};
 use siteops_config::model::SiteId;
-
-/// With `--prune`, which live sites besides the repository's are read (and may go).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PruneScope {
-    /// Every site of these orgs that the service lists; with a shard, only those of its
-    /// share and none of `elsewhere` (the repository's sites of other shards).
-    Orgs {
-        orgs: BTreeSet<String>,
-        shard: Option<Shard>,
-        elsewhere: BTreeSet<SiteId>,
-    },
-    /// Only these sites.
-    Sites(BTreeSet<SiteId>),
-}
 
 /// What the repository wants of one site, so that only those are asked for when the
 /// service cannot list them.

@@ -42,17 +42,17 @@ pub fn worker_config_key(org: &str, site: &str, branch: &str) -> String {
 
 /// Store key of a site document.
 pub fn site_key(org: &str, site: &str) -> String {
-    format!("config/{org}/sites/{site}.json")
+    siteops_config::api_path::site(org, site)
 }
 
 /// Store key of a site's public configuration.
 pub fn public_key(org: &str, site: &str) -> String {
-    format!("config/{org}/sites/{site}/public.json")
+    siteops_config::api_path::site_part(org, site, "public")
 }
 
 /// Store key of a site's secret.
 pub fn secret_key(org: &str, site: &str, id: &str) -> String {
-    format!("config/{org}/sites/{site}/secrets/{id}.json")
+    siteops_config::api_path::secret(org, site, id)
 }
 
 /// The value of `org/site`'s secret `id`, for the service's own use (code sync, webhooks).

@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex};
 
 use http::HeaderMap;
 
-use crate::live::offline::is_local;
-use crate::preview::transport::BoxFuture;
-use crate::preview::{IncomingResponse, OutgoingRequest, Transport, TransportError};
+use crate::offline::is_local;
 use siteops_mocks::record::Exchange;
+use siteops_server::preview::transport::BoxFuture;
+use siteops_server::preview::{IncomingResponse, OutgoingRequest, Transport, TransportError};
 
 /// A transport that sends every request through `inner` and keeps a copy of each
 /// non-loopback exchange.

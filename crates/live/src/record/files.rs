@@ -35,5 +35,5 @@ pub(super) fn write_atomic(root: &Path, relative: &str, bytes: &[u8]) -> Result<
         path: relative.to_string(),
         source,
     };
-    crate::fsutil::write_atomic(&path, bytes).map_err(failed)
+    siteops_server::fsutil::write_atomic(&path, bytes).map_err(failed)
 }

@@ -14,18 +14,18 @@ use url::Url;
 use futures_util::future::BoxFuture;
 use maud::{DOCTYPE, html};
 
-use crate::api::ApiError;
-use crate::app::{AppState, RecentPreview, Session};
-use crate::code::CodeRepo;
-use crate::live::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
-use crate::live::events::{self, EVENTS_PATH, Invalid, PageScript};
-use crate::live::{Live, jobs_page, trace_page};
-use crate::preview::PreviewHost;
-use crate::preview::service::SiteRef;
-use crate::preview::store::PreviewRecord;
-use crate::preview::url::{Requested, Variant, requested};
-use crate::server;
-use crate::sites::{self, Site};
+use crate::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
+use crate::events::{self, EVENTS_PATH, Invalid, PageScript};
+use crate::{Live, jobs_page, trace_page};
+use siteops_server::api::ApiError;
+use siteops_server::app::{AppState, RecentPreview, Session};
+use siteops_server::code::CodeRepo;
+use siteops_server::preview::PreviewHost;
+use siteops_server::preview::service::SiteRef;
+use siteops_server::preview::store::PreviewRecord;
+use siteops_server::preview::url::{Requested, Variant, requested};
+use siteops_server::server;
+use siteops_server::sites::{self, Site};
 
 impl Session for Live {
     fn routes(self: Arc<Self>, state: Arc<AppState>) -> Router {
@@ -166,14 +166,17 @@ fn jobs_of(
     request: &Request,
 ) -> Response {
     let store = state.store.as_ref();
-    let jobs = crate::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])
-        .and_then(|()| sites::load(store, &org, &site).map_err(ApiError::from))
-        .and_then(|found| {
-            found.ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))
-        })
-        .and_then(|_| {
-            crate::codesync::job::list(store, &org, &site, &branch).map_err(ApiError::from)
-        });
+    let jobs =
+        siteops_server::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])
+            .and_then(|()| sites::load(store, &org, &site).map_err(ApiError::from))
+            .and_then(|found| {
+                found
+                    .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))
+            })
+            .and_then(|_| {
+                siteops_server::codesync::job::list(store, &org, &site, &branch)
+                    .map_err(ApiError::from)
+            });
     let jobs = match jobs {
         Ok(jobs) => jobs,
         Err(error) => return error.into_response(),
@@ -320,7 +323,7 @@ async fn preview_host(
 /// What a preview host request previews before it is served.
 enum OnView {
     /// A page, asked for as this variant.
-    Page(crate::preview::PagePath, Variant),
+    Page(siteops_server::preview::PagePath, Variant),
     /// `/config.json`: the configuration page a path mapping publishes there, if any.
     Config,
 }
@@ -332,11 +335,11 @@ impl OnView {
         state: &AppState,
         site: &Site,
         branch: &str,
-    ) -> Result<Option<crate::preview::PagePath>, ApiError> {
+    ) -> Result<Option<siteops_server::preview::PagePath>, ApiError> {
         match self {
             OnView::Page(page, _) => Ok(Some(page.clone())),
             OnView::Config => {
-                let mappings = crate::effective::path_mappings(
+                let mappings = siteops_server::effective::path_mappings(
                     state.store.as_ref(),
                     &state.code,
                     site,
@@ -345,7 +348,7 @@ impl OnView {
                 .map(|m| m.value)
                 .unwrap_or_default();
                 Ok(server::config_page(&mappings)
-                    .and_then(|source| crate::preview::PagePath::parse(source).ok()))
+                    .and_then(|source| siteops_server::preview::PagePath::parse(source).ok()))
             }
         }
     }
@@ -375,7 +378,7 @@ async fn preview_on_view(
     document: &Site,
     host: &PreviewHost,
     headers: &axum::http::HeaderMap,
-    page: &crate::preview::PagePath,
+    page: &siteops_server::preview::PagePath,
 ) -> Result<PreviewRecord, ApiError> {
     let origin = headers
         .get(header::HOST)
@@ -399,7 +402,7 @@ async fn preview_on_view(
             authorization,
             viewer.as_ref(),
             &origin,
-            crate::preview::store::Rewrite::IfChanged,
+            siteops_server::preview::store::Rewrite::IfChanged,
         )
         .await
 }

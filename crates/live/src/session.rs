@@ -13,12 +13,6 @@ use serde_json::Value;
 
 use super::pages::KnownPage;
 use super::{Live, LiveEvent};
-use crate::app::AppState;
-use crate::auth::{Claims, SigningKey};
-use crate::code::{Checkout, Checkouts, CodeRepo, SiteCode};
-use crate::codesync::code_key;
-use crate::server::RunningServer;
-use crate::store::Store;
 use siteops_config::compile::{Compiled, ResourceKind, SecretUse, Secrets, compile};
 use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
@@ -27,8 +21,15 @@ use siteops_config::validate::Options;
 use siteops_mocks::MockSet;
 use siteops_plan::apply::{self, ApplyOptions};
 use siteops_plan::plan::{PlanSettings, diff};
-use siteops_plan::remote::live::{self, PruneScope};
+use siteops_plan::remote::live;
 use siteops_plan::remote::{Client, ClientOptions, Endpoints, Token};
+use siteops_plan::scope::{self, PruneScope};
+use siteops_server::app::AppState;
+use siteops_server::auth::{Claims, SigningKey};
+use siteops_server::code::{Checkout, Checkouts, CodeRepo, SiteCode};
+use siteops_server::codesync::code_key;
+use siteops_server::server::RunningServer;
+use siteops_server::store::Store;
 
 /// What a reload needs of the running server.
 pub struct Target<'a> {
@@ -80,7 +81,7 @@ pub(super) struct SessionKeys {
 
 impl SessionKeys {
     fn new(key: &SigningKey) -> SessionKeys {
-        let now = crate::time::now_seconds();
+        let now = siteops_server::time::now_seconds();
         let mut bytes = [0u8; 16];
         // Without randomness the stand-ins still differ per process start time; a sync
         // secret is then weaker, but nothing it protects leaves this machine.
@@ -141,7 +142,7 @@ pub async fn reload(live: &Live, target: &Target<'_>) {
     let mut snapshot = live.snapshot.write().unwrap_or_else(|p| p.into_inner());
     snapshot.generation += 1;
     snapshot.reload_ms = elapsed_ms;
-    snapshot.reloaded_at = crate::time::now_seconds();
+    snapshot.reloaded_at = siteops_server::time::now_seconds();
     let event = match outcome {
         Ok(applied) => {
             snapshot.diagnostics = applied.diagnostics;
@@ -222,7 +223,7 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
-    orgs.extend(read.compiled.resources.iter().map(|r| r.site.org.clone()));
+    orgs.extend(scope::orgs(&read.compiled));
     let changes =
         apply_to_self(&read.compiled, orgs.clone(), &target.base, &worker, &token).await?;
     *live.applied_orgs.lock().unwrap_or_else(|p| p.into_inner()) = orgs;
@@ -441,11 +442,7 @@ async fn apply_to_self(
         &ClientOptions::default(),
     )
     .map_err(|e| Failure::new(e.to_string()))?;
-    let scope = PruneScope::Orgs {
-        orgs,
-        shard: None,
-        elsewhere: Default::default(),
-    };
+    let scope = PruneScope::every_site_of(orgs);
     let state = live::read(&client, compiled, Some(&scope), 8)
         .await
         .map_err(|e| Failure::new(format!("cannot read the bundled service: {e}")))?;

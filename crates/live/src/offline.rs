@@ -11,11 +11,11 @@ use std::sync::{Arc, Mutex};
 
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use crate::preview::transport::BoxFuture;
-use crate::preview::{
+use siteops_mocks::{MockRequest, MockSet, Scenarios};
+use siteops_server::preview::transport::BoxFuture;
+use siteops_server::preview::{
     IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
 };
-use siteops_mocks::{MockRequest, MockSet, Scenarios};
 
 /// Where the current mocks come from (the live session swaps them on every reload).
 pub type MockSource = Arc<dyn Fn() -> Arc<MockSet> + Send + Sync>;

@@ -18,13 +18,13 @@ use std::sync::Arc;
 use http::HeaderValue;
 
 use super::{Live, SERVE_SUBJECT, Target, reload};
-use crate::auth::Claims;
-use crate::preview::Transport;
-use crate::server::{ServerConfig, start};
 use files::{read_tree, write_atomic};
 use siteops_config::model::SiteId;
 use siteops_mocks::record::{Exchange, RecordedMock, recorded_mocks};
 use siteops_mocks::{MockRequest, MockSet, Scenarios};
+use siteops_server::auth::Claims;
+use siteops_server::preview::Transport;
+use siteops_server::server::{ServerConfig, start};
 
 pub use transport::RecordingTransport;
 
@@ -117,16 +117,16 @@ pub async fn record(
     let recorder = Arc::new(RecordingTransport::new(network));
     let server = start(ServerConfig {
         addr: (std::net::Ipv4Addr::LOCALHOST, 0).into(),
-        store: crate::store::StoreLocation::Dir(scratch.path().to_path_buf()),
+        store: siteops_server::store::StoreLocation::Dir(scratch.path().to_path_buf()),
         org_admins: vec![SERVE_SUBJECT.to_string()],
-        preview_limits: crate::preview::Limits::default(),
+        preview_limits: siteops_server::preview::Limits::default(),
         preview_transport: Some(recorder.clone()),
         session: None,
         allowed_hosts: Vec::new(),
         connection_limits: Default::default(),
         quotas: Default::default(),
         // Its own scratch service: nobody signs in.
-        sign_in: crate::auth::SignIn::Off,
+        sign_in: siteops_server::auth::SignIn::Off,
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;
@@ -174,7 +174,7 @@ pub async fn record(
 /// Applies the repository to the server and previews every page.
 async fn apply_and_preview(
     recording: &Recording<'_>,
-    server: &crate::server::RunningServer,
+    server: &siteops_server::server::RunningServer,
     base: &str,
 ) -> Result<Vec<PageOutcome>, RecordError> {
     let live = Live::new(recording.root.to_path_buf(), false);
@@ -198,7 +198,7 @@ async fn apply_and_preview(
             });
         }
     }
-    let now = crate::time::now_seconds();
+    let now = siteops_server::time::now_seconds();
     let token = server.state.key.sign(&Claims {
         sub: SERVE_SUBJECT.into(),
         iat: now,

@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 
 use super::watch::{DEBOUNCE, is_temporary};
 use super::{Live, LiveEvent};
-use crate::code::{Checkouts, CodeRepo};
+use siteops_server::code::{Checkouts, CodeRepo};
 
 /// The watch of the current checkouts; [`CodeWatch::follow`] re-targets it.
 pub struct CodeWatch {
@@ -212,7 +212,7 @@ fn watch_tree(watcher: &Mutex<RecommendedWatcher>, dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::Checkout;
+    use siteops_server::code::Checkout;
 
     fn seen(path: PathBuf, appeared: bool) -> Seen {
         Seen {

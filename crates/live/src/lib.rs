@@ -4,6 +4,12 @@
 //!
 //! [`Live`] is what the server and the session share: the last reload's [`Snapshot`] for
 //! the dashboard, the event channel, and the mocks that answer outgoing requests offline.
+//!
+//! A crate above `siteops-server`: it uses the server's items, and joins a running server
+//! only through [`siteops_server::app::Session`] (`routes`), so the server never names
+//! it, nor reaches file watching, the mocks or apply. It also holds validation with mocks
+//! (`mocks`, `siteops validate`'s too), the offline transport (`offline`), recording
+//! (`record`) and the session's pages (`dashboard`, `trace_page`, `jobs_page`: pure HTML).
 
 pub mod code_watch;
 pub mod dashboard;
@@ -24,10 +30,10 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use tokio::sync::broadcast;
 
-use crate::code::CodeRepo;
 use siteops_config::compile::Compiled;
 use siteops_config::model::SiteId;
 use siteops_mocks::MockSet;
+use siteops_server::code::CodeRepo;
 
 pub use session::{SERVE_SUBJECT, TEMPLATE_READER_SUBJECT, Target, reload};
 
@@ -51,7 +57,7 @@ pub struct Live {
     applied_orgs: Mutex<BTreeSet<String>>,
 }
 
-pub use crate::app::RecentPreview;
+pub use siteops_server::app::RecentPreview;
 
 /// How many previews the dashboard keeps.
 const RECENT: usize = 50;

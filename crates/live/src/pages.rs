@@ -140,7 +140,9 @@ fn kind_of(stub: &Stub) -> Option<PageKind> {
         .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
         .map(|(_, value)| value.as_str());
     match content_type {
-        Some(value) if crate::preview::fetch::is_sheet_type(value) => Some(PageKind::Sheet),
+        Some(value) if siteops_server::preview::fetch::is_sheet_type(value) => {
+            Some(PageKind::Sheet)
+        }
         Some(value) if siteops_media::essence(value) != "text/html" => None,
         _ => Some(PageKind::Page),
     }

@@ -9,10 +9,10 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::Snapshot;
 use super::pages::{KnownPage, PageKind};
-use crate::code::{self, CodeRepo};
-use crate::preview::url::{PagePath, Variant};
 use siteops_config::compile::{Compiled, ResourceKind, masked, pretty};
 use siteops_config::model::SiteId;
+use siteops_server::code::{self, CodeRepo};
+use siteops_server::preview::url::{PagePath, Variant};
 
 /// One stored preview, as the dashboard lists it.
 #[derive(Debug, Clone)]
@@ -35,7 +35,7 @@ pub struct Addresses {
 
 impl Addresses {
     pub fn preview_host(&self, site: &SiteId, branch: &str) -> String {
-        let host = crate::preview::PreviewHost {
+        let host = siteops_server::preview::PreviewHost {
             branch: branch.into(),
             site: site.site.clone(),
             org: site.org.clone(),
@@ -139,7 +139,7 @@ fn previews_section(previews: &[PreviewSummary]) -> Markup {
                             td { (preview.site.org) "/" (preview.site.site) " (" (preview.branch) ")" }
                             td { (preview.path) }
                             td class=(status_class(preview.status)) { (preview.status) }
-                            td { (crate::time::format_rfc3339(preview.at, 0)) }
+                            td { (siteops_server::time::format_rfc3339(preview.at, 0)) }
                             td { a.trace href=(preview.trace_link) { "trace" } }
                         }
                     }

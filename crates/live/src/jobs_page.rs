@@ -5,8 +5,8 @@
 use maud::html;
 
 use super::dashboard::{Addresses, layout};
-use crate::codesync::job::{Job, JobState, Trigger};
 use siteops_config::model::SiteId;
+use siteops_server::codesync::job::{Job, JobState, Trigger};
 
 pub fn page(site: &SiteId, branch: &str, jobs: &[Job], addresses: &Addresses) -> String {
     let header = html! {

@@ -1,0 +1,171 @@
+//! Where each resource lives on the platform's two services, written once: the
+//! administration API's `config/<org>/sites/…` paths and the worker's
+//! `config/<org>/<site>/<branch>`. The compile output's layout, the remote client's
+//! requests and the bundled service's store keys of site documents are all derived from
+//! these functions, so the three cannot disagree.
+
+use crate::compile::ResourceKind;
+use crate::model::SiteId;
+
+/// The two services a resource lives on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    Admin,
+    Worker,
+}
+
+/// A resource on one of the services, by path relative to its base address
+/// (`…/admin/`, `…/transform/`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub service: Service,
+    pub path: String,
+}
+
+/// A site's document: `config/<org>/sites/<site>.json`.
+pub fn site(org: &str, site: &str) -> String {
+    format!("config/{org}/sites/{site}.json")
+}
+
+/// A part of a site's document with its own path: `config/<org>/sites/<site>/<part>.json`
+/// (`public`, `access`, `code`, `content`, `secrets`).
+pub fn site_part(org: &str, site: &str, part: &str) -> String {
+    format!("config/{org}/sites/{site}/{part}.json")
+}
+
+/// One of a site's secrets: `config/<org>/sites/<site>/secrets/<id>.json`.
+pub fn secret(org: &str, site: &str, id: &str) -> String {
+    format!("config/{org}/sites/{site}/secrets/{id}.json")
+}
+
+/// The org's sites: `config/<org>/sites.json`.
+pub fn sites(org: &str) -> String {
+    format!("config/{org}/sites.json")
+}
+
+/// The worker's configuration of one branch: `config/<org>/<site>/<branch>`.
+pub fn worker_branch(org: &str, site: &str, branch: &str) -> String {
+    format!("config/{org}/{site}/{branch}")
+}
+
+/// The branches with worker configurations: `config/<org>/<site>`.
+pub fn worker_branches(org: &str, site: &str) -> String {
+    format!("config/{org}/{site}")
+}
+
+impl Location {
+    fn admin(path: String) -> Location {
+        Location {
+            service: Service::Admin,
+            path,
+        }
+    }
+
+    fn worker(path: String) -> Location {
+        Location {
+            service: Service::Worker,
+            path,
+        }
+    }
+
+    /// Where a resource of `kind` of `site` lives.
+    pub fn of(site_id: &SiteId, kind: &ResourceKind) -> Location {
+        let SiteId { org, site: name } = site_id;
+        match kind {
+            ResourceKind::Site => Location::admin(site(org, name)),
+            ResourceKind::Public => Location::admin(site_part(org, name, "public")),
+            ResourceKind::Access => Location::admin(site_part(org, name, "access")),
+            ResourceKind::Code => Location::admin(site_part(org, name, "code")),
+            ResourceKind::Secret(id) => Location::admin(secret(org, name, id)),
+            ResourceKind::Worker(branch) => Location::worker(worker_branch(org, name, branch)),
+        }
+    }
+
+    /// The org's sites: `{"sites": [{"name": …}]}`.
+    pub fn sites_of(org: &str) -> Location {
+        Location::admin(sites(org))
+    }
+
+    /// A site's secrets without values: `{"secrets": [{"id": …}]}`.
+    pub fn secrets_of(site_id: &SiteId) -> Location {
+        Location::admin(site_part(&site_id.org, &site_id.site, "secrets"))
+    }
+
+    /// The branches with worker entries: `{"branches": […]}`.
+    pub fn branches_of(site_id: &SiteId) -> Location {
+        Location::worker(worker_branches(&site_id.org, &site_id.site))
+    }
+
+    /// Where `siteops compile --out` writes the body: the administration API's path
+    /// without its `config/`, the worker's under `transform/` with `.json` added.
+    pub fn compile_path(&self) -> String {
+        let relative = self.path.strip_prefix("config/").unwrap_or(&self.path);
+        match self.service {
+            Service::Admin => relative.to_string(),
+            Service::Worker => format!("transform/{relative}.json"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_path_on_its_service_and_in_the_compile_output() {
+        let id = SiteId {
+            org: "acme".into(),
+            site: "web".into(),
+        };
+        let cases = [
+            (
+                ResourceKind::Site,
+                "config/acme/sites/web.json",
+                "acme/sites/web.json",
+            ),
+            (
+                ResourceKind::Public,
+                "config/acme/sites/web/public.json",
+                "acme/sites/web/public.json",
+            ),
+            (
+                ResourceKind::Access,
+                "config/acme/sites/web/access.json",
+                "acme/sites/web/access.json",
+            ),
+            (
+                ResourceKind::Code,
+                "config/acme/sites/web/code.json",
+                "acme/sites/web/code.json",
+            ),
+            (
+                ResourceKind::Secret("k".into()),
+                "config/acme/sites/web/secrets/k.json",
+                "acme/sites/web/secrets/k.json",
+            ),
+            (
+                ResourceKind::Worker("main".into()),
+                "config/acme/web/main",
+                "transform/acme/web/main.json",
+            ),
+        ];
+        for (kind, api, out) in cases {
+            let location = Location::of(&id, &kind);
+            assert_eq!(
+                location.service == Service::Worker,
+                matches!(kind, ResourceKind::Worker(_))
+            );
+            assert_eq!(
+                (location.path.as_str(), location.compile_path().as_str()),
+                (api, out),
+                "{kind:?}"
+            );
+        }
+        assert_eq!(Location::sites_of("acme").path, "config/acme/sites.json");
+        assert_eq!(
+            Location::secrets_of(&id).path,
+            "config/acme/sites/web/secrets.json"
+        );
+        assert_eq!(Location::branches_of(&id).path, "config/acme/web");
+    }
+}
