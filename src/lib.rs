@@ -16,7 +16,7 @@ pub use siteops_media as media;
 pub use siteops_mocks as mocks;
 pub use siteops_plan::{apply, http, plan, remote, scope, shard};
 pub use siteops_server::{
-    admin, app, auth, code, codesync, fsutil, html, openapi, preview, quota, server, sites, store,
+    admin, api, app, auth, code, codesync, fsutil, html, preview, quota, server, sites, store,
     time, worker,
 };
 pub use siteops_template as template;

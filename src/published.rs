@@ -14,6 +14,6 @@ pub fn documents() -> Vec<(&'static str, Value)> {
         .iter()
         .map(|kind| (kind.file_name(), kind.generate()))
         .collect();
-    documents.push((OPENAPI_FILE, siteops_server::openapi::document()));
+    documents.push((OPENAPI_FILE, siteops_server::api::openapi::document()));
     documents
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use siteops::admin::SignIn;
-use siteops::admin::oidc::OidcSettings;
+use siteops::auth::SignIn;
+use siteops::auth::oidc::OidcSettings;
 use siteops::live::code_watch::CodeWatch;
 use siteops::live::offline::OfflineTransport;
 use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};

@@ -5,8 +5,8 @@
 //! made there would sign tokens no server takes.
 
 use anyhow::{Result, bail};
-use siteops::admin::signing_key;
 use siteops::auth::Claims;
+use siteops::auth::signing_key;
 use siteops::store::StoreLocation;
 use siteops::time::now_seconds;
 

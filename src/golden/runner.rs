@@ -77,7 +77,7 @@ impl Harness {
             connection_limits: Default::default(),
             quotas: Default::default(),
             // The harness's own scratch service: nobody signs in.
-            sign_in: crate::admin::SignIn::Off,
+            sign_in: crate::auth::SignIn::Off,
         };
         let server = start(config)
             .await

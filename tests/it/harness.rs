@@ -130,9 +130,9 @@ impl TestServer {
             connection_limits: Default::default(),
             quotas: Default::default(),
             sign_in: if allowed.is_empty() {
-                siteops::admin::SignIn::Email
+                siteops::auth::SignIn::Email
             } else {
-                siteops::admin::SignIn::Off
+                siteops::auth::SignIn::Off
             },
         };
         let mut server = TestServer::start_config(config).await;
@@ -148,7 +148,7 @@ impl TestServer {
             connection_limits: Default::default(),
             quotas: Default::default(),
             // Reached beyond this machine: the e-mail sign-in is refused there.
-            sign_in: siteops::admin::SignIn::Off,
+            sign_in: siteops::auth::SignIn::Off,
             ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
         })
         .await;
@@ -157,7 +157,7 @@ impl TestServer {
     }
 
     /// A server whose people sign in as `sign_in` says, on loopback.
-    pub async fn start_signing_in(sign_in: siteops::admin::SignIn) -> TestServer {
+    pub async fn start_signing_in(sign_in: siteops::auth::SignIn) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             sign_in,

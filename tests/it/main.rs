@@ -19,6 +19,7 @@ mod hostile_input;
 mod ingest;
 mod live;
 mod mocks_record;
+mod module_graph;
 mod object_store;
 mod oidc;
 mod openapi;

@@ -12,8 +12,8 @@ use std::process::{Child, Command, Stdio};
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use serde_json::json;
-use siteops::admin::SignIn;
-use siteops::admin::oidc::OidcSettings;
+use siteops::auth::SignIn;
+use siteops::auth::oidc::OidcSettings;
 
 use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::repo_root;

@@ -52,7 +52,7 @@ async fn the_service_serves_the_document_it_generates() {
         .send(Method::GET, "/admin/openapi.json", None, None)
         .await;
     assert_eq!(answer.status, StatusCode::OK, "no token needed");
-    assert_eq!(answer.body, siteops::openapi::document());
+    assert_eq!(answer.body, siteops::api::openapi::document());
     assert_eq!(answer.body["openapi"], "3.1.0");
 }
 
@@ -113,7 +113,7 @@ fn conformance(document: &Value, operation: &Value, status: &str, body: &Value) 
 #[tokio::test]
 async fn every_documented_operation_answers_as_documented() {
     let (server, root) = with_site().await;
-    let document = siteops::openapi::document();
+    let document = siteops::api::openapi::document();
     let mut operations = operations(&document);
     operations.sort_by_key(|(_, method, _)| method_rank(method));
     let mut wrong = Vec::new();
@@ -154,7 +154,7 @@ async fn every_documented_operation_answers_as_documented() {
 #[tokio::test]
 async fn a_method_not_documented_gets_405_with_the_documented_ones_in_allow() {
     let (server, root) = with_site().await;
-    let document = siteops::openapi::document();
+    let document = siteops::api::openapi::document();
     let mut wrong = Vec::new();
     for (path, item) in document["paths"].as_object().expect("paths") {
         let documented: BTreeSet<String> = item
@@ -187,4 +187,51 @@ async fn a_method_not_documented_gets_405_with_the_documented_ones_in_allow() {
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// The preview answer is a type, and the document takes its schema from it: a real
+/// preview's answer fits the document's schema for the route and status, and the schema
+/// names what the answer carries (it once lacked `source`, `sourceLastModified`, `media`).
+#[tokio::test]
+async fn a_real_preview_answers_as_documented() {
+    use wiremock::matchers::any;
+    use wiremock::{Mock, MockServer};
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(
+            crate::preview::html(crate::preview::PAGE)
+                .insert_header("last-modified", "Tue, 01 Apr 2025 10:00:00 GMT"),
+        )
+        .mount(&source)
+        .await;
+    let (server, root) = crate::preview::site(&source.uri(), None).await;
+    let (answer, _) = crate::preview::preview(&server, &root, "/guide", &[]).await;
+    assert_eq!(answer.status, reqwest::StatusCode::OK, "{:?}", answer.error);
+    let body = &answer.body;
+    assert_eq!(body["preview"]["source"], "primary", "{body}");
+    assert!(body["preview"]["media"].is_array(), "{body}");
+
+    let document = siteops::api::openapi::document();
+    let operation = &document["paths"]["/admin/preview/{org}/{site}/{branch}/{path}"]["post"];
+    assert!(operation.is_object(), "the preview route is documented");
+    let problems = conformance(&document, operation, "200", body);
+    assert!(problems.is_empty(), "{problems:#?}\n{body:#}");
+
+    let page = &document["components"]["schemas"]["Preview"]["properties"]["preview"]["properties"];
+    for field in [
+        "source",
+        "sourceLastModified",
+        "media",
+        "url",
+        "contentBusId",
+    ] {
+        assert!(
+            page.get(field).is_some(),
+            "`preview.{field}` is documented: {page:#}"
+        );
+    }
+    // A field the schema does not allow fails the check: it can tell.
+    let mut wrong = body.clone();
+    wrong["preview"]["media"] = serde_json::json!("not a list");
+    assert!(!conformance(&document, operation, "200", &wrong).is_empty());
 }

@@ -35,10 +35,12 @@ pub struct Addresses {
 
 impl Addresses {
     pub fn preview_host(&self, site: &SiteId, branch: &str) -> String {
-        format!(
-            "http://{branch}--{}--{}.localhost:{}",
-            site.site, site.org, self.port
-        )
+        let host = siteops_server::preview::PreviewHost {
+            branch: branch.into(),
+            site: site.site.clone(),
+            org: site.org.clone(),
+        };
+        host.origin(Some(self.port))
     }
 
     /// The dashboard, as the preview hosts' pages link to it.

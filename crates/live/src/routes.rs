@@ -17,13 +17,14 @@ use maud::{DOCTYPE, html};
 use crate::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
 use crate::events::{self, EVENTS_PATH, Invalid, PageScript};
 use crate::{Live, jobs_page, trace_page};
-use siteops_server::admin::ApiError;
-use siteops_server::admin::preview::{SiteRef, preview_now};
+use siteops_server::api::ApiError;
 use siteops_server::app::{AppState, RecentPreview, Session};
 use siteops_server::code::CodeRepo;
+use siteops_server::preview::PreviewHost;
+use siteops_server::preview::service::SiteRef;
 use siteops_server::preview::store::PreviewRecord;
 use siteops_server::preview::url::{Requested, Variant, requested};
-use siteops_server::server::{self, PreviewHost};
+use siteops_server::server;
 use siteops_server::sites::{self, Site};
 
 impl Session for Live {
@@ -177,7 +178,7 @@ async fn jobs_of(
 ) -> Response {
     let store = state.store.as_ref();
     let jobs = async {
-        siteops_server::admin::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+        siteops_server::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
         sites::load(store, &org, &site)
             .await?
             .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
@@ -284,7 +285,7 @@ async fn preview_host(
     };
     // Who may not read the page does not get it previewed either.
     let site = site.and_then(|site| {
-        server::check_content_access(state, &headers, &site)?;
+        state.check_content_access(&headers, &site)?;
         Ok(site)
     });
     let previewed = match site {
@@ -400,16 +401,16 @@ async fn preview_on_view(
     // The viewer's identity, when it has one, lends the preview its worker's token: a
     // session reached beyond this machine asks for one (its local browser is not asked).
     let viewer = state.caller(headers);
-    preview_now(
-        state,
-        &target,
-        page,
-        authorization,
-        viewer.as_ref(),
-        &origin,
-        siteops_server::preview::store::Rewrite::IfChanged,
-    )
-    .await
+    state
+        .preview_now(
+            &target,
+            page,
+            authorization,
+            viewer.as_ref(),
+            &origin,
+            siteops_server::preview::store::Rewrite::IfChanged,
+        )
+        .await
 }
 
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {

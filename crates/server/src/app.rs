@@ -2,21 +2,33 @@
 //! (`siteops serve` on a repository) joins the server without the server knowing it: the
 //! [`Session`] trait. The admin routes, the worker, the preview hosts and code sync all
 //! read the same state; the live session is another crate (`siteops-live`), which none of
-//! them can name.
+//! them can name. Above the domain and `api`, below the route families: the state names no
+//! route module's type, and the helpers here are the decisions every route family makes the
+//! same way (the caller, a site's authorisation, content access, a preview made and
+//! reported to the session). Sub-states ([`FromRef`]) give extractors the part they use.
 
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::Request;
-use axum::http::HeaderMap;
+use axum::extract::{FromRef, Request};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use futures_util::future::BoxFuture;
+use url::Url;
 
-use crate::auth::{Claims, OrgAdmins, SigningKey};
+use crate::api::ApiError;
+use crate::api::caller::why_unauthenticated;
+use crate::auth::{
+    Action, Claims, Decision, Identity, OrgAdmins, SignInNonces, SigningKey, authorize,
+};
 use crate::codesync::runner::CodeSync;
-use crate::server::PreviewHost;
+use crate::preview::service::{Ask, PreviewService, SiteRef};
+use crate::preview::store::{PreviewRecord, Rewrite};
+use crate::preview::{PagePath, PreviewHost};
+use crate::sites::{self, Site};
 use crate::store::{KeyedLocks, Store};
 use siteops_config::model::SiteId;
+use siteops_config::model::api::AccessConfig;
 
 /// Everything a request handler may need, shared by every route of the server.
 pub struct AppState {
@@ -33,16 +45,14 @@ pub struct AppState {
     /// golden harness.
     pub preview_transport: Arc<dyn crate::preview::Transport>,
     pub preview_limits: crate::preview::Limits,
-    /// The worker's compiled templates and regexes.
-    pub worker_cache: crate::worker::cache::WorkerCache,
     /// The live session, when `serve` serves a repository.
     pub session: Option<Arc<dyn Session>>,
     /// Host names answered besides loopback, `localhost` and `*.localhost`.
     pub allowed_hosts: Vec<String>,
     /// The single-use nonces of the sign-in forms shown.
-    pub sign_in: crate::admin::SignInNonces,
+    pub sign_in: SignInNonces,
     /// How people sign in: an identity provider, an e-mail address, or not at all.
-    pub identity: crate::admin::Identity,
+    pub identity: Identity,
     /// Whether others than this machine's users reach the service
     /// ([`crate::server::is_exposed`]): a live session's
     /// conveniences for the local developer (its dashboard, protected sites' pages without
@@ -58,18 +68,162 @@ pub struct AppState {
 impl AppState {
     /// The verified caller of a request, if its token is valid.
     pub fn caller(&self, headers: &HeaderMap) -> Option<Claims> {
-        crate::admin::caller(headers, &self.key)
+        crate::api::caller::caller(headers, &self.key)
     }
 
-    /// What `org/site`'s previews hold in the store, under the site's cap.
-    pub fn preview_usage(&self, org: &str, site: &str) -> crate::preview::usage::SiteUsage {
-        crate::preview::usage::SiteUsage::new(
-            self.store.clone(),
-            &self.usage_locks,
+    /// The preview service over this server's store, transport, limits and quotas.
+    pub fn previews(&self) -> PreviewService<'_> {
+        PreviewService {
+            store: &self.store,
+            transport: self.preview_transport.as_ref(),
+            limits: &self.preview_limits,
+            locks: &self.locks,
+            usage_locks: &self.usage_locks,
+            code: &self.code,
+            throttles: &self.throttles,
+            key: &self.key,
+            own_addr: self.own_addr.get().copied(),
+        }
+    }
+
+    /// Previews `page` now and stores it ([`PreviewService::preview`]); in `serve`, the
+    /// outcome also goes to the live session's list of recent previews, trace included.
+    /// The admin API's preview route and the live session's preview hosts both call it.
+    pub async fn preview_now(
+        &self,
+        target: &SiteRef<'_>,
+        page: &PagePath,
+        authorization: Option<&HeaderValue>,
+        caller: Option<&Claims>,
+        preview_origin: &Url,
+        rewrite: Rewrite,
+    ) -> Result<PreviewRecord, ApiError> {
+        let ask = Ask {
+            authorization,
+            caller,
+            preview_origin,
+            rewrite,
+        };
+        let previewed = self.previews().preview(target, page, ask).await;
+        let saved = previewed.result.map_err(ApiError::from);
+        if let Some(session) = &self.session {
+            let (status, error) = match &saved {
+                Ok(_) => (200, None),
+                Err(error) => (error.status.as_u16(), Some(error.message.clone())),
+            };
+            session.previewed(RecentPreview {
+                id: 0,
+                site: SiteId {
+                    org: target.org.into(),
+                    site: target.site.into(),
+                },
+                branch: target.branch.into(),
+                path: page.web_path(),
+                status,
+                error,
+                at: crate::time::now_seconds(),
+                trace: previewed.trace,
+            });
+        }
+        saved
+    }
+
+    /// Whether a request may read the content of `document`'s site: always, unless the site
+    /// requires authentication; then 401 without a valid token, 403 with a token without a
+    /// role on the site. A live session serving only this machine (`serve` on loopback) does
+    /// not ask the local developer; one reached beyond it asks as any service does. The
+    /// preview hosts and the worker's pages ask the same question here.
+    pub fn check_content_access(
+        &self,
+        headers: &HeaderMap,
+        document: &sites::Site,
+    ) -> Result<(), ApiError> {
+        let local_session = self.session.is_some() && !self.exposed;
+        if !document.requires_auth() || local_session {
+            return Ok(());
+        }
+        let (org, site) = (&document.org, &document.name);
+        match authorize(
+            self.caller(headers).as_ref(),
             org,
             site,
-            self.throttles.quotas.preview_bytes_per_site,
-        )
+            document.access(),
+            &self.org_admins,
+            Action::ReadContent,
+        ) {
+            Decision::Allow => Ok(()),
+            Decision::Unauthenticated => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                format!("{org}/{site} requires authentication: send a token"),
+            )),
+            Decision::Forbidden(reason) => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("{org}/{site} requires authentication: {reason}"),
+            )),
+        }
+    }
+}
+
+/// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
+/// revealed to callers without a token.
+pub async fn existing_site(
+    state: &AppState,
+    headers: &HeaderMap,
+    org: &str,
+    site: &str,
+    action: Action,
+) -> Result<Site, ApiError> {
+    existing_site_in(state.store.as_ref(), state, headers, org, site, action).await
+}
+
+/// [`existing_site`] read through `store` (a [`crate::store::Tracked`] view, whose write of
+/// the document then depends on it being unchanged).
+pub async fn existing_site_in(
+    store: &dyn Store,
+    state: &AppState,
+    headers: &HeaderMap,
+    org: &str,
+    site: &str,
+    action: Action,
+) -> Result<Site, ApiError> {
+    if state.caller(headers).is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            why_unauthenticated(headers, &state.key),
+        ));
+    }
+    let document = sites::load(store, org, site)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+    check_access(state, headers, org, site, document.access(), action)?;
+    Ok(document)
+}
+
+/// Authorises `action` on `org/site` with `access`: 401 (saying why) without a valid
+/// token, 403 with one that may not.
+pub fn check_access(
+    state: &AppState,
+    headers: &HeaderMap,
+    org: &str,
+    site: &str,
+    access: Option<&AccessConfig>,
+    action: Action,
+) -> Result<(), ApiError> {
+    let caller = state.caller(headers);
+    match authorize(
+        caller.as_ref(),
+        org,
+        site,
+        access,
+        &state.org_admins,
+        action,
+    ) {
+        Decision::Allow => Ok(()),
+        Decision::Unauthenticated => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            why_unauthenticated(headers, &state.key),
+        )),
+        Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
     }
 }
 
@@ -114,4 +268,10 @@ pub struct RecentPreview {
     pub at: u64,
     /// The pipeline's trace: fetch attempts, images.
     pub trace: crate::preview::Trace,
+}
+
+impl FromRef<Arc<AppState>> for SigningKey {
+    fn from_ref(state: &Arc<AppState>) -> SigningKey {
+        state.key.clone()
+    }
 }

@@ -7,6 +7,7 @@
 //! name: it plugs in through [`app::Session`].
 
 pub mod admin;
+pub mod api;
 pub mod app;
 pub mod auth;
 pub mod code;
@@ -14,7 +15,6 @@ pub mod codesync;
 pub mod effective;
 pub mod fsutil;
 pub mod html;
-pub mod openapi;
 pub mod preview;
 pub mod quota;
 pub mod server;

@@ -9,7 +9,8 @@ use reqwest::StatusCode;
 use siteops::preview::store::BranchPreviews;
 use siteops::preview::transport::BoxFuture;
 use siteops::preview::{
-    IncomingResponse, Limits, OutgoingRequest, ReqwestTransport, Transport, TransportError,
+    FailureKind, IncomingResponse, Limits, OutgoingRequest, ReqwestTransport, Transport,
+    TransportError,
 };
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer};
@@ -87,7 +88,7 @@ async fn limits_and_svg_validation_fail_the_whole_page() {
     ] {
         let failed = run(&transport, &one(src), &base, None, None, &quick(), &memory).await;
         let error = failed.result.expect_err(src);
-        assert_eq!(error.status, 409, "{src}");
+        assert_eq!(error.failure, FailureKind::Refused, "{src}");
         assert_eq!(
             error.message,
             format!("the image {}{src}: {message}", host.uri())
@@ -109,9 +110,9 @@ async fn limits_and_svg_validation_fail_the_whole_page() {
     .await;
     let error = big.result.expect_err("too large");
     assert_eq!(
-        (error.status, error.message),
+        (error.failure, error.message),
         (
-            409,
+            FailureKind::Refused,
             format!("the image {}/big.png is larger than 1024 bytes", host.uri())
         )
     );
@@ -126,8 +127,11 @@ async fn limits_and_svg_validation_fail_the_whole_page() {
     let too_many = run(&transport, &many, &base, None, None, &quick(), &memory).await;
     let error = too_many.result.expect_err("too many");
     assert_eq!(
-        (error.status, error.message.as_str()),
-        (409, "the page has 201 distinct images, more than 200")
+        (error.failure, error.message.as_str()),
+        (
+            FailureKind::Refused,
+            "the page has 201 distinct images, more than 200"
+        )
     );
     assert!(
         host.received_requests()
@@ -211,7 +215,7 @@ async fn stored_media_are_served_by_the_preview_host() {
         .await;
     let state = &server.server.state;
     let previews = BranchPreviews::new(state.store.as_ref(), "acme", "web", "main");
-    let usage = state.preview_usage("acme", "web");
+    let usage = state.previews().usage("acme", "web");
     let room = usage.room(Duration::from_secs(60));
     let transport = ReqwestTransport::new();
     let sources = vec!["/a.png".to_string()];

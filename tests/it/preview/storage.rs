@@ -69,7 +69,8 @@ async fn stored(server: &TestServer) -> u64 {
     let usage = server
         .server
         .state
-        .preview_usage("acme", "web")
+        .previews()
+        .usage("acme", "web")
         .current()
         .await
         .expect("usage");

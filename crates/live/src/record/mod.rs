@@ -126,7 +126,7 @@ pub async fn record(
         connection_limits: Default::default(),
         quotas: Default::default(),
         // Its own scratch service: nobody signs in.
-        sign_in: siteops_server::admin::SignIn::Off,
+        sign_in: siteops_server::auth::SignIn::Off,
     })
     .await
     .map_err(|e| RecordError::Server(format!("{e:#}")))?;

@@ -12,12 +12,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::answers::{Ignored, JobLinks, JobList, JobStarted, JobSummary};
+use crate::api::answers::{Ignored, JobLinks, JobList, JobStarted, JobSummary};
 
-use super::config::existing_site;
-use super::error::ApiError;
-use super::{check_names, read_body};
-use crate::app::AppState;
+use crate::api::{ApiError, check_names, read_body};
+use crate::app::{AppState, existing_site};
 use crate::auth::Action;
 use crate::codesync::job::{self, Trigger};
 use crate::codesync::runner::{EnqueueError, Enqueued};
@@ -189,7 +187,7 @@ pub async fn one(
 ) -> Result<Response, ApiError> {
     check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     existing_site(&state, &headers, &org, &site, Action::Operate).await?;
-    let valid = name.len() <= super::MAX_NAME_LEN
+    let valid = name.len() <= crate::api::MAX_NAME_LEN
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let found = if valid {
         job::load(state.store.as_ref(), &org, &site, &branch, &name).await?

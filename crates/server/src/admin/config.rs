@@ -22,15 +22,20 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::answers::{SecretList, SecretView, SiteList, SiteName};
-use super::error::ApiError;
-use super::{check_names, read_json_body};
-use crate::app::AppState;
+use crate::api::answers::{SecretList, SecretView, SiteList, SiteName};
+use crate::api::body::{parse_body, typed};
+use crate::api::caller::why_unauthenticated;
+use crate::api::{
+    ApiError, DOCUMENT_METHODS, LIST_METHODS, SITE_METHODS, check_names, read_json_body,
+};
+use crate::app::{AppState, check_access, existing_site, existing_site_in};
 use crate::auth::{Action, Claims, Decision, authorize};
-use crate::sites::{self, MANAGED, Site};
+use crate::sites::onboarding;
+use crate::sites::{self, Site};
 use crate::store::{Store, keys, transact};
+use serde::Deserialize;
 use siteops_config::diagnostic::Diagnostic;
-use siteops_config::model::api::AccessConfig;
+use siteops_config::model::api::{AccessConfig, CodeConfig};
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
@@ -49,41 +54,14 @@ fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
     })
 }
 
-/// Parses and validates a request body against a schema and the document rules.
-pub(crate) fn parse_body(
-    bytes: &[u8],
-    schema: SchemaKind,
-    rules: impl Fn(&Value) -> Vec<Diagnostic>,
-) -> Result<Value, ApiError> {
-    let mut value: Value = serde_json::from_slice(bytes)
-        .map_err(|error| ApiError::bad_request(format!("invalid JSON: {error}")))?;
-    if let Value::Object(map) = &mut value {
-        for field in MANAGED {
-            map.remove(field);
-        }
-    }
-    let problems = schema.check(&value);
-    if !problems.is_empty() {
-        return Err(ApiError::invalid_body(&problems));
-    }
-    let errors: Vec<Diagnostic> = rules(&value)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
-    if !errors.is_empty() {
-        return Err(ApiError::invalid_body(&errors));
-    }
-    Ok(value)
-}
-
-/// Applies a rule function to a body already known to fit its schema.
-pub(crate) fn typed<T: serde::de::DeserializeOwned>(
-    value: &Value,
-    rule: impl Fn(&T) -> Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    serde_json::from_value::<T>(value.clone())
-        .map(|t| rule(&t))
-        .unwrap_or_default()
+/// The code block of a validated body, typed once for the onboarding rules
+/// ([`onboarding`]); validation has checked it, so an error here is that validation's bug,
+/// answered as a bad request rather than ignored.
+fn code_block(code: Option<&Value>) -> Result<Option<CodeConfig>, ApiError> {
+    code.filter(|code| !code.is_null())
+        .map(CodeConfig::deserialize)
+        .transpose()
+        .map_err(|error| ApiError::bad_request(format!("`code`: {error}")))
 }
 
 /// Sets `created` (kept from the previous version) and `lastModified`.
@@ -96,32 +74,6 @@ fn stamp(value: &mut Value, previous: Option<&Value>) {
     if let Value::Object(map) = value {
         map.insert("created".into(), created);
         map.insert("lastModified".into(), Value::String(now));
-    }
-}
-
-fn check_access(
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    access: Option<&AccessConfig>,
-    action: Action,
-) -> Result<(), ApiError> {
-    let caller = state.caller(headers);
-    match authorize(
-        caller.as_ref(),
-        org,
-        site,
-        access,
-        &state.org_admins,
-        action,
-    ) {
-        Decision::Allow => Ok(()),
-        Decision::Unauthenticated => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            super::caller::why_unauthenticated(headers, &state.key),
-        )),
-        Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
     }
 }
 
@@ -199,41 +151,6 @@ fn check_access_change(
     Ok(())
 }
 
-/// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
-/// revealed to callers without a token.
-pub async fn existing_site(
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    action: Action,
-) -> Result<Site, ApiError> {
-    existing_site_in(state.store.as_ref(), state, headers, org, site, action).await
-}
-
-/// [`existing_site`] read through `store` (a [`crate::store::Tracked`] view, whose write of
-/// the document then depends on it being unchanged).
-async fn existing_site_in(
-    store: &dyn Store,
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    action: Action,
-) -> Result<Site, ApiError> {
-    if state.caller(headers).is_none() {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            super::caller::why_unauthenticated(headers, &state.key),
-        ));
-    }
-    let document = sites::load(store, org, site)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    check_access(state, headers, org, site, document.access(), action)?;
-    Ok(document)
-}
-
 /// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
 pub async fn list_sites(
     State(state): State<Arc<AppState>>,
@@ -247,7 +164,7 @@ pub async fn list_sites(
     let Some(caller) = state.caller(&headers) else {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            super::caller::why_unauthenticated(&headers, &state.key),
+            why_unauthenticated(&headers, &state.key),
         ));
     };
     let sites = sites_of(&state, &org, &caller).await?;
@@ -318,27 +235,29 @@ pub async fn site(
             let value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
                 typed(v, rules::site_config)
             })?;
+            let code = code_block(value.get("code"))?;
             // The org's lock first (the only place two are taken, always in this order):
             // counting the org's sites and creating one are one step.
             let _org = state.locks.lock(&keys::sites(&org)).await;
             let _guard = state.locks.lock(&keys::site(&org, site)).await;
             // Another instance may write the site meanwhile: the section runs again if so.
-            let (state, headers, org, method) = (&*state, &headers, org.as_str(), &method);
+            let (state, headers, org, method, code) =
+                (&*state, &headers, org.as_str(), &method, &code);
             transact(&state.store, move |view| {
                 let mut value = value.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    let previous = sites::load(store, org, site).await?;
+                    let previous = sites::load(store, &org, site).await?;
                     match &previous {
                         None => {
-                            check_access(state, headers, org, site, None, Action::CreateSite)?;
-                            check_room(state, org).await?;
+                            check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
+                            check_room(&state, &org).await?;
                         }
                         Some(_) if *method == Method::PUT => {
                             check_access(
-                                state,
-                                headers,
-                                org,
+                                &state,
+                                &headers,
+                                &org,
                                 site,
                                 previous.as_ref().and_then(Site::access),
                                 Action::Configure,
@@ -350,17 +269,17 @@ pub async fn site(
                         }
                         Some(document) => {
                             check_access(
-                                state,
-                                headers,
-                                org,
+                                &state,
+                                &headers,
+                                &org,
                                 site,
                                 document.access(),
                                 Action::Configure,
                             )?;
                             check_access_change(
-                                state,
-                                headers,
-                                (org, site),
+                                &state,
+                                &headers,
+                                (&org, site),
                                 document.access(),
                                 value.get("access"),
                                 "/access",
@@ -370,14 +289,11 @@ pub async fn site(
                     if let Value::Object(map) = &mut value {
                         map.entry("version").or_insert(json!(1));
                     }
-                    state
-                        .check_code_selectable(org, site, value.get("code"))
+                    onboarding::check_selectable(state.store.as_ref(), &org, site, code.as_ref())
                         .await?;
                     stamp(&mut value, previous.as_ref().map(|p| &p.json));
-                    save_json(store, &keys::site(org, site), &value).await?;
-                    state
-                        .register_repository(org, site, value.get("code"))
-                        .await?;
+                    save_json(store, &keys::site(&org, site), &value).await?;
+                    onboarding::register(state.store.as_ref(), &org, site, code.as_ref()).await?;
                     let status = if previous.is_none() && *method == Method::PUT {
                         StatusCode::CREATED
                     } else {
@@ -453,20 +369,30 @@ pub async fn sub_resource(
                 None
             };
             let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
+            let code = match name {
+                "code" => code_block(value.as_ref())?,
+                _ => None,
+            };
             let _guard = state.locks.lock(&keys::site(&org, &site)).await;
-            let (state, headers, org, site, value) =
-                (&*state, &headers, org.as_str(), site.as_str(), &value);
+            let (state, headers, org, site, value, code) = (
+                &*state,
+                &headers,
+                org.as_str(),
+                site.as_str(),
+                &value,
+                &code,
+            );
             transact(&state.store, move |view| {
                 Box::pin(async move {
                     let store = view.as_ref();
                     let existing =
-                        existing_site_in(store, state, headers, org, site, Action::Configure)
+                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
                             .await?;
                     if name == "access" {
                         check_access_change(
-                            state,
-                            headers,
-                            (org, site),
+                            &state,
+                            &headers,
+                            (&org, &site),
                             existing.access(),
                             value.as_ref(),
                             "",
@@ -474,9 +400,13 @@ pub async fn sub_resource(
                     }
                     let mut document = existing.json;
                     if name == "code" {
-                        state
-                            .check_code_selectable(org, site, value.as_ref())
-                            .await?;
+                        onboarding::check_selectable(
+                            state.store.as_ref(),
+                            &org,
+                            &site,
+                            code.as_ref(),
+                        )
+                        .await?;
                     }
                     let previous = document.clone();
                     let Value::Object(map) = &mut document else {
@@ -490,9 +420,10 @@ pub async fn sub_resource(
                         None => map.remove(name),
                     };
                     stamp(&mut document, Some(&previous));
-                    save_json(store, &keys::site(org, site), &document).await?;
+                    save_json(store, &keys::site(&org, &site), &document).await?;
                     if name == "code" {
-                        state.register_repository(org, site, value.as_ref()).await?;
+                        onboarding::register(state.store.as_ref(), &org, &site, code.as_ref())
+                            .await?;
                     }
                     Ok(match value.clone() {
                         Some(value) => Json(value).into_response(),
@@ -527,23 +458,23 @@ async fn public(
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
-            let _guard = state.locks.lock(&keys::site(org, site)).await;
+            let _guard = state.locks.lock(&keys::site(&org, site)).await;
             let (state, key) = (&*state, &key);
             transact(&state.store, move |view| {
                 let mut value = value.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    existing_site_in(store, state, headers, org, site, Action::Configure).await?;
-                    let previous = load_json(store, key).await?;
+                    existing_site_in(store, &state, headers, org, site, Action::Configure).await?;
+                    let previous = load_json(store, &key).await?;
                     stamp(&mut value, previous.as_ref());
-                    save_json(store, key, &value).await?;
+                    save_json(store, &key, &value).await?;
                     Ok(Json(value).into_response())
                 })
             })
             .await
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(org, site)).await;
+            let _guard = state.locks.lock(&keys::site(&org, site)).await;
             existing_site(&state, headers, org, site, Action::Configure).await?;
             store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
@@ -584,9 +515,9 @@ pub async fn secret(
                 Box::pin(async move {
                     let store = view.as_ref();
                     let document =
-                        existing_site_in(store, state, headers, org, site, Action::Configure)
+                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
                             .await?;
-                    let previous = load_json(store, key).await?;
+                    let previous = load_json(store, &key).await?;
                     stamp(&mut value, previous.as_ref());
                     // The value is issued for where the code block points now; code sync sends
                     // it there and nowhere else, whatever the code block says later.
@@ -595,9 +526,9 @@ pub async fn secret(
                     {
                         map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
                     }
-                    let sealed = sites::sealed::seal_document(key, value.clone())
+                    let sealed = sites::sealed::seal_document(&key, value.clone())
                         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-                    save_json(store, key, &sealed).await?;
+                    save_json(store, &key, &sealed).await?;
                     Ok(Json(secret_view(id, &value)).into_response())
                 })
             })
@@ -654,10 +585,3 @@ fn secret_view(id: &str, stored: &Value) -> SecretView {
         last_modified: date("lastModified"),
     }
 }
-
-/// The methods of a document resource: read, write, delete.
-pub const DOCUMENT_METHODS: &str = "GET, HEAD, POST, DELETE";
-/// The methods of a site: as a document's, and PUT to create one.
-pub const SITE_METHODS: &str = "GET, HEAD, PUT, POST, DELETE";
-/// The methods of a list.
-pub const LIST_METHODS: &str = "GET, HEAD";

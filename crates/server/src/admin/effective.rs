@@ -8,10 +8,9 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
-use super::answers::Status;
-use super::config::existing_site;
-use super::error::ApiError;
-use crate::app::AppState;
+use crate::api::ApiError;
+use crate::api::answers::Status;
+use crate::app::{AppState, existing_site};
 use crate::auth::Action;
 use crate::effective::{content_source, path_mappings};
 
@@ -21,7 +20,7 @@ pub async fn status(
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    super::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+    crate::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
     let document = existing_site(&state, &headers, &org, &site, Action::Operate).await?;
     let public = crate::sites::public(state.store.as_ref(), &org, &site).await?;
     let body = Status {

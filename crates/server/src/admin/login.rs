@@ -1,6 +1,6 @@
 //! `/login` and `/profile`: how people sign in to the service, one of three ways
-//! ([`SignIn`], `serve`'s flags):
-//! - **through an identity provider** (`--oidc-issuer`, [`super::oidc`]): `/login` sends
+//! ([`crate::auth::sign_in::SignIn`], `serve`'s flags):
+//! - **through an identity provider** (`--oidc-issuer`, [`crate::auth::oidc`]): `/login` sends
 //!   the browser to the provider, which returns it to `/profile`, where the token is
 //!   minted for the address the provider vouches for; the service's way wherever others
 //!   can reach it;
@@ -11,114 +11,33 @@
 //!     [`crate::server::hosts`]), which stops DNS rebinding;
 //!   - `GET /login` shows a form with a nonce; `POST /profile` (`email`, `nonce`) mints
 //!     the token and sets the `auth_token` cookie only for a nonce this service issued,
-//!     once, within [`NONCE_SECONDS`]: a page of another site cannot read the form, so it
+//!     once, within [`crate::auth::sign_in::NONCE_SECONDS`]: a page of another site cannot read the form, so it
 //!     cannot sign anyone in;
 //! - **off** (`--no-sign-in`): no sign-in page; tokens come from `siteops token`.
 //!
 //! `GET /profile` without a provider's return shows who the cookie signs in, and never
 //! mints.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use super::oidc::{OidcProvider, OidcSettings, PENDING_COOKIE, PENDING_SECONDS};
-use super::{ApiError, read_body};
+use crate::api::{ApiError, read_body};
 use crate::app::AppState;
 use crate::auth::Claims;
+use crate::auth::oidc::{OidcProvider, PENDING_COOKIE, PENDING_SECONDS};
+use crate::auth::sign_in::Identity;
 use crate::time::{format_rfc3339, now_seconds};
 
 /// How long a token from the sign-in page lasts.
 const SESSION_SECONDS: u64 = 12 * 3600;
-/// How long a sign-in form's nonce may be used.
-pub const NONCE_SECONDS: u64 = 10 * 60;
-/// Nonces kept at most; beyond, the oldest go first.
-const NONCES_KEPT: usize = 1024;
-
-/// How people sign in (`serve`'s flags).
-#[derive(Debug, Clone, Default)]
-pub enum SignIn {
-    /// An e-mail address is all it asks: only for a serve that only loopback reaches.
-    #[default]
-    Email,
-    /// Through an OpenID Connect provider.
-    Oidc(OidcSettings),
-    /// No sign-in page: tokens come from `siteops token`.
-    Off,
-}
-
-impl SignIn {
-    /// Whether anyone who reaches the sign-in page can sign in as anyone.
-    pub fn trusts_any_address(&self) -> bool {
-        matches!(self, SignIn::Email)
-    }
-}
-
-/// The sign-in a running service offers (its provider, with the discovery cached).
-#[derive(Debug)]
-pub enum Identity {
-    Email,
-    Oidc(Box<OidcProvider>),
-    Off,
-}
-
-impl Identity {
-    pub fn new(sign_in: &SignIn) -> Identity {
-        match sign_in {
-            SignIn::Email => Identity::Email,
-            SignIn::Oidc(settings) => Identity::Oidc(Box::new(OidcProvider::new(settings.clone()))),
-            SignIn::Off => Identity::Off,
-        }
-    }
-}
 
 fn sign_in_off() -> ApiError {
     ApiError::not_found("sign-in is off on this service: tokens come from `siteops token`")
-}
-
-/// The nonces of the sign-in forms shown and not used yet, with their expiry.
-#[derive(Debug, Default)]
-pub struct SignInNonces(Mutex<HashMap<String, u64>>);
-
-impl SignInNonces {
-    /// A fresh nonce, good once until `now + NONCE_SECONDS`.
-    pub fn issue(&self, now: u64) -> Result<String, ApiError> {
-        let mut bytes = [0u8; 24];
-        getrandom::fill(&mut bytes).map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("no randomness for a sign-in nonce: {e}"),
-            )
-        })?;
-        let nonce = URL_SAFE_NO_PAD.encode(bytes);
-        let mut nonces = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        nonces.retain(|_, expires| *expires > now);
-        while nonces.len() >= NONCES_KEPT {
-            let Some(oldest) = nonces
-                .iter()
-                .min_by_key(|(_, expires)| **expires)
-                .map(|(n, _)| n.clone())
-            else {
-                break;
-            };
-            nonces.remove(&oldest);
-        }
-        nonces.insert(nonce.clone(), now + NONCE_SECONDS);
-        Ok(nonce)
-    }
-
-    /// Uses `nonce`: true when it was issued, unused and unexpired; it is gone after.
-    pub fn consume(&self, nonce: &str, now: u64) -> bool {
-        let mut nonces = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        nonces.remove(nonce).is_some_and(|expires| expires > now)
-    }
 }
 
 /// `GET /login`: to the identity provider, or the e-mail sign-in form with a fresh nonce.
@@ -149,7 +68,12 @@ pub async fn login_page(
         }
         return Ok(response);
     }
-    let nonce = state.sign_in.issue(now_seconds())?;
+    let nonce = state.sign_in.issue(now_seconds()).map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no randomness for a sign-in nonce: {e}"),
+        )
+    })?;
     let mut response = page(
         "Sign in",
         html! {
@@ -219,7 +143,7 @@ async fn provider_return(
     returned_state: &str,
 ) -> Result<Response, ApiError> {
     let now = now_seconds();
-    let pending = super::caller::cookies(headers, PENDING_COOKIE).next();
+    let pending = crate::api::caller::cookies(headers, PENDING_COOKIE).next();
     let redirect = provider.redirect_url(&request_host(headers));
     let email = provider
         .finish(code, returned_state, pending, &redirect, &state.key, now)
@@ -365,35 +289,3 @@ fn page(title: &str, body: Markup) -> Html<String> {
 
 const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}\
 pre{white-space:pre-wrap;word-break:break-all;background:#f4f4f4;padding:.5rem}";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_nonce_is_good_once_and_not_after_it_expires() {
-        let nonces = SignInNonces::default();
-        let first = nonces.issue(100).expect("nonce");
-        let second = nonces.issue(100).expect("nonce");
-        assert_ne!(first, second);
-        assert!(nonces.consume(&first, 101));
-        assert!(!nonces.consume(&first, 102), "single use");
-        assert!(!nonces.consume(&second, 100 + NONCE_SECONDS), "expired");
-        assert!(!nonces.consume("made-up", 101));
-    }
-
-    #[test]
-    fn the_nonces_kept_are_bounded() {
-        let nonces = SignInNonces::default();
-        let first = nonces.issue(1).expect("nonce");
-        for _ in 0..NONCES_KEPT {
-            nonces.issue(2).expect("nonce");
-        }
-        assert_eq!(
-            nonces.0.lock().expect("lock").len(),
-            NONCES_KEPT,
-            "no more than the bound"
-        );
-        assert!(!nonces.consume(&first, 3), "the oldest went first");
-    }
-}

@@ -20,22 +20,15 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
-use super::check_names;
-use super::config::existing_site;
-use super::error::ApiError;
-use crate::app::AppState;
-use crate::effective::content_source;
-use url::Url;
-
-use crate::auth::{Action, Claims};
-use crate::code::SiteCode;
-use crate::preview::fetch::WorkerCredential;
+use crate::api::answers::{PreviewAnswer, PreviewLinks, PreviewState, PreviewedPage};
+use crate::api::{ApiError, check_names};
+use crate::app::{AppState, existing_site};
+use crate::auth::Action;
+use crate::preview::service::SiteRef;
 use crate::preview::store::{BranchPreviews, PreviewRecord, Rewrite};
-use crate::preview::{PagePath, PreviewError, PreviewRequest};
-use crate::sites::Site;
+use crate::preview::{PagePath, PreviewHost};
+use url::Url;
 
 pub async fn handle(
     State(state): State<Arc<AppState>>,
@@ -81,7 +74,7 @@ async fn route(
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
     if *method == Method::DELETE {
-        return delete(state, &previews, org, site, &page).await;
+        return delete(state, org, site, branch, &page).await;
     }
     let links = Links::new(headers, org, site, branch);
     if matches!(*method, Method::GET | Method::HEAD) {
@@ -103,254 +96,34 @@ async fn route(
         branch,
         document: &document,
     };
-    let record = preview_now(
-        state,
-        &site_ref,
-        &page,
-        headers.get("x-content-source-authorization"),
-        state.caller(headers).as_ref(),
-        &preview_origin,
-        Rewrite::Always,
-    )
-    .await?;
+    let record = state
+        .preview_now(
+            &site_ref,
+            &page,
+            headers.get("x-content-source-authorization"),
+            state.caller(headers).as_ref(),
+            &preview_origin,
+            Rewrite::Always,
+        )
+        .await?;
     Ok(Json(answer(&record, &links)).into_response())
 }
 
-/// Removes the stored preview of `page` (a sheet's too, as `GET` finds it), under the
-/// page's lock: 204, or 404 when it has none.
+/// Removes the stored preview of `page`: 204, or 404 when it has none.
 async fn delete(
     state: &AppState,
-    previews: &BranchPreviews<'_>,
     org: &str,
     site: &str,
+    branch: &str,
     page: &PagePath,
 ) -> Result<Response, ApiError> {
-    let mut web_path = page.web_path();
-    if previews.load(&web_path).await?.is_none() {
-        web_path = page.resource_path(true);
-    }
-    let _guard = state.locks.lock(previews.page(&web_path).lock_name()).await;
-    let usage = state.preview_usage(org, site);
-    let room = usage.room(HOLD_PAST_DEADLINE);
-    if !previews.delete(&web_path, &room).await? {
+    if !state.previews().delete(org, site, branch, page).await? {
         return Err(ApiError::not_found(format!(
             "{} has not been previewed",
             page.web_path()
         )));
     }
-    room.finish().await?;
     Ok(StatusCode::NO_CONTENT.into_response())
-}
-
-/// A site, its stored document and the branch previewed.
-pub struct SiteRef<'a> {
-    pub org: &'a str,
-    pub site: &'a str,
-    pub branch: &'a str,
-    pub document: &'a Site,
-}
-
-/// Previews `page` now and stores the result: the pipeline from the site's effective
-/// content source, then the record saved under the page's lock. For a site that requires
-/// authentication, `caller` lends the preview a token for the site's pages on this
-/// server's own worker. `serve`'s preview hosts
-/// call it too, to preview a page when it is viewed. In `serve` the outcome also goes to
-/// the live session's list of recent previews, trace included.
-pub async fn preview_now(
-    state: &AppState,
-    target: &SiteRef<'_>,
-    page: &PagePath,
-    authorization: Option<&axum::http::HeaderValue>,
-    caller: Option<&Claims>,
-    preview_origin: &Url,
-    rewrite: Rewrite,
-) -> Result<PreviewRecord, ApiError> {
-    let SiteRef {
-        org,
-        site,
-        branch,
-        document,
-    } = *target;
-    let store = state.store.as_ref();
-    let previews = BranchPreviews::new(store, org, site, branch);
-    let content = content_source(&state.code, document, branch)
-        .await
-        .ok_or_else(|| {
-            ApiError::not_found(format!(
-                "{org}/{site} has no content source (neither configured nor in fstab.yaml)"
-            ))
-        })?;
-    let worker = caller
-        .filter(|_| document.requires_auth())
-        .and_then(|caller| worker_credential(state, org, site, caller));
-    let request = PreviewRequest {
-        content: &content.value,
-        page,
-        authorization,
-        worker: worker.as_ref(),
-        preview_origin,
-        head_html: head_html(&state.code, document, branch).await,
-    };
-    // A turn among the previews running at once; the wait counts against the deadline.
-    let began = std::time::Instant::now();
-    let deadline = state.preview_limits.preview_deadline;
-    let Some(turn) = state.throttles.preview_slot(org, deadline).await else {
-        let quotas = &state.throttles.quotas;
-        return Err(ApiError::busy(format!(
-            "no preview turn came within {} ms: {} previews run at once, at most {} of org {org}",
-            deadline.as_millis(),
-            quotas.concurrent_previews,
-            quotas.previews_per_org,
-        )));
-    };
-    // What the preview writes is counted in the site's usage, under its cap. The hold of
-    // room outlasts the deadline, so that only a preview that stopped loses it.
-    let usage = state.preview_usage(org, site);
-    let room = usage.room(state.preview_limits.preview_deadline + HOLD_PAST_DEADLINE);
-    let outcome = crate::preview::run(
-        state.preview_transport.as_ref(),
-        &state.preview_limits,
-        &request,
-        &previews.media_sink(&room),
-        began,
-    )
-    .await;
-    // The turn is for fetching and converting; recording the outcome needs none.
-    drop(turn);
-    let (preview, trace) = match outcome {
-        Ok(preview) => {
-            let trace = preview.trace.clone();
-            (Ok(preview), trace)
-        }
-        Err(failure) => (Err(failure.error), failure.trace),
-    };
-    log_trace(org, site, branch, &page.web_path(), &trace);
-    // The page's lock, held until what the save replaced is removed.
-    let mut page_lock = None;
-    let saved = match preview {
-        Ok(preview) => {
-            let content_bus_id = hex_id(&content.value.source.url);
-            let now = crate::time::now_rfc3339();
-            page_lock = Some(
-                state
-                    .locks
-                    .lock(previews.page(&preview.web_path).lock_name())
-                    .await,
-            );
-            previews
-                .save_when(&preview, &content_bus_id, &now, rewrite, &room)
-                .await
-                .map_err(ApiError::from)
-        }
-        // The site's refusal of room, whatever the pipeline made of the image it stopped.
-        Err(error) => Err(room
-            .refusal()
-            .map_or_else(|| api_error(error), ApiError::from)),
-    };
-    if saved.is_err() {
-        // A failed preview keeps none of the images it wrote; the page stays as it was.
-        if let Err(error) = previews.forget_created(&room).await {
-            tracing::error!(%error, "the images of a failed preview were not looked at");
-        }
-    }
-    if let Err(error) = room.finish().await {
-        // The preview is what it is; the usage stays counted over until a recount.
-        tracing::error!(%error, org, site, "the preview's usage was not settled");
-    }
-    drop(page_lock);
-    if let Some(session) = &state.session {
-        let (status, error) = match &saved {
-            Ok(_) => (200, None),
-            Err(error) => (error.status.as_u16(), Some(error.message.clone())),
-        };
-        session.previewed(crate::app::RecentPreview {
-            id: 0,
-            site: siteops_config::model::SiteId {
-                org: org.into(),
-                site: site.into(),
-            },
-            branch: branch.into(),
-            path: page.web_path(),
-            status,
-            error,
-            at: crate::time::now_seconds(),
-            trace: trace.clone(),
-        });
-    }
-    saved
-}
-
-/// How long a preview's hold of room lasts past its deadline: its save comes after it.
-const HOLD_PAST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(600);
-
-/// A token for `org/site`'s pages on this server's own worker, for the time of one
-/// preview: the caller's identity (so the worker grants what the caller's role allows),
-/// for that site only.
-fn worker_credential(
-    state: &AppState,
-    org: &str,
-    site: &str,
-    caller: &Claims,
-) -> Option<WorkerCredential> {
-    let own = *state.own_addr.get()?;
-    let now = crate::time::now_seconds();
-    let token = state.key.sign(&Claims {
-        sub: caller.sub.clone(),
-        iat: now,
-        exp: now + state.preview_limits.preview_deadline.as_secs() + 1,
-        aud: format!("{org}/{site}"),
-    });
-    Some(WorkerCredential {
-        own,
-        path_prefix: format!("/transform/{org}/{site}/"),
-        token: axum::http::HeaderValue::from_str(&token).ok()?,
-    })
-}
-
-/// The site's `head.html` from its code (a checkout, else the branch's, else main's).
-async fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
-    code.text(&site.org, &site.code_repo()?, branch, "head.html")
-        .await
-}
-
-/// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites
-/// that share a source share it.
-fn hex_id(source: &str) -> String {
-    hex::encode(&Sha256::digest(source.as_bytes())[..20])
-}
-
-fn api_error(error: PreviewError) -> ApiError {
-    ApiError::new(
-        StatusCode::from_u16(error.status).unwrap_or(StatusCode::BAD_GATEWAY),
-        error.message,
-    )
-}
-
-/// `serve` shows each fetch attempt and each image of a preview in its log.
-fn log_trace(org: &str, site: &str, branch: &str, path: &str, trace: &crate::preview::Trace) {
-    for attempt in &trace.fetch {
-        tracing::info!(
-            page = %format!("{org}/{site}/{branch}{path}"),
-            source = %attempt.source,
-            url = %attempt.url,
-            status = attempt.status,
-            ms = attempt.elapsed_ms,
-            decision = %attempt.decision,
-            "preview fetch"
-        );
-    }
-    for image in &trace.images {
-        tracing::info!(
-            page = %format!("{org}/{site}/{branch}{path}"),
-            src = %image.src,
-            authorization = image.allowed,
-            status = image.status,
-            attempts = image.attempts,
-            decision = %image.decision,
-            stored = image.stored_as.as_deref().unwrap_or(""),
-            "preview image"
-        );
-    }
 }
 
 /// Addresses the answer links to, on the host the request came in on.
@@ -370,19 +143,22 @@ impl Links {
             .unwrap_or("127.0.0.1");
         let port = host
             .rsplit_once(':')
-            .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
-            .map(|(_, port)| format!(":{port}"))
-            .unwrap_or_default();
+            .and_then(|(_, port)| port.parse::<u16>().ok());
+        let preview_host = PreviewHost {
+            branch: branch.into(),
+            site: site.into(),
+            org: org.into(),
+        };
         Links {
             admin: format!("http://{host}/admin"),
-            preview_host: format!("http://{branch}--{site}--{org}.localhost{port}"),
+            preview_host: preview_host.origin(port),
             org: org.into(),
             site: site.into(),
             branch: branch.into(),
         }
     }
 
-    fn json(&self, web_path: &str) -> Value {
+    fn of(&self, web_path: &str) -> PreviewLinks {
         let Links {
             admin,
             org,
@@ -390,41 +166,53 @@ impl Links {
             branch,
             ..
         } = self;
-        json!({
-            "status": format!("{admin}/status/{org}/{site}/{branch}"),
-            "preview": format!("{admin}/preview/{org}/{site}/{branch}{web_path}"),
-        })
+        PreviewLinks {
+            status: format!("{admin}/status/{org}/{site}/{branch}"),
+            preview: format!("{admin}/preview/{org}/{site}/{branch}{web_path}"),
+        }
     }
 }
 
-fn answer(record: &PreviewRecord, links: &Links) -> Value {
-    json!({
-        "webPath": record.web_path,
-        "resourcePath": record.resource_path,
-        "preview": {
-            "status": 200,
-            "url": format!("{}{}", links.preview_host, record.web_path),
-            "lastModified": record.last_modified,
-            "contentBusId": record.content_bus_id,
-            "sourceLocation": format!("markup:{}", record.source_url),
-            "source": record.source,
-            "sourceLastModified": record.source_last_modified,
-            "contentType": if record.is_json() { "application/json" } else { "text/html" },
-            "media": record.media,
+fn answer(record: &PreviewRecord, links: &Links) -> PreviewAnswer {
+    PreviewAnswer {
+        web_path: record.web_path.clone(),
+        resource_path: record.resource_path.clone(),
+        preview: PreviewState {
+            status: 200,
+            page: Some(PreviewedPage {
+                url: format!("{}{}", links.preview_host, record.web_path),
+                last_modified: record.last_modified.clone(),
+                content_bus_id: record.content_bus_id.clone(),
+                source_location: format!("markup:{}", record.source_url),
+                source: record.source.clone(),
+                source_last_modified: record.source_last_modified.clone(),
+                content_type: if record.is_json() {
+                    "application/json"
+                } else {
+                    "text/html"
+                }
+                .into(),
+                media: record.media.clone(),
+            }),
         },
-        "links": links.json(&record.web_path),
-        "trace": record.trace,
-        "warnings": record.warnings,
-    })
+        links: links.of(&record.web_path),
+        trace: Some(record.trace.clone()),
+        warnings: Some(record.warnings.clone()),
+    }
 }
 
-fn not_previewed(page: &PagePath, links: &Links) -> Value {
-    json!({
-        "webPath": page.web_path(),
-        "resourcePath": page.resource_path(false),
-        "preview": {"status": 404},
-        "links": links.json(&page.web_path()),
-    })
+fn not_previewed(page: &PagePath, links: &Links) -> PreviewAnswer {
+    PreviewAnswer {
+        web_path: page.web_path(),
+        resource_path: page.resource_path(false),
+        preview: PreviewState {
+            status: 404,
+            page: None,
+        },
+        links: links.of(&page.web_path()),
+        trace: None,
+        warnings: None,
+    }
 }
 
 #[cfg(test)]

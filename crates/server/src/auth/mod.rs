@@ -1,9 +1,17 @@
 //! Authentication and authorisation of the bundled administration service.
 //! [`token`] signs and verifies tokens (HS256 JWTs); [`roles`] decides, as a pure
-//! function, what a verified caller may do with a site.
+//! function, what a verified caller may do with a site; [`key`] keeps the signing key in
+//! the store; [`sign_in`] and [`oidc`] are how people sign in (an e-mail form's nonces, an
+//! OpenID Connect provider), which the administration API's sign-in routes use.
 
+mod key;
+pub mod oidc;
 pub mod roles;
+pub mod sign_in;
 pub mod token;
+
+pub use key::{SIGNING_KEY, signing_key};
+pub use sign_in::{Identity, SignIn, SignInNonces};
 
 pub use roles::{Action, Decision, OrgAdmins, authorize};
 pub use token::{Claims, SigningKey, TokenError};

@@ -8,8 +8,8 @@
 
 use url::Url;
 
-use super::PreviewError;
 use super::images::ImageMap;
+use super::{FailureKind, PreviewError};
 use siteops_ingest::render::{PageOptions, page_and_plain};
 use siteops_ingest::{Document, IngestOptions, ingest};
 
@@ -47,7 +47,7 @@ pub struct Parsed {
 /// Parses the HTML of a page fetched from `url`.
 pub fn parse(html: &str, url: &Url) -> Result<Parsed, PreviewError> {
     let document = ingest(html, &IngestOptions::default())
-        .map_err(|error| PreviewError::new(400, error.to_string()))?;
+        .map_err(|error| PreviewError::new(FailureKind::Unreadable, error.to_string()))?;
     Ok(Parsed {
         document,
         url: url.clone(),

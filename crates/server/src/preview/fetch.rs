@@ -9,14 +9,15 @@
 //! [`WorkerCredential`] (`x-auth-token`), which a site that requires authentication asks of
 //! its worker pages; no other source ever sees it.
 //!
-//! How the primary source's answer (or a non-fallback answer of the overlay) becomes the
-//! preview's status ([`map_status`]): 404 -> 404, 401 -> 401, 403 -> 404, 429 -> 503 (the
-//! administration service's rule for rate limits), other 4xx as they are, 5xx and other
-//! statuses -> 502. A network error -> 502, a time-out ([`Limits::page_timeout`], the
-//! whole chain) -> 504, a body over [`Limits::page_size`] -> 409 (reading stops there).
+//! The primary source's answer (or a non-fallback answer of the overlay) that is not a
+//! success becomes [`FailureKind::SourceAnswered`] (the route answers 404 for 404 and 403, 401,
+//! 503 for 429, other 4xx as they are, 502 for the rest: `crate::api`'s
+//! `preview_status`). A network error is [`FailureKind::SourceFailed`], a time-out
+//! ([`Limits::page_timeout`], the whole chain) [`FailureKind::TimedOut`], a body over
+//! [`Limits::page_size`] [`FailureKind::Refused`] (reading stops there).
 //!
 //! A response whose content type is JSON (`application/json`, `*/*+json`) is a sheet: it is
-//! kept as JSON and must parse (502 otherwise). Anything else is HTML.
+//! kept as JSON and must parse ([`FailureKind::SourceFailed`] otherwise). Anything else is HTML.
 
 use std::time::Instant;
 
@@ -28,7 +29,7 @@ use super::redirect::{ChainError, follow};
 use super::trace::{FetchAttempt, Trace};
 use super::transport::{Transport, TransportError};
 use super::url::{PagePath, fetch_url};
-use super::{Limits, PreviewError};
+use super::{FailureKind, Limits, PreviewError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -81,17 +82,6 @@ impl WorkerCredential {
     }
 }
 
-/// The preview status for a source's non-success status, with a reason for `x-error`.
-pub fn map_status(status: u16) -> u16 {
-    match status {
-        404 | 403 => 404,
-        401 => 401,
-        429 => 503,
-        400..=499 => status,
-        _ => 502,
-    }
-}
-
 fn is_fallback(status: u16) -> bool {
     matches!(status, 401 | 403 | 404)
 }
@@ -119,7 +109,10 @@ pub async fn fetch_page(
         let role = source.role.name();
         let url = fetch_url(&source.url, source.suffix.as_deref(), page).map_err(|error| {
             // The site's configuration, not the server, is at fault.
-            PreviewError::new(409, format!("the {role} source is misconfigured: {error}"))
+            PreviewError::new(
+                FailureKind::Refused,
+                format!("the {role} source is misconfigured: {error}"),
+            )
         })?;
         let mut headers = credentials.clone();
         if let Some(worker) = worker.filter(|w| w.applies_to(&url)) {
@@ -152,7 +145,7 @@ pub async fn fetch_page(
         };
         let failure = match outcome {
             Err(_) => PreviewError::new(
-                504,
+                FailureKind::TimedOut,
                 format!(
                     "timeout fetching {web_path} from the {role} source after {} ms",
                     limits.page_timeout.as_millis()
@@ -160,12 +153,12 @@ pub async fn fetch_page(
             ),
             Ok(Err(ChainError::Transport(TransportError::TooLarge { limit }))) => {
                 PreviewError::new(
-                    409,
+                    FailureKind::Refused,
                     format!("{web_path} from the {role} source is larger than {limit} bytes"),
                 )
             }
             Ok(Err(error)) => PreviewError::new(
-                502,
+                FailureKind::SourceFailed,
                 format!("unable to fetch {web_path} from the {role} source: {error}"),
             ),
             Ok(Ok((_, response))) if (200..300).contains(&response.status) => {
@@ -183,7 +176,7 @@ pub async fn fetch_page(
                 continue;
             }
             Ok(Ok((_, response))) => PreviewError::new(
-                map_status(response.status),
+                FailureKind::SourceAnswered(response.status),
                 format!(
                     "unable to fetch {web_path} from the {role} source: {}{}",
                     response.status,
@@ -195,7 +188,10 @@ pub async fn fetch_page(
         trace.fetch.push(attempt);
         return Err(failure);
     }
-    Err(PreviewError::new(404, "no content source is configured"))
+    Err(PreviewError::new(
+        FailureKind::NoSource,
+        "no content source is configured",
+    ))
 }
 
 /// The longest part of a source's `x-error` a message repeats.
@@ -238,7 +234,7 @@ fn page_of(
     let json = is_sheet_type(response.header("content-type").unwrap_or(""));
     if json && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_err() {
         return Err(PreviewError::new(
-            502,
+            FailureKind::SourceFailed,
             format!(
                 "{web_path} from the {} source is not valid JSON",
                 role.name()
@@ -253,30 +249,4 @@ fn page_of(
         last_modified: response.header("last-modified").map(str::to_string),
         body: response.body,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn statuses_map_as_the_reference_does() {
-        let cases = [
-            (404, 404),
-            (401, 401),
-            (403, 404),
-            (400, 400),
-            (410, 410),
-            (451, 451),
-            (429, 503),
-            (500, 502),
-            (503, 502),
-            (304, 502),
-            (302, 502),
-            (100, 502),
-        ];
-        for (source, preview) in cases {
-            assert_eq!(map_status(source), preview, "{source}");
-        }
-    }
 }

@@ -15,9 +15,11 @@
 
 pub mod convert;
 pub mod fetch;
+mod host;
 pub mod images;
 pub mod pipeline;
 pub(crate) mod redirect;
+pub mod service;
 pub mod store;
 pub mod trace;
 pub mod transport;
@@ -26,6 +28,7 @@ pub mod usage;
 
 use std::time::Duration;
 
+pub use host::PreviewHost;
 pub use pipeline::{Preview, PreviewBody, PreviewRequest, run};
 pub use trace::Trace;
 pub use transport::{
@@ -80,19 +83,38 @@ impl Default for Limits {
     }
 }
 
-/// Why a preview failed: the status the administration service answers, and the message
-/// for `x-error`.
+/// Why a preview failed, and the message for `x-error`. The status it is answered with
+/// is the route's to choose (`crate::api`), from the [`FailureKind`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{status}: {message}")]
+#[error("{message}")]
 pub struct PreviewError {
-    pub status: u16,
+    pub failure: FailureKind,
     pub message: String,
 }
 
+/// What kind of failure stopped a preview.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The page fetched cannot be read as a page.
+    Unreadable,
+    /// The site has no content source to preview from.
+    NoSource,
+    /// The source answered this status, not a success, and no other source had the page.
+    SourceAnswered(u16),
+    /// The source could not be reached, or answered what cannot be used.
+    SourceFailed,
+    /// Past one of the pipeline's limits (sizes, images), or a source it cannot preview.
+    Refused,
+    /// The page fetch or the whole preview took longer than allowed.
+    TimedOut,
+    /// The server failed: storing an image, converting.
+    Internal,
+}
+
 impl PreviewError {
-    pub fn new(status: u16, message: impl Into<String>) -> PreviewError {
+    pub fn new(failure: FailureKind, message: impl Into<String>) -> PreviewError {
         PreviewError {
-            status,
+            failure,
             message: message.into(),
         }
     }

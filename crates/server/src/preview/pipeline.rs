@@ -14,7 +14,7 @@ use super::images::{MediaSink, download_images};
 use super::trace::Trace;
 use super::transport::Transport;
 use super::url::PagePath;
-use super::{Limits, PreviewError};
+use super::{FailureKind, Limits, PreviewError};
 use siteops_config::model::api::ContentConfig;
 
 /// What a preview produced.
@@ -56,7 +56,7 @@ pub fn sources(content: &ContentConfig) -> Result<Vec<Source>, PreviewError> {
     if content.source.kind != "markup" {
         // The request is fine; the site's configuration is what stands in the way.
         return Err(PreviewError::new(
-            409,
+            FailureKind::Refused,
             format!(
                 "content source type `{}` cannot be previewed: only markup sources can",
                 content.source.kind
@@ -109,7 +109,7 @@ pub async fn run(
     let outcome = match tokio::time::timeout(left, traced).await {
         Ok(outcome) => outcome,
         Err(_) => Err(PreviewError::new(
-            504,
+            FailureKind::TimedOut,
             format!(
                 "the preview of {} took longer than {} ms (its page and images)",
                 request.page.web_path(),
@@ -215,7 +215,10 @@ async fn run_traced(
 async fn on_blocking_thread<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, PreviewError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| PreviewError::new(500, format!("the conversion stopped: {e}")))
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        PreviewError::new(
+            FailureKind::Internal,
+            format!("the conversion stopped: {e}"),
+        )
+    })
 }

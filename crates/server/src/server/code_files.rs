@@ -15,7 +15,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use crate::admin::ApiError;
+use crate::api::ApiError;
 use crate::code::{CodeError, CodeFile, CodePath, CodeRepo, Origin, SiteCode, media_type};
 
 /// Answers `path` from `repo`'s code on `branch`, for a site of `org`.

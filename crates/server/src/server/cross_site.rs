@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::admin::ApiError;
+use crate::api::ApiError;
 
 /// Why a request is refused as cross-site, or `None` when it is not.
 pub fn refusal(method: &Method, headers: &HeaderMap) -> Option<String> {
@@ -22,7 +22,7 @@ pub fn refusal(method: &Method, headers: &HeaderMap) -> Option<String> {
     let has_header_token =
         headers.contains_key("x-auth-token") || headers.contains_key(header::AUTHORIZATION);
     let has_cookie_token =
-        crate::admin::cookie_tokens(headers).any(|token| !token.trim().is_empty());
+        crate::api::caller::cookie_tokens(headers).any(|token| !token.trim().is_empty());
     if !changes || has_header_token || !has_cookie_token {
         return None;
     }

@@ -12,7 +12,7 @@ use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::admin::ApiError;
+use crate::api::ApiError;
 use crate::app::AppState;
 
 /// The name of a `Host` value (or an authority), without the port, lower-cased, without

@@ -232,7 +232,7 @@ async fn answer_within(
         Err(_) => {
             tracing::warn!(%uri, ms = limit.as_millis() as u64, "request timed out");
             let error =
-                crate::admin::ApiError::busy(format!("no answer within {} ms", limit.as_millis()));
+                crate::api::ApiError::busy(format!("no answer within {} ms", limit.as_millis()));
             axum::response::IntoResponse::into_response(error)
         }
     }
@@ -327,7 +327,7 @@ mod tests {
         let app = Router::new().route(
             "/body",
             axum::routing::post(|body: axum::body::Body| async move {
-                match crate::admin::read_body(body).await {
+                match crate::api::read_body(body).await {
                     Ok(bytes) => axum::response::IntoResponse::into_response(bytes),
                     Err(error) => axum::response::IntoResponse::into_response(error),
                 }

@@ -1,5 +1,8 @@
-//! `siteops serve`: one HTTP server for the administration service (`/admin`), and the
-//! site preview hosts, chosen by `Host: <branch>--<site>--<org>.localhost`.
+//! `siteops serve`: one HTTP server for the administration service (`/admin`), the worker
+//! (`/transform`) and the site preview hosts, chosen by `Host:
+//! <branch>--<site>--<org>.localhost` ([`PreviewHost`]). The top of the crate: it starts
+//! the server and mounts every route family; of the crate's modules, only the live session
+//! (which starts servers) names it.
 
 mod code_files;
 pub mod cross_site;
@@ -25,13 +28,12 @@ use tokio::task::JoinHandle;
 
 use crate::admin;
 use crate::app::{AppState, Session};
-use crate::auth::OrgAdmins;
+use crate::auth::{Identity, OrgAdmins, SignIn, signing_key};
 use crate::codesync::runner::CodeSync;
-use crate::store::{KeyedLocks, Store, StoreLocation};
+use crate::preview::PreviewHost;
+use crate::store::{KeyedLocks, StoreLocation};
 
-pub use preview_host::{
-    CONFIG_JSON, PreviewHost, check_content_access, config_page, serve as serve_stored,
-};
+pub use preview_host::{CONFIG_JSON, config_page, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -55,7 +57,7 @@ pub struct ServerConfig {
     /// Sites per org, previews and sync jobs at once, sign-in and webhook rates.
     pub quotas: crate::quota::Quotas,
     /// How people sign in (`--oidc-issuer`, `--no-sign-in`; by e-mail address otherwise).
-    pub sign_in: admin::SignIn,
+    pub sign_in: SignIn,
 }
 
 impl ServerConfig {
@@ -148,10 +150,10 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 /// a store a caller made: a test's).
 pub async fn start_on(
     config: ServerConfig,
-    store: Arc<dyn Store>,
+    store: Arc<dyn crate::store::Store>,
 ) -> anyhow::Result<RunningServer> {
     crate::sites::sealed::check_key(store.as_ref()).await?;
-    let key = admin::signing_key(store.as_ref()).await?;
+    let key = signing_key(store.as_ref()).await?;
     let transport: Arc<dyn crate::preview::Transport> = config
         .preview_transport
         .clone()
@@ -172,11 +174,10 @@ pub async fn start_on(
         org_admins: OrgAdmins::parse(&config.org_admins),
         preview_transport: transport,
         preview_limits: config.preview_limits.clone(),
-        worker_cache: Default::default(),
         session: config.session.clone(),
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),
-        identity: admin::Identity::new(&config.sign_in),
+        identity: Identity::new(&config.sign_in),
         exposed: config.is_exposed(),
         throttles: crate::quota::Throttles::new(config.quotas.clone()),
         own_addr: Default::default(),
@@ -212,8 +213,6 @@ pub async fn start_on(
     })
 }
 
-/// The whole application: requests for a `Host` that is not served refused
-/// ([`hosts`]), then preview hosts by `Host`, everything else by path.
 /// Takes over the code sync jobs whose instance stopped (at start, then every half lease),
 /// for as long as the server serves.
 async fn adopt_jobs(code_sync: Arc<CodeSync>) {
@@ -244,6 +243,9 @@ async fn terminated() {
     std::future::pending::<()>().await;
 }
 
+/// The whole application: requests for a `Host` that is not served refused
+/// ([`hosts`]), then preview hosts by `Host`, everything else by path. The one place that
+/// mounts every route family (the administration API, the worker, the live session's).
 pub fn app(state: Arc<AppState>) -> Router {
     let router = match &state.session {
         Some(session) => session.clone().routes(state.clone()),

@@ -17,52 +17,19 @@
 use super::code_files;
 use axum::Json;
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use crate::admin::ApiError;
-use crate::admin::is_name;
+use crate::api::ApiError;
 use crate::app::AppState;
-use crate::auth::{Action, Decision, authorize};
 use crate::effective::path_mappings;
+use crate::preview::PreviewHost;
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews, PreviewRecord};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::sites;
 use siteops_config::model::api::PublicConfig;
-
-/// The site a preview host name addresses.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreviewHost {
-    pub branch: String,
-    pub site: String,
-    pub org: String,
-}
-
-impl PreviewHost {
-    /// Parses `Host: <branch>--<site>--<org>.localhost[:port]`.
-    pub fn of(headers: &HeaderMap) -> Option<PreviewHost> {
-        let host = headers.get(header::HOST)?.to_str().ok()?;
-        let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
-        let label = name
-            .to_ascii_lowercase()
-            .strip_suffix(".localhost")?
-            .to_string();
-        let parts: Vec<&str> = label.split("--").collect();
-        let [branch, site, org] = parts[..] else {
-            return None;
-        };
-        [branch, site, org]
-            .iter()
-            .all(|p| is_name(p))
-            .then(|| PreviewHost {
-                branch: branch.to_string(),
-                site: site.to_string(),
-                org: org.to_string(),
-            })
-    }
-}
 
 pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
     let path = request.uri().path().to_string();
@@ -103,7 +70,7 @@ pub async fn serve(
     let existing = |document: Result<Option<sites::Site>, sites::SiteError>| {
         let document = document?
             .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-        check_content_access(state, headers, &document)?;
+        state.check_content_access(headers, &document)?;
         Ok::<_, ApiError>(document)
     };
     let code_file = async |document: &sites::Site| {
@@ -165,41 +132,6 @@ pub async fn serve(
             existing(sites::load(store, org, site).await)?;
             Err(error)
         }
-    }
-}
-
-/// Whether a request may read the content of `document`'s site: always, unless the site
-/// requires authentication; then 401 without a valid token, 403 with a token without a
-/// role on the site. A live session serving only this machine (`serve` on loopback) does
-/// not ask the local developer; one reached beyond it asks as any service does. The
-/// preview hosts and the worker's pages ask the same question here.
-pub fn check_content_access(
-    state: &AppState,
-    headers: &HeaderMap,
-    document: &sites::Site,
-) -> Result<(), ApiError> {
-    let local_session = state.session.is_some() && !state.exposed;
-    if !document.requires_auth() || local_session {
-        return Ok(());
-    }
-    let (org, site) = (&document.org, &document.name);
-    match authorize(
-        state.caller(headers).as_ref(),
-        org,
-        site,
-        document.access(),
-        &state.org_admins,
-        Action::ReadContent,
-    ) {
-        Decision::Allow => Ok(()),
-        Decision::Unauthenticated => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            format!("{org}/{site} requires authentication: send a token"),
-        )),
-        Decision::Forbidden(reason) => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("{org}/{site} requires authentication: {reason}"),
-        )),
     }
 }
 
@@ -300,13 +232,6 @@ async fn config_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
-
-    fn host(value: &str) -> Option<PreviewHost> {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::HOST, HeaderValue::from_str(value).expect("header"));
-        PreviewHost::of(&headers)
-    }
 
     #[test]
     fn code_paths_are_files_that_are_not_content() {
@@ -331,25 +256,5 @@ mod tests {
         ] {
             assert!(!is_code_path(content), "{content}");
         }
-    }
-
-    #[test]
-    fn preview_host_names() {
-        assert_eq!(
-            host("main--website--acme.localhost:3000"),
-            Some(PreviewHost {
-                branch: "main".into(),
-                site: "website".into(),
-                org: "acme".into()
-            })
-        );
-        assert!(host("Main--Website--Acme.LOCALHOST").is_some());
-        assert_eq!(host("127.0.0.1:3000"), None);
-        assert_eq!(host("localhost"), None);
-        assert_eq!(host("main--website.localhost"), None);
-        assert_eq!(host("a--b--c--d.localhost"), None);
-        assert_eq!(host("main--web_site--acme.localhost"), None);
-        let long = "a".repeat(251);
-        assert_eq!(host(&format!("main--{long}--acme.localhost")), None);
     }
 }

@@ -7,10 +7,14 @@
 //! damaged (edited by hand, or written by another version): that is an error naming the
 //! document and what is wrong, never a silent "absent", which could, for instance, turn a
 //! site that requires authentication into an open one. The HTTP answer (500) is made at
-//! the route edge ([`crate::admin::ApiError`] from [`SiteError`]).
+//! the route edge ([`crate::api::ApiError`] from [`SiteError`]).
 
+mod names;
+pub mod onboarding;
 pub mod repos;
 pub mod sealed;
+
+pub use names::{MAX_NAME_LEN, is_name};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

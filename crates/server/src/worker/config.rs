@@ -17,10 +17,10 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::admin::answers::BranchList;
-use crate::admin::config::{DOCUMENT_METHODS, LIST_METHODS, existing_site, parse_body, typed};
-use crate::admin::{ApiError, check_names, read_json_body};
-use crate::app::AppState;
+use crate::api::answers::BranchList;
+use crate::api::body::{parse_body, typed};
+use crate::api::{ApiError, DOCUMENT_METHODS, LIST_METHODS, check_names, read_json_body};
+use crate::app::{AppState, existing_site};
 use crate::auth::Action;
 use crate::store::{Store, keys};
 use siteops_config::model::api::WorkerEntry;

@@ -12,13 +12,39 @@ pub mod render;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::FromRef;
 use axum::routing::{any, get};
 
-use crate::admin::ApiError;
+use crate::api::ApiError;
 use crate::app::AppState;
+use cache::WorkerCache;
+
+/// The worker's state: the server's, and its own cache of compiled templates and regexes
+/// (a sub-state, so that the server's state names nothing of the worker).
+#[derive(Clone)]
+struct WorkerState {
+    app: Arc<AppState>,
+    cache: Arc<WorkerCache>,
+}
+
+impl FromRef<WorkerState> for Arc<AppState> {
+    fn from_ref(state: &WorkerState) -> Arc<AppState> {
+        state.app.clone()
+    }
+}
+
+impl FromRef<WorkerState> for Arc<WorkerCache> {
+    fn from_ref(state: &WorkerState) -> Arc<WorkerCache> {
+        state.cache.clone()
+    }
+}
 
 /// The worker, mounted under `/transform` (`{transform_url}`).
 pub fn router(state: Arc<AppState>) -> Router {
+    let state = WorkerState {
+        app: state,
+        cache: Arc::default(),
+    };
     Router::new()
         .route("/config/{org}/{site}", any(config::branches))
         .route("/config/{org}/{site}/{branch}", any(config::handle))

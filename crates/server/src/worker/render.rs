@@ -24,13 +24,13 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use super::cache::WorkerCache;
 use super::config::load_effective;
 use super::html;
-use crate::admin::{ApiError, check_names};
+use crate::api::{ApiError, check_names};
 use crate::app::AppState;
 use crate::effective::path_mappings;
 use crate::preview::redirect::follow;
-use crate::server::check_content_access;
 use crate::sites::{self, Site};
 use siteops_config::endpoint::{EndpointTemplate, ExpandError};
 use siteops_config::model::api::WorkerEntry;
@@ -57,6 +57,7 @@ const MAX_REDIRECTS: usize = 5;
 
 pub async fn handle(
     State(state): State<Arc<AppState>>,
+    State(cache): State<Arc<WorkerCache>>,
     Path((org, site, branch, path)): Path<(String, String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -81,7 +82,7 @@ pub async fn handle(
     );
     let site_document = site_document?;
     if let Some(document) = &site_document {
-        check_content_access(&state, &headers, document)?;
+        state.check_content_access(&headers, document)?;
     }
     let Some((entries, _)) = effective? else {
         // Nothing configured to render: the page is not found (no server fault).
@@ -94,7 +95,7 @@ pub async fn handle(
             "no worker entry handles {page_path}"
         )));
     };
-    let id = match page_id(&state, entry, &page_path).await {
+    let id = match page_id(&cache, entry, &page_path).await {
         Ok(id) => id,
         Err(IdError::NoMatch(literal)) => {
             return Err(ApiError::not_found(format!(
@@ -147,7 +148,7 @@ pub async fn handle(
     };
     let mut page = match template {
         Some(source) => {
-            let template = state.worker_cache.template(&source).map_err(|e| {
+            let template = cache.template(&source).map_err(|e| {
                 ApiError::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     format!("template error: {e}"),
@@ -189,17 +190,14 @@ pub async fn handle(
 /// a blocking thread: even on a bounded path it may take milliseconds, which the async
 /// threads serving other requests must not wait for. A linear one runs here, at once.
 async fn page_id(
-    state: &AppState,
+    cache: &WorkerCache,
     entry: &WorkerEntry,
     page_path: &str,
 ) -> Result<Option<String>, IdError> {
     let Some(literal) = &entry.regex else {
         return Ok(None);
     };
-    let regex = state
-        .worker_cache
-        .regex(literal)
-        .map_err(IdError::Invalid)?;
+    let regex = cache.regex(literal).map_err(IdError::Invalid)?;
     if regex.is_linear() {
         return routing::find_id(&regex, literal, page_path).map(Some);
     }

@@ -32,7 +32,7 @@ use super::svg::validate_svg;
 use crate::preview::redirect::{ChainError, follow};
 use crate::preview::trace::ImageTrace;
 use crate::preview::transport::{Transport, TransportError};
-use crate::preview::{Limits, PreviewError};
+use crate::preview::{FailureKind, Limits, PreviewError};
 use crate::store::StoreError;
 
 /// Where accepted images go: the branch's media folder in the service, memory in tests.
@@ -146,7 +146,7 @@ pub async fn download_images(
     }
     if urls.len() > downloader.limits.image_count {
         return Err(PreviewError::new(
-            409,
+            FailureKind::Refused,
             format!(
                 "the page has {} distinct images, more than {}",
                 urls.len(),
@@ -247,7 +247,7 @@ async fn download_one(
             }
             Ok(Err(ChainError::Transport(TransportError::TooLarge { limit }))) => {
                 return Err(PreviewError::new(
-                    409,
+                    FailureKind::Refused,
                     format!("the image {url} is larger than {limit} bytes"),
                 ));
             }
@@ -274,7 +274,10 @@ async fn download_one(
                     Some(extension) => {
                         if extension == "svg" {
                             validate_svg(&response.body).map_err(|error| {
-                                PreviewError::new(409, format!("the image {url}: {error}"))
+                                PreviewError::new(
+                                    FailureKind::Refused,
+                                    format!("the image {url}: {error}"),
+                                )
                             })?;
                         }
                         let name = media_name(&response.body, extension);
@@ -285,10 +288,10 @@ async fn download_one(
                             .map_err(|error| match error {
                                 SinkError::Store(error) => {
                                     tracing::error!(%error, "media store failure");
-                                    PreviewError::new(500, "storage failure")
+                                    PreviewError::new(FailureKind::Internal, "storage failure")
                                 }
                                 SinkError::Refused(reason) => PreviewError::new(
-                                    500,
+                                    FailureKind::Internal,
                                     format!("the image {url} was not stored: {reason}"),
                                 ),
                             })?;

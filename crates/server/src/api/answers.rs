@@ -1,5 +1,5 @@
 //! The JSON answers of the administration API and the worker's configuration routes, as
-//! types: the handlers serialize these, and [`crate::openapi`] describes them with the
+//! types: the handlers serialize these, and [`super::openapi`] describes them with the
 //! schemas derived from the same types, so the document cannot drift from the answers.
 
 use schemars::JsonSchema;
@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::codesync::job::{Job, JobState};
 use crate::effective::Effective;
+use crate::preview::Trace;
 use siteops_config::model::api::ContentConfig;
 
 /// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
@@ -86,4 +87,57 @@ pub struct JobList {
 pub struct Status {
     pub content: Option<Effective<ContentConfig>>,
     pub mappings: Option<Effective<Vec<String>>>,
+}
+
+/// `/preview/<org>/<site>/<branch>/<path>` (`GET`, `POST`): a page's paths, its preview's
+/// state, links, and for a page previewed, the pipeline's trace and warnings.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewAnswer {
+    pub web_path: String,
+    pub resource_path: String,
+    pub preview: PreviewState,
+    pub links: PreviewLinks,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Trace>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
+}
+
+/// The preview's state: 200 with what was previewed, or 404 alone (not previewed).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PreviewState {
+    /// 200: previewed; 404: not previewed.
+    pub status: u16,
+    #[serde(flatten)]
+    pub page: Option<PreviewedPage>,
+}
+
+/// What a stored preview is.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewedPage {
+    /// The page on its preview host.
+    pub url: String,
+    /// When the preview was made (RFC 3339).
+    pub last_modified: String,
+    /// 40 hex digits naming the content source: sites that share a source share it.
+    pub content_bus_id: String,
+    /// `markup:<the URL fetched>`.
+    pub source_location: String,
+    /// Which source answered: `overlay` or `primary`.
+    pub source: String,
+    /// The source's `Last-Modified`, when it sent one.
+    pub source_last_modified: Option<String>,
+    /// `text/html`, or `application/json` for a sheet.
+    pub content_type: String,
+    /// The branch's images the page shows.
+    pub media: Vec<String>,
+}
+
+/// Where to ask about the site's branch and the page's preview.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PreviewLinks {
+    pub status: String,
+    pub preview: String,
 }

@@ -1,4 +1,4 @@
-//! Errors of the administration API: a status, `text/plain`, and the message in the
+//! Errors of the HTTP routes (the administration API, the worker, the preview hosts): a status, `text/plain`, and the message in the
 //! `x-error` header (and the body, for people reading a browser tab).
 
 use axum::http::{HeaderValue, StatusCode, header};
@@ -112,6 +112,58 @@ impl From<crate::sites::SiteError> for ApiError {
     }
 }
 
+impl From<crate::preview::PreviewError> for ApiError {
+    fn from(error: crate::preview::PreviewError) -> ApiError {
+        ApiError::new(preview_status(error.failure), error.message)
+    }
+}
+
+/// The status a failed preview is answered with. A source's own answer maps as the
+/// reference maps it: 404 and 403 to 404, 401 stays, 429 to 503 (the service's rule for
+/// rate limits), other 4xx as they are, 5xx and anything else to 502.
+pub(crate) fn preview_status(failure: crate::preview::FailureKind) -> StatusCode {
+    use crate::preview::FailureKind;
+    match failure {
+        FailureKind::Unreadable => StatusCode::BAD_REQUEST,
+        FailureKind::NoSource => StatusCode::NOT_FOUND,
+        FailureKind::SourceAnswered(404 | 403) => StatusCode::NOT_FOUND,
+        FailureKind::SourceAnswered(401) => StatusCode::UNAUTHORIZED,
+        FailureKind::SourceAnswered(429) => StatusCode::SERVICE_UNAVAILABLE,
+        FailureKind::SourceAnswered(status @ 400..=499) => {
+            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY)
+        }
+        FailureKind::SourceAnswered(_) | FailureKind::SourceFailed => StatusCode::BAD_GATEWAY,
+        FailureKind::Refused => StatusCode::CONFLICT,
+        FailureKind::TimedOut => StatusCode::GATEWAY_TIMEOUT,
+        FailureKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<crate::preview::service::ServiceError> for ApiError {
+    fn from(error: crate::preview::service::ServiceError) -> ApiError {
+        use crate::preview::service::ServiceError;
+        match error {
+            ServiceError::Preview(error) => error.into(),
+            ServiceError::NoContentSource { .. } => ApiError::not_found(error.to_string()),
+            ServiceError::Busy { .. } => ApiError::busy(error.to_string()),
+            ServiceError::Usage(error) => error.into(),
+            ServiceError::Site(error) => error.into(),
+            ServiceError::Store(error) => error.into(),
+        }
+    }
+}
+
+impl From<crate::sites::onboarding::OnboardingError> for ApiError {
+    fn from(error: crate::sites::onboarding::OnboardingError) -> ApiError {
+        use crate::sites::onboarding::OnboardingError;
+        match error {
+            OnboardingError::Site(error) => error.into(),
+            OnboardingError::NameTooLong { .. } => ApiError::bad_request(error.to_string()),
+            refused => ApiError::new(StatusCode::CONFLICT, refused.to_string()),
+        }
+    }
+}
+
 impl ApiError {
     /// The response with an empty body: the message only in `x-error` (the preview API's
     /// error form).
@@ -157,4 +209,32 @@ fn header_safe(message: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preview::FailureKind;
+
+    #[test]
+    fn source_statuses_map_as_the_reference_does() {
+        let cases = [
+            (404, 404),
+            (401, 401),
+            (403, 404),
+            (400, 400),
+            (410, 410),
+            (451, 451),
+            (429, 503),
+            (500, 502),
+            (503, 502),
+            (304, 502),
+            (302, 502),
+            (100, 502),
+        ];
+        for (source, preview) in cases {
+            let status = preview_status(FailureKind::SourceAnswered(source));
+            assert_eq!(status.as_u16(), preview, "{source}");
+        }
+    }
 }

@@ -2,10 +2,13 @@
 //! A token may come from the `auth_token` cookie, `x-auth-token`, or `Authorization:
 //! token <jwt>` (or `Bearer <jwt>`). Every credential presented is tried, in that order,
 //! and the first valid one wins: a stale cookie beside a valid header does not lock the
-//! caller out.
+//! caller out. Handlers take the caller as an extractor ([`Caller`], [`OptionalCaller`]).
 
-use axum::http::HeaderMap;
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
 
+use super::ApiError;
 use crate::auth::{Claims, SigningKey, TokenError};
 
 /// The values of the request's cookies called `name`, in order.
@@ -88,6 +91,52 @@ pub fn why_unauthenticated(headers: &HeaderMap, key: &SigningKey) -> String {
         TokenError::Malformed | TokenError::UnsupportedAlgorithm => "",
     };
     format!("authentication required: the token sent is refused, {error}{hint}")
+}
+
+/// The verified caller of a request, as an extractor: 401 (saying why) without a valid
+/// token. The state gives the signing key as a sub-state (`SigningKey: FromRef<S>`), so a
+/// handler that takes it depends on the key, not the whole application.
+#[derive(Debug, Clone)]
+pub struct Caller(pub Claims);
+
+/// The verified caller of a request, if it has a valid token.
+#[derive(Debug, Clone)]
+pub struct OptionalCaller(pub Option<Claims>);
+
+impl<S> FromRequestParts<S> for Caller
+where
+    S: Send + Sync,
+    SigningKey: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Caller, ApiError> {
+        let key = SigningKey::from_ref(state);
+        caller(&parts.headers, &key).map(Caller).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                why_unauthenticated(&parts.headers, &key),
+            )
+        })
+    }
+}
+
+impl<S> FromRequestParts<S> for OptionalCaller
+where
+    S: Send + Sync,
+    SigningKey: FromRef<S>,
+{
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &S,
+    ) -> Result<OptionalCaller, Self::Rejection> {
+        Ok(OptionalCaller(caller(
+            &parts.headers,
+            &SigningKey::from_ref(state),
+        )))
+    }
 }
 
 #[cfg(test)]

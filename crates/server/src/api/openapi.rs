@@ -2,17 +2,18 @@
 //! (`/transform`): served at `/admin/openapi.json`, checked in as `schemas/openapi.json`.
 //!
 //! Request bodies are the JSON schemas that validate them ([`SchemaKind`]); answers are
-//! the schemas of the types the handlers serialize ([`crate::admin::answers`], the job
+//! the schemas of the types the handlers serialize ([`crate::api::answers`], the job
 //! record, the stored documents). Nothing is written twice: a field added to a type shows
 //! here, and the stale check of `schemas/` says so. schemathesis checks the running
 //! service against this document in CI.
 
 use serde_json::{Map, Value, json};
 
-use crate::admin::answers::{
-    BranchList, Ignored, JobList, JobStarted, SecretList, SecretView, SiteList, Status,
+use crate::api::answers::{
+    BranchList, Ignored, JobList, JobStarted, PreviewAnswer, SecretList, SecretView, SiteList,
+    Status,
 };
-use crate::admin::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
+use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 
 use crate::codesync::job::Job;
 use siteops_config::schema::{ID_PATTERN, SchemaKind, schema_for};
@@ -116,7 +117,7 @@ fn schemas() -> Value {
         "Job": answer::<Job>(),
         "JobList": answer::<JobList>(),
         "Status": answer::<Status>(),
-        "Preview": preview_schema(),
+        "Preview": answer::<PreviewAnswer>(),
         "PushNotification": {
             "type": "object",
             "description": "The git service's push event; `ref` names the branch pushed \
@@ -128,39 +129,6 @@ fn schemas() -> Value {
             {"$ref": "#/components/schemas/Ignored"},
         ]},
     })
-}
-
-/// The preview answer: the page's paths, the preview's state, links, and for a page
-/// previewed, its trace and warnings.
-fn preview_schema() -> Value {
-    let mut schema = json!({
-        "type": "object",
-        "required": ["webPath", "resourcePath", "preview", "links"],
-        "properties": {
-            "webPath": {"type": "string"},
-            "resourcePath": {"type": "string"},
-            "preview": {
-                "type": "object",
-                "required": ["status"],
-                "properties": {
-                    "status": {"type": "integer", "enum": [200, 404]},
-                    "url": {"type": "string"},
-                    "lastModified": {"type": "string"},
-                    "contentBusId": {"type": "string"},
-                    "sourceLocation": {"type": "string"},
-                    "contentType": {"type": "string"},
-                },
-            },
-            "links": {
-                "type": "object",
-                "required": ["status", "preview"],
-                "properties": {"status": {"type": "string"}, "preview": {"type": "string"}},
-            },
-            "warnings": {"type": "array", "items": {"type": "string"}},
-        },
-    });
-    schema["properties"]["trace"] = answer::<crate::preview::Trace>();
-    schema
 }
 
 fn error_response(description: &str) -> Value {
