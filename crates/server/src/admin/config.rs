@@ -247,17 +247,17 @@ pub async fn site(
                 let mut value = value.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    let previous = sites::load(store, &org, site).await?;
+                    let previous = sites::load(store, org, site).await?;
                     match &previous {
                         None => {
-                            check_access(&state, &headers, &org, site, None, Action::CreateSite)?;
-                            check_room(&state, &org).await?;
+                            check_access(state, headers, org, site, None, Action::CreateSite)?;
+                            check_room(state, org).await?;
                         }
                         Some(_) if *method == Method::PUT => {
                             check_access(
-                                &state,
-                                &headers,
-                                &org,
+                                state,
+                                headers,
+                                org,
                                 site,
                                 previous.as_ref().and_then(Site::access),
                                 Action::Configure,
@@ -269,17 +269,17 @@ pub async fn site(
                         }
                         Some(document) => {
                             check_access(
-                                &state,
-                                &headers,
-                                &org,
+                                state,
+                                headers,
+                                org,
                                 site,
                                 document.access(),
                                 Action::Configure,
                             )?;
                             check_access_change(
-                                &state,
-                                &headers,
-                                (&org, site),
+                                state,
+                                headers,
+                                (org, site),
                                 document.access(),
                                 value.get("access"),
                                 "/access",
@@ -289,11 +289,11 @@ pub async fn site(
                     if let Value::Object(map) = &mut value {
                         map.entry("version").or_insert(json!(1));
                     }
-                    onboarding::check_selectable(state.store.as_ref(), &org, site, code.as_ref())
+                    onboarding::check_selectable(state.store.as_ref(), org, site, code.as_ref())
                         .await?;
                     stamp(&mut value, previous.as_ref().map(|p| &p.json));
-                    save_json(store, &keys::site(&org, site), &value).await?;
-                    onboarding::register(state.store.as_ref(), &org, site, code.as_ref()).await?;
+                    save_json(store, &keys::site(org, site), &value).await?;
+                    onboarding::register(state.store.as_ref(), org, site, code.as_ref()).await?;
                     let status = if previous.is_none() && *method == Method::PUT {
                         StatusCode::CREATED
                     } else {
@@ -386,13 +386,13 @@ pub async fn sub_resource(
                 Box::pin(async move {
                     let store = view.as_ref();
                     let existing =
-                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
+                        existing_site_in(store, state, headers, org, site, Action::Configure)
                             .await?;
                     if name == "access" {
                         check_access_change(
-                            &state,
-                            &headers,
-                            (&org, &site),
+                            state,
+                            headers,
+                            (org, site),
                             existing.access(),
                             value.as_ref(),
                             "",
@@ -402,8 +402,8 @@ pub async fn sub_resource(
                     if name == "code" {
                         onboarding::check_selectable(
                             state.store.as_ref(),
-                            &org,
-                            &site,
+                            org,
+                            site,
                             code.as_ref(),
                         )
                         .await?;
@@ -420,9 +420,9 @@ pub async fn sub_resource(
                         None => map.remove(name),
                     };
                     stamp(&mut document, Some(&previous));
-                    save_json(store, &keys::site(&org, &site), &document).await?;
+                    save_json(store, &keys::site(org, site), &document).await?;
                     if name == "code" {
-                        onboarding::register(state.store.as_ref(), &org, &site, code.as_ref())
+                        onboarding::register(state.store.as_ref(), org, site, code.as_ref())
                             .await?;
                     }
                     Ok(match value.clone() {
@@ -458,23 +458,23 @@ async fn public(
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
             let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
-            let _guard = state.locks.lock(&keys::site(&org, site)).await;
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
             let (state, key) = (&*state, &key);
             transact(&state.store, move |view| {
                 let mut value = value.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    existing_site_in(store, &state, headers, org, site, Action::Configure).await?;
-                    let previous = load_json(store, &key).await?;
+                    existing_site_in(store, state, headers, org, site, Action::Configure).await?;
+                    let previous = load_json(store, key).await?;
                     stamp(&mut value, previous.as_ref());
-                    save_json(store, &key, &value).await?;
+                    save_json(store, key, &value).await?;
                     Ok(Json(value).into_response())
                 })
             })
             .await
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(&org, site)).await;
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
             existing_site(&state, headers, org, site, Action::Configure).await?;
             store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
@@ -515,9 +515,9 @@ pub async fn secret(
                 Box::pin(async move {
                     let store = view.as_ref();
                     let document =
-                        existing_site_in(store, &state, &headers, &org, &site, Action::Configure)
+                        existing_site_in(store, state, headers, org, site, Action::Configure)
                             .await?;
-                    let previous = load_json(store, &key).await?;
+                    let previous = load_json(store, key).await?;
                     stamp(&mut value, previous.as_ref());
                     // The value is issued for where the code block points now; code sync sends
                     // it there and nowhere else, whatever the code block says later.
@@ -526,9 +526,9 @@ pub async fn secret(
                     {
                         map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
                     }
-                    let sealed = sites::sealed::seal_document(&key, value.clone())
+                    let sealed = sites::sealed::seal_document(key, value.clone())
                         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-                    save_json(store, &key, &sealed).await?;
+                    save_json(store, key, &sealed).await?;
                     Ok(Json(secret_view(id, &value)).into_response())
                 })
             })
