@@ -121,7 +121,7 @@ async fn wait_for(browser: &Browser, script: &str) {
 async fn server_side(serve: &Serve, repo: &Path, edits: usize) {
     // The library's client installs the TLS crypto provider that reqwest needs; the
     // event stream stays open for the whole run.
-    let client = siteops::http::client(Duration::from_secs(3600));
+    let client = siteops_plan::http::client(Duration::from_secs(3600));
     let response = client
         .get(serve.url("127.0.0.1", "/.siteops/events"))
         .header("host", format!("{HOST}:{}", serve.port))

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 mod common;
 
 use common::fleet;
-use siteops::compile::{Secrets, compile};
-use siteops::repo::RepoFiles;
-use siteops::validate::{Options, validate};
+use siteops_config::compile::{Secrets, compile};
+use siteops_config::repo::RepoFiles;
+use siteops_config::validate::{Options, validate};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 20_000];
 const RUNS: usize = 5;

@@ -17,8 +17,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use siteops::ingest::render::{PageOptions, page_html};
-use siteops::ingest::{IngestOptions, ingest, parse_only};
+use siteops_ingest::render::{PageOptions, page_html};
+use siteops_ingest::{IngestOptions, ingest, parse_only};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/conformance/html2md");
 /// Each measurement repeats the group until this much time has passed, best of RUNS.

@@ -13,14 +13,14 @@ mod common;
 
 use std::time::Instant;
 
-use siteops::apply::{self, ApplyOptions, NoProgress};
-use siteops::auth::Claims;
-use siteops::compile::{Compiled, ResourceKind, Secrets, compile};
-use siteops::model::SiteId;
-use siteops::plan::{Plan, PlanSettings, diff};
-use siteops::remote::{Client, ClientOptions, Endpoints, Location, Token, live};
-use siteops::server::{ServerConfig, start};
-use siteops::validate::{Options, validate};
+use siteops_config::compile::{Compiled, ResourceKind, Secrets, compile};
+use siteops_config::model::SiteId;
+use siteops_config::validate::{Options, validate};
+use siteops_plan::apply::{self, ApplyOptions, NoProgress};
+use siteops_plan::plan::{Plan, PlanSettings, diff};
+use siteops_plan::remote::{Client, ClientOptions, Endpoints, Location, Token, live};
+use siteops_server::auth::Claims;
+use siteops_server::server::{ServerConfig, start};
 
 const SITES: usize = 1_000;
 const CONCURRENCY: usize = 8;
@@ -41,7 +41,7 @@ async fn run() {
     let data = tempfile::tempdir().expect("temp dir");
     let server = start(ServerConfig {
         addr: "127.0.0.1:0".parse().expect("address"),
-        store: siteops::store::StoreLocation::Dir(data.path().to_path_buf()),
+        store: siteops_server::store::StoreLocation::Dir(data.path().to_path_buf()),
         org_admins: vec![ADMIN.to_string()],
         preview_limits: Default::default(),
         preview_transport: None,
@@ -53,7 +53,7 @@ async fn run() {
     })
     .await
     .expect("the service starts");
-    let now = siteops::time::now_seconds();
+    let now = siteops_server::time::now_seconds();
     let token = Token::new(server.state.key.sign(&Claims {
         sub: ADMIN.into(),
         iat: now,
@@ -100,7 +100,7 @@ async fn run() {
         assert!(
             report.succeeded(),
             "{}",
-            siteops::apply::report::table(&report)
+            siteops_plan::apply::report::table(&report)
         );
         empty.clone()
     })

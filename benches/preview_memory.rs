@@ -14,8 +14,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use siteops::ingest::render::{PageOptions, page_and_plain};
-use siteops::ingest::{IngestOptions, ingest};
+use siteops_ingest::render::{PageOptions, page_and_plain};
+use siteops_ingest::{IngestOptions, ingest};
 
 /// Live bytes and the highest they reached since the last [`reset_peak`].
 struct Counting;
@@ -158,7 +158,7 @@ fn nested_spans() -> String {
 
 /// Divs and formats nested near the parser's depth limit, repeated.
 fn deep_nesting() -> String {
-    let depth = siteops::ingest::MAX_DEPTH / 2;
+    let depth = siteops_ingest::MAX_DEPTH / 2;
     fill(|n| {
         let mut s = String::new();
         for i in 0..depth {

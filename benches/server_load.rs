@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 
 use axum::routing::get;
 use serde_json::json;
-use siteops::auth::Claims;
-use siteops::codesync::code_key;
-use siteops::server::{RunningServer, ServerConfig, start};
+use siteops_server::auth::Claims;
+use siteops_server::codesync::code_key;
+use siteops_server::server::{RunningServer, ServerConfig, start};
 
 const TEMPLATE: &str = include_str!("../crates/template/benches/render/product.html");
 const CLIENTS: [usize; 3] = [1, 8, 64];
@@ -77,7 +77,7 @@ async fn run(per_cell: Duration) -> usize {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let server = start(ServerConfig {
         addr: "127.0.0.1:0".parse().expect("address"),
-        store: siteops::store::StoreLocation::Dir(data_dir.path().to_path_buf()),
+        store: siteops_server::store::StoreLocation::Dir(data_dir.path().to_path_buf()),
         org_admins: vec!["root@acme.example".into()],
         preview_limits: Default::default(),
         preview_transport: None,
@@ -289,7 +289,7 @@ async fn configure(
     client: &reqwest::Client,
     endpoint: SocketAddr,
 ) -> String {
-    let now = siteops::time::now_seconds();
+    let now = siteops_server::time::now_seconds();
     let token = server.state.key.sign(&Claims {
         sub: "root@acme.example".into(),
         iat: now,

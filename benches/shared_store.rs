@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 
 use axum::routing::get;
 use serde_json::json;
-use siteops::auth::Claims;
-use siteops::server::{RunningServer, ServerConfig, start};
-use siteops::store::StoreLocation;
+use siteops_server::auth::Claims;
+use siteops_server::server::{RunningServer, ServerConfig, start};
+use siteops_server::store::StoreLocation;
 
 const CLIENTS: [usize; 2] = [1, 8];
 
@@ -96,7 +96,7 @@ fn main() {
 }
 
 async fn run(endpoint: &str, per_cell: Duration) -> usize {
-    siteops::http::install_crypto_provider();
+    siteops_plan::http::install_crypto_provider();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(64)
         .build()
@@ -191,7 +191,7 @@ async fn page_source() -> SocketAddr {
 /// Site acme/web with its index previewed; an administrator's token (good on both
 /// instances: they share the signing key in the bucket).
 async fn configure(server: &RunningServer, client: &reqwest::Client, source: SocketAddr) -> String {
-    let now = siteops::time::now_seconds();
+    let now = siteops_server::time::now_seconds();
     let token = server.state.key.sign(&Claims {
         sub: "root@acme.example".into(),
         iat: now,

@@ -378,7 +378,7 @@ async fn client(api: Arc<Api>, index: usize, stop: Arc<AtomicBool>) -> Tally {
                 let body = json!({"ref": "refs/heads/main", "after": format!("{index}-{turn}")})
                     .to_string();
                 let signature =
-                    siteops::codesync::signature::sign(SECRET.as_bytes(), body.as_bytes());
+                    siteops_server::codesync::signature::sign(SECRET.as_bytes(), body.as_bytes());
                 let response = api
                     .client
                     .post(format!("{}/admin/webhook/code/acme/sync", api.base))
@@ -441,7 +441,7 @@ fn percentile(sorted: &[Duration], q: f64) -> String {
 }
 
 async fn soak(duration: Duration) -> bool {
-    siteops::http::install_crypto_provider();
+    siteops_plan::http::install_crypto_provider();
     let data = tempfile::tempdir().expect("temp dir");
     let (sources, reset) = sources().await;
     let serve = Serve::start(data.path());

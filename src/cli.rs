@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use siteops::shard::Shard;
-use siteops::store::StoreLocation;
+use siteops_plan::shard::Shard;
+use siteops_server::store::StoreLocation;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -16,13 +16,13 @@ use siteops::store::StoreLocation;
                   Exit codes: 0 success, 1 failure (invalid configuration, bad usage, \
                   errors), 2 changes present (plan --detailed-exitcode)."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Check the sites repository: schemas and semantic rules, every problem in one run.
     Validate(ValidateArgs),
     /// Compile the sites into the exact JSON bodies of the administration API and worker.
@@ -61,14 +61,14 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum MocksCommand {
+pub(crate) enum MocksCommand {
     /// Preview pages once through the real sources and write every request they made
     /// (page, worker data, images) as the site's mocks, to work offline on real content.
     Record(RecordArgs),
 }
 
 #[derive(Debug, Args)]
-pub struct RecordArgs {
+pub(crate) struct RecordArgs {
     /// The site whose pages are previewed and whose `mocks/` is written: `org/site`.
     #[arg(value_name = "ORG/SITE")]
     pub site: String,
@@ -88,7 +88,7 @@ pub struct RecordArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// Repository root: the directory that holds `sites/` and `golden/`.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
@@ -109,7 +109,7 @@ pub struct TestArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct IngestArgs {
+pub(crate) struct IngestArgs {
     /// HTML files to convert (`.md` files are taken as stored markdown and rendered).
     #[arg(required = true, value_name = "FILE.html")]
     pub files: Vec<PathBuf>,
@@ -123,10 +123,10 @@ pub struct IngestArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Largest title, meta value or JSON-LD script accepted, in UTF-16 code units.
-    #[arg(long, value_name = "N", default_value_t = siteops::ingest::DEFAULT_MAX_METADATA_SIZE)]
+    #[arg(long, value_name = "N", default_value_t = siteops_ingest::DEFAULT_MAX_METADATA_SIZE)]
     pub max_metadata_size: usize,
     /// Largest file converted, in bytes (the preview's page limit by default).
-    #[arg(long, value_name = "BYTES", default_value_t = siteops::preview::PAGE_LIMIT as u64)]
+    #[arg(long, value_name = "BYTES", default_value_t = siteops_server::preview::PAGE_LIMIT as u64)]
     pub max_input_size: u64,
     /// What to write: the stored markdown, the rendered page, or its `.plain.html` body.
     #[arg(long, value_enum, default_value_t = IngestFormat::Md)]
@@ -137,7 +137,7 @@ pub struct IngestArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum IngestFormat {
+pub(crate) enum IngestFormat {
     /// NAME.md: the markdown a preview stores.
     Md,
     /// NAME.html: the page as the preview host serves it.
@@ -147,7 +147,7 @@ pub enum IngestFormat {
 }
 
 impl IngestFormat {
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             IngestFormat::Md => "md",
             IngestFormat::Html => "html",
@@ -157,13 +157,13 @@ impl IngestFormat {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum TemplateCommand {
+pub(crate) enum TemplateCommand {
     /// Render TEMPLATE over the JSON in DATA and print the result exactly (no newline added).
     Render(RenderArgs),
 }
 
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     /// The Mustache template file.
     pub template: PathBuf,
     /// The JSON the template is rendered over, as the worker's endpoint would answer it.
@@ -175,7 +175,7 @@ pub struct RenderArgs {
 
 /// Where the sites repository is, and how to read it.
 #[derive(Debug, Args)]
-pub struct RepoArgs {
+pub(crate) struct RepoArgs {
     /// Repository root: the directory that holds `sites/` and `siteops.toml`.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
@@ -187,7 +187,7 @@ pub struct RepoArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DiagnosticFormat {
+pub(crate) enum DiagnosticFormat {
     /// Messages with the source line and a caret.
     Human,
     /// A versioned JSON document.
@@ -197,7 +197,7 @@ pub enum DiagnosticFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct ValidateArgs {
+pub(crate) struct ValidateArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
     /// How problems are printed: for people, for programs, or for GitHub Actions.
@@ -212,7 +212,7 @@ pub struct ValidateArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct CompileArgs {
+pub(crate) struct CompileArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
     /// Write one file per body into DIR (replacing an earlier output) instead of printing
@@ -226,7 +226,7 @@ pub struct CompileArgs {
 
 /// The services that plan and apply talk to, and how.
 #[derive(Debug, Args)]
-pub struct RemoteArgs {
+pub(crate) struct RemoteArgs {
     /// Base address of the administration API ({admin_url}), such as
     /// http://127.0.0.1:3000/admin.
     #[arg(long, value_name = "URL", env = "SITEOPS_ADMIN_URL")]
@@ -247,7 +247,7 @@ pub struct RemoteArgs {
 
 /// What plan and apply compare.
 #[derive(Debug, Args)]
-pub struct SelectArgs {
+pub(crate) struct SelectArgs {
     /// Only this site, `org/site` (repeatable).
     #[arg(long = "site", value_name = "ORG/SITE")]
     pub sites: Vec<String>,
@@ -266,7 +266,7 @@ pub struct SelectArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PlanFormat {
+pub(crate) enum PlanFormat {
     /// One line per change, field-level diffs, a summary line.
     Human,
     /// A versioned JSON document (what --out saves).
@@ -276,7 +276,7 @@ pub enum PlanFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct PlanArgs {
+pub(crate) struct PlanArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
     #[command(flatten)]
@@ -295,7 +295,7 @@ pub struct PlanArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ApplyArgs {
+pub(crate) struct ApplyArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
     #[command(flatten)]
@@ -312,7 +312,7 @@ pub struct ApplyArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// Repository root; schemas go to <root>/schemas/.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
@@ -323,7 +323,7 @@ pub struct SchemaArgs {
 
 /// Where the local service keeps its data.
 #[derive(Debug, Args)]
-pub struct DataArgs {
+pub(crate) struct DataArgs {
     /// Data directory of the local service [default: <root>/.siteops/data]; the same as
     /// `--store file://DIR`.
     #[arg(long, value_name = "DIR")]
@@ -337,7 +337,7 @@ pub struct DataArgs {
 }
 
 impl DataArgs {
-    pub fn location(&self, root: &std::path::Path) -> StoreLocation {
+    pub(crate) fn location(&self, root: &std::path::Path) -> StoreLocation {
         match (&self.store, &self.data) {
             (Some(store), _) => store.clone(),
             (None, Some(dir)) => StoreLocation::Dir(dir.clone()),
@@ -347,7 +347,7 @@ impl DataArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
     #[command(flatten)]
@@ -387,7 +387,7 @@ pub struct ServeArgs {
     /// Serve a code repository from a local checkout, live: `owner/repo=DIR`. Takes
     /// precedence over `[code]` in siteops.toml. Repeatable.
     #[arg(long = "code", value_name = "OWNER/REPO=DIR", value_parser = parse_code_checkout)]
-    pub code: Vec<(siteops::code::CodeRepo, PathBuf)>,
+    pub code: Vec<(siteops_server::code::CodeRepo, PathBuf)>,
     /// Also answer requests for this Host name (any port); by default only loopback
     /// addresses, localhost and *.localhost are answered, others get 421. Repeatable.
     #[arg(long = "allowed-host", value_name = "HOST")]
@@ -447,7 +447,7 @@ pub struct ServeArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct TokenArgs {
+pub(crate) struct TokenArgs {
     /// The holder: an e-mail address or a technical account identifier.
     #[arg(long, value_name = "ADDRESS")]
     pub email: String,
@@ -475,11 +475,11 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 }
 
 /// Parses `90`, `90s`, `15m`, `24h`, `7d` into seconds.
-fn parse_code_checkout(value: &str) -> Result<(siteops::code::CodeRepo, PathBuf), String> {
+fn parse_code_checkout(value: &str) -> Result<(siteops_server::code::CodeRepo, PathBuf), String> {
     let (repo, dir) = value
         .split_once('=')
         .ok_or("expected OWNER/REPO=DIR, such as acme/website=../website")?;
-    let repo = siteops::code::CodeRepo::parse(repo)
+    let repo = siteops_server::code::CodeRepo::parse(repo)
         .ok_or_else(|| format!("`{repo}` is not a code repository: write it as owner/repo"))?;
     if dir.is_empty() {
         return Err("the directory is empty".into());
@@ -535,14 +535,14 @@ fn parse_ttl(text: &str) -> Result<u64, String> {
 }
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// The directory the pages go to.
     #[arg(long, value_name = "DIR", default_value = "target/man")]
     pub out: PathBuf,

@@ -97,7 +97,7 @@ fn main() -> ExitCode {
     // anyway: such a panic is a warning in the log, not a crash report on the terminal.
     let report = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if siteops::ingest::render::panicked_in_markdown_rs(info) {
+        if siteops_ingest::render::panicked_in_markdown_rs(info) {
             tracing::warn!(panic = %info, "markdown-rs could not parse a page: rendered without fenced code");
         } else {
             report(info);

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// One command to time.
-pub struct Contender {
+pub(crate) struct Contender {
     pub name: String,
     pub command: Command,
     /// Runs only when this holds (a missing tool is reported, not timed).
@@ -22,7 +22,7 @@ pub struct Contender {
 }
 
 impl Contender {
-    pub fn new(name: impl Into<String>, program: impl AsRef<std::ffi::OsStr>) -> Contender {
+    pub(crate) fn new(name: impl Into<String>, program: impl AsRef<std::ffi::OsStr>) -> Contender {
         let mut command = Command::new(program);
         command.stdout(Stdio::null()).stderr(Stdio::piped());
         Contender {
@@ -34,17 +34,17 @@ impl Contender {
         }
     }
 
-    pub fn at_most(mut self, runs: usize) -> Contender {
+    pub(crate) fn at_most(mut self, runs: usize) -> Contender {
         self.max_runs = runs;
         self
     }
 
-    pub fn writes(mut self, dir: &Path) -> Contender {
+    pub(crate) fn writes(mut self, dir: &Path) -> Contender {
         self.output = Some(dir.to_path_buf());
         self
     }
 
-    pub fn args<I, S>(mut self, args: I) -> Contender
+    pub(crate) fn args<I, S>(mut self, args: I) -> Contender
     where
         I: IntoIterator<Item = S>,
         S: AsRef<std::ffi::OsStr>,
@@ -53,7 +53,7 @@ impl Contender {
         self
     }
 
-    pub fn needs(mut self, available: Result<(), String>) -> Contender {
+    pub(crate) fn needs(mut self, available: Result<(), String>) -> Contender {
         self.available = available;
         self
     }
@@ -61,14 +61,17 @@ impl Contender {
 
 /// The medians of one contender.
 #[derive(Debug, Clone, Copy)]
-pub struct Timing {
+pub(crate) struct Timing {
     pub wall: Duration,
     pub cpu: Duration,
 }
 
 /// Runs every available contender `rounds` times; the medians, in the contenders' order
 /// (`None` for one that is not available). A contender that fails stops the comparison.
-pub fn run(contenders: &mut [Contender], rounds: usize) -> Result<Vec<Option<Timing>>, String> {
+pub(crate) fn run(
+    contenders: &mut [Contender],
+    rounds: usize,
+) -> Result<Vec<Option<Timing>>, String> {
     let mut samples: Vec<Vec<Timing>> = contenders.iter().map(|_| Vec::new()).collect();
     for round in 0..rounds {
         let n = contenders.len();
@@ -127,7 +130,7 @@ fn time(contender: &mut Contender) -> Result<Timing, String> {
 /// The instructions the contender's process executes, as callgrind counts them (one run:
 /// the count does not move with the machine's load, as wall time does); `None` without
 /// valgrind.
-pub fn instructions(contender: &mut Contender) -> Result<Option<u64>, String> {
+pub(crate) fn instructions(contender: &mut Contender) -> Result<Option<u64>, String> {
     if contender.available.is_err() {
         return Ok(None);
     }
@@ -175,7 +178,12 @@ fn children_cpu() -> Duration {
 
 /// Prints the table of one comparison: each contender's medians and its time against the
 /// first contender's (siteops). `bytes`: the input size, for the throughput column.
-pub fn print_table(title: &str, contenders: &[Contender], timings: &[Option<Timing>], bytes: u64) {
+pub(crate) fn print_table(
+    title: &str,
+    contenders: &[Contender],
+    timings: &[Option<Timing>],
+    bytes: u64,
+) {
     println!("\n{title}");
     println!(
         "  {:<44} {:>8} {:>8} {:>8} {:>9} {:>11}",
@@ -204,14 +212,14 @@ pub fn print_table(title: &str, contenders: &[Contender], timings: &[Option<Timi
 }
 
 /// Wall time of contender `a` over contender `b`.
-pub fn ratio(timings: &[Option<Timing>], a: usize, b: usize) -> Option<f64> {
+pub(crate) fn ratio(timings: &[Option<Timing>], a: usize, b: usize) -> Option<f64> {
     Some(
         timings.get(a).copied()??.wall.as_secs_f64() / timings.get(b).copied()??.wall.as_secs_f64(),
     )
 }
 
 /// Prints one goal line: `value` against `limit`, met or not.
-pub fn goal(what: &str, value: Option<f64>, holds: impl Fn(f64) -> bool, limit: &str) {
+pub(crate) fn goal(what: &str, value: Option<f64>, holds: impl Fn(f64) -> bool, limit: &str) {
     match value {
         Some(v) => println!(
             "  {:<60} {v:>6.2}  ({limit}: {})",
@@ -223,7 +231,7 @@ pub fn goal(what: &str, value: Option<f64>, holds: impl Fn(f64) -> bool, limit: 
 }
 
 /// The files directly in `dir` whose names end with `suffix`, sorted.
-pub fn files_in(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn files_in(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -233,7 +241,7 @@ pub fn files_in(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-pub fn total_size(files: &[PathBuf]) -> u64 {
+pub(crate) fn total_size(files: &[PathBuf]) -> u64 {
     files
         .iter()
         .filter_map(|f| std::fs::metadata(f).ok())

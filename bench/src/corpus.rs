@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 #[path = "../../crates/template/benches/render/data.rs"]
 mod data;
 
-pub const LISTING_TEMPLATE: &str =
+pub(crate) const LISTING_TEMPLATE: &str =
     include_str!("../../crates/template/benches/render/listing.html");
 
 /// The 181 real-world pages of `shared/conformance/realworld`, unpacked once.
-pub fn realworld(shared: &Path, out: &Path) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn realworld(shared: &Path, out: &Path) -> Result<Vec<PathBuf>, String> {
     let archive = shared.join("conformance/realworld/pages.tar.gz");
     let dir = out.join("realworld");
     if !dir.join("pages").is_dir() {
@@ -34,7 +34,7 @@ pub fn realworld(shared: &Path, out: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Twenty platform-style pages of about 64 KiB: what a markup source serves (sections of
 /// default content and blocks, a metadata block, head metadata), generated deterministically.
-pub fn platform_pages(out: &Path) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn platform_pages(out: &Path) -> Result<Vec<PathBuf>, String> {
     let dir = out.join("platform");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     (0..20u64)
@@ -48,7 +48,7 @@ pub fn platform_pages(out: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// The 50,000-item listing of the render benchmark: (template, data).
-pub fn listing(out: &Path) -> Result<(PathBuf, PathBuf), String> {
+pub(crate) fn listing(out: &Path) -> Result<(PathBuf, PathBuf), String> {
     let dir = out.join("listing");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let template = dir.join("listing.html");

@@ -51,7 +51,7 @@ fn each_file(
 }
 
 /// `parse [--threads N] FILE...`: every file parsed into an RcDom and dropped.
-pub fn parse(args: &[String]) -> Result<(), String> {
+pub(crate) fn parse(args: &[String]) -> Result<(), String> {
     let (threads, files) = threads_and_files(args)?;
     each_file(&files, threads, |file| {
         let html = read_page(file)?;
@@ -66,7 +66,7 @@ pub fn parse(args: &[String]) -> Result<(), String> {
 }
 
 /// `htmd --out DIR FILE...`: every file converted to DIR/NAME.md.
-pub fn htmd(args: &[String]) -> Result<(), String> {
+pub(crate) fn htmd(args: &[String]) -> Result<(), String> {
     let [flag, out, files @ ..] = args else {
         return Err("usage: htmd --out DIR FILE...".into());
     };
@@ -148,14 +148,14 @@ fn print(bytes: &[u8]) -> Result<(), String> {
 }
 
 /// `ramhorns TEMPLATE DATA.json`: the listing rendered to standard output.
-pub fn ramhorns(args: &[String]) -> Result<(), String> {
+pub(crate) fn ramhorns(args: &[String]) -> Result<(), String> {
     let (template, listing) = listing_args(args, "ramhorns")?;
     let template = ramhorns::Template::new(template).map_err(|e| e.to_string())?;
     print(template.render(&listing).as_bytes())
 }
 
 /// `mustache-crate TEMPLATE DATA.json`: the listing rendered to standard output.
-pub fn mustache_crate(args: &[String]) -> Result<(), String> {
+pub(crate) fn mustache_crate(args: &[String]) -> Result<(), String> {
     let (template, listing) = listing_args(args, "mustache-crate")?;
     let template = mustache::compile_str(&template).map_err(|e| e.to_string())?;
     let mut html = Vec::new();
@@ -168,7 +168,7 @@ pub fn mustache_crate(args: &[String]) -> Result<(), String> {
 /// `pages FILE...`: per page, the time of html5ever alone (siteops' sink) and of the whole
 /// ingestion with the markdown, best of five, the pages with the largest extra cost first:
 /// where to look when the ingestion falls behind the parse.
-pub fn pages(args: &[String]) -> Result<(), String> {
+pub(crate) fn pages(args: &[String]) -> Result<(), String> {
     let options = siteops_ingest::IngestOptions {
         max_metadata_size: 256_000,
     };

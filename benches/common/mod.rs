@@ -1,11 +1,11 @@
 //! The generated fleet that the benchmarks share.
 
-use siteops::repo::RepoFiles;
+use siteops_config::repo::RepoFiles;
 
 /// A fleet shaped like a real one: one base site per 50 with its own external repository,
 /// secret, worker entries and templates; the others share its code through `base`, with
 /// their own content, access and public configuration.
-pub fn fleet(sites: usize) -> RepoFiles {
+pub(crate) fn fleet(sites: usize) -> RepoFiles {
     let mut repo = RepoFiles::new();
     repo.insert(
         "siteops.toml",

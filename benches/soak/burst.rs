@@ -33,7 +33,7 @@ fn page() -> String {
 }
 
 /// The source of the burst's pages, on a free port of 127.0.0.1.
-pub async fn source() -> SocketAddr {
+pub(crate) async fn source() -> SocketAddr {
     let page = page();
     let app = axum::Router::new().route(
         "/big/{page}",
@@ -51,7 +51,7 @@ pub async fn source() -> SocketAddr {
 }
 
 /// Runs the burst; whether its goals were met.
-pub async fn run(api: &Api, serve: &Serve, source: SocketAddr) -> bool {
+pub(crate) async fn run(api: &Api, serve: &Serve, source: SocketAddr) -> bool {
     for org in 0..ORGS {
         let site = json!({
             "code": {"owner": "burst", "repo": "web", "source": {"type": "github", "url": "https://github.com/burst/web"}},

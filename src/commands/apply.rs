@@ -5,14 +5,14 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use siteops::apply::{self, ApplyOptions, Outcome as StepOutcome, Progress, Step, report};
-use siteops::plan::{Plan, render};
+use siteops_plan::apply::{self, ApplyOptions, Outcome as StepOutcome, Progress, Step, report};
+use siteops_plan::plan::{Plan, render};
 
 use super::planning::{prepare, settings};
 use super::{Outcome, use_color};
 use crate::cli::ApplyArgs;
 
-pub fn run(args: &ApplyArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
     let saved = args.plan.as_ref().map(|path| read_plan(path)).transpose()?;
     let settings = match &saved {
         Some(plan) => plan.settings.clone(),

@@ -4,8 +4,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use siteops::compile::{Compiled, Secrets, compile, pretty};
-use siteops::diagnostic::render;
+use siteops_config::compile::{Compiled, Secrets, compile, pretty};
+use siteops_config::diagnostic::render;
 
 use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
 use crate::cli::CompileArgs;
@@ -13,7 +13,7 @@ use crate::cli::CompileArgs;
 /// Marks a directory as written by `siteops compile`, so a later run may replace it.
 const MARKER: &str = ".siteops-compiled";
 
-pub fn run(args: &CompileArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &CompileArgs) -> Result<Outcome> {
     let validation = load_and_validate(&args.repo)?;
     let styled = use_color(&std::io::stderr());
     if validation.has_errors() {

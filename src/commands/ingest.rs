@@ -5,14 +5,14 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use siteops::ingest::render::{PageOptions, page_html, plain_html};
-use siteops::ingest::{IngestOptions, ingest};
+use siteops_ingest::render::{PageOptions, page_html, plain_html};
+use siteops_ingest::{IngestOptions, ingest};
 use url::Url;
 
 use super::Outcome;
 use crate::cli::{IngestArgs, IngestFormat};
 
-pub fn run(args: &IngestArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &IngestArgs) -> Result<Outcome> {
     if args.out.is_none() && args.files.len() > 1 {
         bail!("several files need --out DIR (one NAME.md per file)");
     }
@@ -129,7 +129,7 @@ fn convert(
     head_html: Option<&str>,
 ) -> Result<Converted> {
     let bytes = read_capped(file, args.max_input_size)?;
-    let text = siteops::ingest::decode_page(&bytes);
+    let text = siteops_ingest::decode_page(&bytes);
     // A `.md` file is stored markdown already: it is rendered as it is.
     let (markdown, warnings) = if file.extension().is_some_and(|e| e == "md") {
         (text.into_owned(), Vec::new())

@@ -1,19 +1,19 @@
 //! `siteops mocks record`: pages previewed through the real sources once, every request
-//! they made written as the site's mocks (the work is `siteops::live::record`).
+//! they made written as the site's mocks (the work is `siteops_live::record`).
 
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use http::HeaderValue;
-use siteops::live::record::{RecordError, RecordReport, Recording, record};
-use siteops::model::SiteId;
-use siteops::preview::ReqwestTransport;
-use siteops::repo::SITES_DIR;
+use siteops_config::model::SiteId;
+use siteops_config::repo::SITES_DIR;
+use siteops_live::record::{RecordError, RecordReport, Recording, record};
+use siteops_server::preview::ReqwestTransport;
 
 use super::Outcome;
 use crate::cli::{MocksCommand, RecordArgs};
 
-pub fn run(command: &MocksCommand) -> Result<Outcome> {
+pub(crate) fn run(command: &MocksCommand) -> Result<Outcome> {
     match command {
         MocksCommand::Record(args) => run_record(args),
     }

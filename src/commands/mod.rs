@@ -1,32 +1,32 @@
 //! One module per subcommand. Each returns an [`Outcome`] (or an error); `main` alone turns
 //! that into an exit code.
 
-pub mod apply;
-pub mod compile;
-pub mod ingest;
-pub mod mocks;
-pub mod plan;
+pub(crate) mod apply;
+pub(crate) mod compile;
+pub(crate) mod ingest;
+pub(crate) mod mocks;
+pub(crate) mod plan;
 mod planning;
-pub mod schema;
-pub mod serve;
-pub mod shell;
-pub mod template;
-pub mod test;
-pub mod token;
-pub mod validate;
+pub(crate) mod schema;
+pub(crate) mod serve;
+pub(crate) mod shell;
+pub(crate) mod template;
+pub(crate) mod test;
+pub(crate) mod token;
+pub(crate) mod validate;
 
 use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use siteops::repo::{RepoFiles, SITES_DIR};
-use siteops::validate::{Options, Validation, validate};
+use siteops_config::repo::{RepoFiles, SITES_DIR};
+use siteops_config::validate::{Options, Validation, validate};
 
 use crate::cli::RepoArgs;
 
 /// How a command ended, when it ran to completion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Success,
     /// The command did its job and found problems it has already reported.
     Failure,
@@ -36,7 +36,7 @@ pub enum Outcome {
 
 /// Reads and validates the repository named by the shared flags: its configuration,
 /// what `compile`, `plan` and `apply` need.
-pub fn load_and_validate(args: &RepoArgs) -> Result<Validation> {
+pub(crate) fn load_and_validate(args: &RepoArgs) -> Result<Validation> {
     let repo = read_repo(&args.root)?;
     Ok(validate(&repo, &options(args)))
 }
@@ -44,12 +44,12 @@ pub fn load_and_validate(args: &RepoArgs) -> Result<Validation> {
 /// Reads and validates the repository as `serve` takes it: its configuration and its
 /// mocks, through the live session's own check, so `validate` reports all that serve
 /// would refuse. Mock bodies are not read: that one exists is what is checked of it.
-pub fn load_and_check(args: &RepoArgs) -> Result<Validation> {
+pub(crate) fn load_and_check(args: &RepoArgs) -> Result<Validation> {
     let repo = read_repo(&args.root)?;
     let listed = |path: &str| {
         Ok::<_, std::convert::Infallible>(repo.content(path).unwrap_or_default().to_vec())
     };
-    let (validation, _) = siteops::live::mocks::validate(&repo, &options(args), listed)
+    let (validation, _) = siteops_live::mocks::validate(&repo, &options(args), listed)
         .unwrap_or_else(|never| match never {});
     Ok(validation)
 }
@@ -73,7 +73,7 @@ fn read_repo(root: &Path) -> Result<RepoFiles> {
 
 /// The `--jobs` of a command that works on every core: the number asked for, else one per
 /// core.
-pub fn jobs(requested: Option<u16>) -> usize {
+pub(crate) fn jobs(requested: Option<u16>) -> usize {
     requested.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
@@ -81,13 +81,13 @@ pub fn jobs(requested: Option<u16>) -> usize {
 }
 
 /// Colour only for a terminal, and never with NO_COLOR (https://no-color.org).
-pub fn use_color(stream: &impl IsTerminal) -> bool {
+pub(crate) fn use_color(stream: &impl IsTerminal) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// On GitHub Actions, secret values read from the environment are masked (`::add-mask::`)
 /// before anything else prints, so that no later line of the log can show one.
-pub fn mask_on_github_actions(compiled: &siteops::compile::Compiled) {
+pub(crate) fn mask_on_github_actions(compiled: &siteops_config::compile::Compiled) {
     if std::env::var_os("GITHUB_ACTIONS").is_none_or(|v| v != "true") {
         return;
     }

@@ -3,14 +3,14 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use siteops::plan::markdown::{COMMENT_LIMIT, markdown};
-use siteops::plan::{Plan, render};
+use siteops_plan::plan::markdown::{COMMENT_LIMIT, markdown};
+use siteops_plan::plan::{Plan, render};
 
 use super::planning::{prepare, settings};
 use super::{Outcome, use_color};
 use crate::cli::{PlanArgs, PlanFormat};
 
-pub fn run(args: &PlanArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &PlanArgs) -> Result<Outcome> {
     let prepared = match prepare(&args.repo, &args.remote, settings(&args.select))? {
         Ok(prepared) => prepared,
         Err(outcome) => return Ok(outcome),
@@ -63,6 +63,6 @@ fn apply_command(args: &PlanArgs, path: &Path) -> String {
 
 /// Writes the plan beside `path` and renames it into place: never half a plan.
 fn save(path: &Path, plan: &Plan) -> Result<()> {
-    siteops::fsutil::write_atomic(path, render::json(plan).as_bytes())
+    siteops_server::fsutil::write_atomic(path, render::json(plan).as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
 }

@@ -2,18 +2,18 @@
 //! services, and the plan made from both.
 
 use anyhow::{Context, Result, anyhow, bail};
-use siteops::compile::{Compiled, Secrets, compile};
-use siteops::diagnostic::render;
-use siteops::plan::{Plan, PlanSettings, diff, scrub};
-use siteops::remote::live;
-use siteops::remote::{Client, ClientOptions, Endpoints, Token};
-use siteops::scope::{PruneScope, Scope, ScopeError};
+use siteops_config::compile::{Compiled, Secrets, compile};
+use siteops_config::diagnostic::render;
+use siteops_plan::plan::{Plan, PlanSettings, diff, scrub};
+use siteops_plan::remote::live;
+use siteops_plan::remote::{Client, ClientOptions, Endpoints, Token};
+use siteops_plan::scope::{PruneScope, Scope, ScopeError};
 
 use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
 use crate::cli::{RemoteArgs, RepoArgs, SelectArgs};
 
 /// The repository's desired state, a client, and what to compare.
-pub struct Prepared {
+pub(super) struct Prepared {
     pub compiled: Compiled,
     pub client: Client,
     pub settings: PlanSettings,
@@ -25,7 +25,7 @@ pub struct Prepared {
 
 impl Prepared {
     /// Reads the live state and compares.
-    pub async fn plan(&self) -> Result<Plan> {
+    pub(super) async fn plan(&self) -> Result<Plan> {
         let live = live::read(
             &self.client,
             &self.compiled,
@@ -38,7 +38,7 @@ impl Prepared {
         Ok(diff(&self.compiled, &live, &self.settings)?)
     }
 
-    pub fn scrub(&self, text: &str) -> String {
+    pub(super) fn scrub(&self, text: &str) -> String {
         scrub(text, &self.secrets)
     }
 }
@@ -62,7 +62,7 @@ fn transform_url(repo: &RepoArgs, remote: &RemoteArgs) -> Result<Option<String>>
     Ok(Some(old.clone()))
 }
 
-pub fn settings(select: &SelectArgs) -> PlanSettings {
+pub(super) fn settings(select: &SelectArgs) -> PlanSettings {
     PlanSettings {
         prune: select.prune,
         sites: select.sites.clone(),
@@ -73,7 +73,7 @@ pub fn settings(select: &SelectArgs) -> PlanSettings {
 
 /// Validates and compiles the repository (reporting problems as `validate` does: then
 /// `Err(Outcome::Failure)`), and sets up the client.
-pub fn prepare(
+pub(super) fn prepare(
     repo: &RepoArgs,
     remote: &RemoteArgs,
     settings: PlanSettings,
@@ -166,7 +166,7 @@ fn scope_error(error: ScopeError) -> anyhow::Error {
 
 /// Whether `url` (an http(s) URL already checked) names this machine.
 fn is_loopback(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|url| siteops::live::offline::is_local(&url))
+    url::Url::parse(url).is_ok_and(|url| siteops_live::offline::is_local(&url))
 }
 
 /// The token goes to both services: an administration service on this machine (a local

@@ -4,13 +4,13 @@
 use std::fs;
 
 use anyhow::{Context, Result};
-use siteops::compile::pretty;
 use siteops::published;
+use siteops_config::compile::pretty;
 
 use super::Outcome;
 use crate::cli::SchemaArgs;
 
-pub fn run(args: &SchemaArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &SchemaArgs) -> Result<Outcome> {
     let dir = args.root.join("schemas");
     let mut stale = Vec::new();
     for (file, document) in published::documents() {

@@ -7,15 +7,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use siteops::auth::SignIn;
-use siteops::auth::oidc::OidcSettings;
-use siteops::live::code_watch::CodeWatch;
-use siteops::live::offline::OfflineTransport;
-use siteops::live::{Live, SERVE_SUBJECT, Target, reload, watch};
-use siteops::preview::{AddressPolicy, ReqwestTransport};
-use siteops::quota::Quotas;
-use siteops::server::listen::ConnectionLimits;
-use siteops::server::{RunningServer, ServerConfig, start};
+use siteops_live::code_watch::CodeWatch;
+use siteops_live::offline::OfflineTransport;
+use siteops_live::{Live, SERVE_SUBJECT, Target, reload, watch};
+use siteops_server::auth::SignIn;
+use siteops_server::auth::oidc::OidcSettings;
+use siteops_server::preview::{AddressPolicy, ReqwestTransport};
+use siteops_server::quota::Quotas;
+use siteops_server::server::listen::ConnectionLimits;
+use siteops_server::server::{RunningServer, ServerConfig, start};
 
 use super::Outcome;
 use crate::cli::ServeArgs;
@@ -50,7 +50,7 @@ fn server_sign_in(args: &ServeArgs) -> Option<&str> {
     args.oidc_issuer.as_deref().filter(|_| !args.no_sign_in)
 }
 
-pub fn run(args: &ServeArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &ServeArgs) -> Result<Outcome> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(serve(args))
 }
@@ -86,10 +86,10 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     let addr = args
         .listen
         .unwrap_or(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)));
-    let exposed = siteops::server::is_exposed(addr, &args.allowed_hosts);
+    let exposed = siteops_server::server::is_exposed(addr, &args.allowed_hosts);
     let policy = private_sources(exposed, args);
     let network = ReqwestTransport::under(policy);
-    let transport: Arc<dyn siteops::preview::Transport> = match &live {
+    let transport: Arc<dyn siteops_server::preview::Transport> = match &live {
         Some(live) if offline => {
             let live = live.clone();
             let mocks = Arc::new(move || live.mocks());
@@ -106,14 +106,14 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         addr,
         store: store.clone(),
         org_admins,
-        preview_limits: siteops::preview::Limits {
+        preview_limits: siteops_server::preview::Limits {
             preview_deadline: Duration::from_secs(args.preview_deadline),
-            ..siteops::preview::Limits::default()
+            ..siteops_server::preview::Limits::default()
         },
         preview_transport: Some(transport),
         session: live
             .clone()
-            .map(|live| live as Arc<dyn siteops::app::Session>),
+            .map(|live| live as Arc<dyn siteops_server::app::Session>),
         allowed_hosts: args.allowed_hosts.clone(),
         connection_limits: ConnectionLimits {
             header_read_timeout: Duration::from_secs(args.header_timeout),
@@ -165,7 +165,7 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     );
     println!(
         "  secrets               {}",
-        if matches!(siteops::sites::sealed::key(), Ok(Some(_))) {
+        if matches!(siteops_server::sites::sealed::key(), Ok(Some(_))) {
             "encrypted at rest (SITEOPS_SECRETS_KEY)"
         } else {
             "stored in the clear: set SITEOPS_SECRETS_KEY (32 bytes, base64) to encrypt them"
@@ -207,7 +207,7 @@ fn private_sources(exposed: bool, args: &ServeArgs) -> AddressPolicy {
 }
 
 /// Watches the checkouts the last reload mapped, and says where each one is.
-fn follow_code(code_watch: &mut CodeWatch, code: &siteops::code::SiteCode) {
+fn follow_code(code_watch: &mut CodeWatch, code: &siteops_server::code::SiteCode) {
     let checkouts = code.checkouts();
     if code_watch.follow(&checkouts) {
         for (repo, checkout) in checkouts.iter() {
@@ -320,7 +320,7 @@ mod tests {
             .listen
             .unwrap_or(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)));
         private_sources(
-            siteops::server::is_exposed(addr, &args.allowed_hosts),
+            siteops_server::server::is_exposed(addr, &args.allowed_hosts),
             &args,
         )
     }

@@ -11,7 +11,7 @@ use crate::cli::{Cli, CompletionsArgs, ManArgs};
 
 /// `siteops completions SHELL`: the completion script on stdout, offering only what
 /// `--help` shows (no hidden `man`, no deprecated `--transform`).
-pub fn completions(args: &CompletionsArgs) -> Result<Outcome> {
+pub(crate) fn completions(args: &CompletionsArgs) -> Result<Outcome> {
     let mut command = visible(&Cli::command());
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "siteops", &mut script);
@@ -45,7 +45,7 @@ fn visible(command: &clap::Command) -> clap::Command {
 
 /// `siteops man --out DIR` (`cargo xtask man`): `siteops.1`, and `siteops-<command>.1` for
 /// each visible subcommand and sub-subcommand.
-pub fn man(args: &ManArgs) -> Result<Outcome> {
+pub(crate) fn man(args: &ManArgs) -> Result<Outcome> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let command = Cli::command();

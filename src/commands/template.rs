@@ -5,13 +5,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use siteops::json::Json;
-use siteops::template::{NoPartials, PartialSource, Template};
+use siteops_template::json::Json;
+use siteops_template::{NoPartials, PartialSource, Template};
 
 use super::Outcome;
 use crate::cli::{RenderArgs, TemplateCommand};
 
-pub fn run(command: &TemplateCommand) -> Result<Outcome> {
+pub(crate) fn run(command: &TemplateCommand) -> Result<Outcome> {
     match command {
         TemplateCommand::Render(args) => render(args),
     }

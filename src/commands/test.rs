@@ -9,12 +9,12 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use siteops::golden::check::{self, CaseCheck, Verdict};
 use siteops::golden::{Case, Harness, Output, load};
-use siteops::repo::SITES_DIR;
+use siteops_config::repo::SITES_DIR;
 
 use super::{Outcome, use_color};
 use crate::cli::TestArgs;
 
-pub fn run(args: &TestArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &TestArgs) -> Result<Outcome> {
     if !args.root.join(SITES_DIR).is_dir() {
         bail!(
             "{} has no `{SITES_DIR}/` directory; pass --root with the repository that holds your sites",

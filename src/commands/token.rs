@@ -5,15 +5,15 @@
 //! made there would sign tokens no server takes.
 
 use anyhow::{Result, bail};
-use siteops::auth::Claims;
-use siteops::auth::signing_key;
-use siteops::store::StoreLocation;
-use siteops::time::now_seconds;
+use siteops_server::auth::Claims;
+use siteops_server::auth::signing_key;
+use siteops_server::store::StoreLocation;
+use siteops_server::time::now_seconds;
 
 use super::Outcome;
 use crate::cli::TokenArgs;
 
-pub fn run(args: &TokenArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &TokenArgs) -> Result<Outcome> {
     let location = args.data.location(&args.root);
     if let StoreLocation::Dir(dir) = &location
         && !dir.is_dir()
@@ -25,7 +25,7 @@ pub fn run(args: &TokenArgs) -> Result<Outcome> {
         );
     }
     let store = location.open()?;
-    let key = siteops::store::block_on(signing_key(store.as_ref()))??;
+    let key = siteops_server::store::block_on(signing_key(store.as_ref()))??;
     let now = now_seconds();
     let claims = Claims {
         sub: args.email.trim().to_string(),

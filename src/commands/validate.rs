@@ -4,13 +4,13 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use siteops::diagnostic::render;
-use siteops::validate::Explanation;
+use siteops_config::diagnostic::render;
+use siteops_config::validate::Explanation;
 
 use super::{Outcome, load_and_check, use_color};
 use crate::cli::{DiagnosticFormat, ValidateArgs};
 
-pub fn run(args: &ValidateArgs) -> Result<Outcome> {
+pub(crate) fn run(args: &ValidateArgs) -> Result<Outcome> {
     let validation = load_and_check(&args.repo)?;
     let explain = args.explain.then_some(&validation.explanations);
     let output = match args.format {

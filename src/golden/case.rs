@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::GoldenError;
-use crate::model::SiteId;
-use crate::preview::PagePath;
-use crate::rules::is_id;
+use siteops_config::model::SiteId;
+use siteops_config::rules::is_id;
+use siteops_server::preview::PagePath;
 
 /// A parsed and checked `case.toml`.
 #[derive(Debug, Clone, PartialEq, Eq)]

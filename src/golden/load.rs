@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::case::CaseSpec;
 use super::snapshot::{self, Snapshot};
 use super::{CASE_FILE, Case, GOLDEN_DIR, GoldenError, MOCKS_DIR, SNAPSHOTS_DIR};
-use crate::mocks::{MockFile, MockSet};
+use siteops_mocks::{MockFile, MockSet};
 
 /// The cases under `<root>/golden/`, sorted by name; only those named in `only` when it
 /// is not empty (an unknown name is an error).
@@ -123,12 +123,11 @@ pub fn write(case: &Case, name: &str, expression: &str, contents: &str) -> Resul
         source,
     })?;
     let path = dir.join(snapshot::file_name(name));
-    crate::fsutil::write_atomic(&path, snapshot::render(expression, contents).as_bytes()).map_err(
-        |source| GoldenError::Io {
+    siteops_server::fsutil::write_atomic(&path, snapshot::render(expression, contents).as_bytes())
+        .map_err(|source| GoldenError::Io {
             path: path.clone(),
             source,
-        },
-    )
+        })
 }
 
 /// Removes a stored snapshot that no page produces any more.

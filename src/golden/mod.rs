@@ -6,7 +6,7 @@
 //! - `case.toml`: `site = "org/site"`, `branch` (default `main`), `pages = ["/path", …]`,
 //!   an optional `description` ([`case`]);
 //! - `mocks/` (optional): WireMock stub mappings layered over the sites' own mocks, so a
-//!   case can make a source answer 401, or add a page ([`crate::mocks`]);
+//!   case can make a source answer 401, or add a page ([`siteops_mocks`]);
 //! - `snapshots/<page>.<trace|html|md|json>.snap`: the expected outputs ([`output`]), in
 //!   insta's file format ([`snapshot`]), so the Rust test (`tests/it/golden.rs`, insta) and
 //!   `siteops test` read and write the same files.
@@ -28,7 +28,7 @@ pub use case::CaseSpec;
 pub use output::{Output, OutputKind};
 pub use runner::Harness;
 
-use crate::mocks::MockSet;
+use siteops_mocks::MockSet;
 
 /// Where cases live, under the repository root.
 pub const GOLDEN_DIR: &str = "golden";

@@ -17,11 +17,11 @@ use serde_json::Value;
 
 use super::output::{self, Output, OutputKind};
 use super::{Case, GoldenError};
-use crate::auth::Claims;
-use crate::live::offline::OfflineTransport;
-use crate::live::{Live, SERVE_SUBJECT, Target, reload};
-use crate::mocks::MockSet;
-use crate::server::{RunningServer, ServerConfig, start};
+use siteops_live::offline::OfflineTransport;
+use siteops_live::{Live, SERVE_SUBJECT, Target, reload};
+use siteops_mocks::MockSet;
+use siteops_server::auth::Claims;
+use siteops_server::server::{RunningServer, ServerConfig, start};
 
 /// Time allowed for one request to the in-process server.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -66,9 +66,9 @@ impl Harness {
         }));
         let config = ServerConfig {
             addr: (std::net::Ipv4Addr::LOCALHOST, 0).into(),
-            store: crate::store::StoreLocation::Dir(data.path().to_path_buf()),
+            store: siteops_server::store::StoreLocation::Dir(data.path().to_path_buf()),
             org_admins: vec![SERVE_SUBJECT.to_string()],
-            preview_limits: crate::preview::Limits::default(),
+            preview_limits: siteops_server::preview::Limits::default(),
             preview_transport: Some(Arc::new(transport)),
             // No live session in the server: pages are served as stored, without the
             // reload script, and previewed only when asked.
@@ -77,7 +77,7 @@ impl Harness {
             connection_limits: Default::default(),
             quotas: Default::default(),
             // The harness's own scratch service: nobody signs in.
-            sign_in: crate::auth::SignIn::Off,
+            sign_in: siteops_server::auth::SignIn::Off,
         };
         let server = start(config)
             .await
@@ -93,7 +93,7 @@ impl Harness {
                 });
             }
         }
-        let now = crate::time::now_seconds();
+        let now = siteops_server::time::now_seconds();
         let token = server.state.key.sign(&Claims {
             sub: SERVE_SUBJECT.into(),
             iat: now,
@@ -105,7 +105,7 @@ impl Harness {
             live,
             mocks,
             token,
-            client: crate::http::client(REQUEST_TIMEOUT),
+            client: siteops_plan::http::client(REQUEST_TIMEOUT),
             _data: data,
         })
     }

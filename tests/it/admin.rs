@@ -550,7 +550,7 @@ async fn only_an_admin_changes_who_is_admin() {
         StatusCode,
         &'a str,
     );
-    let cases: Vec<Case> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             "config_admin raises itself",
             &tech,
@@ -703,7 +703,7 @@ async fn the_token_is_read_from_cookie_header_or_authorization() {
     let url = server.url(SITE);
     // (what, the request's credential headers, status)
     type Case<'a> = (&'a str, Vec<(&'a str, String)>, StatusCode);
-    let cases: Vec<Case> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             "cookie",
             vec![("cookie", format!("theme=dark; auth_token={admin}"))],
@@ -1018,7 +1018,7 @@ async fn unverified_webhooks_get_one_answer_whatever_the_site() {
         assert_eq!(answer.status, StatusCode::OK, "{path}: {:?}", answer.error);
     }
     let body = json!({"ref": "refs/heads/main"}).to_string();
-    let wrong = siteops::codesync::signature::sign(b"a guess", body.as_bytes());
+    let wrong = siteops_server::codesync::signature::sign(b"a guess", body.as_bytes());
     let mut answers = Vec::new();
     for site in ["web", "docs", "ext", "nowhere"] {
         for signature in [None, Some(wrong.clone())] {
@@ -1049,7 +1049,7 @@ async fn unverified_webhooks_get_one_answer_whatever_the_site() {
         assert_eq!(answer, expected, "acme/{site}, signed: {signed}");
     }
     // The right signature still starts a sync.
-    let good = siteops::codesync::signature::sign(b"the-secret", body.as_bytes());
+    let good = siteops_server::codesync::signature::sign(b"the-secret", body.as_bytes());
     let response = server
         .client
         .post(server.url("/admin/webhook/code/acme/ext"))

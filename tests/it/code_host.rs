@@ -10,9 +10,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use siteops::code::CodeRepo;
-use siteops::live::LiveEvent;
-use siteops::live::code_watch::CodeWatch;
+use siteops_live::LiveEvent;
+use siteops_live::code_watch::CodeWatch;
+use siteops_server::code::CodeRepo;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::harness::TestServer;
@@ -119,14 +119,14 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     let acme = CodeRepo::new("acme", "website");
     store
         .put(
-            &siteops::store::keys::code_file("acme", &acme, "main", "scripts/synced.js"),
+            &siteops_server::store::keys::code_file("acme", &acme, "main", "scripts/synced.js"),
             b"// main",
         )
         .await
         .expect("put");
     store
         .put(
-            &siteops::store::keys::code_file("acme", &acme, "feature", "scripts/synced.js"),
+            &siteops_server::store::keys::code_file("acme", &acme, "feature", "scripts/synced.js"),
             b"// feature",
         )
         .await
@@ -145,7 +145,7 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     // The checkout wins over the store for a file both have.
     store
         .put(
-            &siteops::store::keys::code_file("acme", &acme, "main", "styles/styles.css"),
+            &siteops_server::store::keys::code_file("acme", &acme, "main", "styles/styles.css"),
             b"stale",
         )
         .await

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use siteops::codesync::signature;
+use siteops_server::codesync::signature;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -16,12 +16,16 @@ const SECRET: &str = "sync-secret";
 /// A server with acme/web onboarding an external repository whose raw host is `raw`,
 /// and acme/blog sharing it.
 async fn setup(raw: &MockServer) -> (TestServer, String) {
-    setup_with(raw, siteops::quota::Quotas::default()).await
+    setup_with(raw, siteops_server::quota::Quotas::default()).await
 }
 
 /// As [`setup`], on a server with these quotas.
-async fn setup_with(raw: &MockServer, quotas: siteops::quota::Quotas) -> (TestServer, String) {
-    let server = TestServer::start_with_quotas(quotas, siteops::preview::Limits::default()).await;
+async fn setup_with(
+    raw: &MockServer,
+    quotas: siteops_server::quota::Quotas,
+) -> (TestServer, String) {
+    let server =
+        TestServer::start_with_quotas(quotas, siteops_server::preview::Limits::default()).await;
     let root = server.token(ORG_ADMIN);
     let code = |secret: bool| {
         let mut source = json!({"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": format!("{}/acme/web", raw.uri()), "owner": "p1", "repo": "web"});
@@ -302,7 +306,7 @@ async fn a_delivery_received_again_is_ignored() {
 #[tokio::test]
 async fn signed_deliveries_over_the_rate_get_429() {
     let raw = MockServer::start().await;
-    let quotas = siteops::quota::Quotas {
+    let quotas = siteops_server::quota::Quotas {
         webhooks_per_minute: 2,
         ..Default::default()
     };
@@ -353,7 +357,7 @@ async fn sync_jobs_beyond_the_cap_wait_their_turn() {
         .respond_with(ResponseTemplate::new(404).set_delay(Duration::from_millis(150)))
         .mount(&raw)
         .await;
-    let quotas = siteops::quota::Quotas {
+    let quotas = siteops_server::quota::Quotas {
         concurrent_sync_jobs: 1,
         ..Default::default()
     };
@@ -393,7 +397,7 @@ async fn sync_jobs_beyond_the_cap_wait_their_turn() {
 async fn a_branch_keeps_only_its_newest_job_records() {
     let raw = MockServer::start().await;
     let (server, root) = setup(&raw).await;
-    let kept = siteops::codesync::runner::KEPT_STOPPED;
+    let kept = siteops_server::codesync::runner::KEPT_STOPPED;
     let mut names = Vec::new();
     for _ in 0..kept + 5 {
         names.push(sync_main(&server, &root).await["name"].clone());

@@ -1,11 +1,11 @@
 //! Compilation of the example sites: golden bodies, secrets, determinism.
 
-use siteops::compile::{REDACTED, ResourceKind, Secrets, compile, pretty};
-use siteops::repo::RepoFiles;
+use siteops_config::compile::{REDACTED, ResourceKind, Secrets, compile, pretty};
+use siteops_config::repo::RepoFiles;
 
 use crate::support::{compact, repo_root, validate_repo};
 
-fn example_fleet() -> siteops::model::Fleet {
+fn example_fleet() -> siteops_config::model::Fleet {
     let validation = validate_repo(&RepoFiles::load(&repo_root()).expect("repository loads"));
     assert!(!validation.has_errors(), "{:?}", validation.diagnostics);
     validation.fleet

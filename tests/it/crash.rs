@@ -16,7 +16,7 @@ fn spawn_server(data: &Path) -> (Child, String) {
 }
 
 /// [`spawn_server`] with more flags of `serve`.
-pub fn spawn_server_with(data: &Path, flags: &[&str]) -> (Child, String) {
+pub(crate) fn spawn_server_with(data: &Path, flags: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
         // The store alone: without `--no-repo`, serve would apply (and prune) the
         // repository of the working directory while the test writes.
@@ -63,7 +63,7 @@ async fn a_killed_server_keeps_every_acknowledged_write() {
     let token = token(data);
     let (mut child, address) = spawn_server(data);
     // The library's client: it installs the TLS crypto provider that reqwest needs.
-    let client = siteops::http::client(Duration::from_secs(60));
+    let client = siteops_plan::http::client(Duration::from_secs(60));
     let url = |path: &str| format!("http://{address}/admin/config/acme/sites{path}");
     let created = client
         .put(url("/web.json"))

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use regex::Regex;
 use reqwest::StatusCode;
-use siteops::live::{Live, Target, reload};
+use siteops_live::{Live, Target, reload};
 use url::Url;
 
 use crate::harness::{ORG_ADMIN, TestServer};
@@ -140,7 +140,7 @@ async fn every_link_of_the_demo_answers_with_real_pictures_and_unique_ids() {
     let repo = example_copy();
     let data = tempfile::tempdir().expect("data dir");
     let serve = Serve::start(repo.path(), data.path());
-    siteops::http::install_crypto_provider();
+    siteops_plan::http::install_crypto_provider();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -181,7 +181,7 @@ async fn every_link_of_the_demo_answers_with_real_pictures_and_unique_ids() {
                         let Some(mut picture) = picture.filter(|p| {
                             p.path_segments()
                                 .and_then(|mut s| s.next_back())
-                                .is_some_and(siteops::media::is_media_name)
+                                .is_some_and(siteops_media::is_media_name)
                         }) else {
                             problems.push(format!("{url}: the picture {src} was not stored"));
                             continue;
@@ -190,7 +190,7 @@ async fn every_link_of_the_demo_answers_with_real_pictures_and_unique_ids() {
                         if !pictures.contains_key(&picture) {
                             let image = fetch(&client, serve.port, &picture).await;
                             assert_eq!(image.status, StatusCode::OK, "{picture}");
-                            let size = siteops::media::dimensions(&image.body);
+                            let size = siteops_media::dimensions(&image.body);
                             if size.is_none() && !image.content_type.starts_with("image/svg+xml") {
                                 problems.push(format!("{picture} is no picture"));
                             }
@@ -256,7 +256,7 @@ fn the_demo_pictures_are_real_and_small() {
     assert!(pictures.len() >= 8, "{pictures:?}");
     for path in pictures {
         let bytes = std::fs::read(&path).expect("read");
-        let (w, h) = siteops::media::dimensions(&bytes)
+        let (w, h) = siteops_media::dimensions(&bytes)
             .unwrap_or_else(|| panic!("{} has no size in pixels", path.display()));
         assert!(w >= 100 && h >= 100, "{}: {w}×{h}", path.display());
         assert!(
@@ -324,7 +324,7 @@ async fn config_json_previews_the_page_mapped_there() {
         assert_eq!(sheet["data"][0]["value"], analytics, "{host}: {sheet}");
     }
     // The sheet as a page: sent to its JSON.
-    siteops::http::install_crypto_provider();
+    siteops_plan::http::install_crypto_provider();
     let page = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

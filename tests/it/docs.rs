@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use regex::Regex;
-use siteops::diagnostic::Code;
-use siteops::diagnostic::render::code_table;
+use siteops_config::diagnostic::Code;
+use siteops_config::diagnostic::render::code_table;
 
 use crate::support::{read, repo_root};
 

@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
-use siteops::auth::Claims;
-use siteops::live::offline::OfflineTransport;
-use siteops::live::{Live, Target, reload};
-use siteops::preview::Limits;
-use siteops::server::{RunningServer, ServerConfig, start};
+use siteops_live::offline::OfflineTransport;
+use siteops_live::{Live, Target, reload};
+use siteops_server::auth::Claims;
+use siteops_server::preview::Limits;
+use siteops_server::server::{RunningServer, ServerConfig, start};
 
-pub const ORG_ADMIN: &str = "root@acme.example";
+pub(crate) const ORG_ADMIN: &str = "root@acme.example";
 
-pub struct TestServer {
+pub(crate) struct TestServer {
     pub server: RunningServer,
     pub data: PathBuf,
     _temp: Option<tempfile::TempDir>,
@@ -23,7 +23,7 @@ pub struct TestServer {
 
 /// What a request answered: status, `x-error`, content type, and the body as JSON (or null).
 #[derive(Debug)]
-pub struct Answer {
+pub(crate) struct Answer {
     pub status: StatusCode,
     pub error: Option<String>,
     pub content_type: Option<String>,
@@ -31,12 +31,12 @@ pub struct Answer {
 }
 
 impl TestServer {
-    pub async fn start() -> TestServer {
+    pub(crate) async fn start() -> TestServer {
         TestServer::start_with(Limits::default()).await
     }
 
     /// A server whose preview pipeline has these limits (short time-outs for tests).
-    pub async fn start_with(limits: Limits) -> TestServer {
+    pub(crate) async fn start_with(limits: Limits) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let data = temp.path().to_path_buf();
         let mut server = TestServer::start_on_with(data, &[ORG_ADMIN], limits).await;
@@ -45,7 +45,10 @@ impl TestServer {
     }
 
     /// A server with these quotas and rates, and these preview limits.
-    pub async fn start_with_quotas(quotas: siteops::quota::Quotas, limits: Limits) -> TestServer {
+    pub(crate) async fn start_with_quotas(
+        quotas: siteops_server::quota::Quotas,
+        limits: Limits,
+    ) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             quotas,
@@ -57,11 +60,13 @@ impl TestServer {
     }
 
     /// A server whose outgoing requests go through `transport`.
-    pub async fn start_through(transport: Arc<dyn siteops::preview::Transport>) -> TestServer {
+    pub(crate) async fn start_through(
+        transport: Arc<dyn siteops_server::preview::Transport>,
+    ) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            store: siteops::store::StoreLocation::Dir(temp.path().to_path_buf()),
+            store: siteops_server::store::StoreLocation::Dir(temp.path().to_path_buf()),
             org_admins: vec![ORG_ADMIN.into()],
             preview_limits: Limits::default(),
             preview_transport: Some(transport),
@@ -77,15 +82,15 @@ impl TestServer {
     }
 
     /// A server on an existing data directory (for restarts).
-    pub async fn start_on(data: PathBuf) -> TestServer {
+    pub(crate) async fn start_on(data: PathBuf) -> TestServer {
         TestServer::start_on_with(data, &[ORG_ADMIN], Limits::default()).await
     }
 
     /// A server as `siteops serve` runs it: its own live session is an org administrator.
-    pub async fn start_serving() -> TestServer {
+    pub(crate) async fn start_serving() -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let data = temp.path().to_path_buf();
-        let admins = [ORG_ADMIN, siteops::live::SERVE_SUBJECT];
+        let admins = [ORG_ADMIN, siteops_live::SERVE_SUBJECT];
         let mut server = TestServer::start_on_with(data, &admins, Limits::default()).await;
         server._temp = Some(temp);
         server
@@ -93,13 +98,16 @@ impl TestServer {
 
     /// A server as `siteops serve --offline` runs it on the repository at `root`: outgoing
     /// requests answered from the sites' mocks, the repository applied once.
-    pub async fn start_live(root: PathBuf) -> (TestServer, Arc<Live>) {
+    pub(crate) async fn start_live(root: PathBuf) -> (TestServer, Arc<Live>) {
         TestServer::start_live_allowing(root, &[]).await
     }
 
     /// As [`TestServer::start_live`], also answering the `Host` names `allowed` (reached
     /// beyond this machine, so with sign-in off, as `serve --allowed-host … --no-sign-in`).
-    pub async fn start_live_allowing(root: PathBuf, allowed: &[&str]) -> (TestServer, Arc<Live>) {
+    pub(crate) async fn start_live_allowing(
+        root: PathBuf,
+        allowed: &[&str],
+    ) -> (TestServer, Arc<Live>) {
         let (server, live) = TestServer::start_live_unapplied(root, allowed).await;
         reload(&live, &Target::of(&server.server)).await;
         let error = live.snapshot.read().expect("snapshot").error.clone();
@@ -113,14 +121,17 @@ impl TestServer {
     }
 
     /// [`TestServer::start_live_allowing`] before its first apply.
-    pub async fn start_live_unapplied(root: PathBuf, allowed: &[&str]) -> (TestServer, Arc<Live>) {
+    pub(crate) async fn start_live_unapplied(
+        root: PathBuf,
+        allowed: &[&str],
+    ) -> (TestServer, Arc<Live>) {
         let temp = tempfile::tempdir().expect("temp dir");
         let live = Arc::new(Live::new(root, true));
         let mocks = live.clone();
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            store: siteops::store::StoreLocation::Dir(temp.path().to_path_buf()),
-            org_admins: vec![ORG_ADMIN.into(), siteops::live::SERVE_SUBJECT.into()],
+            store: siteops_server::store::StoreLocation::Dir(temp.path().to_path_buf()),
+            org_admins: vec![ORG_ADMIN.into(), siteops_live::SERVE_SUBJECT.into()],
             preview_limits: Limits::default(),
             preview_transport: Some(Arc::new(OfflineTransport::new(Arc::new(move || {
                 mocks.mocks()
@@ -130,9 +141,9 @@ impl TestServer {
             connection_limits: Default::default(),
             quotas: Default::default(),
             sign_in: if allowed.is_empty() {
-                siteops::auth::SignIn::Email
+                siteops_server::auth::SignIn::Email
             } else {
-                siteops::auth::SignIn::Off
+                siteops_server::auth::SignIn::Off
             },
         };
         let mut server = TestServer::start_config(config).await;
@@ -141,14 +152,14 @@ impl TestServer {
     }
 
     /// A server that also answers the `Host` names `allowed` (`serve --allowed-host`).
-    pub async fn start_allowing(allowed: &[&str]) -> TestServer {
+    pub(crate) async fn start_allowing(allowed: &[&str]) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
             connection_limits: Default::default(),
             quotas: Default::default(),
             // Reached beyond this machine: the e-mail sign-in is refused there.
-            sign_in: siteops::auth::SignIn::Off,
+            sign_in: siteops_server::auth::SignIn::Off,
             ..TestServer::config(temp.path().to_path_buf(), &[ORG_ADMIN], Limits::default())
         })
         .await;
@@ -157,7 +168,7 @@ impl TestServer {
     }
 
     /// A server whose people sign in as `sign_in` says, on loopback.
-    pub async fn start_signing_in(sign_in: siteops::auth::SignIn) -> TestServer {
+    pub(crate) async fn start_signing_in(sign_in: siteops_server::auth::SignIn) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let mut server = TestServer::start_config(ServerConfig {
             sign_in,
@@ -168,10 +179,10 @@ impl TestServer {
         server
     }
 
-    pub fn config(data: PathBuf, org_admins: &[&str], limits: Limits) -> ServerConfig {
+    pub(crate) fn config(data: PathBuf, org_admins: &[&str], limits: Limits) -> ServerConfig {
         ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
-            store: siteops::store::StoreLocation::Dir(data),
+            store: siteops_server::store::StoreLocation::Dir(data),
             org_admins: org_admins.iter().map(|a| a.to_string()).collect(),
             preview_limits: limits,
             preview_transport: None,
@@ -189,8 +200,8 @@ impl TestServer {
 
     /// A server with this configuration (whose data directory the caller keeps: see
     /// [`TestServer::keep`]).
-    pub async fn start_config(config: ServerConfig) -> TestServer {
-        let siteops::store::StoreLocation::Dir(data) = config.store.clone() else {
+    pub(crate) async fn start_config(config: ServerConfig) -> TestServer {
+        let siteops_server::store::StoreLocation::Dir(data) = config.store.clone() else {
             panic!("test servers keep their data in a directory");
         };
         TestServer {
@@ -202,21 +213,21 @@ impl TestServer {
     }
 
     /// Keeps `temp` (the server's data directory) for as long as the server lives.
-    pub fn keep(&mut self, temp: tempfile::TempDir) {
+    pub(crate) fn keep(&mut self, temp: tempfile::TempDir) {
         self._temp = Some(temp);
     }
 
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.server.addr)
     }
 
     /// A token for `subject`, good for every site for an hour.
-    pub fn token(&self, subject: &str) -> String {
+    pub(crate) fn token(&self, subject: &str) -> String {
         self.token_with(subject, "*", 3600)
     }
 
-    pub fn token_with(&self, subject: &str, aud: &str, ttl: u64) -> String {
-        let now = siteops::time::now_seconds();
+    pub(crate) fn token_with(&self, subject: &str, aud: &str, ttl: u64) -> String {
+        let now = siteops_server::time::now_seconds();
         self.server.state.key.sign(&Claims {
             sub: subject.into(),
             iat: now,
@@ -226,7 +237,7 @@ impl TestServer {
     }
 
     /// Sends a request with `x-auth-token: token` (when given) and a raw body.
-    pub async fn send(
+    pub(crate) async fn send(
         &self,
         method: Method,
         path: &str,
@@ -246,7 +257,7 @@ impl TestServer {
     }
 
     /// A GET without a token: its status and its body as text (`/readyz`, say).
-    pub async fn text(&self, path: &str) -> (StatusCode, String) {
+    pub(crate) async fn text(&self, path: &str) -> (StatusCode, String) {
         let response = self
             .client
             .get(self.url(path))
@@ -256,11 +267,11 @@ impl TestServer {
         (response.status(), response.text().await.expect("text"))
     }
 
-    pub async fn get(&self, path: &str, token: &str) -> Answer {
+    pub(crate) async fn get(&self, path: &str, token: &str) -> Answer {
         self.send(Method::GET, path, Some(token), None).await
     }
 
-    pub async fn post(&self, path: &str, token: &str, body: &Value) -> Answer {
+    pub(crate) async fn post(&self, path: &str, token: &str, body: &Value) -> Answer {
         self.send(
             Method::POST,
             path,
@@ -270,7 +281,7 @@ impl TestServer {
         .await
     }
 
-    pub async fn put(&self, path: &str, token: &str, body: &Value) -> Answer {
+    pub(crate) async fn put(&self, path: &str, token: &str, body: &Value) -> Answer {
         self.send(
             Method::PUT,
             path,
@@ -282,7 +293,7 @@ impl TestServer {
 
     /// GETs `path` from the preview host `host` (such as `main--web--acme.localhost`), with
     /// `Authorization: token …` when a token is given.
-    pub async fn preview(&self, host: &str, path: &str, token: Option<&str>) -> Answer {
+    pub(crate) async fn preview(&self, host: &str, path: &str, token: Option<&str>) -> Answer {
         let mut request = self.client.get(self.url(path)).header("host", host);
         if let Some(token) = token {
             request = request.header("authorization", format!("token {token}"));
@@ -290,12 +301,12 @@ impl TestServer {
         answer(request.send().await.expect("request is answered")).await
     }
 
-    pub async fn delete(&self, path: &str, token: &str) -> Answer {
+    pub(crate) async fn delete(&self, path: &str, token: &str) -> Answer {
         self.send(Method::DELETE, path, Some(token), None).await
     }
 }
 
-pub async fn answer(response: reqwest::Response) -> Answer {
+pub(crate) async fn answer(response: reqwest::Response) -> Answer {
     let status = response.status();
     let header = |name: &str| {
         response

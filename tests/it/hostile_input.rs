@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use siteops::diagnostic::render;
+use siteops_config::diagnostic::render;
 
 use crate::support::{repo, validate_repo};
 

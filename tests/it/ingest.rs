@@ -4,8 +4,8 @@
 
 use std::process::{Command, Output};
 
-use siteops::ingest::render::plain_html;
-use siteops::ingest::{IngestOptions, Warning, ingest};
+use siteops_ingest::render::plain_html;
+use siteops_ingest::{IngestOptions, Warning, ingest};
 use url::Url;
 
 fn markdown(html: &str) -> String {
@@ -395,7 +395,7 @@ fn ingest_command_output_does_not_depend_on_jobs() {
 /// one replacement character.
 #[test]
 fn pages_decode_as_utf8_with_replacements() {
-    use siteops::ingest::decode_page;
+    use siteops_ingest::decode_page;
     assert!(matches!(
         decode_page("café".as_bytes()),
         std::borrow::Cow::Borrowed("café")
@@ -441,7 +441,7 @@ fn plain_html_is_sections_and_blocks() {
 
 #[test]
 fn page_html_takes_the_head_html_and_metadata() {
-    use siteops::ingest::render::{PageOptions, page_html};
+    use siteops_ingest::render::{PageOptions, page_html};
     let html = r#"<html lang="fr"><head><title>Bonjour</title><meta name="description" content="Une page"><link rel="alternate" hreflang="en" href="/en/"></head>
         <body><main><div><p>Texte</p></div></main></body></html>"#;
     let doc = ingest(html, &IngestOptions::default()).unwrap();
@@ -475,7 +475,7 @@ fn page_html_takes_the_head_html_and_metadata() {
 /// JSON holds neither `</script` nor `<!--` and reads back as the value written.
 #[test]
 fn json_ld_cannot_end_its_script() {
-    use siteops::ingest::render::{PageOptions, page_html};
+    use siteops_ingest::render::{PageOptions, page_html};
     let value = r#"{"name":"\u003c/script\u003e\u003cscript\u003ewindow.pwned=1\u003c/SCRIPT \u003e\u003c!--","n":1}"#;
     let html = format!(
         "<html><body><main><div><p>Text</p><div class=\"metadata\"><div><div>json-ld</div><div>{value}</div></div></div></div></main></body></html>"
@@ -508,8 +508,8 @@ fn json_ld_cannot_end_its_script() {
 /// converts and renders on a thread with the 2 MiB stack that async runtime workers get.
 #[test]
 fn deep_nesting_is_bounded() {
-    use siteops::ingest::MAX_DEPTH;
-    use siteops::ingest::render::{PageOptions, page_html};
+    use siteops_ingest::MAX_DEPTH;
+    use siteops_ingest::render::{PageOptions, page_html};
     let nested = |depth: usize, inner: &str| {
         let mut html = String::from("<html><body><main><div>");
         for i in 0..depth {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use reqwest::StatusCode;
-use siteops::live::{Live, LiveEvent, Target, reload};
+use siteops_live::{Live, LiveEvent, Target, reload};
 
 use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::example_copy;
@@ -49,7 +49,7 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
             "{}",
             snapshot.diagnostics
         );
-        let website = siteops::model::SiteId {
+        let website = siteops_config::model::SiteId {
             org: "acme".into(),
             site: "website".into(),
         };
@@ -70,7 +70,7 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
         .server
         .state
         .store
-        .get(&siteops::codesync::code_key(
+        .get(&siteops_server::codesync::code_key(
             "acme",
             "acme",
             "website",
@@ -163,10 +163,10 @@ async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
         .as_str()
         .expect("a templateApiKey")
         .to_string();
-    let now = siteops::time::now_seconds();
+    let now = siteops_server::time::now_seconds();
     let claims = server.server.state.key.verify(&key, now).expect("a token");
     assert_eq!(claims.aud, "acme/website");
-    assert_eq!(claims.sub, siteops::live::TEMPLATE_READER_SUBJECT);
+    assert_eq!(claims.sub, siteops_live::TEMPLATE_READER_SUBJECT);
 
     // It creates nothing, configures nothing, reads nothing of the administration API.
     let body =
@@ -181,7 +181,7 @@ async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
     assert_eq!(read.status, StatusCode::FORBIDDEN, "{read:?}");
 
     // The sync secret's stand-in is no token at all.
-    let key = siteops::store::keys::secret("acme", "website", "git-sync");
+    let key = siteops_server::store::keys::secret("acme", "website", "git-sync");
     let stored = server.server.state.store.get(&key).await.expect("store");
     let stored = String::from_utf8(stored.expect("the secret is stored")).expect("utf-8");
     assert!(stored.contains("unset-acme-website-git-sync-"), "{stored}");
@@ -403,7 +403,8 @@ async fn views_of_an_unchanged_page_write_no_record() {
     let repo = example_copy();
     let (server, _live) = TestServer::start_live(repo.path().to_path_buf()).await;
     let store = server.server.state.store.as_ref();
-    let previews = siteops::preview::store::BranchPreviews::new(store, "acme", "website", "main");
+    let previews =
+        siteops_server::preview::store::BranchPreviews::new(store, "acme", "website", "main");
     let view = || async {
         let page = server
             .client

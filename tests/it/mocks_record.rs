@@ -14,13 +14,13 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use reqwest::StatusCode;
-use siteops::auth::Claims;
-use siteops::live::offline::OfflineTransport;
-use siteops::live::record::{Recording, record};
-use siteops::live::{Live, SERVE_SUBJECT, Target, reload};
-use siteops::model::SiteId;
-use siteops::preview::{ReqwestTransport, Transport};
-use siteops::server::{RunningServer, ServerConfig, start};
+use siteops_config::model::SiteId;
+use siteops_live::offline::OfflineTransport;
+use siteops_live::record::{Recording, record};
+use siteops_live::{Live, SERVE_SUBJECT, Target, reload};
+use siteops_server::auth::Claims;
+use siteops_server::preview::{ReqwestTransport, Transport};
+use siteops_server::server::{RunningServer, ServerConfig, start};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -203,7 +203,7 @@ pub(crate) async fn serve(
         .unwrap_or_else(|| Arc::new(OfflineTransport::new(Arc::new(move || mocks.mocks()))));
     let server = start(ServerConfig {
         addr: "127.0.0.1:0".parse().expect("address"),
-        store: siteops::store::StoreLocation::Dir(data.path().to_path_buf()),
+        store: siteops_server::store::StoreLocation::Dir(data.path().to_path_buf()),
         org_admins: vec![SERVE_SUBJECT.into()],
         preview_limits: Default::default(),
         preview_transport: Some(transport),
@@ -228,7 +228,7 @@ pub(crate) async fn rendered(
     server: &RunningServer,
     authorization: Option<&str>,
 ) -> BTreeMap<String, String> {
-    let now = siteops::time::now_seconds();
+    let now = siteops_server::time::now_seconds();
     let token = server.state.key.sign(&Claims {
         sub: SERVE_SUBJECT.into(),
         iat: now,

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::support::repo_root;
 
 /// Every instance seals secrets with this key.
-pub const SECRETS_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+pub(crate) const SECRETS_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 
 fn moto() -> Option<PathBuf> {
     // The venv's own, whose python has boto3 beside it.
@@ -30,8 +30,8 @@ fn moto() -> Option<PathBuf> {
 
 /// moto's server, ready to start; `None` (the test is skipped, with a message) where it is
 /// not installed, except in CI.
-pub fn moto_or_skip() -> Option<PathBuf> {
-    siteops::http::install_crypto_provider();
+pub(crate) fn moto_or_skip() -> Option<PathBuf> {
+    siteops_plan::http::install_crypto_provider();
     siteops_testkit::or_skip(
         moto(),
         "moto_server, an S3 server (pip install 'moto[server]'; .ci/run installs it into target/tools)",
@@ -46,7 +46,7 @@ fn free_port() -> u16 {
 }
 
 /// A process killed when dropped.
-pub struct Process(pub Child);
+pub(crate) struct Process(pub Child);
 
 impl Drop for Process {
     fn drop(&mut self) {
@@ -56,7 +56,7 @@ impl Drop for Process {
 }
 
 /// The S3 server, with one bucket; its endpoint.
-pub async fn s3(moto: &Path, bucket: &str) -> (Process, String) {
+pub(crate) async fn s3(moto: &Path, bucket: &str) -> (Process, String) {
     let port = free_port();
     let child = Command::new(moto)
         .args(["-H", "127.0.0.1", "-p", &port.to_string()])
@@ -80,7 +80,7 @@ pub async fn s3(moto: &Path, bucket: &str) -> (Process, String) {
 }
 
 /// The environment that points siteops at the S3 server.
-pub fn s3_env(command: &mut Command, endpoint: &str) {
+pub(crate) fn s3_env(command: &mut Command, endpoint: &str) {
     command
         .env("AWS_ENDPOINT_URL", endpoint)
         .env("AWS_ALLOW_HTTP", "true")
@@ -92,7 +92,7 @@ pub fn s3_env(command: &mut Command, endpoint: &str) {
 }
 
 /// Every object of the bucket, as the S3 API gives them (boto3, from moto's own venv).
-pub fn bucket_contents(moto: &Path, endpoint: &str, bucket: &str) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn bucket_contents(moto: &Path, endpoint: &str, bucket: &str) -> Vec<(String, Vec<u8>)> {
     let python = moto.with_file_name("python");
     let script = r#"
 import boto3, sys, base64
@@ -128,7 +128,7 @@ for page in s3.get_paginator('list_objects_v2').paginate(Bucket=sys.argv[2]):
 
 /// `siteops serve --no-repo` on the store, with these `--org-admin` values and more
 /// environment; the process and its port.
-pub fn serve(
+pub(crate) fn serve(
     store: &str,
     endpoint: &str,
     org_admins: &[&str],
@@ -159,7 +159,7 @@ pub fn serve(
 }
 
 /// A token for `email` from `siteops token`, signed with the store's key.
-pub fn token(store: &str, endpoint: &str, email: &str) -> String {
+pub(crate) fn token(store: &str, endpoint: &str, email: &str) -> String {
     let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
     command.args(["token", "--email", email, "--store", store]);
     s3_env(&mut command, endpoint);

@@ -12,8 +12,8 @@ use std::process::{Child, Command, Stdio};
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use serde_json::json;
-use siteops::auth::SignIn;
-use siteops::auth::oidc::OidcSettings;
+use siteops_server::auth::SignIn;
+use siteops_server::auth::oidc::OidcSettings;
 
 use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::repo_root;
@@ -273,20 +273,20 @@ async fn the_email_sign_in_is_refused_beyond_loopback() {
         TestServer::config(
             temp.path().to_path_buf(),
             &[ORG_ADMIN],
-            siteops::preview::Limits::default(),
+            siteops_server::preview::Limits::default(),
         )
     };
     for config in [
-        siteops::server::ServerConfig {
+        siteops_server::server::ServerConfig {
             allowed_hosts: vec!["siteops.acme.example".into()],
             ..base()
         },
-        siteops::server::ServerConfig {
+        siteops_server::server::ServerConfig {
             addr: "0.0.0.0:0".parse().expect("address"),
             ..base()
         },
     ] {
-        let error = match siteops::server::start(config).await {
+        let error = match siteops_server::server::start(config).await {
             Ok(_) => panic!("the e-mail sign-in started where others reach it"),
             Err(error) => format!("{error:#}"),
         };

@@ -52,7 +52,7 @@ async fn the_service_serves_the_document_it_generates() {
         .send(Method::GET, "/admin/openapi.json", None, None)
         .await;
     assert_eq!(answer.status, StatusCode::OK, "no token needed");
-    assert_eq!(answer.body, siteops::api::openapi::document());
+    assert_eq!(answer.body, siteops_server::api::openapi::document());
     assert_eq!(answer.body["openapi"], "3.1.0");
 }
 
@@ -113,7 +113,7 @@ fn conformance(document: &Value, operation: &Value, status: &str, body: &Value) 
 #[tokio::test]
 async fn every_documented_operation_answers_as_documented() {
     let (server, root) = with_site().await;
-    let document = siteops::api::openapi::document();
+    let document = siteops_server::api::openapi::document();
     let mut operations = operations(&document);
     operations.sort_by_key(|(_, method, _)| method_rank(method));
     let mut wrong = Vec::new();
@@ -154,7 +154,7 @@ async fn every_documented_operation_answers_as_documented() {
 #[tokio::test]
 async fn a_method_not_documented_gets_405_with_the_documented_ones_in_allow() {
     let (server, root) = with_site().await;
-    let document = siteops::api::openapi::document();
+    let document = siteops_server::api::openapi::document();
     let mut wrong = Vec::new();
     for (path, item) in document["paths"].as_object().expect("paths") {
         let documented: BTreeSet<String> = item
@@ -211,7 +211,7 @@ async fn a_real_preview_answers_as_documented() {
     assert_eq!(body["preview"]["source"], "primary", "{body}");
     assert!(body["preview"]["media"].is_array(), "{body}");
 
-    let document = siteops::api::openapi::document();
+    let document = siteops_server::api::openapi::document();
     let operation = &document["paths"]["/admin/preview/{org}/{site}/{branch}/{path}"]["post"];
     assert!(operation.is_object(), "the preview route is documented");
     let problems = conformance(&document, operation, "200", body);

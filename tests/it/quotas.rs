@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::json;
-use siteops::preview::Limits;
-use siteops::quota::Quotas;
+use siteops_server::preview::Limits;
+use siteops_server::quota::Quotas;
 
 use crate::admin::sign_in_nonce;
 use crate::harness::{ORG_ADMIN, TestServer};

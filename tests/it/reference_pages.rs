@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// One page and what the reference made of it (`None`: no reference of that kind).
-pub struct Case {
+pub(crate) struct Case {
     pub name: String,
     pub input: PathBuf,
     pub md: Option<Expected>,
@@ -19,7 +19,7 @@ pub struct Case {
     pub html: Option<String>,
 }
 
-pub enum Expected {
+pub(crate) enum Expected {
     Text(String),
     /// The reference rejects the page.
     Rejected,
@@ -28,7 +28,7 @@ pub enum Expected {
 impl Case {
     /// The case whose input is `dir/NAME.html` and whose reference outputs are
     /// `refs/NAME.md` (or `NAME.error`), `NAME.plain.html` and `NAME.html`.
-    pub fn from_files(name: &str, dir: &Path, refs: &Path) -> Case {
+    pub(crate) fn from_files(name: &str, dir: &Path, refs: &Path) -> Case {
         let read =
             |suffix: &str| std::fs::read_to_string(refs.join(format!("{name}{suffix}"))).ok();
         let md = if refs.join(format!("{name}.error")).exists() {
@@ -48,7 +48,7 @@ impl Case {
 
 /// Runs every case through `siteops ingest` (in `scratch`) and returns a description of
 /// each difference.
-pub fn check(cases: &[Case], scratch: &Path) -> Vec<String> {
+pub(crate) fn check(cases: &[Case], scratch: &Path) -> Vec<String> {
     let mut failures = Vec::new();
     for (kind, suffix) in [("md", ".md"), ("plain", ".plain.html")] {
         let todo: Vec<&Case> = cases
@@ -133,7 +133,7 @@ fn run(args: &[String]) {
 }
 
 /// White-space runs collapsed, white space between tags removed.
-pub fn normalise(html: &str) -> String {
+pub(crate) fn normalise(html: &str) -> String {
     let mut collapsed = String::with_capacity(html.len());
     let mut space = false;
     for c in html.chars() {
@@ -151,7 +151,7 @@ pub fn normalise(html: &str) -> String {
 }
 
 /// `None` when equal, else where they part, with context.
-pub fn differs(want: &str, got: &str) -> Option<String> {
+pub(crate) fn differs(want: &str, got: &str) -> Option<String> {
     if want == got {
         return None;
     }

@@ -1,8 +1,8 @@
 //! The checked-in schemas are the generated ones, and compiled bodies satisfy them.
 
-use siteops::compile::{ResourceKind, Secrets, compile, pretty};
-use siteops::repo::RepoFiles;
-use siteops::schema::SchemaKind;
+use siteops_config::compile::{ResourceKind, Secrets, compile, pretty};
+use siteops_config::repo::RepoFiles;
+use siteops_config::schema::SchemaKind;
 
 use crate::support::{read, repo_root, validate_repo};
 

@@ -6,7 +6,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 /// The real `siteops serve` on a free port; killed when dropped.
-pub struct Serve {
+pub(crate) struct Serve {
     child: Child,
     pub port: u16,
     /// What it logged (its standard error), line by line.
@@ -14,12 +14,12 @@ pub struct Serve {
 }
 
 impl Serve {
-    pub fn start(root: &Path, data: &Path) -> Serve {
+    pub(crate) fn start(root: &Path, data: &Path) -> Serve {
         Serve::start_logging(root, data, "warn")
     }
 
     /// As [`Serve::start`], logging as `SITEOPS_LOG=filter` says ([`Serve::log`]).
-    pub fn start_logging(root: &Path, data: &Path, filter: &str) -> Serve {
+    pub(crate) fn start_logging(root: &Path, data: &Path, filter: &str) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
             .args(["serve", "--port", "0", "--root"])
             .arg(root)
@@ -62,11 +62,11 @@ impl Serve {
     }
 
     /// The lines logged so far.
-    pub fn log(&self) -> Vec<String> {
+    pub(crate) fn log(&self) -> Vec<String> {
         self.log.lock().expect("log").clone()
     }
 
-    pub fn url(&self, host: &str, path: &str) -> String {
+    pub(crate) fn url(&self, host: &str, path: &str) -> String {
         format!("http://{host}:{}{path}", self.port)
     }
 }

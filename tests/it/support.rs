@@ -2,16 +2,16 @@
 
 use std::path::{Path, PathBuf};
 
-use siteops::diagnostic::Diagnostic;
-use siteops::repo::RepoFiles;
-use siteops::validate::{Options, Validation};
+use siteops_config::diagnostic::Diagnostic;
+use siteops_config::repo::RepoFiles;
+use siteops_config::validate::{Options, Validation};
 
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     siteops_testkit::workspace_root()
 }
 
 /// A repository in memory from `(path, content)` pairs.
-pub fn repo(files: &[(&str, &[u8])]) -> RepoFiles {
+pub(crate) fn repo(files: &[(&str, &[u8])]) -> RepoFiles {
     let mut repo = RepoFiles::new();
     for (path, content) in files {
         repo.insert(*path, content.to_vec());
@@ -21,20 +21,20 @@ pub fn repo(files: &[(&str, &[u8])]) -> RepoFiles {
 
 /// Validates as `siteops validate` does: the configuration and the mocks, through the
 /// live session's own check (mock bodies as the snapshot holds them).
-pub fn validate_repo(repo: &RepoFiles) -> Validation {
+pub(crate) fn validate_repo(repo: &RepoFiles) -> Validation {
     let listed = |path: &str| {
         Ok::<_, std::convert::Infallible>(repo.content(path).unwrap_or_default().to_vec())
     };
-    let (validation, _) = siteops::live::mocks::validate(repo, &Options::default(), listed)
+    let (validation, _) = siteops_live::mocks::validate(repo, &Options::default(), listed)
         .unwrap_or_else(|never| match never {});
     validation
 }
 
 /// The compact form the case files expect: `file:line:col severity code`.
-pub fn compact(diagnostic: &Diagnostic) -> String {
+pub(crate) fn compact(diagnostic: &Diagnostic) -> String {
     let severity = match diagnostic.severity {
-        siteops::diagnostic::Severity::Error => "error",
-        siteops::diagnostic::Severity::Warning => "warning",
+        siteops_config::diagnostic::Severity::Error => "error",
+        siteops_config::diagnostic::Severity::Warning => "warning",
     };
     let place = match &diagnostic.location {
         Some(location) => match &location.span {
@@ -51,7 +51,7 @@ pub fn compact(diagnostic: &Diagnostic) -> String {
 
 /// Validates `files` and compares the diagnostics, in order, with `expected` (compact form).
 /// Returns a readable account of the difference, or `None` when they match.
-pub fn check(files: &[(&str, &[u8])], expected: &[String]) -> Option<String> {
+pub(crate) fn check(files: &[(&str, &[u8])], expected: &[String]) -> Option<String> {
     let validation = validate_repo(&repo(files));
     let actual: Vec<String> = validation.diagnostics.iter().map(compact).collect();
     if actual == expected {
@@ -69,12 +69,12 @@ pub fn check(files: &[(&str, &[u8])], expected: &[String]) -> Option<String> {
     ))
 }
 
-pub fn read(path: &Path) -> String {
+pub(crate) fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// Copies the directory `from` to `to`, recursively.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create dir");
     for entry in std::fs::read_dir(from).expect("read dir") {
         let entry = entry.expect("entry");
@@ -89,7 +89,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// A scratch copy of the example repository (`siteops.toml`, `sites/` and the sites'
 /// code checkouts in `code/`).
-pub fn example_copy() -> tempfile::TempDir {
+pub(crate) fn example_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::copy(
         repo_root().join("siteops.toml"),
@@ -103,7 +103,7 @@ pub fn example_copy() -> tempfile::TempDir {
 
 /// YAML with nested aliases (a "billion laughs") of `levels` levels, nine-fold each, after
 /// `head`: 9^levels nodes once expanded.
-pub fn alias_bomb(head: &str, levels: usize) -> String {
+pub(crate) fn alias_bomb(head: &str, levels: usize) -> String {
     let mut text = format!("{head}x0: &x0 [a, a, a, a, a, a, a, a, a]\n");
     for level in 1..levels {
         let refs = vec![format!("*x{}", level - 1); 9].join(", ");

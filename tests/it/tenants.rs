@@ -60,7 +60,7 @@ impl Service {
         let config = TestServer::config(
             temp.path().to_path_buf(),
             &[&format!("acme:{ACME}"), &format!("evil:{EVIL}")],
-            siteops::preview::Limits::default(),
+            siteops_server::preview::Limits::default(),
         );
         let mut server = TestServer::start_config(config).await;
         server.keep(temp);

@@ -82,7 +82,7 @@ fn invalid_utf8_is_located_at_the_first_bad_byte() {
 
 #[test]
 fn the_example_sites_are_valid() {
-    let repo = siteops::repo::RepoFiles::load(&repo_root()).expect("repository loads");
+    let repo = siteops_config::repo::RepoFiles::load(&repo_root()).expect("repository loads");
     let validation = crate::support::validate_repo(&repo);
     let problems: Vec<String> = validation
         .diagnostics

@@ -38,7 +38,7 @@ async fn edits_apply_and_a_bad_edit_keeps_the_last_good_state() {
     let repo = example_copy();
     let data = tempfile::tempdir().expect("data dir");
     let serve = Serve::start(repo.path(), data.path());
-    let client = siteops::http::client(Duration::from_secs(30));
+    let client = siteops_plan::http::client(Duration::from_secs(30));
     let mut events = client
         .get(serve.url("127.0.0.1", "/.siteops/events"))
         .send()
@@ -111,7 +111,7 @@ async fn a_stylesheet_saved_through_a_temporary_file_is_that_stylesheet() {
     let repo = example_copy();
     let data = tempfile::tempdir().expect("data dir");
     let serve = Serve::start(repo.path(), data.path());
-    let client = siteops::http::client(Duration::from_secs(30));
+    let client = siteops_plan::http::client(Duration::from_secs(30));
     let mut events = client
         .get(serve.url("127.0.0.1", "/.siteops/events"))
         .header(
@@ -160,7 +160,7 @@ async fn requests_are_logged_at_debug_with_their_host() {
         data.path(),
         "info,siteops_server::server=debug",
     );
-    let client = siteops::http::client(Duration::from_secs(30));
+    let client = siteops_plan::http::client(Duration::from_secs(30));
     let view = |host: &str, path: &str| {
         let request = client
             .get(serve.url("127.0.0.1", path))

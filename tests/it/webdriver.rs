@@ -12,14 +12,14 @@ use serde_json::{Value, json};
 /// The key under which WebDriver returns an element reference.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-pub struct Browser {
+pub(crate) struct Browser {
     driver: Child,
     base: String,
     client: reqwest::Client,
 }
 
 /// The browser and driver binaries, when installed.
-pub fn binaries() -> Option<(String, String)> {
+pub(crate) fn binaries() -> Option<(String, String)> {
     let find = |names: &[&str]| {
         names
             .iter()
@@ -34,7 +34,7 @@ pub fn binaries() -> Option<(String, String)> {
 
 impl Browser {
     /// Starts chromedriver on a free port and a headless chromium session.
-    pub async fn start(chromium: &str, chromedriver: &str) -> Browser {
+    pub(crate) async fn start(chromium: &str, chromedriver: &str) -> Browser {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("free port")
@@ -45,7 +45,7 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
-        let client = siteops::http::client(Duration::from_secs(60));
+        let client = siteops_plan::http::client(Duration::from_secs(60));
         let base = format!("http://127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(20);
         while client.get(format!("{base}/status")).send().await.is_err() {
@@ -88,12 +88,12 @@ impl Browser {
         answer["value"].clone()
     }
 
-    pub async fn goto(&self, url: &str) {
+    pub(crate) async fn goto(&self, url: &str) {
         self.call("POST", "/url", Some(json!({"url": url}))).await;
     }
 
     /// The first element matching `css`, waiting up to five seconds for it to appear.
-    pub async fn find(&self, css: &str) -> String {
+    pub(crate) async fn find(&self, css: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
             let response = self
@@ -112,13 +112,13 @@ impl Browser {
         }
     }
 
-    pub async fn click(&self, css: &str) {
+    pub(crate) async fn click(&self, css: &str) {
         let element = self.find(css).await;
         self.call("POST", &format!("/element/{element}/click"), None)
             .await;
     }
 
-    pub async fn text(&self, css: &str) -> String {
+    pub(crate) async fn text(&self, css: &str) -> String {
         let element = self.find(css).await;
         self.call("GET", &format!("/element/{element}/text"), None)
             .await
@@ -127,7 +127,7 @@ impl Browser {
             .to_string()
     }
 
-    pub async fn url(&self) -> String {
+    pub(crate) async fn url(&self) -> String {
         self.call("GET", "/url", None)
             .await
             .as_str()
@@ -136,7 +136,7 @@ impl Browser {
     }
 
     /// Runs `script` in the page and returns its result.
-    pub async fn script(&self, script: &str) -> Value {
+    pub(crate) async fn script(&self, script: &str) -> Value {
         self.call(
             "POST",
             "/execute/sync",
@@ -146,14 +146,14 @@ impl Browser {
     }
 
     /// A PNG screenshot of the window.
-    pub async fn screenshot(&self) -> Vec<u8> {
+    pub(crate) async fn screenshot(&self) -> Vec<u8> {
         let encoded = self.call("GET", "/screenshot", None).await;
         base64::engine::general_purpose::STANDARD
             .decode(encoded.as_str().unwrap_or_default())
             .expect("base64 PNG")
     }
 
-    pub async fn quit(mut self) {
+    pub(crate) async fn quit(mut self) {
         let _ = self.client.delete(&self.base).send().await;
         let _ = self.driver.kill();
         let _ = self.driver.wait();

@@ -20,7 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use siteops::mocks::{MockFile, MockRequest, MockSet, Scenarios};
+use siteops_mocks::{MockFile, MockRequest, MockSet, Scenarios};
 use url::Url;
 
 /// The generator of the cases, seeded so that every run checks the same ones.
@@ -249,8 +249,8 @@ async fn compare(
 static FEATURES: std::sync::Mutex<std::collections::BTreeMap<&'static str, usize>> =
     std::sync::Mutex::new(std::collections::BTreeMap::new());
 
-fn tally(stub: &siteops::mocks::Stub) {
-    use siteops::mocks::{StringMatch, UrlMatch, ValuesMatch};
+fn tally(stub: &siteops_mocks::Stub) {
+    use siteops_mocks::{StringMatch, UrlMatch, ValuesMatch};
     let pattern = &stub.request;
     let logical = |m: &StringMatch| {
         matches!(
@@ -295,7 +295,7 @@ fn tally(stub: &siteops::mocks::Stub) {
 /// fault.
 fn faulted(
     what: &str,
-    ours: Option<&siteops::mocks::Stub>,
+    ours: Option<&siteops_mocks::Stub>,
     error: &reqwest::Error,
 ) -> Option<String> {
     match ours {
@@ -688,7 +688,7 @@ fn install(root: &Path, files: &[MockFile]) {
 /// A request each stub of a repository mock answers: its method, its URL (an exact one, or
 /// a path its pattern takes), and the header and query values its `equalTo` matchers ask.
 fn probes_for_stubs(mocks: &MockSet) -> Vec<Probe> {
-    use siteops::mocks::{StringMatch, UrlMatch, ValuesMatch};
+    use siteops_mocks::{StringMatch, UrlMatch, ValuesMatch};
     mocks
         .stubs()
         .iter()
@@ -734,7 +734,7 @@ async fn mocks_answer_as_wiremock_does() {
     let Some(jar) = siteops_testkit::or_skip(jar(), WIREMOCK_MISSING) else {
         return;
     };
-    siteops::http::install_crypto_provider();
+    siteops_plan::http::install_crypto_provider();
     let root = tempfile::tempdir().expect("a root");
     // Another seed explores other cases: SITEOPS_WIREMOCK_SEED=n.
     let seed = std::env::var("SITEOPS_WIREMOCK_SEED")

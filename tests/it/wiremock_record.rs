@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use siteops::preview::{ReqwestTransport, Transport};
+use siteops_server::preview::{ReqwestTransport, Transport};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -105,7 +105,7 @@ async fn a_wiremock_recording_replays_offline_with_the_same_pages() {
     let Some(jar) = siteops_testkit::or_skip(jar(), WIREMOCK_MISSING) else {
         return;
     };
-    siteops::http::install_crypto_provider();
+    siteops_plan::http::install_crypto_provider();
     let source = services().await;
     let recordings = tempfile::tempdir().expect("a root");
     for dir in ["mappings", "__files"] {

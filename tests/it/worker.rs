@@ -3,7 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use siteops::codesync::code_key;
+use siteops_server::codesync::code_key;
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -475,7 +475,7 @@ async fn mappings_apply_with_use_aem_mapping_and_branches_fall_back_to_main() {
 
 #[tokio::test]
 async fn a_page_past_the_output_limit_is_refused_while_rendering() {
-    let limit = siteops::worker::render::OUTPUT_LIMIT;
+    let limit = siteops_server::worker::render::OUTPUT_LIMIT;
     // 40 items of 32 KB: 1.25 MiB of output through the template, and of generic page.
     let items: Vec<Value> = (0..40)
         .map(|i| json!({"title": format!("{i:02}{}", "x".repeat(32 * 1024))}))
@@ -514,7 +514,7 @@ async fn a_page_past_the_output_limit_is_refused_while_rendering() {
 
 #[tokio::test]
 async fn a_page_path_past_the_bound_is_refused_before_any_match() {
-    let bound = siteops::worker::render::MAX_PAGE_PATH;
+    let bound = siteops_server::worker::render::MAX_PAGE_PATH;
     let api = MockServer::start().await;
     Mock::given(method("GET"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"title": "Event"})))

@@ -16,8 +16,8 @@ const REQUEST_HEADERS: &[(&str, &str)] = &[("tenant", "acme-eu"), ("x-market", "
 async fn every_example_entry_renders_as_recorded() {
     // The session stays alive for the whole test: its mocks answer the worker.
     let (server, _live) = TestServer::start_live(repo_root()).await;
-    let repo = siteops::repo::RepoFiles::load(&repo_root()).expect("repository loads");
-    let validation = siteops::validate::validate(&repo, &Default::default());
+    let repo = siteops_config::repo::RepoFiles::load(&repo_root()).expect("repository loads");
+    let validation = siteops_config::validate::validate(&repo, &Default::default());
     let mut rendered = 0;
     for site in &validation.fleet.sites {
         for (branch, entries) in &site.transform {

@@ -19,7 +19,7 @@ const SCHEMATHESIS: &str = "schemathesis==4.32.5";
 /// The org administrator the run signs in as.
 const ADMIN: &str = "api-check@example.com";
 
-pub fn run_check(extra: &[String]) -> Result<(), String> {
+pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
     let root = root();
     cargo(&[
         "build",

@@ -410,7 +410,7 @@ fn regress_outcome<'h>(literal: &str, haystack: &'h str) -> Outcome<'h> {
 /// (literal, haystack, JavaScript, this crate, regress), grouped by the differences the
 /// module documentation lists. JavaScript's column is what node 20 gives; rows where this
 /// crate agrees with JavaScript show the edge of a difference, or one of regress's own.
-const ENGINES: &[(&str, &str, Outcome, Outcome, Outcome)] = &[
+const ENGINES: &[(&str, &str, Outcome<'_>, Outcome<'_>, Outcome<'_>)] = &[
     // With `m`, `^` and `$` see only `\n` as a line end.
     (r"/^b$/m", "a\rb\rc", Found("b"), NoMatch, Found("b")),
     (

@@ -211,7 +211,7 @@ fn java_double(x: f64) -> String {
 
 /// Whether Jayway takes `expression` as definite: only names and single indexes, no
 /// wildcard, deep scan, filter, slice or union.
-pub fn is_definite(expression: &str) -> bool {
+pub(crate) fn is_definite(expression: &str) -> bool {
     let mut quote = None;
     let mut previous = '\0';
     for c in expression.chars() {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::{ScenarioStep, Stub};
 
 /// The state every scenario starts in (WireMock's name for it).
-pub const STARTED: &str = "Started";
+pub(crate) const STARTED: &str = "Started";
 
 /// The current state of each scenario (those never moved are in [`STARTED`]).
 #[derive(Debug, Clone, Default)]

@@ -265,7 +265,7 @@ fn matchers_follow_wiremock() {
     )]);
     let none = "no match";
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 17] = [
+    let cases: [Case<'_>; 17] = [
         // With several values, the one closest to `v` (case counting) decides.
         ("https://x.test/ci", &[("x-a", "V")], "ci"),
         ("https://x.test/ci", &[("x-a", "V"), ("x-a", "vz")], none),

@@ -16,27 +16,27 @@ pub(crate) struct Context<'d> {
 pub(crate) struct NullFrame<'p>(pub &'p str);
 
 impl<'d> Context<'d> {
-    pub fn new(root: Item<'d>) -> Self {
+    pub(crate) fn new(root: Item<'d>) -> Self {
         Self { frames: vec![root] }
     }
 
-    pub fn push(&mut self, item: Item<'d>) {
+    pub(crate) fn push(&mut self, item: Item<'d>) {
         self.frames.push(item);
     }
 
-    pub fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         self.frames.pop();
     }
 
     /// Swaps the innermost frame, for moving to the next list element.
-    pub fn replace_top(&mut self, item: Item<'d>) {
+    pub(crate) fn replace_top(&mut self, item: Item<'d>) {
         if let Some(top) = self.frames.last_mut() {
             *top = item;
         }
     }
 
     /// Resolves `path`; a name found nowhere is `Null` (`undefined`).
-    pub fn lookup<'p>(&self, path: &'p Path) -> Result<Item<'d>, NullFrame<'p>> {
+    pub(crate) fn lookup<'p>(&self, path: &'p Path) -> Result<Item<'d>, NullFrame<'p>> {
         match path {
             Path::Current => Ok(self.frames.last().copied().unwrap_or(Item::Null)),
             Path::Name(key) => self.lookup_name(key),

@@ -68,7 +68,7 @@ pub(crate) struct Locator<'s> {
 }
 
 impl<'s> Locator<'s> {
-    pub fn new(src: &'s str) -> Self {
+    pub(crate) fn new(src: &'s str) -> Self {
         Self {
             src,
             offset: 0,
@@ -79,7 +79,7 @@ impl<'s> Locator<'s> {
 
     /// The position of the character at byte `offset`. Offsets before the
     /// previous one restart the count, so the answer is right in any order.
-    pub fn locate(&mut self, offset: usize) -> Pos {
+    pub(crate) fn locate(&mut self, offset: usize) -> Pos {
         if offset < self.offset {
             *self = Self::new(self.src);
         }

@@ -3,7 +3,7 @@
 //! JavaScript host using that library.
 //!
 //! ```
-//! use siteops::template::{NoPartials, Template};
+//! use siteops_template::{NoPartials, Template};
 //!
 //! let template = Template::compile("Hello, {{name}}!").unwrap();
 //! let data = serde_json::json!({ "name": "<World>" });

@@ -36,7 +36,7 @@ pub(crate) enum Path {
 }
 
 impl Path {
-    pub fn parse(name: &str) -> Self {
+    pub(crate) fn parse(name: &str) -> Self {
         if name == "." {
             Path::Current
         } else if name.find('.').is_some_and(|i| i > 0) {
@@ -59,7 +59,7 @@ pub(crate) struct Key {
 }
 
 impl Key {
-    pub fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str) -> Self {
         Self {
             name: name.into(),
             index: array_index(name),
@@ -87,7 +87,7 @@ pub(crate) struct PartialRef {
 }
 
 impl PartialRef {
-    pub fn new(name: &str, indent: Option<Indent>, pos: Pos) -> Self {
+    pub(crate) fn new(name: &str, indent: Option<Indent>, pos: Pos) -> Self {
         let mut cache_key = String::from(name);
         if let Some(indent) = &indent {
             // NUL cannot be typed inside a tag name in practice; it keeps
@@ -120,7 +120,7 @@ impl Indent {
     /// and the partial tag, as mustache.js does: spaces and tabs are kept,
     /// other blanks dropped, and every other character (one per UTF-16
     /// unit, as JavaScript counts) becomes a space.
-    pub fn from_line_prefix(prefix: &str) -> Option<Self> {
+    pub(crate) fn from_line_prefix(prefix: &str) -> Option<Self> {
         if prefix.is_empty() {
             return None;
         }
@@ -142,7 +142,7 @@ impl Indent {
     }
 
     /// The partial's source with this indentation applied.
-    pub fn apply(&self, source: &str) -> String {
+    pub(crate) fn apply(&self, source: &str) -> String {
         let mut out = String::with_capacity(source.len() + self.text.len() * 8);
         for (i, line) in source.split('\n').enumerate() {
             if i > 0 {
@@ -158,7 +158,7 @@ impl Indent {
 
     /// Whether line `line` (1-based) of the indented text got the prefix;
     /// used to map error columns back to the partial as written.
-    pub fn shifts_line(&self, line: usize) -> bool {
+    pub(crate) fn shifts_line(&self, line: usize) -> bool {
         line > 1 || !self.skip_first_line
     }
 }

@@ -59,7 +59,7 @@ pub(crate) struct Compiled {
 
 impl Compiled {
     /// Attributes an error at one of this partial's tags to the partial.
-    pub fn locate(&self, error: TemplateError) -> TemplateError {
+    pub(crate) fn locate(&self, error: TemplateError) -> TemplateError {
         let error = match &self.indent {
             Some(indent) => unindent(error, indent),
             None => error,
@@ -80,7 +80,7 @@ pub(crate) struct PartialCache {
 }
 
 impl PartialCache {
-    pub fn resolve(
+    pub(crate) fn resolve(
         &mut self,
         partial: &PartialRef,
         source: &dyn PartialSource,

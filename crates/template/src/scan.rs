@@ -27,21 +27,21 @@ pub(crate) struct Scanner<'s> {
 }
 
 impl<'s> Scanner<'s> {
-    pub fn new(src: &'s str) -> Self {
+    pub(crate) fn new(src: &'s str) -> Self {
         Self { src, pos: 0 }
     }
 
     /// Byte offset of the cursor.
-    pub fn pos(&self) -> usize {
+    pub(crate) fn pos(&self) -> usize {
         self.pos
     }
 
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.pos >= self.src.len()
     }
 
     /// The source between two earlier cursor positions.
-    pub fn slice(&self, from: usize, to: usize) -> &'s str {
+    pub(crate) fn slice(&self, from: usize, to: usize) -> &'s str {
         self.src.get(from..to).unwrap_or("")
     }
 
@@ -50,7 +50,7 @@ impl<'s> Scanner<'s> {
     }
 
     /// Consumes `literal` if the rest starts with it.
-    pub fn eat(&mut self, literal: &str) -> bool {
+    pub(crate) fn eat(&mut self, literal: &str) -> bool {
         let found = self.rest().starts_with(literal);
         if found {
             self.pos += literal.len();
@@ -59,21 +59,21 @@ impl<'s> Scanner<'s> {
     }
 
     /// Consumes one character if `accept` likes it.
-    pub fn eat_char(&mut self, accept: impl Fn(char) -> bool) -> Option<char> {
+    pub(crate) fn eat_char(&mut self, accept: impl Fn(char) -> bool) -> Option<char> {
         let c = self.rest().chars().next().filter(|&c| accept(c))?;
         self.pos += c.len_utf8();
         Some(c)
     }
 
     /// Consumes JavaScript whitespace (mustache.js's `/\s*/`).
-    pub fn skip_whitespace(&mut self) {
+    pub(crate) fn skip_whitespace(&mut self) {
         let rest = self.rest();
         self.pos += rest.len() - rest.trim_start_matches(is_js_whitespace).len();
     }
 
     /// Consumes and returns everything before the next `needle`, or the
     /// whole rest when there is none (mustache.js's `scanUntil(/needle/)`).
-    pub fn until(&mut self, needle: &str) -> &'s str {
+    pub(crate) fn until(&mut self, needle: &str) -> &'s str {
         let rest = self.rest();
         let text = rest
             .find(needle)
@@ -86,7 +86,7 @@ impl<'s> Scanner<'s> {
     /// mustache.js's `scanUntil(/\s*needle/)`: like [`Self::until`] but
     /// leaves the whitespace before the needle unconsumed and out of the
     /// returned value, which is how tag contents lose trailing blanks.
-    pub fn until_trimmed(&mut self, needle: &str) -> &'s str {
+    pub(crate) fn until_trimmed(&mut self, needle: &str) -> &'s str {
         let rest = self.rest();
         let text = match rest.find(needle).and_then(|i| rest.get(..i)) {
             Some(before) => before.trim_end_matches(is_js_whitespace),
@@ -98,7 +98,7 @@ impl<'s> Scanner<'s> {
 
     /// mustache.js's `scan(/\s*needle/)`: whitespace then `needle`, or
     /// nothing consumed at all.
-    pub fn eat_after_whitespace(&mut self, needle: &str) -> bool {
+    pub(crate) fn eat_after_whitespace(&mut self, needle: &str) -> bool {
         let start = self.pos;
         self.skip_whitespace();
         let found = self.eat(needle);

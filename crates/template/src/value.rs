@@ -45,7 +45,7 @@ impl<'d> From<JsonRef<'d>> for Item<'d> {
 impl<'d> Item<'d> {
     /// JavaScript's truthiness (`!value` is false). Empty arrays and
     /// objects are truthy here; sections deal with empty arrays themselves.
-    pub fn is_truthy(self) -> bool {
+    pub(crate) fn is_truthy(self) -> bool {
         match self {
             Item::Null => false,
             Item::Bool(b) => b,
@@ -56,13 +56,13 @@ impl<'d> Item<'d> {
     }
 
     /// What an inverted section tests: falsy, or an empty list.
-    pub fn is_blank(self) -> bool {
+    pub(crate) fn is_blank(self) -> bool {
         !self.is_truthy() || matches!(self, Item::Array(items) if items.is_empty())
     }
 
     /// Arrays and objects; the only values whose properties a plain
     /// (undotted) name can find, as mustache.js's `hasProperty` requires.
-    pub fn is_object(self) -> bool {
+    pub(crate) fn is_object(self) -> bool {
         matches!(self, Item::Array(_) | Item::Object(_))
     }
 
@@ -74,7 +74,7 @@ impl<'d> Item<'d> {
     // memory, its tag and payload are written separately and read back
     // together, a store-forwarding stall that once dominated lookups.
     #[inline(always)]
-    pub fn get(self, key: &Key) -> Option<Item<'d>> {
+    pub(crate) fn get(self, key: &Key) -> Option<Item<'d>> {
         match self {
             Item::Object(map) => map.get(&key.name).map(Item::from),
             Item::Array(items) => match key.index {
@@ -93,7 +93,7 @@ impl<'d> Item<'d> {
     /// (and a missing value) print nothing, as mustache.js skips them. [`Full`] when the
     /// text would take `out` past `limit` bytes (what was appended is then the caller's
     /// to drop).
-    pub fn write(self, out: &mut String, escape: bool, limit: usize) -> Result<(), Full> {
+    pub(crate) fn write(self, out: &mut String, escape: bool, limit: usize) -> Result<(), Full> {
         match self {
             Item::Array(items) => write_joined(items, out, escape, limit),
             other => other.write_scalar(out, escape, limit),

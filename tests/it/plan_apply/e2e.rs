@@ -1,8 +1,8 @@
 //! The binary against the bundled service on 127.0.0.1:0, on a copy of the example sites.
 
 use serde_json::{Value, json};
-use siteops::compile::ResourceKind;
-use siteops::remote::{Location, Service};
+use siteops_config::compile::ResourceKind;
+use siteops_plan::remote::{Location, Service};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
@@ -457,8 +457,8 @@ async fn a_failure_part_way_is_reported_and_a_rerun_converges() {
     f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
 }
 
-fn site_id(org: &str, site: &str) -> siteops::model::SiteId {
-    siteops::model::SiteId {
+fn site_id(org: &str, site: &str) -> siteops_config::model::SiteId {
+    siteops_config::model::SiteId {
         org: org.into(),
         site: site.into(),
     }

@@ -9,20 +9,20 @@ mod resilience;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use siteops::compile::{Compiled, Secrets, compile};
-use siteops::repo::RepoFiles;
-use siteops::validate::{Options, validate};
+use siteops_config::compile::{Compiled, Secrets, compile};
+use siteops_config::repo::RepoFiles;
+use siteops_config::validate::{Options, validate};
 
 use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::{copy_dir, repo_root};
 
 /// Distinctive values for the example sites' secrets, so that a test can search every
 /// output for them.
-pub const SYNC_SECRET: &str = "sync-secret-4f1b9e27";
-pub const TEMPLATE_KEY: &str = "template-key-8c2d7a51";
+pub(crate) const SYNC_SECRET: &str = "sync-secret-4f1b9e27";
+pub(crate) const TEMPLATE_KEY: &str = "template-key-8c2d7a51";
 
 /// The bundled service, and a copy of the example repository to edit.
-pub struct Fixture {
+pub(crate) struct Fixture {
     pub server: TestServer,
     pub token: String,
     pub root: PathBuf,
@@ -30,7 +30,7 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    pub async fn start() -> Fixture {
+    pub(crate) async fn start() -> Fixture {
         let server = TestServer::start().await;
         let token = server.token(ORG_ADMIN);
         let dir = tempfile::tempdir().expect("temp dir");
@@ -46,22 +46,27 @@ impl Fixture {
         }
     }
 
-    pub fn admin_url(&self) -> String {
+    pub(crate) fn admin_url(&self) -> String {
         self.server.url("/admin")
     }
 
-    pub fn worker_url(&self) -> String {
+    pub(crate) fn worker_url(&self) -> String {
         self.server.url("/transform")
     }
 
     /// Runs `siteops <command> <args>` on the copy, against the service, off the runtime's
     /// threads (the service runs on them).
-    pub async fn siteops(&self, command: &str, args: &[&str]) -> Run {
+    pub(crate) async fn siteops(&self, command: &str, args: &[&str]) -> Run {
         self.siteops_unsetting(command, args, &[]).await
     }
 
     /// [`Fixture::siteops`] with the variables of `unset` left out of the environment.
-    pub async fn siteops_unsetting(&self, command: &str, args: &[&str], unset: &[&str]) -> Run {
+    pub(crate) async fn siteops_unsetting(
+        &self,
+        command: &str,
+        args: &[&str],
+        unset: &[&str],
+    ) -> Run {
         let mut full: Vec<String> = vec![
             command.into(),
             "--root".into(),
@@ -76,7 +81,7 @@ impl Fixture {
     }
 
     /// Replaces `from` by `to` in a file of the copy (which must contain it).
-    pub fn edit(&self, file: &str, from: &str, to: &str) {
+    pub(crate) fn edit(&self, file: &str, from: &str, to: &str) {
         let path = self.root.join(file);
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(text.contains(from), "{file} has no `{from}`");
@@ -85,12 +90,12 @@ impl Fixture {
 
     /// The copy's sites, compiled with the distinctive secret values, for the worker at
     /// `transform_url`.
-    pub fn compiled(&self, transform_url: &str) -> Compiled {
+    pub(crate) fn compiled(&self, transform_url: &str) -> Compiled {
         compiled(&self.root, transform_url)
     }
 }
 
-pub fn compiled(root: &Path, transform_url: &str) -> Compiled {
+pub(crate) fn compiled(root: &Path, transform_url: &str) -> Compiled {
     let repo = RepoFiles::load(root).expect("repository");
     let options = Options {
         transform_url: Some(transform_url.to_string()),
@@ -111,14 +116,14 @@ fn secret_value(name: &str) -> Option<&'static str> {
 
 /// What a run of the binary gave.
 #[derive(Debug)]
-pub struct Run {
+pub(crate) struct Run {
     pub code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
 }
 
 impl Run {
-    pub fn expect(self, code: i32) -> Run {
+    pub(crate) fn expect(self, code: i32) -> Run {
         assert_eq!(
             self.code,
             Some(code),
@@ -130,7 +135,7 @@ impl Run {
     }
 }
 
-pub async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
+pub(crate) async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run {
     run_siteops_unsetting(args, env, &[]).await
 }
 

@@ -1,10 +1,10 @@
 //! What plan prints: snapshots of the human, JSON and Markdown forms of one plan with
 //! every kind of change, and the rule that no secret value appears in any output.
 
-use siteops::compile::{Compiled, Resource, ResourceKind};
-use siteops::model::SiteId;
-use siteops::plan::markdown::{COMMENT_LIMIT, markdown};
-use siteops::plan::{LiveState, PlanSettings, diff};
+use siteops_config::compile::{Compiled, Resource, ResourceKind};
+use siteops_config::model::SiteId;
+use siteops_plan::plan::markdown::{COMMENT_LIMIT, markdown};
+use siteops_plan::plan::{LiveState, PlanSettings, diff};
 
 use super::{Fixture, Run, SYNC_SECRET, TEMPLATE_KEY, run_siteops};
 

@@ -4,12 +4,12 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use siteops::apply::{self, ApplyOptions, Outcome, report};
-use siteops::compile::ResourceKind;
-use siteops::model::SiteId;
-use siteops::plan::{PlanSettings, diff};
-use siteops::remote::live;
-use siteops::remote::{Client, ClientOptions, Endpoints, Location, RetryPolicy, Token};
+use siteops_config::compile::ResourceKind;
+use siteops_config::model::SiteId;
+use siteops_plan::apply::{self, ApplyOptions, Outcome, report};
+use siteops_plan::plan::{PlanSettings, diff};
+use siteops_plan::remote::live;
+use siteops_plan::remote::{Client, ClientOptions, Endpoints, Location, RetryPolicy, Token};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -6,18 +6,18 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use http::HeaderValue;
-use siteops::preview::images::allow::AllowList;
-use siteops::preview::images::download::Downloader;
-use siteops::preview::images::{ImageMap, MediaSink, SinkError, download_images};
-use siteops::preview::trace::ImageTrace;
-use siteops::preview::{Limits, PreviewError, Transport};
+use siteops_server::preview::images::allow::AllowList;
+use siteops_server::preview::images::download::Downloader;
+use siteops_server::preview::images::{ImageMap, MediaSink, SinkError, download_images};
+use siteops_server::preview::trace::ImageTrace;
+use siteops_server::preview::{Limits, PreviewError, Transport};
 use url::Url;
 use wiremock::ResponseTemplate;
 
 #[derive(Default)]
-pub struct Memory(pub Mutex<BTreeMap<String, Vec<u8>>>);
+pub(super) struct Memory(pub Mutex<BTreeMap<String, Vec<u8>>>);
 
-#[siteops::store::async_trait]
+#[siteops_server::store::async_trait]
 impl MediaSink for Memory {
     async fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
         self.0
@@ -29,7 +29,7 @@ impl MediaSink for Memory {
 }
 
 /// A PNG header of `width` x `height`, then `fill`.
-pub fn png(width: u32, height: u32, fill: &[u8]) -> Vec<u8> {
+pub(super) fn png(width: u32, height: u32, fill: &[u8]) -> Vec<u8> {
     let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
     bytes.extend_from_slice(&width.to_be_bytes());
     bytes.extend_from_slice(&height.to_be_bytes());
@@ -37,20 +37,20 @@ pub fn png(width: u32, height: u32, fill: &[u8]) -> Vec<u8> {
     bytes
 }
 
-pub fn image(bytes: Vec<u8>, content_type: &str) -> ResponseTemplate {
+pub(super) fn image(bytes: Vec<u8>, content_type: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(bytes, content_type)
 }
 
-pub fn redirect(to: String) -> ResponseTemplate {
+pub(super) fn redirect(to: String) -> ResponseTemplate {
     ResponseTemplate::new(302).insert_header("location", to.as_str())
 }
 
-pub struct Run {
+pub(super) struct Run {
     pub result: Result<ImageMap, PreviewError>,
     pub trace: Vec<ImageTrace>,
 }
 
-pub async fn run(
+pub(super) async fn run(
     transport: &dyn Transport,
     sources: &[String],
     base: &str,
@@ -74,7 +74,7 @@ pub async fn run(
     Run { result, trace }
 }
 
-pub fn quick() -> Limits {
+pub(super) fn quick() -> Limits {
     Limits {
         image_timeout: Duration::from_millis(500),
         retry_delay: Duration::from_millis(5),

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use siteops::preview::Limits;
+use siteops_server::preview::Limits;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -136,7 +136,7 @@ async fn dot_segments_and_encoded_slashes_are_refused() {
 /// re-serve; its own address (the bundled worker) stays reachable.
 #[tokio::test]
 async fn public_only_sources_refuse_loopback_before_connecting() {
-    use siteops::preview::{AddressPolicy, ReqwestTransport};
+    use siteops_server::preview::{AddressPolicy, ReqwestTransport};
     let source = MockServer::start().await;
     Mock::given(any())
         .respond_with(html(PAGE))

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use http::HeaderValue;
 use reqwest::StatusCode;
-use siteops::preview::store::BranchPreviews;
-use siteops::preview::transport::BoxFuture;
-use siteops::preview::{
+use siteops_server::preview::store::BranchPreviews;
+use siteops_server::preview::transport::BoxFuture;
+use siteops_server::preview::{
     FailureKind, IncomingResponse, Limits, OutgoingRequest, ReqwestTransport, Transport,
     TransportError,
 };

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use siteops::preview::ReqwestTransport;
+use siteops_server::preview::ReqwestTransport;
 use url::Url;
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

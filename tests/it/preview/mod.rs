@@ -18,25 +18,29 @@ mod storage;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use siteops::preview::Limits;
+use siteops_server::preview::Limits;
 
 use wiremock::ResponseTemplate;
 
 use crate::harness::{Answer, ORG_ADMIN, TestServer};
 
-pub const PAGE: &str =
+pub(crate) const PAGE: &str =
     "<html><head><title>T</title></head><body><main><div><p>Hello</p></div></main></body></html>";
 
-pub fn html(body: &str) -> ResponseTemplate {
+pub(crate) fn html(body: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
 }
 
-pub const SITE_ADMIN: &str = "web@acme.example";
-pub const CONFIG_BOT: &str = "bot@acme.example";
+pub(crate) const SITE_ADMIN: &str = "web@acme.example";
+pub(crate) const CONFIG_BOT: &str = "bot@acme.example";
 
 /// A server with the site acme/web whose `content` block is given (and `access`, when not
 /// null); returns the server and an org administrator's token.
-pub async fn site_with(content: Value, access: Value, limits: Limits) -> (TestServer, String) {
+pub(crate) async fn site_with(
+    content: Value,
+    access: Value,
+    limits: Limits,
+) -> (TestServer, String) {
     let server = TestServer::start_with(limits).await;
     let root = server.token(ORG_ADMIN);
     let mut body = json!({
@@ -55,7 +59,7 @@ pub async fn site_with(content: Value, access: Value, limits: Limits) -> (TestSe
 }
 
 /// A site whose primary source is `url` (with `suffix`), without overlay.
-pub async fn site(url: &str, suffix: Option<&str>) -> (TestServer, String) {
+pub(crate) async fn site(url: &str, suffix: Option<&str>) -> (TestServer, String) {
     let mut source = json!({"url": url, "type": "markup"});
     if let Some(suffix) = suffix {
         source["suffix"] = json!(suffix);
@@ -64,7 +68,7 @@ pub async fn site(url: &str, suffix: Option<&str>) -> (TestServer, String) {
 }
 
 /// `POST /admin/preview/acme/web/main<page>` with `authorization: token …` and `headers`.
-pub async fn preview(
+pub(crate) async fn preview(
     server: &TestServer,
     token: &str,
     page: &str,
@@ -114,7 +118,10 @@ async fn host_request(server: &TestServer, path: &str) -> reqwest::Response {
 }
 
 /// A GET to the preview host of acme/web on main.
-pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
+pub(crate) async fn host_get(
+    server: &TestServer,
+    path: &str,
+) -> (StatusCode, Option<String>, Vec<u8>) {
     let response = host_request(server, path).await;
     let status = response.status();
     let content_type = response
@@ -132,7 +139,7 @@ pub async fn host_get(server: &TestServer, path: &str) -> (StatusCode, Option<St
 /// A GET of an HTML page of acme/web's preview host: its content security policy, and the
 /// page with the policy's nonce taken off the scripts that carry it (so the page compares
 /// with what the pipeline rendered). Fails unless the policy has a nonce.
-pub async fn host_page(server: &TestServer, path: &str) -> (String, String) {
+pub(crate) async fn host_page(server: &TestServer, path: &str) -> (String, String) {
     let response = host_request(server, path).await;
     let policy = response
         .headers()
@@ -154,7 +161,7 @@ pub async fn host_page(server: &TestServer, path: &str) -> (String, String) {
 
 /// Replaces every `127.0.0.1:<port>` and `localhost:<port>` with a placeholder, so a JSON
 /// value can be snapshot.
-pub fn redact_ports(value: &Value) -> Value {
+pub(crate) fn redact_ports(value: &Value) -> Value {
     let text = value.to_string();
     let port = regex::Regex::new(r"(127\.0\.0\.1|localhost):\d+").expect("regex");
     serde_json::from_str(&port.replace_all(&text, "$1:[port]")).expect("JSON")

@@ -3,9 +3,9 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use siteops::codesync::code_key;
-use siteops::ingest::render::{PageOptions, page_html, plain_html};
-use siteops::preview::Limits;
+use siteops_ingest::render::{PageOptions, page_html, plain_html};
+use siteops_server::codesync::code_key;
+use siteops_server::preview::Limits;
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -3,7 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use siteops::preview::Limits;
+use siteops_server::preview::Limits;
 use wiremock::matchers::{any, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

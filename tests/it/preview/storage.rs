@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use reqwest::StatusCode;
-use siteops::preview::Limits;
-use siteops::quota::Quotas;
+use siteops_server::preview::Limits;
+use siteops_server::quota::Quotas;
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer};
 

@@ -5,21 +5,21 @@ use std::process::{Command, Stdio};
 
 /// The three outputs of one page; `None` where the page was rejected (no output).
 #[derive(Debug, Default, Clone)]
-pub struct Outputs {
+pub(super) struct Outputs {
     pub md: Option<String>,
     pub plain: Option<String>,
     pub html: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     Md,
     Plain,
     Html,
 }
 
 impl Kind {
-    pub fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Kind::Md => "md",
             Kind::Plain => "plain",
@@ -28,7 +28,7 @@ impl Kind {
     }
 }
 
-pub struct Tools {
+pub(super) struct Tools {
     pub siteops: PathBuf,
     pub anchors: PathBuf,
     pub runner: PathBuf,
@@ -52,7 +52,7 @@ fn quiet(command: &mut Command) -> Result<(), String> {
 const BIG: &str = "16777216";
 
 /// siteops' outputs for `dir/in/NAME.html`, written under `dir/ours`.
-pub fn ours(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>, String> {
+pub(super) fn ours(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>, String> {
     let input = |n: &String| dir.join("in").join(format!("{n}.html"));
     for format in ["md", "plain"] {
         let out = dir.join("ours").join(format);
@@ -98,7 +98,7 @@ pub fn ours(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>,
 }
 
 /// The references' outputs, written under `dir/ref`.
-pub fn theirs(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>, String> {
+pub(super) fn theirs(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs>, String> {
     let out = dir.join("ref");
     quiet(
         Command::new("node")
@@ -120,7 +120,7 @@ pub fn theirs(tools: &Tools, dir: &Path, names: &[String]) -> Result<Vec<Outputs
 
 /// The first kind in which siteops differs from the reference. The page kinds only count
 /// where the markdown agrees (otherwise they differ for the markdown's sake).
-pub fn difference(ours: &Outputs, theirs: &Outputs) -> Option<Kind> {
+pub(super) fn difference(ours: &Outputs, theirs: &Outputs) -> Option<Kind> {
     let trimmed = |s: &Option<String>| s.as_deref().map(str::trim).map(str::to_owned);
     if trimmed(&ours.md) != trimmed(&theirs.md) {
         return Some(Kind::Md);
@@ -137,7 +137,7 @@ pub fn difference(ours: &Outputs, theirs: &Outputs) -> Option<Kind> {
 }
 
 /// `check.py`'s comparison of HTML: white-space runs collapsed, none between tags.
-pub fn normalise(html: &str) -> String {
+pub(super) fn normalise(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut space = false;
     for c in html.chars() {

@@ -3,21 +3,21 @@
 //! mutations of real pages (the converter's fixtures, slices of the real-world corpus).
 
 /// xorshift64*: deterministic for a seed, good enough to pick mutations.
-pub struct Rng(u64);
+pub(super) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
+    pub(super) fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -25,11 +25,11 @@ impl Rng {
         }
     }
 
-    pub fn chance(&mut self, percent: usize) -> bool {
+    pub(super) fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
 
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub(super) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
 }
@@ -185,7 +185,7 @@ fn blocks(rng: &mut Rng, n: usize, depth: usize) -> String {
 }
 
 /// A platform-style page: sections of default content and blocks, head metadata.
-pub fn page(rng: &mut Rng) -> String {
+pub(super) fn page(rng: &mut Rng) -> String {
     let mut sections = String::new();
     for _ in 0..1 + rng.below(3) {
         let n = 1 + rng.below(4);
@@ -237,7 +237,7 @@ pub fn page(rng: &mut Rng) -> String {
 }
 
 /// The page cut into tags, comments and text runs.
-pub fn tokens(html: &str) -> Vec<String> {
+pub(super) fn tokens(html: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = html;
     while !rest.is_empty() {
@@ -291,7 +291,7 @@ const SNIPPETS: &[&str] = &[
 ];
 
 /// One to three random edits of a page: deletions, duplications, swaps, insertions.
-pub fn mutate(rng: &mut Rng, html: &str) -> String {
+pub(super) fn mutate(rng: &mut Rng, html: &str) -> String {
     let mut t = tokens(html);
     for _ in 0..1 + rng.below(3) {
         if t.is_empty() {
@@ -324,7 +324,7 @@ pub fn mutate(rng: &mut Rng, html: &str) -> String {
 
 /// A slice of a real page's `main` (at most about `size` bytes, cut at tag boundaries),
 /// as a page of its own.
-pub fn slice(rng: &mut Rng, html: &str, size: usize) -> String {
+pub(super) fn slice(rng: &mut Rng, html: &str, size: usize) -> String {
     let body = html.find("<main").map_or(html, |i| &html[i..]);
     let t = tokens(body);
     if t.is_empty() {

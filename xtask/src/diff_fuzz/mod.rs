@@ -59,7 +59,7 @@ fn options(args: &[String], root: &Path) -> Result<Options, String> {
     Ok(o)
 }
 
-pub fn run(
+pub(crate) fn run(
     args: &[String],
     root: &Path,
     build: impl Fn() -> Result<(), String>,

@@ -17,14 +17,14 @@ use crate::source::SourceFile;
 
 /// How a site got its code.
 #[derive(Debug, Clone)]
-pub enum CodeOrigin {
+pub(super) enum CodeOrigin {
     Own(CodeConfig),
     Inherited { code: CodeConfig, base: SiteId },
     Missing,
 }
 
 impl CodeOrigin {
-    pub fn code(&self) -> Option<&CodeConfig> {
+    pub(super) fn code(&self) -> Option<&CodeConfig> {
         match self {
             CodeOrigin::Own(code) | CodeOrigin::Inherited { code, .. } => Some(code),
             CodeOrigin::Missing => None,
@@ -34,7 +34,7 @@ impl CodeOrigin {
 
 /// Resolves each site's code, following `base` chains. An inherited code block drops
 /// `secretId`: only the first site of a shared repository carries it.
-pub fn resolve_code(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<CodeOrigin> {
+pub(super) fn resolve_code(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<CodeOrigin> {
     let mut resolver = CodeResolver {
         drafts,
         index: drafts
@@ -153,7 +153,7 @@ fn unknown_base(file: &Parsed<SiteFile>, base: &str) -> Diagnostic {
 /// For every external (`byogit`) repository, exactly one site, the first, carries
 /// `secretId`, and that secret is declared next to it. Declared secrets nothing names are
 /// flagged too.
-pub fn shared_repositories(
+pub(super) fn shared_repositories(
     drafts: &[SiteDraft<'_>],
     origins: &[CodeOrigin],
     out: &mut Vec<Diagnostic>,
@@ -260,7 +260,7 @@ pub fn shared_repositories(
 /// directory, or in the directory of the site it shares code with; and compile, as the
 /// worker compiles it (each file once, however many entries use it). On a site that
 /// requires authentication, the worker reads it only with the entry's `templateApiKey`.
-pub fn templates(
+pub(super) fn templates(
     drafts: &[SiteDraft<'_>],
     origins: &[CodeOrigin],
     repo: &crate::repo::RepoFiles,
@@ -342,7 +342,7 @@ pub fn templates(
 
 /// An overlay or source that points at the worker (`{transform_url}/<org>/<site>/<branch>`)
 /// needs entries for that branch, or for `main`, which branches without their own use.
-pub fn worker_targets(
+pub(super) fn worker_targets(
     drafts: &[SiteDraft<'_>],
     transform_url: Option<&str>,
     out: &mut Vec<Diagnostic>,
@@ -419,7 +419,7 @@ pub struct Explanation {
 }
 
 /// Checks that every example goes to its own entry and resolves; returns the resolutions.
-pub fn examples(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<Explanation> {
+pub(super) fn examples(drafts: &[SiteDraft<'_>], out: &mut Vec<Diagnostic>) -> Vec<Explanation> {
     let mut explanations = Vec::new();
     for draft in drafts {
         for (branch, transform) in &draft.files.transform {

@@ -22,24 +22,24 @@ use crate::source::SourceFile;
 /// A file that parsed and matched its schema: the typed value, and the spans to locate
 /// problems with (the JSON value it came from is dropped: it is not needed any more).
 #[derive(Debug)]
-pub struct Parsed<T> {
+pub(super) struct Parsed<T> {
     pub spans: Spans,
     pub value: T,
 }
 
 impl<T> Parsed<T> {
-    pub fn locate(&self, diagnostic: Diagnostic) -> Diagnostic {
+    pub(super) fn locate(&self, diagnostic: Diagnostic) -> Diagnostic {
         self.spans.locate(diagnostic)
     }
 
-    pub fn path(&self) -> &str {
+    pub(super) fn path(&self) -> &str {
         &self.spans.source.path
     }
 }
 
 /// Everything found in one site directory.
 #[derive(Debug)]
-pub struct SiteFiles {
+pub(super) struct SiteFiles {
     pub id: SiteId,
     pub dir: String,
     /// `None` when `site.toml` is missing or did not parse.
@@ -56,7 +56,7 @@ pub struct SiteFiles {
 
 /// The parsed repository, before rules that relate files and sites.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub(super) struct Loaded {
     pub settings: Option<Parsed<SettingsFile>>,
     pub sites: Vec<SiteFiles>,
     pub sources: BTreeMap<String, Arc<SourceFile>>,
@@ -66,7 +66,7 @@ pub struct Loaded {
 /// Loads the repository: site directories are found in path order, then parsed on every
 /// core (rayon), each into its own part, merged back in the same order: the result does
 /// not depend on the scheduling.
-pub fn load(repo: &RepoFiles) -> Loaded {
+pub(super) fn load(repo: &RepoFiles) -> Loaded {
     use rayon::prelude::*;
 
     let mut loaded = Loaded::default();

@@ -11,7 +11,7 @@ use crate::rules;
 
 /// What one site's files make, ready for the rules across sites.
 #[derive(Debug)]
-pub struct SiteDraft<'a> {
+pub(super) struct SiteDraft<'a> {
     pub files: &'a SiteFiles,
     /// The content block with URL variables filled in, from site.toml or fstab.yaml.
     pub content: Option<ContentConfig>,
@@ -20,11 +20,11 @@ pub struct SiteDraft<'a> {
 }
 
 /// The URL variables a site file may use, such as `{transform_url}`.
-pub struct Variables<'a> {
+pub(super) struct Variables<'a> {
     pub transform_url: Option<&'a str>,
 }
 
-pub fn check<'a>(
+pub(super) fn check<'a>(
     files: &'a SiteFiles,
     variables: &Variables<'_>,
     out: &mut Vec<Diagnostic>,
@@ -136,7 +136,7 @@ fn located<'a, T>(
 
 /// The worker entry as the worker takes it. `templateApiKey` is left out here: its value is
 /// only read from the environment at compile time.
-pub fn worker_entry(entry: &TransformEntryFile) -> WorkerEntry {
+pub(super) fn worker_entry(entry: &TransformEntryFile) -> WorkerEntry {
     WorkerEntry {
         path: entry.path.clone(),
         endpoint: entry.endpoint.clone(),

@@ -13,7 +13,7 @@ use crate::source::{Position, SourceFile};
 
 /// The template at `path` with its bytes: a diagnostic when it does not compile (its
 /// source is then kept in `sources`, for the report to quote).
-pub fn check(
+pub(super) fn check(
     path: &str,
     bytes: &[u8],
     sources: &mut BTreeMap<String, Arc<SourceFile>>,

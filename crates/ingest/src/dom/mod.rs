@@ -35,11 +35,11 @@ pub(crate) struct HElement {
 }
 
 impl HElement {
-    pub fn is(&self, name: &str) -> bool {
+    pub(crate) fn is(&self, name: &str) -> bool {
         !self.foreign && &*self.name == name
     }
 
-    pub fn attr(&self, name: &str) -> Option<&str> {
+    pub(crate) fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
             .find(|(k, _)| &**k == name)
@@ -47,7 +47,7 @@ impl HElement {
     }
 
     /// The class list, split on HTML white space (as hast's `className`).
-    pub fn classes(&self) -> Vec<&str> {
+    pub(crate) fn classes(&self) -> Vec<&str> {
         self.attr("class")
             .map(|c| c.split_ascii_whitespace().collect())
             .unwrap_or_default()
@@ -55,14 +55,14 @@ impl HElement {
 }
 
 impl HNode {
-    pub fn element(&self) -> Option<&HElement> {
+    pub(crate) fn element(&self) -> Option<&HElement> {
         match self {
             HNode::Element(e) => Some(e),
             _ => None,
         }
     }
 
-    pub fn is_element(&self, name: &str) -> bool {
+    pub(crate) fn is_element(&self, name: &str) -> bool {
         self.element().is_some_and(|e| e.is(name))
     }
 }
@@ -118,12 +118,12 @@ enum Main {
 }
 
 impl Page {
-    pub fn has_main(&self) -> bool {
+    pub(crate) fn has_main(&self) -> bool {
         !matches!(self.main, Main::Missing)
     }
 
     /// The first `main`, taken out of the page without copying it.
-    pub fn take_main(&mut self) -> Option<HElement> {
+    pub(crate) fn take_main(&mut self) -> Option<HElement> {
         match std::mem::replace(&mut self.main, Main::Missing) {
             Main::Missing => None,
             Main::Apart(main) => Some(main),

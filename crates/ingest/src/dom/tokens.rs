@@ -48,16 +48,16 @@ pub(crate) struct Tokenizer<'a> {
 impl<'a> Tokenizer<'a> {
     /// `input` must have no carriage return and no NUL (the fast path gives up on NUL and
     /// normalizes line endings first, as the HTML5 input stream does).
-    pub fn new(input: &'a str) -> Self {
+    pub(super) fn new(input: &'a str) -> Self {
         Tokenizer { input, pos: 0 }
     }
 
-    pub fn pos(&self) -> usize {
+    pub(super) fn pos(&self) -> usize {
         self.pos
     }
 
     /// The input not read yet.
-    pub fn rest(&self) -> &'a str {
+    pub(super) fn rest(&self) -> &'a str {
         &self.input[self.pos..]
     }
 
@@ -69,7 +69,7 @@ impl<'a> Tokenizer<'a> {
         self.bytes().get(i).copied()
     }
 
-    pub fn next_token(&mut self) -> Result<Token<'a>, Bail> {
+    pub(super) fn next_token(&mut self) -> Result<Token<'a>, Bail> {
         let Some(first) = self.at(self.pos) else {
             return Ok(Token::Eof);
         };
@@ -317,7 +317,7 @@ impl<'a> Tokenizer<'a> {
 
     /// Raw text (`script`, `style`, ...) or, with `rcdata`, escapable raw text (`title`,
     /// `textarea`) up to the end tag of `name`, which is consumed.
-    pub fn raw_text(&mut self, name: &str, rcdata: bool) -> Result<Cow<'a, str>, Bail> {
+    pub(super) fn raw_text(&mut self, name: &str, rcdata: bool) -> Result<Cow<'a, str>, Bail> {
         let bytes = self.bytes();
         let start = self.pos;
         let end = if name == "script" {

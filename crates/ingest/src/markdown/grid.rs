@@ -104,17 +104,17 @@ struct Col {
 }
 
 impl<'a> Table<'a> {
-    pub fn add_header_row(&mut self, cells: Vec<CellSpec<'a>>) {
+    pub(super) fn add_header_row(&mut self, cells: Vec<CellSpec<'a>>) {
         self.add_row(cells, self.header_size);
         self.header_size += 1;
     }
 
-    pub fn add_body_row(&mut self, cells: Vec<CellSpec<'a>>) {
+    pub(super) fn add_body_row(&mut self, cells: Vec<CellSpec<'a>>) {
         let at = self.rows.len() - self.footer_size;
         self.add_row(cells, at);
     }
 
-    pub fn add_footer_row(&mut self, cells: Vec<CellSpec<'a>>) {
+    pub(super) fn add_footer_row(&mut self, cells: Vec<CellSpec<'a>>) {
         self.add_row(cells, self.rows.len());
         self.footer_size += 1;
     }
@@ -209,7 +209,7 @@ impl<'a> Table<'a> {
         }
     }
 
-    pub fn into_markdown(mut self, state: &mut State<'_>) -> String {
+    pub(super) fn into_markdown(mut self, state: &mut State<'_>) -> String {
         let max_cols = self.rows.iter().map(|r| r.slots.len()).max().unwrap_or(0);
         let mut real_num_cols = 0;
         let row_count = self.rows.len();

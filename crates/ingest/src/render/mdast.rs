@@ -72,7 +72,7 @@ pub(crate) struct GridCell {
 }
 
 impl Md {
-    pub fn children(&self) -> &[Md] {
+    pub(super) fn children(&self) -> &[Md] {
         match self {
             Md::Root(c)
             | Md::Section(c)
@@ -90,7 +90,7 @@ impl Md {
     }
 
     /// The node's mdast `type`, for the section types of `get-metadata`.
-    pub fn type_name(&self) -> &'static str {
+    pub(super) fn type_name(&self) -> &'static str {
         match self {
             Md::Root(_) => "root",
             Md::Section(_) => "section",
@@ -118,7 +118,7 @@ impl Md {
 
     /// Visits the node and its descendants in document order (grid table cells included),
     /// stopping at the first `Some`.
-    pub fn find<'a, T>(&'a self, f: &mut impl FnMut(&'a Md) -> Option<T>) -> Option<T> {
+    pub(super) fn find<'a, T>(&'a self, f: &mut impl FnMut(&'a Md) -> Option<T>) -> Option<T> {
         if let Some(found) = f(self) {
             return Some(found);
         }
@@ -145,7 +145,7 @@ impl Md {
 }
 
 impl GridTable {
-    pub fn cells(&self) -> impl Iterator<Item = &GridCell> {
+    pub(super) fn cells(&self) -> impl Iterator<Item = &GridCell> {
         self.header
             .iter()
             .chain(&self.body)

@@ -27,7 +27,7 @@ pub(crate) struct Slugger {
 }
 
 impl Slugger {
-    pub fn slug(&mut self, value: &str) -> String {
+    pub(super) fn slug(&mut self, value: &str) -> String {
         let mut slug = String::new();
         for c in value.to_lowercase().chars() {
             if c == ' ' {

@@ -12,7 +12,7 @@ use siteops_config::compile::{Compiled, REDACTED, Resource, ResourceKind, mask_a
 use siteops_config::model::SiteId;
 
 /// Fields the service stamps on the documents it stores; the diff ignores them.
-pub const SERVER_MANAGED: [&str; 2] = ["created", "lastModified"];
+pub(super) const SERVER_MANAGED: [&str; 2] = ["created", "lastModified"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -77,7 +77,7 @@ fn planned_kind(kind: &ResourceKind) -> bool {
     !matches!(kind, ResourceKind::Access | ResourceKind::Code)
 }
 
-fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets) -> Planned {
+fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets<'_>) -> Planned {
     let desired = &resource.body;
     if let ResourceKind::Secret(id) = &resource.kind {
         return compare_secret(resource, live.secrets.contains_key(id), replace);
@@ -107,7 +107,7 @@ fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets) -> Pl
 
 /// Secrets are write-only: an existing one is left alone unless its replacement is asked
 /// for, since its value cannot be compared.
-fn compare_secret(resource: &Resource, exists: bool, replace: &ReplaceSecrets) -> Planned {
+fn compare_secret(resource: &Resource, exists: bool, replace: &ReplaceSecrets<'_>) -> Planned {
     let hidden = json!({ "value": REDACTED });
     let action = match (exists, replace.wants(resource)) {
         (false, _) => Action::Create,
@@ -285,7 +285,7 @@ fn summarise(resources: &[Planned]) -> Summary {
 /// The field-level differences between two bodies of `kind`, masked. Objects are compared
 /// key by key; arrays that hold objects (worker entries) index by index; other arrays and
 /// scalars as whole values.
-pub fn changes(kind: &ResourceKind, before: &Value, after: &Value) -> Vec<Change> {
+pub(super) fn changes(kind: &ResourceKind, before: &Value, after: &Value) -> Vec<Change> {
     let mut out = Vec::new();
     walk(kind, &mut Vec::new(), Some(before), Some(after), &mut out);
     out

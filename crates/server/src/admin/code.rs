@@ -82,7 +82,7 @@ async fn enqueue(
 }
 
 /// `POST /code/<org>/<site>/<branch>`.
-pub async fn trigger(
+pub(super) async fn trigger(
     State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
@@ -97,7 +97,7 @@ pub async fn trigger(
 /// Until the signature is verified the answer does not depend on the site: a missing
 /// site, one whose code is not synced, one without a secret, and a wrong or missing
 /// signature all get the same 401.
-pub async fn webhook(
+pub(super) async fn webhook(
     State(state): State<Arc<AppState>>,
     Path((org, site)): Path<(String, String)>,
     headers: HeaderMap,
@@ -168,7 +168,7 @@ async fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<Strin
 }
 
 /// `GET /job/<org>/<site>/<branch>/code`.
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,
@@ -180,7 +180,7 @@ pub async fn list(
 }
 
 /// `GET /job/<org>/<site>/<branch>/code/<name>`.
-pub async fn one(
+pub(super) async fn one(
     State(state): State<Arc<AppState>>,
     Path((org, site, branch, name)): Path<(String, String, String, String)>,
     headers: HeaderMap,

@@ -15,7 +15,7 @@ use crate::auth::Action;
 use crate::effective::{content_source, path_mappings};
 
 /// `GET /status/<org>/<site>/<branch>`.
-pub async fn status(
+pub(super) async fn status(
     State(state): State<Arc<AppState>>,
     Path((org, site, branch)): Path<(String, String, String)>,
     headers: HeaderMap,

@@ -41,7 +41,7 @@ fn sign_in_off() -> ApiError {
 }
 
 /// `GET /login`: to the identity provider, or the e-mail sign-in form with a fresh nonce.
-pub async fn login_page(
+pub(super) async fn login_page(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -104,7 +104,7 @@ fn request_host(headers: &HeaderMap) -> String {
 
 /// `GET /profile`: the identity provider's return (`code`, `state`), which signs in; else
 /// who the request's token signs in; the sign-in page without one.
-pub async fn profile(
+pub(super) async fn profile(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     axum::extract::RawQuery(query): axum::extract::RawQuery,
@@ -188,7 +188,7 @@ fn signed_in(state: &AppState, email: String, now: u64) -> Response {
 
 /// `POST /profile` with `email` and `nonce` (form-encoded, from the sign-in form): mints a
 /// token, sets the cookie and shows the token.
-pub async fn sign_in(
+pub(super) async fn sign_in(
     State(state): State<Arc<AppState>>,
     extensions: axum::http::Extensions,
     body: Body,

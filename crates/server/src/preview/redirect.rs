@@ -11,7 +11,7 @@ use super::trace::Hop;
 use super::transport::{IncomingResponse, OutgoingRequest, Transport, TransportError, check_url};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ChainError {
+pub(crate) enum ChainError {
     #[error(transparent)]
     Transport(#[from] TransportError),
     #[error("more than {0} redirects")]
@@ -22,7 +22,7 @@ pub enum ChainError {
 
 /// GETs `url`, following up to `max_redirects` redirects (301, 302, 303, 307, 308). Every
 /// request made is appended to `hops`. Returns the final URL and response.
-pub async fn follow(
+pub(crate) async fn follow(
     transport: &dyn Transport,
     url: Url,
     credentials: &HeaderMap,

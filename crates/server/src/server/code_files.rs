@@ -19,7 +19,7 @@ use crate::api::ApiError;
 use crate::code::{CodeError, CodeFile, CodePath, CodeRepo, Origin, SiteCode, media_type};
 
 /// Answers `path` from `repo`'s code on `branch`, for a site of `org`.
-pub async fn respond(
+pub(super) async fn respond(
     code: &SiteCode,
     org: &str,
     repo: Option<&CodeRepo>,

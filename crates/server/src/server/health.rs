@@ -12,21 +12,21 @@ use axum::response::{IntoResponse, Response};
 use crate::app::AppState;
 
 /// The paths, answered before the `Host` check.
-pub const PATHS: [&str; 2] = ["/healthz", "/readyz"];
+pub(super) const PATHS: [&str; 2] = ["/healthz", "/readyz"];
 
 /// Longest `/readyz` waits for the store; then 503.
-pub const STORE_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const STORE_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The key `/readyz` writes and deletes: one per process, so instances sharing a store
 /// never delete each other's probe.
 static PROBE_KEY: LazyLock<String> =
     LazyLock::new(|| format!("health/ready-{:016x}", fastrand::u64(..)));
 
-pub async fn healthz() -> Response {
+pub(super) async fn healthz() -> Response {
     (StatusCode::OK, "ok\n").into_response()
 }
 
-pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+pub(super) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     if state
         .session
         .as_ref()

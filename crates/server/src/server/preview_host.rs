@@ -31,7 +31,7 @@ use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::sites;
 use siteops_config::model::api::PublicConfig;
 
-pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
+pub(super) async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
     let path = request.uri().path().to_string();
     let content_only = path.ends_with(".plain.html");
     let response = if let Some(session) = &state.session {
@@ -137,7 +137,7 @@ pub async fn serve(
 
 /// Whether a request path is the code's: a file name with an extension, other than the
 /// content's own (`.md`, `.plain.html`, sheets' `.json`) and the branch's images.
-pub fn is_code_path(path: &str) -> bool {
+pub(super) fn is_code_path(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or("");
     if is_media_name(name) || path.ends_with(".plain.html") || path.ends_with(".md") {
         return false;

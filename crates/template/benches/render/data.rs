@@ -31,7 +31,7 @@ impl Rng {
     }
 }
 
-pub fn product() -> String {
+pub(super) fn product() -> String {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let images: Vec<_> = (0..20)
         .map(|i| {
@@ -67,7 +67,7 @@ pub fn product() -> String {
     .to_string()
 }
 
-pub fn listing(items: usize) -> String {
+pub(super) fn listing(items: usize) -> String {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let data: Vec<_> = (0..items)
         .map(|i| {
