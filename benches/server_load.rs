@@ -316,6 +316,7 @@ async fn configure(
             &code_key("acme", "acme", "web", "main", "templates/product.html"),
             TEMPLATE.as_bytes(),
         )
+        .await
         .expect("template stored");
     let entries = json!([
         {"path": "/small/", "regex": "/\\d+$/", "endpoint": format!("http://{endpoint}/small/{{{{id}}}}"), "template": "/templates/product.html"},

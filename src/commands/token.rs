@@ -25,7 +25,7 @@ pub fn run(args: &TokenArgs) -> Result<Outcome> {
         );
     }
     let store = location.open()?;
-    let key = signing_key(store.as_ref())?;
+    let key = siteops::store::block_on(signing_key(store.as_ref()))??;
     let now = now_seconds();
     let claims = Claims {
         sub: args.email.trim().to_string(),

@@ -119,15 +119,17 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     let acme = CodeRepo::new("acme", "website");
     store
         .put(
-            &siteops::code::store_key("acme", &acme, "main", "scripts/synced.js"),
+            &siteops::store::keys::code_file("acme", &acme, "main", "scripts/synced.js"),
             b"// main",
         )
+        .await
         .expect("put");
     store
         .put(
-            &siteops::code::store_key("acme", &acme, "feature", "scripts/synced.js"),
+            &siteops::store::keys::code_file("acme", &acme, "feature", "scripts/synced.js"),
             b"// feature",
         )
+        .await
         .expect("put");
     let synced = get(&server, WEBSITE, "/scripts/synced.js").await;
     assert_eq!(header(&synced, "x-siteops-code"), "store main");
@@ -143,9 +145,10 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     // The checkout wins over the store for a file both have.
     store
         .put(
-            &siteops::code::store_key("acme", &acme, "main", "styles/styles.css"),
+            &siteops::store::keys::code_file("acme", &acme, "main", "styles/styles.css"),
             b"stale",
         )
+        .await
         .expect("put");
     let styles = get(&server, WEBSITE, "/styles/styles.css").await;
     assert_eq!(styles.bytes().await.expect("body").as_ref(), on_disk);

@@ -142,15 +142,20 @@ async fn a_sync_job_fetches_the_branch_into_the_shared_code_store() {
     );
     assert!(job["startTime"].is_string() && job["stopTime"].is_string());
     let store = server.server.state.store.clone();
-    let stored = |file: &str| {
+    let stored = async |file: &str| {
         store
             .get(&format!("code/acme/acme/web/main/{file}"))
+            .await
             .expect("store")
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
-    assert_eq!(stored("styles/site.css").as_deref(), Some("body{}"));
-    assert!(stored("fstab.yaml").is_some_and(|t| t.contains("mountpoints")));
-    assert_eq!(stored("paths.yaml"), None);
+    assert_eq!(stored("styles/site.css").await.as_deref(), Some("body{}"));
+    assert!(
+        stored("fstab.yaml")
+            .await
+            .is_some_and(|t| t.contains("mountpoints"))
+    );
+    assert_eq!(stored("paths.yaml").await, None);
 
     let list = server.get("/admin/job/acme/blog/main/code", &admin).await;
     assert_eq!(list.status, StatusCode::OK);
@@ -424,6 +429,7 @@ async fn jobs_of_a_killed_server_are_run_again_on_restart() {
         .state
         .store
         .put(key, record.to_string().as_bytes())
+        .await
         .expect("put");
     let restarted = TestServer::start_on(server.data.clone()).await;
     let job = finished(
@@ -443,6 +449,7 @@ async fn jobs_of_a_killed_server_are_run_again_on_restart() {
         .state
         .store
         .get("code/acme/acme/web/main/head.html")
+        .await
         .expect("store");
     assert_eq!(head.as_deref(), Some(&b"<meta name=\"x\">"[..]));
 }
@@ -724,6 +731,7 @@ async fn code_sync_follows_redirects_by_hand_through_the_address_guard() {
         .state
         .store
         .get("code/acme/acme/web/main/head.html")
+        .await
         .expect("store");
     assert_eq!(stored.as_deref(), Some(&b"<meta name=\"moved\">"[..]));
     let received = elsewhere.received_requests().await.expect("recorded");

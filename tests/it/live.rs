@@ -77,6 +77,7 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
             "main",
             "templates/product.html",
         ))
+        .await
         .expect("store");
     assert!(template.is_some_and(|t| t.starts_with(b"<!DOCTYPE html>")));
     assert!(live.mocks().stubs().len() >= 8);
@@ -180,8 +181,8 @@ async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
     assert_eq!(read.status, StatusCode::FORBIDDEN, "{read:?}");
 
     // The sync secret's stand-in is no token at all.
-    let key = siteops::sites::secret_key("acme", "website", "git-sync");
-    let stored = server.server.state.store.get(&key).expect("store");
+    let key = siteops::store::keys::secret("acme", "website", "git-sync");
+    let stored = server.server.state.store.get(&key).await.expect("store");
     let stored = String::from_utf8(stored.expect("the secret is stored")).expect("utf-8");
     assert!(stored.contains("unset-acme-website-git-sync-"), "{stored}");
     assert!(!stored.contains("eyJ"), "{stored}");
@@ -415,18 +416,19 @@ async fn views_of_an_unchanged_page_write_no_record() {
     };
     view().await;
     // The stored record, marked so that a rewrite shows.
-    let key = format!("{}.json", previews.page_key("/"));
+    let key = previews.page("/").record();
     let mut record = previews
         .load("/")
+        .await
         .expect("store")
         .expect("the view previewed /");
     record.last_modified = "2000-01-01T00:00:00Z".into();
     let marked = serde_json::to_vec_pretty(&record).expect("json");
-    store.put(&key, &marked).expect("put");
+    store.put(&key, &marked).await.expect("put");
     for _ in 0..200 {
         view().await;
     }
-    let after = previews.load("/").expect("store").expect("a record");
+    let after = previews.load("/").await.expect("store").expect("a record");
     assert_eq!(
         after.last_modified, "2000-01-01T00:00:00Z",
         "the record was rewritten"
@@ -437,9 +439,10 @@ async fn views_of_an_unchanged_page_write_no_record() {
     changed.revision = "0".repeat(32);
     store
         .put(&key, &serde_json::to_vec_pretty(&changed).expect("json"))
+        .await
         .expect("put");
     view().await;
-    let after = previews.load("/").expect("store").expect("a record");
+    let after = previews.load("/").await.expect("store").expect("a record");
     assert_eq!(after.revision, record.revision);
     assert_ne!(after.last_modified, "2000-01-01T00:00:00Z");
 }

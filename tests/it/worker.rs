@@ -38,6 +38,7 @@ async fn setup(entries: Value, templates: &[(&str, &str)]) -> (TestServer, Strin
                 &code_key("acme", "acme", "web", "main", file),
                 text.as_bytes(),
             )
+            .await
             .expect("stored");
     }
     (server, root)

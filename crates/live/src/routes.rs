@@ -58,7 +58,7 @@ impl Session for Live {
                 &jobs,
                 get(|State(state): State<Arc<AppState>>, Path(site), request: Request| async move {
                     match check_operator(&state, request.headers()) {
-                        Ok(()) => jobs_of(&state, site, &request),
+                        Ok(()) => jobs_of(&state, site, port_of(&request).unwrap_or(80)).await,
                         Err(error) => error.into_response(),
                     }
                 }),
@@ -117,37 +117,48 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
         return error.into_response();
     }
     let port = port_of(&request).unwrap_or(80);
+    // The snapshot is not held while the code store answers: a reload may finish
+    // meanwhile, and the page shows the snapshot as it is then.
+    let (previews, repos) = {
+        let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
+        let applied: std::collections::BTreeSet<&siteops_config::model::SiteId> = snapshot
+            .compiled
+            .iter()
+            .flat_map(|compiled| &compiled.resources)
+            .map(|r| &r.site)
+            .collect();
+        // The previews of sites that are gone go with them: their pages answer 404 now.
+        let previews: Vec<PreviewSummary> = live
+            .recent_previews()
+            .into_iter()
+            .filter(|p| applied.contains(&p.site))
+            .map(|p| PreviewSummary {
+                trace_link: format!("/.siteops/previews/{}", p.id),
+                site: p.site,
+                branch: p.branch,
+                path: p.path,
+                status: p.status,
+                at: p.at,
+            })
+            .collect();
+        let repos: Vec<(String, CodeRepo)> = snapshot
+            .compiled
+            .iter()
+            .flat_map(|compiled| &compiled.resources)
+            .filter_map(|r| Some((r.site.org.clone(), CodeRepo::of_site(&r.body)?)))
+            .collect();
+        (previews, repos)
+    };
+    let code_of = &state.code;
+    let code: dashboard::CodeSources = futures_util::future::join_all(
+        repos
+            .iter()
+            .map(|(org, repo)| async move { (repo.clone(), code_of.source(org, repo).await) }),
+    )
+    .await
+    .into_iter()
+    .collect();
     let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
-    let applied: std::collections::BTreeSet<&siteops_config::model::SiteId> = snapshot
-        .compiled
-        .iter()
-        .flat_map(|compiled| &compiled.resources)
-        .map(|r| &r.site)
-        .collect();
-    // The previews of sites that are gone go with them: their pages answer 404 now.
-    let previews: Vec<PreviewSummary> = live
-        .recent_previews()
-        .into_iter()
-        .filter(|p| applied.contains(&p.site))
-        .map(|p| PreviewSummary {
-            trace_link: format!("/.siteops/previews/{}", p.id),
-            site: p.site,
-            branch: p.branch,
-            path: p.path,
-            status: p.status,
-            at: p.at,
-        })
-        .collect();
-    let code: dashboard::CodeSources = snapshot
-        .compiled
-        .iter()
-        .flat_map(|compiled| &compiled.resources)
-        .filter_map(|r| Some((r.site.org.clone(), CodeRepo::of_site(&r.body)?)))
-        .map(|(org, repo)| {
-            let source = state.code.source(&org, &repo);
-            (repo, source)
-        })
-        .collect();
     let page = dashboard::page(&snapshot, &Addresses { port }, &code, &previews);
     // It shows each reload's outcome as it comes (it has no code, and no banner: it says
     // why itself).
@@ -160,28 +171,24 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
 }
 
 /// The code sync jobs of a site's branch (`/.siteops/jobs/<org>/<site>/<branch>`).
-fn jobs_of(
+async fn jobs_of(
     state: &AppState,
     (org, site, branch): (String, String, String),
-    request: &Request,
+    port: u16,
 ) -> Response {
     let store = state.store.as_ref();
-    let jobs =
-        siteops_server::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])
-            .and_then(|()| sites::load(store, &org, &site).map_err(ApiError::from))
-            .and_then(|found| {
-                found
-                    .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))
-            })
-            .and_then(|_| {
-                siteops_server::codesync::job::list(store, &org, &site, &branch)
-                    .map_err(ApiError::from)
-            });
+    let jobs = async {
+        siteops_server::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
+        sites::load(store, &org, &site)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+        Ok::<_, ApiError>(siteops_server::codesync::job::list(store, &org, &site, &branch).await?)
+    }
+    .await;
     let jobs = match jobs {
         Ok(jobs) => jobs,
         Err(error) => return error.into_response(),
     };
-    let port = port_of(request).unwrap_or(80);
     let site = siteops_config::model::SiteId { org, site };
     Html(jobs_page::page(&site, &branch, &jobs, &Addresses { port })).into_response()
 }
@@ -247,9 +254,10 @@ async fn preview_host(
             OnView::Page(page, variant)
         }
         _ if path == server::CONFIG_JSON => OnView::Config,
-        _ => return respond(server::serve_stored(state, host, path, &headers)),
+        _ => return respond(server::serve_stored(state, host, path, &headers).await),
     };
     let site = sites::load(state.store.as_ref(), &host.org, &host.site)
+        .await
         .map_err(ApiError::from)
         .and_then(|site| {
             site.ok_or_else(|| {
@@ -281,7 +289,7 @@ async fn preview_host(
         Ok(site)
     });
     let previewed = match site {
-        Ok(site) => match wanted.page(state, &site, &host.branch) {
+        Ok(site) => match wanted.page(state, &site, &host.branch).await {
             Ok(Some(page)) => preview_on_view(state, &site, host, &headers, &page)
                 .await
                 .map(Some),
@@ -306,7 +314,7 @@ async fn preview_host(
         }
         return response;
     }
-    let response = respond(server::serve_stored(state, host, path, &headers));
+    let response = respond(server::serve_stored(state, host, path, &headers).await);
     if !matches!(wanted, OnView::Page(_, Variant::Html)) || !is_html(&response) {
         return response;
     }
@@ -330,7 +338,7 @@ enum OnView {
 
 impl OnView {
     /// The page to preview now, if any.
-    fn page(
+    async fn page(
         &self,
         state: &AppState,
         site: &Site,
@@ -339,14 +347,12 @@ impl OnView {
         match self {
             OnView::Page(page, _) => Ok(Some(page.clone())),
             OnView::Config => {
-                let mappings = siteops_server::effective::path_mappings(
-                    state.store.as_ref(),
-                    &state.code,
-                    site,
-                    branch,
-                )?
-                .map(|m| m.value)
-                .unwrap_or_default();
+                let public = sites::public(state.store.as_ref(), &site.org, &site.name).await?;
+                let mappings =
+                    siteops_server::effective::path_mappings(&state.code, site, branch, public)
+                        .await
+                        .map(|m| m.value)
+                        .unwrap_or_default();
                 Ok(server::config_page(&mappings)
                     .and_then(|source| siteops_server::preview::PagePath::parse(source).ok()))
             }

@@ -214,7 +214,7 @@ async fn attempt(live: &Live, target: &Target<'_>) -> Result<Applied, Failure> {
     .await
     .map_err(|e| Failure::new(format!("reading the repository failed: {e}")))??;
     live.set_mocks(read.mocks);
-    put_templates(&read.templates, target.store)?;
+    put_templates(&read.templates, target.store).await?;
     target.code.set_checkouts(read.checkouts);
     // The orgs applied before too: an org whose last site left the repository is none of
     // its orgs any more, and pruning those only would leave that site on the service.
@@ -410,14 +410,15 @@ fn read_templates(
 }
 
 /// Puts the templates in the code store.
-fn put_templates(templates: &[Template], store: &dyn Store) -> Result<(), Failure> {
+async fn put_templates(templates: &[Template], store: &dyn Store) -> Result<(), Failure> {
     for Template { path, key, bytes } in templates {
         // Unchanged templates are not written again: every put is a durable write.
-        if store.get(key).ok().flatten().as_deref() == Some(bytes.as_slice()) {
+        if store.get(key).await.ok().flatten().as_deref() == Some(bytes.as_slice()) {
             continue;
         }
         store
             .put(key, bytes)
+            .await
             .map_err(|e| Failure::new(format!("cannot store {path}: {e}")))?;
     }
     Ok(())

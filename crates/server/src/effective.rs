@@ -11,10 +11,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::code::SiteCode;
-use crate::sites::{self, Site, SiteError};
-use crate::store::Store;
+#[cfg(doc)]
+use crate::sites;
+use crate::sites::Site;
 use siteops_config::document::Document;
-use siteops_config::model::api::ContentConfig;
+use siteops_config::model::api::{ContentConfig, PublicConfig};
 use siteops_config::model::files::{FstabFile, LegacyPaths};
 use siteops_config::source::SourceFile;
 
@@ -27,13 +28,15 @@ pub struct Effective<T> {
 
 /// A code file of the site's repository on `branch`, parsed as YAML into `T`. A file
 /// that does not parse counts as absent, as on the platform; the log says why.
-fn code_yaml<T: serde::de::DeserializeOwned>(
+async fn code_yaml<T: serde::de::DeserializeOwned>(
     code: &SiteCode,
     site: &Site,
     branch: &str,
     file: &str,
 ) -> Option<T> {
-    let text = code.text(&site.org, &site.code_repo()?, branch, file)?;
+    let text = code
+        .text(&site.org, &site.code_repo()?, branch, file)
+        .await?;
     let parsed = Document::parse_yaml(SourceFile::new(file, text))
         .map_err(|e| format!("{e:?}"))
         .and_then(|document| serde_json::from_value(document.value).map_err(|e| e.to_string()));
@@ -43,7 +46,7 @@ fn code_yaml<T: serde::de::DeserializeOwned>(
 }
 
 /// The content source of a site on `branch`.
-pub fn content_source(
+pub async fn content_source(
     code: &SiteCode,
     site: &Site,
     branch: &str,
@@ -54,7 +57,7 @@ pub fn content_source(
             origin: "config",
         });
     }
-    let fstab: FstabFile = code_yaml(code, site, branch, "fstab.yaml")?;
+    let fstab: FstabFile = code_yaml(code, site, branch, "fstab.yaml").await?;
     Some(Effective {
         value: ContentConfig {
             source: fstab.root_source()?,
@@ -64,24 +67,24 @@ pub fn content_source(
     })
 }
 
-/// The path mappings of a site on `branch`.
-pub fn path_mappings(
-    store: &dyn Store,
+/// The path mappings of a site on `branch`, given its stored public configuration
+/// ([`sites::public`], which the caller reads, with what else it needs at once).
+pub async fn path_mappings(
     code: &SiteCode,
     site: &Site,
     branch: &str,
-) -> Result<Option<Effective<Vec<String>>>, SiteError> {
-    let public = sites::public(store, &site.org, &site.name)?;
+    public: Option<PublicConfig>,
+) -> Option<Effective<Vec<String>>> {
     if let Some(mappings) = public.and_then(|p| p.paths).and_then(|p| p.mappings) {
-        return Ok(Some(Effective {
+        return Some(Effective {
             value: mappings,
             origin: "public.json",
-        }));
+        });
     }
-    Ok(
-        code_yaml::<LegacyPaths>(code, site, branch, "paths.yaml").map(|legacy| Effective {
+    code_yaml::<LegacyPaths>(code, site, branch, "paths.yaml")
+        .await
+        .map(|legacy| Effective {
             value: legacy.mappings,
             origin: "paths.yaml",
-        }),
-    )
+        })
 }

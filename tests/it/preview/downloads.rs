@@ -17,8 +17,9 @@ use wiremock::ResponseTemplate;
 #[derive(Default)]
 pub struct Memory(pub Mutex<BTreeMap<String, Vec<u8>>>);
 
+#[siteops::store::async_trait]
 impl MediaSink for Memory {
-    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
+    async fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
         self.0
             .lock()
             .expect("lock")

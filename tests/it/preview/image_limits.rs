@@ -229,7 +229,7 @@ async fn stored_media_are_served_by_the_preview_host() {
         &previews.media_sink(&room),
     )
     .await;
-    room.finish().expect("counted");
+    room.finish().await.expect("counted");
     let name = outcome.result.expect("stored").stored[0].name.clone();
     for at in [format!("/{name}"), format!("/deep/folder/{name}")] {
         let (status, content_type, body) = host_get(&server, &at).await;

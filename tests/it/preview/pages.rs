@@ -66,6 +66,7 @@ async fn a_page_with_images_is_converted_stored_and_served() {
             &code_key("acme", "acme", "web", "main", "head.html"),
             b"<script src=\"/scripts/aem.js\" type=\"module\"></script>",
         )
+        .await
         .expect("stored");
 
     let (answer, _) = preview(

@@ -65,13 +65,14 @@ async fn mount_page(source: &MockServer, page: &str, names: &[&str], fill: u8) {
 
 /// What the site's usage document says is stored, after checking that nothing is held and
 /// that it is what the data directory holds.
-fn stored(server: &TestServer) -> u64 {
+async fn stored(server: &TestServer) -> u64 {
     let usage = server
         .server
         .state
         .previews()
         .usage("acme", "web")
         .current()
+        .await
         .expect("usage");
     assert!(usage.holds.is_empty(), "{usage:?}");
     assert_eq!(
@@ -115,10 +116,10 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
 
     // Within the cap: both stored, each byte counted.
     let a = media(&preview(&server, &root, "/a", &[]).await.0);
-    let one_page = stored(&server);
+    let one_page = stored(&server).await;
     assert!(one_page > 2 * IMAGE as u64, "{one_page}");
     media(&preview(&server, &root, "/b", &[]).await.0);
-    let two_pages = stored(&server);
+    let two_pages = stored(&server).await;
     assert!(
         two_pages > 4 * IMAGE as u64 && two_pages < CAP,
         "{two_pages}"
@@ -142,7 +143,11 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
         message.ends_with("more. Delete previews the site no longer needs (DELETE /admin/preview/acme/web/<branch>/<path>), or raise the cap (siteops serve --max-preview-bytes-per-site)"),
         "{message}"
     );
-    assert_eq!(stored(&server), two_pages, "the images it wrote are gone");
+    assert_eq!(
+        stored(&server).await,
+        two_pages,
+        "the images it wrote are gone"
+    );
     let (status, _, _) = host_get(&server, "/c").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
@@ -158,7 +163,7 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
         "{:?}",
         refused.error
     );
-    assert_eq!(stored(&server), two_pages);
+    assert_eq!(stored(&server).await, two_pages);
     let (status, _, page) = host_get(&server, "/a").await;
     assert_eq!(status, StatusCode::OK);
     assert!(String::from_utf8_lossy(&page).contains(&a[0]));
@@ -185,7 +190,7 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
             let (status, _, _) = host_get(&server, &format!("/{gone}")).await;
             assert_eq!(status, StatusCode::NOT_FOUND, "{gone} was collected");
         }
-        let usage = stored(&server);
+        let usage = stored(&server).await;
         assert!(
             usage.abs_diff(two_pages) < 200,
             "{usage} against {two_pages}"
@@ -194,7 +199,7 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
     }
 
     // Removing a page's preview gives its bytes back; then the third page fits.
-    let before = stored(&server);
+    let before = stored(&server).await;
     let removed = server.delete("/admin/preview/acme/web/main/a", &root).await;
     assert_eq!(
         removed.status,
@@ -202,7 +207,7 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
         "{:?}",
         removed.error
     );
-    let after = stored(&server);
+    let after = stored(&server).await;
     assert!(before - after > 2 * IMAGE as u64, "{before} then {after}");
     let gone = server.get("/admin/preview/acme/web/main/a", &root).await;
     assert_eq!(gone.body["preview"]["status"], 404);
@@ -215,7 +220,7 @@ async fn a_sites_previews_stay_under_their_cap_and_give_room_back() {
     assert_eq!(again.error.as_deref(), Some("/a has not been previewed"));
     mount_page(&source, "/c", &["c1", "c2", "c3", "c4"], 3).await;
     assert_eq!(media(&preview(&server, &root, "/c", &[]).await.0).len(), 4);
-    assert!(stored(&server) <= CAP);
+    assert!(stored(&server).await <= CAP);
 
     // Deleting the site removes its previews and their count.
     let deleted = server

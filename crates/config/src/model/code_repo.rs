@@ -1,6 +1,6 @@
 //! A code repository as sites name it (`owner/repo`): the key of local checkouts and of
 //! the live session's code events (the server's code store adds the org: `siteops-server`'s
-//! `code::store_key`).
+//! `store::keys::code_file`).
 
 use serde_json::Value;
 

@@ -88,14 +88,14 @@ fn ignored(why: &str) -> Response {
     (StatusCode::ACCEPTED, Json(body)).into_response()
 }
 
-fn enqueue(
+async fn enqueue(
     jobs: &CodeJobs,
     org: &str,
     site: &str,
     branch: &str,
     trigger: Trigger,
 ) -> Result<Response, ApiError> {
-    match jobs.code_sync.enqueue(org, site, branch, trigger) {
+    match jobs.code_sync.enqueue(org, site, branch, trigger).await {
         Ok(enqueued) => Ok(started(enqueued)),
         Err(EnqueueError::Store(error)) => Err(error.into()),
     }
@@ -109,7 +109,7 @@ pub async fn trigger(
 ) -> Result<Response, ApiError> {
     synced_code(&authorized.document)?;
     let AuthorizedSite { org, site, .. } = &authorized;
-    enqueue(&jobs, org, site, &branch, Trigger::Manual)
+    enqueue(&jobs, org, site, &branch, Trigger::Manual).await
 }
 
 /// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
@@ -134,7 +134,7 @@ pub async fn webhook(
         .get(signature::HEADER)
         .and_then(|v| v.to_str().ok())
         .ok_or_else(unverified)?;
-    let secret = webhook_secret(jobs.store.as_ref(), &org, &site);
+    let secret = webhook_secret(jobs.store.as_ref(), &org, &site).await;
     if !secret.is_some_and(|secret| signature::verify(secret.as_bytes(), &bytes, header)) {
         return Err(unverified());
     }
@@ -157,21 +157,25 @@ pub async fn webhook(
     if !jobs.code_sync.first_delivery(&bytes) {
         return Ok(ignored("this delivery was already received"));
     }
-    enqueue(&jobs, &org, &site, branch, Trigger::Webhook)
+    enqueue(&jobs, &org, &site, branch, Trigger::Webhook).await
 }
 
 /// The webhook secret of `org/site`'s synced repository; `None` when there is none to
 /// verify with, whatever the reason (no such site, code that is not synced, no secret,
 /// a stored document that does not read), which is logged, never answered.
-fn webhook_secret(store: &dyn Store, org: &str, site: &str) -> Option<String> {
-    let found = sites::load(store, org, site)
-        .map_err(ApiError::from)
-        .and_then(|document| {
-            let document = document
-                .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-            let code = synced_code(&document)?;
-            Ok(sites::repos::sync_secret(store, org, site, &code)?.map(|secret| secret.value))
-        });
+async fn webhook_secret(store: &dyn Store, org: &str, site: &str) -> Option<String> {
+    let found = async {
+        let document = sites::load(store, org, site)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+        let code = synced_code(&document)?;
+        Ok::<_, ApiError>(
+            sites::repos::sync_secret(store, org, site, &code)
+                .await?
+                .map(|secret| secret.value),
+        )
+    }
+    .await;
     match found {
         Ok(secret) => secret,
         Err(error) => {
@@ -187,7 +191,7 @@ pub async fn list(
     AuthorizedSite { org, site, .. }: AuthorizedSite<Operate>,
     Path((_, _, branch)): Path<(String, String, String)>,
 ) -> Result<Response, ApiError> {
-    let jobs = job::list(jobs.store.as_ref(), &org, &site, &branch)?;
+    let jobs = job::list(jobs.store.as_ref(), &org, &site, &branch).await?;
     Ok(Json(JobList { jobs }).into_response())
 }
 
@@ -200,7 +204,7 @@ pub async fn one(
     let valid = name.len() <= crate::api::MAX_NAME_LEN
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let found = if valid {
-        job::load(jobs.store.as_ref(), &org, &site, &branch, &name)?
+        job::load(jobs.store.as_ref(), &org, &site, &branch, &name).await?
     } else {
         None
     };

@@ -32,9 +32,9 @@ use crate::api::{
 };
 use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
+use crate::sites;
 use crate::sites::onboarding;
-use crate::sites::{self, public_key, site_key};
-use crate::store::{KeyedLocks, Store, transact};
+use crate::store::{KeyedLocks, Store, keys, transact};
 use siteops_config::model::api::{
     AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteConfig,
 };
@@ -60,13 +60,13 @@ impl FromRef<Arc<AppState>> for ConfigStore {
     }
 }
 
-fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
-    Ok(sites::read(store, key)?)
+async fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
+    Ok(sites::read(store, key).await?)
 }
 
-fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
+async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
     let bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
-    Ok(store.put(key, &bytes)?)
+    Ok(store.put(key, &bytes).await?)
 }
 
 /// Sets `created` (kept from the previous version) and `lastModified`.
@@ -161,31 +161,26 @@ pub async fn list_sites(
         return Err(ApiError::not_found(format!("no such resource `{file}`")));
     }
     check_names(&[("org", &org)])?;
-    // Reading every site document of a large org is blocking work: off the async
-    // threads, so one listing does not hold up every other request.
-    let sites = tokio::task::spawn_blocking(move || sites_of(&access, &org, &caller))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("listing the sites failed: {e}"),
-            )
-        })??;
+    let sites = sites_of(&access, &org, &caller).await?;
     Ok(Json(SiteList { sites }).into_response())
 }
 
 /// The sites of `org` that `caller` may configure: every one for an org administrator
 /// (no document read), else those whose access grants it.
-fn sites_of(access: &SiteAccess, org: &str, caller: &Claims) -> Result<Vec<SiteName>, ApiError> {
+async fn sites_of(
+    access: &SiteAccess,
+    org: &str,
+    caller: &Claims,
+) -> Result<Vec<SiteName>, ApiError> {
     let store = access.store.as_ref();
     let org_admin = access.org_admins.is_admin(org, &caller.sub) && caller.covers_org(org);
     let mut sites = Vec::new();
-    for name in store.list(&format!("config/{org}/sites"))? {
+    for name in store.list(&keys::sites(org)).await? {
         let Some(site) = name.strip_suffix(".json") else {
             continue;
         };
         let allowed = org_admin || {
-            let Some(document) = sites::load(store, org, site)? else {
+            let Some(document) = sites::load(store, org, site).await? else {
                 continue;
             };
             authorize(
@@ -218,13 +213,13 @@ pub async fn delete_site(
 ) -> Result<Response, ApiError> {
     let AuthorizedSite { org, site, .. } = &authorized;
     let store = config.store.as_ref();
-    let _guard = config.locks.lock(&format!("{org}/{site}")).await;
+    let _guard = config.locks.lock(&keys::site(org, site)).await;
     // Under the lock: a delete that came first leaves nothing to delete (404).
-    authorized.reread(store)?;
-    store.delete(&site_key(org, site))?;
-    store.delete_all(&format!("config/{org}/sites/{site}"))?;
+    authorized.reread(store).await?;
+    store.delete(&keys::site(org, site)).await?;
+    store.delete_all(&keys::site_folder(org, site)).await?;
     // Its previews and their usage go too: a site made again starts empty.
-    store.delete_all(&crate::preview::store::site_prefix(org, site))?;
+    store.delete_all(&keys::previews(org, site)).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -250,59 +245,65 @@ pub async fn save_site(
     };
     // The org's lock first (the only place two are taken, always in this order):
     // counting the org's sites and creating one are one step.
-    let _org = config.locks.lock(&format!("org:{org}")).await;
-    let _guard = config.locks.lock(&format!("{org}/{site}")).await;
+    let _org = config.locks.lock(&keys::sites(&org)).await;
+    let _guard = config.locks.lock(&keys::site(&org, site)).await;
     // Another instance may write the site meanwhile: the section runs again if so.
-    transact(&config.store, |store| {
+    let (config, org, method, body, permit) = (&config, org.as_str(), &method, &body, &permit);
+    transact(&config.store, move |view| {
         let mut value = body.json.clone();
-        let previous = sites::load(store, &org, site)?;
-        match &previous {
-            None => {
-                permit(None, Action::CreateSite)?;
-                check_room(&config, &org)?;
+        Box::pin(async move {
+            let store = view.as_ref();
+            let previous = sites::load(store, org, site).await?;
+            match &previous {
+                None => {
+                    permit(None, Action::CreateSite)?;
+                    check_room(config, org).await?;
+                }
+                Some(document) if *method == Method::PUT => {
+                    permit(document.access(), Action::Configure)?;
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        format!("site {org}/{site} exists; POST replaces it"),
+                    ));
+                }
+                Some(document) => {
+                    permit(document.access(), Action::Configure)?;
+                    check_access_change(
+                        permit,
+                        (org, site),
+                        document.access(),
+                        body.typed.access.as_ref(),
+                        "/access",
+                    )?;
+                }
             }
-            Some(document) if method == Method::PUT => {
-                permit(document.access(), Action::Configure)?;
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    format!("site {org}/{site} exists; POST replaces it"),
-                ));
+            if let Value::Object(map) = &mut value {
+                map.entry("version").or_insert(json!(1));
             }
-            Some(document) => {
-                permit(document.access(), Action::Configure)?;
-                check_access_change(
-                    permit,
-                    (&org, site),
-                    document.access(),
-                    body.typed.access.as_ref(),
-                    "/access",
-                )?;
-            }
-        }
-        if let Value::Object(map) = &mut value {
-            map.entry("version").or_insert(json!(1));
-        }
-        let code = body.typed.code.as_ref();
-        onboarding::check_selectable(config.store.as_ref(), &org, site, code)?;
-        stamp(&mut value, previous.as_ref().map(|p| &p.json));
-        save_json(store, &site_key(&org, site), &value)?;
-        onboarding::register(config.store.as_ref(), &org, site, code)?;
-        let status = if previous.is_none() && method == Method::PUT {
-            StatusCode::CREATED
-        } else {
-            StatusCode::OK
-        };
-        Ok((status, Json(value)).into_response())
+            let code = body.typed.code.as_ref();
+            onboarding::check_selectable(config.store.as_ref(), org, site, code).await?;
+            stamp(&mut value, previous.as_ref().map(|p| &p.json));
+            save_json(store, &keys::site(org, site), &value).await?;
+            onboarding::register(config.store.as_ref(), org, site, code).await?;
+            let status = if previous.is_none() && *method == Method::PUT {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            Ok((status, Json(value)).into_response())
+        })
     })
+    .await
 }
 
 /// A new site must fit the org's quota ([`crate::quota::Quotas::sites_per_org`]): 409
 /// beyond it.
-fn check_room(config: &ConfigStore, org: &str) -> Result<(), ApiError> {
+async fn check_room(config: &ConfigStore, org: &str) -> Result<(), ApiError> {
     let most = config.sites_per_org;
     let sites = config
         .store
-        .list(&format!("config/{org}/sites"))?
+        .list(&keys::sites(org))
+        .await?
         .iter()
         .filter(|name| name.ends_with(".json"))
         .count();
@@ -359,7 +360,7 @@ pub async fn sub_resource(
         return public(&config, authorized, method, &headers, body).await;
     }
     if name == "secrets" {
-        return list_secrets(&config, &authorized?, method);
+        return list_secrets(&config, &authorized?, method).await;
     }
     if !matches!(name, "access" | "code" | "content") {
         return Err(ApiError::not_found(format!(
@@ -389,43 +390,49 @@ pub async fn sub_resource(
                 Some((_, FieldBody::Code(code))) => (None, Some(code)),
                 Some((_, FieldBody::Content)) | None => (None, None),
             };
-            let _guard = config.locks.lock(&format!("{org}/{site}")).await;
-            transact(&config.store, |store| {
-                let existing = authorized.reread(store)?;
-                if name == "access" {
-                    check_access_change(
-                        |old, action| authorized.permit(old, action),
-                        (org, site),
-                        existing.access(),
-                        access,
-                        "",
-                    )?;
-                }
-                let mut document = existing.json;
-                if name == "code" {
-                    onboarding::check_selectable(config.store.as_ref(), org, site, code)?;
-                }
-                let previous = document.clone();
-                let Value::Object(map) = &mut document else {
-                    return Err(ApiError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        "a stored document is damaged",
-                    ));
-                };
-                match &new {
-                    Some((value, _)) => map.insert(name.to_string(), value.clone()),
-                    None => map.remove(name),
-                };
-                stamp(&mut document, Some(&previous));
-                save_json(store, &site_key(org, site), &document)?;
-                if name == "code" {
-                    onboarding::register(config.store.as_ref(), org, site, code)?;
-                }
-                Ok(match &new {
-                    Some((value, _)) => Json(value.clone()).into_response(),
-                    None => StatusCode::NO_CONTENT.into_response(),
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (config, authorized, new) = (&config, &authorized, &new);
+            transact(&config.store, move |view| {
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    let existing = authorized.reread(store).await?;
+                    if name == "access" {
+                        check_access_change(
+                            |old, action| authorized.permit(old, action),
+                            (org, site),
+                            existing.access(),
+                            access,
+                            "",
+                        )?;
+                    }
+                    let mut document = existing.json;
+                    if name == "code" {
+                        onboarding::check_selectable(config.store.as_ref(), org, site, code)
+                            .await?;
+                    }
+                    let previous = document.clone();
+                    let Value::Object(map) = &mut document else {
+                        return Err(ApiError::new(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            "a stored document is damaged",
+                        ));
+                    };
+                    match new {
+                        Some((value, _)) => map.insert(name.to_string(), value.clone()),
+                        None => map.remove(name),
+                    };
+                    stamp(&mut document, Some(&previous));
+                    save_json(store, &keys::site(org, site), &document).await?;
+                    if name == "code" {
+                        onboarding::register(config.store.as_ref(), org, site, code).await?;
+                    }
+                    Ok(match new {
+                        Some((value, _)) => Json(value.clone()).into_response(),
+                        None => StatusCode::NO_CONTENT.into_response(),
+                    })
                 })
             })
+            .await
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }
@@ -442,8 +449,8 @@ async fn public(
     match method {
         Method::GET | Method::HEAD => {
             let AuthorizedSite { org, site, .. } = &authorized?;
-            let key = public_key(org, site);
-            let document = load_json(store, &key)?.ok_or_else(|| {
+            let key = keys::public(org, site);
+            let document = load_json(store, &key).await?.ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no public configuration"))
             })?;
             Ok(Json(document).into_response())
@@ -453,23 +460,28 @@ async fn public(
             let body = parse_body::<PublicConfig>(&bytes, SchemaKind::ApiPublic, rules::public)?;
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
-            let key = public_key(org, site);
-            let _guard = config.locks.lock(&format!("{org}/{site}")).await;
-            transact(&config.store, |store| {
+            let key = keys::public(org, site);
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (authorized, key) = (&authorized, &key);
+            transact(&config.store, move |view| {
                 let mut value = body.json.clone();
-                authorized.reread(store)?;
-                let previous = load_json(store, &key)?;
-                stamp(&mut value, previous.as_ref());
-                save_json(store, &key, &value)?;
-                Ok(Json(value).into_response())
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    authorized.reread(store).await?;
+                    let previous = load_json(store, key).await?;
+                    stamp(&mut value, previous.as_ref());
+                    save_json(store, key, &value).await?;
+                    Ok(Json(value).into_response())
+                })
             })
+            .await
         }
         Method::DELETE => {
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
-            let _guard = config.locks.lock(&format!("{org}/{site}")).await;
-            authorized.reread(store)?;
-            store.delete(&public_key(org, site))?;
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            store.delete(&keys::public(org, site)).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -502,37 +514,43 @@ pub async fn secret(
     let authorized = authorized?;
     let AuthorizedSite { org, site, .. } = &authorized;
     let store = config.store.as_ref();
-    let key = sites::secret_key(org, site, id);
+    let key = keys::secret(org, site, id);
     match (method, parsed) {
         (Method::GET | Method::HEAD, _) => {
-            let stored = load_json(store, &key)?
+            let stored = load_json(store, &key)
+                .await?
                 .ok_or_else(|| ApiError::not_found(format!("{org}/{site} has no secret `{id}`")))?;
             Ok(Json(secret_view(id, &stored)).into_response())
         }
         (Method::POST, Some(body)) => {
-            let _guard = config.locks.lock(&format!("{org}/{site}")).await;
-            transact(&config.store, |store| {
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (authorized, key) = (&authorized, &key);
+            transact(&config.store, move |view| {
                 let mut value = body.json.clone();
-                let document = authorized.reread(store)?;
-                let previous = load_json(store, &key)?;
-                stamp(&mut value, previous.as_ref());
-                // The value is issued for where the code block points now; code sync sends
-                // it there and nowhere else, whatever the code block says later.
-                if let (Value::Object(map), Some(origin)) =
-                    (&mut value, sites::secret_origin(&document, id))
-                {
-                    map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
-                }
-                let sealed = sites::sealed::seal_document(&key, value.clone())
-                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-                save_json(store, &key, &sealed)?;
-                Ok(Json(secret_view(id, &value)).into_response())
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    let document = authorized.reread(store).await?;
+                    let previous = load_json(store, key).await?;
+                    stamp(&mut value, previous.as_ref());
+                    // The value is issued for where the code block points now; code sync
+                    // sends it there and nowhere else, whatever the code block says later.
+                    if let (Value::Object(map), Some(origin)) =
+                        (&mut value, sites::secret_origin(&document, id))
+                    {
+                        map.insert(sites::SECRET_ORIGIN.into(), Value::String(origin));
+                    }
+                    let sealed = sites::sealed::seal_document(key, value.clone())
+                        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+                    save_json(store, key, &sealed).await?;
+                    Ok(Json(secret_view(id, &value)).into_response())
+                })
             })
+            .await
         }
         (Method::DELETE, _) => {
-            let _guard = config.locks.lock(&format!("{org}/{site}")).await;
-            authorized.reread(store)?;
-            store.delete(&key)?;
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -542,7 +560,7 @@ pub async fn secret(
 /// `GET /config/<org>/sites/<site>/secrets.json`: the site's secrets as GET shows each
 /// (id and dates, never a value), sorted by id. `siteops plan` reads it to learn which
 /// secrets exist, and which `--prune` may delete, in one request per site.
-fn list_secrets(
+async fn list_secrets(
     config: &ConfigStore,
     authorized: &AuthorizedSite<Configure>,
     method: Method,
@@ -553,11 +571,11 @@ fn list_secrets(
     let AuthorizedSite { org, site, .. } = authorized;
     let store = config.store.as_ref();
     let mut secrets = Vec::new();
-    for name in store.list(&format!("config/{org}/sites/{site}/secrets"))? {
+    for name in store.list(&keys::secrets(org, site)).await? {
         let Some(id) = name.strip_suffix(".json") else {
             continue;
         };
-        if let Some(stored) = load_json(store, &sites::secret_key(org, site, id))? {
+        if let Some(stored) = load_json(store, &keys::secret(org, site, id)).await? {
             secrets.push(secret_view(id, &stored));
         }
     }

@@ -37,10 +37,16 @@ pub async fn status(
     authorized: AuthorizedSite<Operate>,
     Path((_, _, branch)): Path<(String, String, String)>,
 ) -> Result<Response, ApiError> {
-    let document = &authorized.document;
+    let AuthorizedSite {
+        org,
+        site,
+        document,
+        ..
+    } = &authorized;
+    let public = crate::sites::public(sources.store.as_ref(), org, site).await?;
     let body = Status {
-        content: content_source(&sources.code, document, &branch),
-        mappings: path_mappings(sources.store.as_ref(), &sources.code, document, &branch)?,
+        content: content_source(&sources.code, document, &branch).await,
+        mappings: path_mappings(&sources.code, document, &branch, public).await,
     };
     Ok(Json(body).into_response())
 }

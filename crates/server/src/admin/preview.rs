@@ -74,9 +74,9 @@ async fn route(
     }
     let links = Links::new(headers, org, site, branch);
     if matches!(*method, Method::GET | Method::HEAD) {
-        let record = match previews.load(&page.web_path())? {
+        let record = match previews.load(&page.web_path()).await? {
             Some(record) => Some(record),
-            None => previews.load(&page.resource_path(true))?,
+            None => previews.load(&page.resource_path(true)).await?,
         };
         return Ok(Json(match record {
             Some(record) => answer(&record, &links),

@@ -52,14 +52,15 @@ impl SiteAccess {
 
     /// `org/site`'s document, read through `store`, with `caller` allowed `action` on it:
     /// 404 when the site does not exist, 403 when the caller may not.
-    pub fn existing(
+    pub async fn existing(
         &self,
         store: &dyn Store,
         caller: &Claims,
         (org, site): (&str, &str),
         action: Action,
     ) -> Result<Site, ApiError> {
-        let document = sites::load(store, org, site)?
+        let document = sites::load(store, org, site)
+            .await?
             .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
         self.permit(caller, (org, site), document.access(), action)?;
         Ok(document)
@@ -105,9 +106,10 @@ impl<A: SiteAction> AuthorizedSite<A> {
     /// The site's document read again through `store` (a transaction's view, whose writes
     /// then depend on it) and the caller authorised again: it may have changed, or gone
     /// (404), since the request was authorised.
-    pub fn reread(&self, store: &dyn Store) -> Result<Site, ApiError> {
+    pub async fn reread(&self, store: &dyn Store) -> Result<Site, ApiError> {
         self.access
             .existing(store, &self.caller, self.names(), A::ACTION)
+            .await
     }
 
     /// Whether the caller may also do `action` on the site with `access` (403 if not).
@@ -150,7 +152,9 @@ where
                 why_unauthenticated(&parts.headers, &access.key),
             )
         })?;
-        let document = access.existing(access.store.as_ref(), &caller, (org, site), A::ACTION)?;
+        let document = access
+            .existing(access.store.as_ref(), &caller, (org, site), A::ACTION)
+            .await?;
         Ok(AuthorizedSite {
             org: org.to_string(),
             site: site.to_string(),

@@ -11,7 +11,7 @@ pub const SIGNING_KEY: &str = "keys/token-signing.key";
 /// `SITEOPS_SECRETS_KEY` it is stored sealed ([`crate::sites::sealed`]): a key found in the
 /// clear (from before the secrets key was set) is sealed in place. Its file is readable by
 /// its owner only (0600 on Unix), tightened if an older one was not.
-pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
+pub async fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
     use crate::sites::sealed;
     let open = |bytes: Vec<u8>| {
         sealed::open_bytes(SIGNING_KEY, bytes)
@@ -22,13 +22,16 @@ pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
         sealed::seal_bytes(SIGNING_KEY, bytes)
             .map_err(|reason| anyhow::anyhow!("the token signing key cannot be sealed: {reason}"))
     };
-    let key = match store.get_versioned(SIGNING_KEY)? {
+    let key = match store.get_versioned(SIGNING_KEY).await? {
         Some(stored) => {
             let key = open(stored.bytes.clone())?;
             let sealing = sealed::key().map_err(anyhow::Error::msg)?.is_some();
             if sealing && !sealed::is_sealed(&stored.bytes) {
                 let sealed = seal(key.as_bytes())?;
-                match store.put_if(SIGNING_KEY, &sealed, Precondition::At(stored.version)) {
+                match store
+                    .put_if(SIGNING_KEY, &sealed, Precondition::At(stored.version))
+                    .await
+                {
                     // Another instance sealed it first: the same key, sealed.
                     Ok(()) | Err(StoreError::Conflict { .. }) => {}
                     Err(error) => return Err(error.into()),
@@ -39,11 +42,14 @@ pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
         None => {
             let key = SigningKey::generate()
                 .map_err(|e| anyhow::anyhow!("no randomness for a signing key: {e}"))?;
-            match store.put_if(SIGNING_KEY, &seal(key.as_bytes())?, Precondition::Absent) {
+            match store
+                .put_if(SIGNING_KEY, &seal(key.as_bytes())?, Precondition::Absent)
+                .await
+            {
                 Ok(()) => key,
                 // Another instance created it first: theirs is the key.
                 Err(StoreError::Conflict { .. }) => {
-                    let bytes = store.get(SIGNING_KEY)?.ok_or_else(|| {
+                    let bytes = store.get(SIGNING_KEY).await?.ok_or_else(|| {
                         anyhow::anyhow!("the signing key vanished right after it was created")
                     })?;
                     open(bytes)?
@@ -52,7 +58,7 @@ pub fn signing_key(store: &dyn Store) -> anyhow::Result<SigningKey> {
             }
         }
     };
-    store.make_private(SIGNING_KEY)?;
+    store.make_private(SIGNING_KEY).await?;
     Ok(key)
 }
 
@@ -71,27 +77,27 @@ mod tests {
     }
 
     #[cfg(unix)]
-    #[test]
-    fn the_signing_key_file_is_private_and_a_loose_one_is_tightened() {
+    #[tokio::test]
+    async fn the_signing_key_file_is_private_and_a_loose_one_is_tightened() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");
         let store = crate::store::FsStore::open(dir.path()).expect("store");
         let path = dir.path().join(SIGNING_KEY);
-        let key = signing_key(&store).expect("created");
+        let key = signing_key(&store).await.expect("created");
         assert_eq!(mode(&path), 0o600);
 
         // A key file left readable by others (an older version, a copy) is tightened,
         // and kept: tokens signed with it stay valid.
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod");
-        let again = signing_key(&store).expect("loaded");
+        let again = signing_key(&store).await.expect("loaded");
         assert_eq!(again.as_bytes(), key.as_bytes());
         assert_eq!(mode(&path), 0o600);
     }
 
     /// Instances starting together on one store agree on one key: one that read "no key"
     /// just before another instance created it takes the other's key.
-    #[test]
-    fn the_signing_key_is_created_once() {
+    #[tokio::test]
+    async fn the_signing_key_is_created_once() {
         use crate::store::{FsStore, Precondition, StoreError, Versioned};
         use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -100,25 +106,31 @@ mod tests {
             inner: FsStore,
             raced: AtomicBool,
         }
+        #[crate::store::async_trait]
         impl Store for Racing {
-            fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+            async fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
                 if !self.raced.swap(true, Ordering::SeqCst) {
-                    self.inner.put(key, b"the other instance's key")?;
+                    self.inner.put(key, b"the other instance's key").await?;
                     return Ok(None);
                 }
-                self.inner.get_versioned(key)
+                self.inner.get_versioned(key).await
             }
-            fn put_if(&self, key: &str, bytes: &[u8], c: Precondition) -> Result<(), StoreError> {
-                self.inner.put_if(key, bytes, c)
+            async fn put_if(
+                &self,
+                key: &str,
+                bytes: &[u8],
+                c: Precondition,
+            ) -> Result<(), StoreError> {
+                self.inner.put_if(key, bytes, c).await
             }
-            fn delete(&self, key: &str) -> Result<bool, StoreError> {
-                self.inner.delete(key)
+            async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+                self.inner.delete(key).await
             }
-            fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
-                self.inner.list(prefix)
+            async fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+                self.inner.list(prefix).await
             }
-            fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
-                self.inner.delete_all(prefix)
+            async fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+                self.inner.delete_all(prefix).await
             }
             fn location(&self) -> String {
                 self.inner.location()
@@ -129,7 +141,7 @@ mod tests {
             inner: FsStore::open(dir.path()).expect("store"),
             raced: AtomicBool::new(false),
         };
-        let key = signing_key(&racing).expect("taken");
+        let key = signing_key(&racing).await.expect("taken");
         assert_eq!(key.as_bytes(), b"the other instance's key");
     }
 }

@@ -9,7 +9,7 @@
 //!    a developer's working tree is;
 //! 2. the **code store**, `code/<org>/<owner>/<repo>/<branch>/<path>`, which code sync
 //!    fills from the repository and `serve` fills with the repository's `templates/`: the
-//!    branch's file, else `main`'s. Each org's code store is its own ([`store_key`]): a site
+//!    branch's file, else `main`'s. Each org's code store is its own ([`keys::code_file`]): a site
 //!    of one org that names another org's repository reads and writes only its own org's
 //!    copy, so no tenant can replace, or read, another's code.
 //!
@@ -31,19 +31,8 @@ use std::sync::{Arc, RwLock};
 pub use checkout::{Checkout, CheckoutError};
 pub use path::{CodePath, CodePathError};
 
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, keys};
 pub use siteops_config::model::code_repo::CodeRepo;
-
-/// Store key of a code file of `repo` on `branch`, in `org`'s code store: the one place
-/// that format is written.
-pub fn store_key(org: &str, repo: &CodeRepo, branch: &str, path: &str) -> String {
-    format!("{}/{path}", branch_prefix(org, repo, branch))
-}
-
-/// Store prefix of the files of `repo` on `branch`, in `org`'s code store.
-pub fn branch_prefix(org: &str, repo: &CodeRepo, branch: &str) -> String {
-    format!("code/{org}/{}/{}/{branch}", repo.owner, repo.repo)
-}
 
 /// Local checkouts by repository.
 pub type Checkouts = BTreeMap<CodeRepo, Checkout>;
@@ -107,7 +96,7 @@ impl SiteCode {
 
     /// A code file of `repo` on `branch` for a site of `org`: the checkout's, else the
     /// branch's in the org's code store, else `main`'s.
-    pub fn read(
+    pub async fn read(
         &self,
         org: &str,
         repo: &CodeRepo,
@@ -128,11 +117,11 @@ impl SiteCode {
             branches.push("main");
         }
         for candidate in branches {
-            let key = store_key(org, repo, candidate, path.as_str());
+            let key = keys::code_file(org, repo, candidate, path.as_str());
             if crate::store::check_key(&key).is_err() {
                 return Ok(None);
             }
-            if let Some(bytes) = self.store.get(&key)? {
+            if let Some(bytes) = self.store.get(&key).await? {
                 return Ok(Some(CodeFile {
                     bytes,
                     origin: Origin::Store {
@@ -146,9 +135,15 @@ impl SiteCode {
 
     /// A code file as UTF-8 text (`head.html`, a template, a YAML file); `None` when it is
     /// missing, unreadable or not UTF-8, which callers treat as absent (and log).
-    pub fn text(&self, org: &str, repo: &CodeRepo, branch: &str, path: &str) -> Option<String> {
+    pub async fn text(
+        &self,
+        org: &str,
+        repo: &CodeRepo,
+        branch: &str,
+        path: &str,
+    ) -> Option<String> {
         let path = CodePath::new(path).ok()?;
-        match self.read(org, repo, branch, &path) {
+        match self.read(org, repo, branch, &path).await {
             Ok(file) => String::from_utf8(file?.bytes).ok(),
             Err(error) => {
                 tracing::warn!(%repo, %branch, %path, %error, "cannot read a code file");
@@ -158,13 +153,14 @@ impl SiteCode {
     }
 
     /// Where `repo`'s code comes from, for the sites of `org`.
-    pub fn source(&self, org: &str, repo: &CodeRepo) -> Source {
+    pub async fn source(&self, org: &str, repo: &CodeRepo) -> Source {
         if let Some(checkout) = self.checkouts().get(repo) {
             return Source::Checkout(checkout.configured.clone());
         }
         let main_entries = self
             .store
-            .list(&branch_prefix(org, repo, "main"))
+            .list(&keys::code_branch(org, repo, "main"))
+            .await
             .unwrap_or_default();
         Source::Store { main_entries }
     }

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sites::SiteError;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, keys};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -63,7 +63,7 @@ pub struct Job {
 
 impl Job {
     pub fn key(&self) -> String {
-        key(&self.org, &self.site, &self.branch, &self.name)
+        keys::code_job(&self.org, &self.site, &self.branch, &self.name)
     }
 
     /// The admin path of this job.
@@ -75,37 +75,41 @@ impl Job {
     }
 }
 
-pub fn key(org: &str, site: &str, branch: &str, name: &str) -> String {
-    format!("jobs/{org}/{site}/{branch}/code/{name}.json")
+pub async fn save(store: &dyn Store, job: &Job) -> Result<(), StoreError> {
+    store
+        .put(
+            &job.key(),
+            &serde_json::to_vec_pretty(job).expect("jobs serialize"),
+        )
+        .await
 }
 
-pub fn save(store: &dyn Store, job: &Job) -> Result<(), StoreError> {
-    store.put(
-        &job.key(),
-        &serde_json::to_vec_pretty(job).expect("jobs serialize"),
-    )
-}
-
-pub fn load(
+pub async fn load(
     store: &dyn Store,
     org: &str,
     site: &str,
     branch: &str,
     name: &str,
 ) -> Result<Option<Job>, SiteError> {
-    crate::sites::read(store, &key(org, site, branch, name))
+    crate::sites::read(store, &keys::code_job(org, site, branch, name)).await
 }
 
 /// The jobs of a branch, newest first (names sort by creation time).
-pub fn list(store: &dyn Store, org: &str, site: &str, branch: &str) -> Result<Vec<Job>, SiteError> {
+pub async fn list(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+    branch: &str,
+) -> Result<Vec<Job>, SiteError> {
     let mut jobs = Vec::new();
     for file in store
-        .list(&format!("jobs/{org}/{site}/{branch}/code"))?
+        .list(&keys::code_jobs(org, site, branch))
+        .await?
         .iter()
         .rev()
     {
         if let Some(name) = file.strip_suffix(".json")
-            && let Some(job) = load(store, org, site, branch, name)?
+            && let Some(job) = load(store, org, site, branch, name).await?
         {
             jobs.push(job);
         }

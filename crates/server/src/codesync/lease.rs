@@ -26,7 +26,7 @@ pub struct Held {
 }
 
 pub fn key(job: &Job) -> String {
-    format!("leases/{}", job.key())
+    crate::store::keys::code_job_lease(&job.org, &job.site, &job.branch, &job.name)
 }
 
 fn now() -> u64 {
@@ -45,14 +45,14 @@ fn record(holder: &str, ttl: Duration) -> Vec<u8> {
 
 /// Takes the job's lease for `holder` if it is free (none, ended, or unreadable: written
 /// by a crash); `None` when another holds it (or took it first).
-pub fn claim(
+pub async fn claim(
     store: &dyn Store,
     job: &Job,
     holder: &str,
     ttl: Duration,
 ) -> Result<Option<Held>, StoreError> {
     let key = key(job);
-    let read = store.get_versioned(&key)?;
+    let read = store.get_versioned(&key).await?;
     let free = read.as_ref().is_none_or(|r| {
         serde_json::from_slice::<LeaseRecord>(&r.bytes).map_or(true, |l| l.expires <= now())
     });
@@ -66,10 +66,11 @@ pub fn claim(
         ttl,
         Precondition::unchanged(read.as_ref()),
     )
+    .await
 }
 
 /// Extends a held lease; `None` when it was taken meanwhile (this instance was too slow).
-pub fn renew(
+pub async fn renew(
     store: &dyn Store,
     held: &Held,
     holder: &str,
@@ -82,23 +83,24 @@ pub fn renew(
         ttl,
         Precondition::At(held.version.clone()),
     )
+    .await
 }
 
-fn write(
+async fn write(
     store: &dyn Store,
     key: &str,
     holder: &str,
     ttl: Duration,
     condition: Precondition,
 ) -> Result<Option<Held>, StoreError> {
-    match store.put_if(key, &record(holder, ttl), condition) {
+    match store.put_if(key, &record(holder, ttl), condition).await {
         Ok(()) => {}
         Err(StoreError::Conflict { .. }) => return Ok(None),
         Err(error) => return Err(error),
     }
     // The version just written, for the next renewal (another holder cannot have written
     // since: the lease is ours until it ends).
-    Ok(store.get_versioned(key)?.and_then(|read| {
+    Ok(store.get_versioned(key).await?.and_then(|read| {
         serde_json::from_slice::<LeaseRecord>(&read.bytes)
             .ok()
             .filter(|lease| lease.holder == holder)
@@ -110,6 +112,6 @@ fn write(
 }
 
 /// Gives the lease up once the job has stopped.
-pub fn release(store: &dyn Store, held: &Held) -> Result<(), StoreError> {
-    store.delete(&held.key).map(|_| ())
+pub async fn release(store: &dyn Store, held: &Held) -> Result<(), StoreError> {
+    store.delete(&held.key).await.map(|_| ())
 }

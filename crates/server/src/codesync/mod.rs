@@ -8,7 +8,7 @@
 //! - [`runner`]: runs a job (the network edge).
 //!
 //! The code store is shared by every site of an org with the same `code.owner`/`code.repo`
-//! ([`crate::code::store_key`]); another org's sites have their own.
+//! ([`crate::store::keys::code_file`]); another org's sites have their own.
 
 pub mod files;
 pub mod job;
@@ -16,7 +16,7 @@ pub mod lease;
 pub mod runner;
 pub mod signature;
 
-/// Store key of a code file of `org`'s code store ([`crate::code::store_key`]).
+/// Store key of a code file of `org`'s code store ([`crate::store::keys::code_file`]).
 pub fn code_key(org: &str, owner: &str, repo: &str, branch: &str, path: &str) -> String {
-    crate::code::store_key(org, &crate::code::CodeRepo::new(owner, repo), branch, path)
+    crate::store::keys::code_file(org, &crate::code::CodeRepo::new(owner, repo), branch, path)
 }

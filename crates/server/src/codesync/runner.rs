@@ -21,7 +21,7 @@ use super::lease::{self, Held};
 use crate::preview::Transport;
 use crate::preview::redirect;
 use crate::sites::{self, SiteError};
-use crate::store::{KeyedLocks, Store, StoreError};
+use crate::store::{KeyedLocks, Store, StoreError, keys};
 use crate::time::now_rfc3339;
 use siteops_config::model::api::CodeConfig;
 
@@ -57,7 +57,7 @@ pub struct CodeSync {
     running: KeyedLocks,
     /// The job waiting for its turn, per `org/site/branch`: a trigger meanwhile joins it.
     /// Held while a trigger decides, so two cannot both make a job.
-    waiting: Mutex<HashMap<String, Job>>,
+    waiting: tokio::sync::Mutex<HashMap<String, Job>>,
     sequence: AtomicU64,
     /// Digests of the signed bodies of recent webhook deliveries, oldest first.
     deliveries: Mutex<VecDeque<([u8; 32], Instant)>>,
@@ -111,7 +111,7 @@ impl CodeSync {
             store,
             transport,
             running: KeyedLocks::default(),
-            waiting: Mutex::default(),
+            waiting: tokio::sync::Mutex::default(),
             sequence: AtomicU64::new(0),
             deliveries: Mutex::default(),
             slots: Arc::new(tokio::sync::Semaphore::new(concurrent_jobs.max(1))),
@@ -132,18 +132,19 @@ impl CodeSync {
 
     /// Runs again the unfinished jobs whose lease ended (their instance died, or this one
     /// restarted), taking their leases; how many it took.
-    pub fn adopt(self: &Arc<Self>) -> Result<usize, SiteError> {
+    pub async fn adopt(self: &Arc<Self>) -> Result<usize, SiteError> {
         let store = self.store.as_ref();
         let mut adopted = 0;
-        for org in store.list("jobs")? {
-            for site in store.list(&format!("jobs/{org}"))? {
-                for branch in store.list(&format!("jobs/{org}/{site}"))? {
-                    for job in job::list(store, &org, &site, &branch)? {
+        // The orgs' folders of jobs (`jobs/<org>`).
+        for org in store.list("jobs").await? {
+            for site in store.list(&keys::jobs(&org)).await? {
+                for branch in store.list(&keys::site_jobs(&org, &site)).await? {
+                    for job in job::list(store, &org, &site, &branch).await? {
                         if job.state == JobState::Stopped || self.is_taken(&job) {
                             continue;
                         }
                         let Some(held) =
-                            lease::claim(store, &job, &self.instance, self.lease_time)?
+                            lease::claim(store, &job, &self.instance, self.lease_time).await?
                         else {
                             continue;
                         };
@@ -178,7 +179,7 @@ impl CodeSync {
                 () = runner.clone().run(job) => {}
                 () = renewing => {}
             }
-            if let Err(error) = lease::release(runner.store.as_ref(), &held) {
+            if let Err(error) = lease::release(runner.store.as_ref(), &held).await {
                 tracing::warn!(%error, "cannot give a job's lease up");
             }
             runner
@@ -194,7 +195,7 @@ impl CodeSync {
     async fn renew(self: Arc<Self>, mut held: Held) {
         loop {
             tokio::time::sleep(self.lease_time / 3).await;
-            match lease::renew(self.store.as_ref(), &held, &self.instance, self.lease_time) {
+            match lease::renew(self.store.as_ref(), &held, &self.instance, self.lease_time).await {
                 Ok(Some(renewed)) => held = renewed,
                 Ok(None) => {
                     tracing::warn!("a code sync job's lease was taken over: stopping here");
@@ -226,7 +227,7 @@ impl CodeSync {
 
     /// Records a new job and starts it in the background, unless one is already queued
     /// for the branch: that one is returned. Old stopped records are removed.
-    pub fn enqueue(
+    pub async fn enqueue(
         self: &Arc<Self>,
         org: &str,
         site: &str,
@@ -234,16 +235,18 @@ impl CodeSync {
         trigger: Trigger,
     ) -> Result<Enqueued, EnqueueError> {
         let job = {
-            let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-            let branch_key = format!("{org}/{site}/{branch}");
+            // Held across the store calls: one branch gets one new job.
+            let mut waiting = self.waiting.lock().await;
+            let branch_key = keys::code_jobs(org, site, branch);
             if let Some(queued) = waiting.get(&branch_key) {
                 return Ok(Enqueued {
                     job: queued.clone(),
                     coalesced: true,
                 });
             }
-            let jobs = job::list(self.store.as_ref(), org, site, branch)?;
-            self.expire(jobs.iter().filter(|j| j.state == JobState::Stopped));
+            let jobs = job::list(self.store.as_ref(), org, site, branch).await?;
+            self.expire(jobs.iter().filter(|j| j.state == JobState::Stopped))
+                .await;
             let millis = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis());
@@ -263,12 +266,12 @@ impl CodeSync {
                 errors: Vec::new(),
                 error: None,
             };
-            job::save(self.store.as_ref(), &job)?;
+            job::save(self.store.as_ref(), &job).await?;
             waiting.insert(branch_key, job.clone());
             job
         };
         // A new job's lease is free: nobody else knows the job yet.
-        match lease::claim(self.store.as_ref(), &job, &self.instance, self.lease_time)? {
+        match lease::claim(self.store.as_ref(), &job, &self.instance, self.lease_time).await? {
             Some(held) => self.start(job.clone(), held),
             None => tracing::warn!(job = %job.name, "a new job's lease is taken"),
         }
@@ -280,52 +283,50 @@ impl CodeSync {
 
     /// Removes the stopped records past the newest [`KEPT_STOPPED`] - 1 (room for the job
     /// about to be made), newest first as `stopped` lists them.
-    fn expire<'j>(&self, stopped: impl Iterator<Item = &'j Job>) {
+    async fn expire<'j>(&self, stopped: impl Iterator<Item = &'j Job>) {
         for old in stopped.skip(KEPT_STOPPED - 1) {
-            if let Err(error) = self.store.delete(&old.key()) {
+            if let Err(error) = self.store.delete(&old.key()).await {
                 tracing::warn!(%error, job = %old.name, "cannot remove an old job record");
             }
         }
     }
 
     async fn run(self: Arc<Self>, mut job: Job) {
-        let branch_key = format!("{}/{}/{}", job.org, job.site, job.branch);
+        let branch_key = keys::code_jobs(&job.org, &job.site, &job.branch);
         let _turn = self.running.lock(&branch_key).await;
         // Until a slot frees, the job still waits: triggers meanwhile keep joining it.
         let _slot = self.slots.clone().acquire_owned().await;
         // From here on a trigger makes a new job: this one may already have read files.
-        self.waiting
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&branch_key);
+        self.waiting.lock().await.remove(&branch_key);
         job.state = JobState::Running;
         job.start_time = Some(now_rfc3339());
         // A job taken over starts again from its first file.
         job.progress = Progress::default();
         job.errors.clear();
         job.error = None;
-        self.save(&job);
-        match self.source(&job) {
+        self.save(&job).await;
+        match self.source(&job).await {
             Ok(source) => self.sync(&mut job, &source).await,
             Err(reason) => job.error = Some(reason),
         }
         job.state = JobState::Stopped;
         job.stop_time = Some(now_rfc3339());
-        self.save(&job);
+        self.save(&job).await;
         tracing::info!(job = %job.name, site = %format!("{}/{}", job.org, job.site), branch = %job.branch, failed = job.progress.failed, error = ?job.error, "code sync stopped");
     }
 
-    fn save(&self, job: &Job) {
-        if let Err(error) = job::save(self.store.as_ref(), job) {
+    async fn save(&self, job: &Job) {
+        if let Err(error) = job::save(self.store.as_ref(), job).await {
             tracing::error!(%error, job = %job.name, "cannot save the job");
         }
     }
 
     /// The site's external code source and its sync secret (the onboarding site's).
-    fn source(&self, job: &Job) -> Result<Source, String> {
+    async fn source(&self, job: &Job) -> Result<Source, String> {
         let store = self.store.as_ref();
         let error = |e: SiteError| e.to_string();
         let site = sites::load(store, &job.org, &job.site)
+            .await
             .map_err(error)?
             .ok_or("the site does not exist")?;
         let code = site
@@ -340,7 +341,9 @@ impl CodeSync {
             })?;
         // An external repository is read with its sync secret; a hosted one with the
         // secret its code block names, if any (a private repository), else anonymously.
-        let secret = sites::repos::sync_secret(store, &job.org, &job.site, &code).map_err(error)?;
+        let secret = sites::repos::sync_secret(store, &job.org, &job.site, &code)
+            .await
+            .map_err(error)?;
         let secret = match secret {
             None if code.source.is_byogit() || code.source.secret_id.is_some() => {
                 return Err("the repository's sync secret is not stored".into());
@@ -368,7 +371,7 @@ impl CodeSync {
             Ok(Some(bytes)) => files::parse_manifest(&String::from_utf8_lossy(&bytes)),
             _ => Vec::new(),
         };
-        let templates = match self.worker_templates(job) {
+        let templates = match self.worker_templates(job).await {
             Ok(templates) => templates,
             Err(error) => {
                 job.error = Some(error.to_string());
@@ -377,7 +380,7 @@ impl CodeSync {
         };
         let wanted = files::wanted(&manifest, &templates);
         job.progress.total = wanted.len();
-        self.save(job);
+        self.save(job).await;
         for Wanted { path, required } in wanted {
             let outcome = if files::is_storable(&path) {
                 match self.fetch(source, &job.branch, &path).await {
@@ -393,6 +396,7 @@ impl CodeSync {
                             ),
                             &bytes,
                         )
+                        .await
                         .map_err(|e| e.to_string()),
                     Ok(None) if required => Err("not found (404)".to_string()),
                     Ok(None) => Ok(()),
@@ -406,7 +410,7 @@ impl CodeSync {
                 job.progress.failed += 1;
                 job.errors.push(FileError { path, error });
             }
-            self.save(job);
+            self.save(job).await;
         }
     }
 
@@ -451,11 +455,11 @@ impl CodeSync {
     }
 
     /// Templates named by the branch's worker entries (or main's, which other branches use).
-    fn worker_templates(&self, job: &Job) -> Result<Vec<String>, SiteError> {
+    async fn worker_templates(&self, job: &Job) -> Result<Vec<String>, SiteError> {
         for branch in [job.branch.as_str(), "main"] {
-            let key = crate::sites::worker_config_key(&job.org, &job.site, branch);
+            let key = keys::worker_config(&job.org, &job.site, branch);
             if let Some(config) =
-                crate::sites::read_sealed::<serde_json::Value>(self.store.as_ref(), &key)?
+                crate::sites::read_sealed::<serde_json::Value>(self.store.as_ref(), &key).await?
             {
                 return Ok(files::templates(&config));
             }

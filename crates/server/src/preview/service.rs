@@ -117,7 +117,7 @@ impl PreviewService<'_> {
         } = *target;
         let store = self.store.as_ref();
         let previews = BranchPreviews::new(store, org, site, branch);
-        let Some(content) = content_source(self.code, document, branch) else {
+        let Some(content) = content_source(self.code, document, branch).await else {
             return Previewed {
                 result: Err(ServiceError::NoContentSource {
                     org: org.into(),
@@ -136,7 +136,7 @@ impl PreviewService<'_> {
             authorization: ask.authorization,
             worker: worker.as_ref(),
             preview_origin: ask.preview_origin,
-            head_html: head_html(self.code, document, branch),
+            head_html: head_html(self.code, document, branch).await,
         };
         // A turn among the previews running at once; the wait counts against the deadline.
         let began = std::time::Instant::now();
@@ -181,9 +181,14 @@ impl PreviewService<'_> {
             Ok(preview) => {
                 let content_bus_id = hex_id(&content.value.source.url);
                 let now = crate::time::now_rfc3339();
-                page_lock = Some(self.locks.lock(&previews.page_key(&preview.web_path)).await);
+                page_lock = Some(
+                    self.locks
+                        .lock(previews.page(&preview.web_path).lock_name())
+                        .await,
+                );
                 previews
                     .save_when(&preview, &content_bus_id, &now, ask.rewrite, &room)
+                    .await
                     .map_err(ServiceError::from)
             }
             // The site's refusal of room, whatever the pipeline made of the image it stopped.
@@ -193,11 +198,11 @@ impl PreviewService<'_> {
             )),
         };
         if saved.is_err()
-            && let Err(error) = previews.forget_created(&room)
+            && let Err(error) = previews.forget_created(&room).await
         {
             tracing::error!(%error, "the images of a failed preview were not looked at");
         }
-        if let Err(error) = room.finish() {
+        if let Err(error) = room.finish().await {
             // The preview is what it is; the usage stays counted over until a recount.
             tracing::error!(%error, org, site, "the preview's usage was not settled");
         }
@@ -219,16 +224,16 @@ impl PreviewService<'_> {
     ) -> Result<bool, ServiceError> {
         let previews = BranchPreviews::new(self.store.as_ref(), org, site, branch);
         let mut web_path = page.web_path();
-        if previews.load(&web_path)?.is_none() {
+        if previews.load(&web_path).await?.is_none() {
             web_path = page.resource_path(true);
         }
-        let _guard = self.locks.lock(&previews.page_key(&web_path)).await;
+        let _guard = self.locks.lock(previews.page(&web_path).lock_name()).await;
         let usage = self.usage(org, site);
         let room = usage.room(HOLD_PAST_DEADLINE);
-        if !previews.delete(&web_path, &room)? {
+        if !previews.delete(&web_path, &room).await? {
             return Ok(false);
         }
-        room.finish()?;
+        room.finish().await?;
         Ok(true)
     }
 
@@ -258,8 +263,9 @@ impl PreviewService<'_> {
 }
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).
-fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
+async fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
     code.text(&site.org, &site.code_repo()?, branch, "head.html")
+        .await
 }
 
 /// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites

@@ -35,7 +35,8 @@ use super::images::{MediaSink, SinkError};
 use super::pipeline::{Preview, PreviewBody};
 use super::trace::Trace;
 use super::usage::{Room, UsageError};
-use crate::store::{Precondition, Store, StoreError};
+use crate::store::keys::{self, PreviewPage};
+use crate::store::{Precondition, Store, StoreError, async_trait};
 
 pub const SOURCE: &str = "source.html";
 pub const PAGE: &str = "page.html";
@@ -87,20 +88,20 @@ pub enum Rewrite {
 #[derive(Clone)]
 pub struct BranchPreviews<'a> {
     store: &'a dyn Store,
-    prefix: String,
+    org: String,
+    site: String,
+    branch: String,
 }
 
 impl std::fmt::Debug for BranchPreviews<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BranchPreviews")
-            .field("prefix", &self.prefix)
+            .field(
+                "branch",
+                &keys::preview_branch(&self.org, &self.site, &self.branch),
+            )
             .finish()
     }
-}
-
-/// Where a site's previews are, every branch's: `preview/<org>/<site>`.
-pub fn site_prefix(org: &str, site: &str) -> String {
-    format!("preview/{org}/{site}")
 }
 
 /// Times a save reads the page's record again after another save replaced it first.
@@ -110,13 +111,15 @@ impl<'a> BranchPreviews<'a> {
     pub fn new(store: &'a dyn Store, org: &str, site: &str, branch: &str) -> BranchPreviews<'a> {
         BranchPreviews {
             store,
-            prefix: format!("{}/{branch}", site_prefix(org, site)),
+            org: org.to_string(),
+            site: site.to_string(),
+            branch: branch.to_string(),
         }
     }
 
     /// The key of the branch's image `name`.
-    fn media_key(&self, name: &str) -> String {
-        format!("{}/media/{name}", self.prefix)
+    fn media_key(&self, name: &str) -> keys::ImmutableKey {
+        keys::preview_media(&self.org, &self.site, &self.branch, name)
     }
 
     /// Where a preview's images go: this branch's media, each written once and counted in
@@ -128,17 +131,13 @@ impl<'a> BranchPreviews<'a> {
         }
     }
 
-    /// The lock name (for [`crate::store::KeyedLocks`]) and record key of a page.
-    pub fn page_key(&self, web_path: &str) -> String {
-        format!(
-            "{}/pages/{}",
-            self.prefix,
-            hex::encode(&Sha256::digest(web_path.as_bytes())[..16])
-        )
+    /// The keys of a page, its lock name among them.
+    pub fn page(&self, web_path: &str) -> PreviewPage {
+        keys::preview_page(&self.org, &self.site, &self.branch, web_path)
     }
 
     /// Saves a preview made at `now`, its writes counted in `room`; returns its record.
-    pub fn save(
+    pub async fn save(
         &self,
         preview: &Preview,
         content_bus_id: &str,
@@ -146,6 +145,7 @@ impl<'a> BranchPreviews<'a> {
         room: &Room<'_>,
     ) -> Result<PreviewRecord, UsageError> {
         self.save_when(preview, content_bus_id, now, Rewrite::Always, room)
+            .await
     }
 
     /// Saves a preview made at `now` as [`Self::save`] does, unless `when` is
@@ -157,7 +157,7 @@ impl<'a> BranchPreviews<'a> {
     /// preview refused for room leaves the page as it was. What the save replaces (the
     /// previous revision, images no stored page names any more) is left to `room` to remove
     /// when the preview ends ([`Room::finish`]).
-    pub fn save_when(
+    pub async fn save_when(
         &self,
         preview: &Preview,
         content_bus_id: &str,
@@ -186,8 +186,8 @@ impl<'a> BranchPreviews<'a> {
             hasher.update(bytes);
         }
         let revision = hex::encode(&hasher.finalize()[..16]);
-        let page_key = self.page_key(&preview.web_path);
-        let record_key = format!("{page_key}.json");
+        let page = self.page(&preview.web_path);
+        let record_key = page.record();
         let record = PreviewRecord {
             web_path: preview.web_path.clone(),
             resource_path: preview.resource_path.clone(),
@@ -219,7 +219,7 @@ impl<'a> BranchPreviews<'a> {
             );
         };
         for _ in 0..SAVE_ATTEMPTS {
-            let read = self.store.get_versioned(&record_key)?;
+            let read = self.store.get_versioned(&record_key).await?;
             let previous = read
                 .as_ref()
                 .and_then(|read| parse_record(&record_key, &read.bytes));
@@ -246,14 +246,15 @@ impl<'a> BranchPreviews<'a> {
             if take_files || !record_taken {
                 let files = if take_files { files_size } else { 0 };
                 let record = if record_taken { 0 } else { record_size };
-                room.take(files + record)?;
+                room.take(files + record).await?;
                 files_taken |= take_files;
                 record_taken = true;
             }
             if new_files {
                 for (name, bytes) in &files {
                     self.store
-                        .put(&format!("{page_key}/{revision}/{name}"), bytes)?;
+                        .put(page.file(&revision, name).as_str(), bytes)
+                        .await?;
                 }
             } else if files_taken {
                 // Another save stored this revision meanwhile, and counted its files.
@@ -263,6 +264,7 @@ impl<'a> BranchPreviews<'a> {
             match self
                 .store
                 .put_if(&record_key, &bytes, Precondition::unchanged(read.as_ref()))
+                .await
             {
                 Ok(()) => {}
                 // Another save replaced the record since it was read: look again.
@@ -277,16 +279,20 @@ impl<'a> BranchPreviews<'a> {
             }
             if let Some(previous) = previous {
                 if previous.revision != revision {
-                    let folder = format!("{page_key}/{}", previous.revision);
-                    room.remove_later(previous.files.iter().map(|file| format!("{folder}/{file}")));
-                    room.clear_later(folder);
+                    room.remove_later(
+                        previous
+                            .files
+                            .iter()
+                            .map(|file| page.file(&previous.revision, file).to_string()),
+                    );
+                    room.clear_later(page.revision(&previous.revision));
                 }
                 let dropped = previous
                     .media
                     .iter()
                     .filter(|name| !record.media.contains(name));
-                let unnamed = self.unnamed(dropped, Some(&record_key))?;
-                room.remove_later(unnamed.iter().map(|name| self.media_key(name)));
+                let unnamed = self.unnamed(dropped, Some(&record_key)).await?;
+                room.remove_later(unnamed.iter().map(|name| self.media_key(name).to_string()));
             }
             return Ok(record);
         }
@@ -300,34 +306,38 @@ impl<'a> BranchPreviews<'a> {
 
     /// Leaves the preview of the page at `web_path` to `room` to remove (its files, the
     /// images no other stored page names, then its record); false when it has none.
-    pub fn delete(&self, web_path: &str, room: &Room<'_>) -> Result<bool, StoreError> {
-        let Some(record) = self.load(web_path)? else {
+    pub async fn delete(&self, web_path: &str, room: &Room<'_>) -> Result<bool, StoreError> {
+        let Some(record) = self.load(web_path).await? else {
             return Ok(false);
         };
-        let page_key = self.page_key(web_path);
-        let record_key = format!("{page_key}.json");
-        let folder = format!("{page_key}/{}", record.revision);
-        room.remove_later(record.files.iter().map(|file| format!("{folder}/{file}")));
-        let unnamed = self.unnamed(record.media.iter(), Some(&record_key))?;
-        room.remove_later(unnamed.iter().map(|name| self.media_key(name)));
+        let page = self.page(web_path);
+        let record_key = page.record();
+        room.remove_later(
+            record
+                .files
+                .iter()
+                .map(|file| page.file(&record.revision, file).to_string()),
+        );
+        let unnamed = self.unnamed(record.media.iter(), Some(&record_key)).await?;
+        room.remove_later(unnamed.iter().map(|name| self.media_key(name).to_string()));
         // Last: until it goes, a delete again finds the page and finishes the job.
         room.remove_later([record_key]);
-        room.clear_later(page_key);
+        room.clear_later(page.folder().to_string());
         Ok(true)
     }
 
     /// Leaves to `room` to remove the images its preview created that no stored page
     /// names: a preview that failed keeps nothing it wrote.
-    pub fn forget_created(&self, room: &Room<'_>) -> Result<(), StoreError> {
+    pub async fn forget_created(&self, room: &Room<'_>) -> Result<(), StoreError> {
         let created = room.created_images();
-        let unnamed = self.unnamed(created.iter(), None)?;
-        room.remove_later(unnamed.iter().map(|name| self.media_key(name)));
+        let unnamed = self.unnamed(created.iter(), None).await?;
+        room.remove_later(unnamed.iter().map(|name| self.media_key(name).to_string()));
         Ok(())
     }
 
     /// Of the images `names`, those no stored page of the branch names but the one whose
     /// record is `own` (the page being replaced or removed).
-    fn unnamed<'n>(
+    async fn unnamed<'n>(
         &self,
         names: impl Iterator<Item = &'n String>,
         own: Option<&str>,
@@ -336,13 +346,13 @@ impl<'a> BranchPreviews<'a> {
         if unnamed.is_empty() {
             return Ok(Vec::new());
         }
-        let records = format!("{}/pages", self.prefix);
-        for name in self.store.list(&records)? {
+        let records = keys::preview_pages(&self.org, &self.site, &self.branch);
+        for name in self.store.list(&records).await? {
             let key = format!("{records}/{name}");
             if !name.ends_with(".json") || Some(key.as_str()) == own {
                 continue;
             }
-            let Some(bytes) = self.store.get(&key)? else {
+            let Some(bytes) = self.store.get(&key).await? else {
                 continue;
             };
             // A record that does not read back names nothing we can know of: keep all.
@@ -358,30 +368,50 @@ impl<'a> BranchPreviews<'a> {
     }
 
     /// The record of the page at `web_path`, if it has been previewed.
-    pub fn load(&self, web_path: &str) -> Result<Option<PreviewRecord>, StoreError> {
-        let key = format!("{}.json", self.page_key(web_path));
+    pub async fn load(&self, web_path: &str) -> Result<Option<PreviewRecord>, StoreError> {
+        let key = self.page(web_path).record();
         Ok(self
             .store
-            .get(&key)?
+            .get(&key)
+            .await?
             .and_then(|bytes| parse_record(&key, &bytes)))
     }
 
     /// The record and one of its files (`None`: not previewed, or no such file).
-    pub fn file(
+    pub async fn file(
         &self,
         web_path: &str,
         file: &str,
     ) -> Result<Option<(PreviewRecord, Vec<u8>)>, StoreError> {
-        // A second look covers a save that replaced the revision between the two reads.
-        for _ in 0..2 {
-            let Some(record) = self.load(web_path)? else {
-                return Ok(None);
-            };
+        match self.load(web_path).await? {
+            Some(record) => self.file_of(web_path, record, file).await,
+            None => Ok(None),
+        }
+    }
+
+    /// One file of the page at `web_path` whose record was read as `record`, with the
+    /// record it belongs to. A revision's files never change, so they may come from the
+    /// store's cache; if a newer save removed them meanwhile, the record is read once more.
+    pub async fn file_of(
+        &self,
+        web_path: &str,
+        record: PreviewRecord,
+        file: &str,
+    ) -> Result<Option<(PreviewRecord, Vec<u8>)>, StoreError> {
+        let page = self.page(web_path);
+        let mut record = record;
+        for look in 0..2 {
+            if look > 0 {
+                match self.load(web_path).await? {
+                    Some(again) => record = again,
+                    None => return Ok(None),
+                }
+            }
             if !record.files.iter().any(|f| f == file) {
                 return Ok(None);
             }
-            let key = format!("{}/{}/{file}", self.page_key(web_path), record.revision);
-            if let Some(bytes) = self.store.get(&key)? {
+            let key = page.file(&record.revision, file);
+            if let Some(bytes) = self.store.get_immutable(&key).await? {
                 return Ok(Some((record, bytes)));
             }
         }
@@ -389,8 +419,8 @@ impl<'a> BranchPreviews<'a> {
     }
 
     /// A stored image of the branch.
-    pub fn media(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.store.get(&self.media_key(name))
+    pub async fn media(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.store.get_immutable(&self.media_key(name)).await
     }
 }
 
@@ -411,31 +441,36 @@ pub struct MediaWriter<'a> {
     room: &'a Room<'a>,
 }
 
+#[async_trait]
 impl MediaSink for MediaWriter<'_> {
-    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
+    async fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError> {
         let store = self.previews.store;
         let key = self.previews.media_key(name);
+        let key = key.as_str();
         // The same name has the same bytes: one stored (by a page before, or by this one
         // before) is neither written nor counted again.
-        if store.size(&key)?.is_some() {
+        if store.size(key).await?.is_some() {
             return Ok(());
         }
         let size = bytes.len() as u64;
-        self.room.take(size).map_err(|error| match error {
+        self.room.take(size).await.map_err(|error| match error {
             UsageError::NoRoom(refused) => SinkError::Refused(refused.to_string()),
             UsageError::Store(error) => SinkError::Store(error),
         })?;
-        match store.put_if(&key, bytes, Precondition::Absent) {
-            Ok(()) => {
-                self.room.created(name);
-                Ok(())
-            }
+        // Counted as this preview's before the write: a preview stopped while the write is
+        // in flight (its deadline, another image refused) may have written it, and a
+        // failed preview removes what it may have created.
+        self.room.created(name);
+        match store.put_if(key, bytes, Precondition::Absent).await {
+            Ok(()) => Ok(()),
             // Another preview stored it meanwhile, and counted it.
             Err(StoreError::Conflict { .. }) => {
+                self.room.not_created(name);
                 self.room.give_back(size);
                 Ok(())
             }
             Err(error) => {
+                self.room.not_created(name);
                 self.room.give_back(size);
                 Err(error.into())
             }

@@ -32,13 +32,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use tokio::sync::Mutex as AsyncMutex;
 
-use super::store::site_prefix;
-use crate::store::{Store, StoreError, transact};
+use crate::store::{Store, StoreError, keys, transact};
 use crate::time::now_seconds;
-
-/// The document's name, beside the site's branches (a branch name has no dot).
-const DOCUMENT: &str = "usage.json";
 
 /// Room a preview sets aside at a time beyond what its next file needs, so that a page of
 /// many images changes the document once every few of them rather than for each. Near the
@@ -135,17 +132,18 @@ impl std::fmt::Display for Bytes {
     }
 }
 
-/// One mutex a site, for this instance's sections on the site's document.
+/// One mutex a site, for this instance's sections on the site's document (held across
+/// the section's store calls, so an async one).
 #[derive(Debug, Default)]
 pub struct UsageLocks {
-    locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    locks: Mutex<HashMap<String, Arc<AsyncMutex<()>>>>,
 }
 
 /// Sites whose mutex is kept once nobody holds it, before the idle ones are dropped.
 const LOCKS_KEPT: usize = 4096;
 
 impl UsageLocks {
-    fn of(&self, site: &str) -> Arc<Mutex<()>> {
+    fn of(&self, site: &str) -> Arc<AsyncMutex<()>> {
         let mut locks = self.locks.lock().unwrap_or_else(|p| p.into_inner());
         if locks.len() > LOCKS_KEPT {
             // Only this map holds an idle site's mutex.
@@ -158,7 +156,7 @@ impl UsageLocks {
 /// The usage of one site's previews, and its cap.
 pub struct SiteUsage {
     store: Arc<dyn Store>,
-    lock: Arc<Mutex<()>>,
+    lock: Arc<AsyncMutex<()>>,
     org: String,
     site: String,
     /// `preview/<org>/<site>`: what the count covers.
@@ -183,7 +181,7 @@ impl SiteUsage {
         site: &str,
         cap: u64,
     ) -> SiteUsage {
-        let prefix = site_prefix(org, site);
+        let prefix = keys::previews(org, site);
         SiteUsage {
             store,
             lock: locks.of(&prefix),
@@ -199,16 +197,16 @@ impl SiteUsage {
     }
 
     fn key(&self) -> String {
-        format!("{}/{DOCUMENT}", self.prefix)
+        keys::preview_usage(&self.org, &self.site)
     }
 
     /// The usage now: the document, or a count from a listing when there is none (which
     /// is not stored: only previews write the document).
-    pub fn current(&self) -> Result<Usage, StoreError> {
+    pub async fn current(&self) -> Result<Usage, StoreError> {
         let store = self.store.as_ref();
-        match self.read(store)? {
+        match self.read(store).await? {
             (Some(usage), _) => Ok(usage),
-            (None, length) => self.recount(store, None, length, now_seconds()),
+            (None, length) => self.recount(store, None, length, now_seconds()).await,
         }
     }
 
@@ -220,22 +218,15 @@ impl SiteUsage {
             id: format!("{:016x}", fastrand::u64(..)),
             ttl: ttl.as_secs().max(1),
             ledger: Mutex::default(),
+            turn: AsyncMutex::default(),
         }
-    }
-
-    /// Runs `section` on a fresh view of the store while its writes meet changes, with
-    /// this instance's other sections on the site waiting.
-    fn section<T, E>(&self, section: impl FnMut(&dyn Store) -> Result<T, E>) -> Result<T, E> {
-        let _alone = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut section = section;
-        transact(&self.store, |view| section(view))
     }
 
     /// The document, when it reads back, and its length (0 when missing). One that does
     /// not read back is counted again, and replaced.
-    fn read(&self, store: &dyn Store) -> Result<(Option<Usage>, u64), StoreError> {
+    async fn read(&self, store: &dyn Store) -> Result<(Option<Usage>, u64), StoreError> {
         let key = self.key();
-        let Some(bytes) = store.get(&key)? else {
+        let Some(bytes) = store.get(&key).await? else {
             return Ok((None, 0));
         };
         let length = bytes.len() as u64;
@@ -250,14 +241,17 @@ impl SiteUsage {
 
     /// The site's files counted from a listing (less the document, `document` bytes), with
     /// the holds of `previous` that have not expired: their previews may still write.
-    fn recount(
+    async fn recount(
         &self,
         store: &dyn Store,
         previous: Option<Usage>,
         document: u64,
         now: u64,
     ) -> Result<Usage, StoreError> {
-        let listed = store.total_size(&self.prefix)?.saturating_sub(document);
+        let listed = store
+            .total_size(&self.prefix)
+            .await?
+            .saturating_sub(document);
         let mut holds = previous.map(|usage| usage.holds).unwrap_or_default();
         holds.retain(|_, hold| hold.until > now);
         Ok(Usage {
@@ -267,33 +261,57 @@ impl SiteUsage {
         })
     }
 
-    fn write(&self, store: &dyn Store, usage: &Usage) -> Result<(), StoreError> {
+    async fn write(&self, store: &dyn Store, usage: &Usage) -> Result<(), StoreError> {
         let bytes = serde_json::to_vec(usage).expect("usage serializes");
-        store.put(&self.key(), &bytes)
+        store.put(&self.key(), &bytes).await
     }
 
     /// Sets room aside for preview `id`, held until `until`: `wanted` bytes when they fit,
     /// else the `needed` ones; returns the bytes set aside, or [`NoRoom`] when not even
     /// `needed` fit.
-    pub fn hold(&self, id: &str, needed: u64, wanted: u64, until: u64) -> Result<u64, UsageError> {
-        self.section(|view| {
+    ///
+    /// Runs on a fresh view of the store while its writes meet changes, with this
+    /// instance's other sections on the site waiting.
+    pub async fn hold(
+        &self,
+        id: &str,
+        needed: u64,
+        wanted: u64,
+        until: u64,
+    ) -> Result<u64, UsageError> {
+        let _alone = self.lock.lock().await;
+        transact(&self.store, |view| {
+            Box::pin(async move { self.hold_in(view.as_ref(), id, needed, wanted, until).await })
+        })
+        .await
+    }
+
+    async fn hold_in(
+        &self,
+        view: &dyn Store,
+        id: &str,
+        needed: u64,
+        wanted: u64,
+        until: u64,
+    ) -> Result<u64, UsageError> {
+        {
             let now = now_seconds();
-            let (read, length) = self.read(view)?;
+            let (read, length) = self.read(view).await?;
             let mut recounted = read.is_none();
             let mut usage = match read {
                 Some(usage) => usage,
-                None => self.recount(view, None, length, now)?,
+                None => self.recount(view, None, length, now).await?,
             };
             let room = |usage: &Usage| self.cap.saturating_sub(usage.used());
             if room(&usage) < needed && !recounted && usage.counted + RECOUNT_EVERY <= now {
                 // Before refusing, the truth: what crashes and retried sections left counted
                 // goes, and so do the holds of previews that stopped.
-                usage = self.recount(view, Some(usage), length, now)?;
+                usage = self.recount(view, Some(usage), length, now).await?;
                 recounted = true;
             }
             if room(&usage) < needed {
                 if recounted {
-                    self.write(view, &usage)?;
+                    self.write(view, &usage).await?;
                 }
                 // Told as the others' use and all this preview asked for.
                 let own = usage.holds.get(id).map_or(0, |hold| hold.bytes);
@@ -314,28 +332,46 @@ impl SiteUsage {
             let hold = usage.holds.entry(id.to_string()).or_default();
             hold.bytes = hold.bytes.saturating_add(granted);
             hold.until = until;
-            self.write(view, &usage)?;
+            self.write(view, &usage).await?;
             Ok(granted)
-        })
+        }
     }
 
     /// Ends preview `id`'s hold: the `written` bytes it wrote are stored now, the
     /// `replaced` bytes it overwrote are not, and the files `removals` are removed and their
     /// bytes taken off.
-    pub fn settle(
+    pub async fn settle(
         &self,
         id: &str,
         written: u64,
         replaced: u64,
         removals: &[String],
     ) -> Result<(), StoreError> {
-        self.section(|view| {
+        let _alone = self.lock.lock().await;
+        transact(&self.store, |view| {
+            Box::pin(async move {
+                self.settle_in(view.as_ref(), id, written, replaced, removals)
+                    .await
+            })
+        })
+        .await
+    }
+
+    async fn settle_in(
+        &self,
+        view: &dyn Store,
+        id: &str,
+        written: u64,
+        replaced: u64,
+        removals: &[String],
+    ) -> Result<(), StoreError> {
+        {
             // The document before the removals: what this run removes counts only if no
             // other write came between this read and the write below (see the module).
-            let (read, _) = self.read(view)?;
+            let (read, _) = self.read(view).await?;
             let mut removed = 0u64;
             for key in removals {
-                removed = removed.saturating_add(view.remove(key)?.unwrap_or(0));
+                removed = removed.saturating_add(view.remove(key).await?.unwrap_or(0));
             }
             // Without a document the next preview counts from a listing, which sees all this.
             let Some(mut usage) = read else {
@@ -346,8 +382,8 @@ impl SiteUsage {
                 .saturating_add(written)
                 .saturating_sub(replaced.saturating_add(removed));
             usage.holds.remove(id);
-            self.write(view, &usage)
-        })
+            self.write(view, &usage).await
+        }
     }
 }
 
@@ -360,6 +396,9 @@ pub struct Room<'a> {
     /// Seconds a hold lasts past its last growth.
     ttl: u64,
     ledger: Mutex<Ledger>,
+    /// Held by [`Room::take`] while it asks the document: one preview's downloads take
+    /// room in turn.
+    turn: AsyncMutex<()>,
 }
 
 #[derive(Debug, Default)]
@@ -394,26 +433,32 @@ impl Room<'_> {
 
     /// Room for `bytes` about to be written, held from the site's usage when what this
     /// preview holds does not cover them. A refusal is also kept ([`Room::refusal`]).
-    pub fn take(&self, bytes: u64) -> Result<(), UsageError> {
-        // Held while the document is asked: one preview's downloads take room in turn.
-        let mut ledger = self.ledger();
-        let free = ledger.held.saturating_sub(ledger.taken);
+    pub async fn take(&self, bytes: u64) -> Result<(), UsageError> {
+        let _turn = self.turn.lock().await;
+        let free = {
+            let ledger = self.ledger();
+            ledger.held.saturating_sub(ledger.taken)
+        };
         if free < bytes {
             let needed = bytes - free;
             let until = now_seconds().saturating_add(self.ttl);
             match self
                 .usage
                 .hold(&self.id, needed, needed.max(HOLD_STEP), until)
+                .await
             {
-                Ok(granted) => ledger.held = ledger.held.saturating_add(granted),
+                Ok(granted) => {
+                    let mut ledger = self.ledger();
+                    ledger.held = ledger.held.saturating_add(granted);
+                }
                 Err(UsageError::NoRoom(refused)) => {
-                    ledger.refused = Some(refused.clone());
+                    self.ledger().refused = Some(refused.clone());
                     return Err(refused.into());
                 }
                 Err(error) => return Err(error),
             }
         }
-        ledger.taken += bytes;
+        self.ledger().taken += bytes;
         Ok(())
     }
 
@@ -423,9 +468,17 @@ impl Room<'_> {
         ledger.taken = ledger.taken.saturating_sub(bytes);
     }
 
-    /// The image `name` did not exist and this preview wrote it.
+    /// The image `name` did not exist and this preview is writing it.
     pub fn created(&self, name: &str) {
         self.ledger().created.push(name.to_string());
+    }
+
+    /// The image `name` was not written by this preview after all (another had stored it).
+    pub fn not_created(&self, name: &str) {
+        let mut ledger = self.ledger();
+        if let Some(at) = ledger.created.iter().rposition(|created| created == name) {
+            ledger.created.remove(at);
+        }
     }
 
     /// The images this preview created.
@@ -456,16 +509,18 @@ impl Room<'_> {
 
     /// Ends the preview: removes what it left to remove and settles its hold. A preview
     /// that held nothing and removes nothing (a view of an unchanged page) writes nothing.
-    pub fn finish(self) -> Result<(), StoreError> {
+    pub async fn finish(self) -> Result<(), StoreError> {
         let usage = self.usage;
         let ledger = self.ledger.into_inner().unwrap_or_else(|p| p.into_inner());
         if ledger.held == 0 && ledger.replaced == 0 && ledger.removals.is_empty() {
             return Ok(());
         }
-        usage.settle(&self.id, ledger.taken, ledger.replaced, &ledger.removals)?;
+        usage
+            .settle(&self.id, ledger.taken, ledger.replaced, &ledger.removals)
+            .await?;
         for folder in &ledger.folders {
             // Only a stray file a crash left is still there: it goes uncounted (over).
-            usage.store.delete_all(folder)?;
+            usage.store.delete_all(folder).await?;
         }
         Ok(())
     }
@@ -475,6 +530,7 @@ impl Room<'_> {
 mod tests {
     use super::*;
     use crate::store::FsStore;
+    use futures_util::future::BoxFuture;
 
     fn site(cap: u64) -> (tempfile::TempDir, Arc<dyn Store>, SiteUsage) {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -483,9 +539,10 @@ mod tests {
         (dir, store, usage)
     }
 
-    fn stored(store: &Arc<dyn Store>) -> Usage {
+    async fn stored(store: &Arc<dyn Store>) -> Usage {
         let bytes = store
             .get("preview/acme/web/usage.json")
+            .await
             .expect("get")
             .expect("a usage document");
         serde_json::from_slice(&bytes).expect("parses")
@@ -493,29 +550,33 @@ mod tests {
 
     const HOUR: Duration = Duration::from_secs(3600);
 
-    #[test]
-    fn a_missing_document_is_counted_from_the_files() {
+    #[tokio::test]
+    async fn a_missing_document_is_counted_from_the_files() {
         let (_dir, store, usage) = site(1 << 20);
         store
             .put("preview/acme/web/main/media/media_a.png", &[0; 1000])
+            .await
             .expect("put");
         store
             .put("preview/acme/web/dev/pages/p.json", &[0; 24])
+            .await
             .expect("put");
         // Another site's files are not this one's.
         store
             .put("preview/acme/blog/main/media/media_b.png", &[0; 99])
+            .await
             .expect("put");
-        assert_eq!(usage.current().expect("usage").stored, 1024);
+        assert_eq!(usage.current().await.expect("usage").stored, 1024);
         assert!(
             store
                 .get("preview/acme/web/usage.json")
+                .await
                 .expect("get")
                 .is_none()
         );
         let room = usage.room(HOUR);
-        room.take(10).expect("room");
-        let document = stored(&store);
+        room.take(10).await.expect("room");
+        let document = stored(&store).await;
         assert_eq!(document.stored, 1024, "counted when first held");
         assert_eq!(document.holds.len(), 1);
         assert_eq!(
@@ -525,39 +586,40 @@ mod tests {
         );
     }
 
-    #[test]
-    fn holds_become_stored_bytes_and_unused_room_is_given_back() {
+    #[tokio::test]
+    async fn holds_become_stored_bytes_and_unused_room_is_given_back() {
         let (_dir, store, usage) = site(1 << 30);
         let room = usage.room(HOUR);
-        room.take(3000).expect("room");
-        room.take(5000).expect("room");
-        room.take(700).expect("room");
+        room.take(3000).await.expect("room");
+        room.take(5000).await.expect("room");
+        room.take(700).await.expect("room");
         room.give_back(700);
-        let held = stored(&store);
+        let held = stored(&store).await;
         assert_eq!(held.stored, 0);
         assert_eq!(held.holds.values().next().map(|h| h.bytes), Some(HOLD_STEP));
         room.replaced(1000);
-        room.finish().expect("settled");
-        let settled = stored(&store);
+        room.finish().await.expect("settled");
+        let settled = stored(&store).await;
         assert_eq!((settled.stored, settled.holds.len()), (7000, 0));
     }
 
-    #[test]
-    fn past_the_cap_a_preview_is_refused_and_told_why() {
+    #[tokio::test]
+    async fn past_the_cap_a_preview_is_refused_and_told_why() {
         let (_dir, store, usage) = site(10_000);
         store
             .put("preview/acme/web/main/media/media_a.png", &[0; 6000])
+            .await
             .expect("put");
         let first = usage.room(HOUR);
-        first.take(3000).expect("fits");
+        first.take(3000).await.expect("fits");
         assert_eq!(
-            stored(&store).used(),
+            stored(&store).await.used(),
             9000,
             "near the cap, a preview holds what it needs, not a step"
         );
         let second = usage.room(HOUR);
-        second.take(500).expect("fits");
-        let refused = second.take(1000).expect_err("over the cap");
+        second.take(500).await.expect("fits");
+        let refused = second.take(1000).await.expect_err("over the cap");
         let UsageError::NoRoom(refused) = refused else {
             panic!("a refusal: {refused:?}");
         };
@@ -573,13 +635,13 @@ mod tests {
         );
         // The first gives back what it did not write: then the second fits.
         first.give_back(2000);
-        first.finish().expect("settled");
-        assert_eq!(stored(&store).stored, 7000);
-        second.take(1000).expect("fits now");
+        first.finish().await.expect("settled");
+        assert_eq!(stored(&store).await.stored, 7000);
+        second.take(1000).await.expect("fits now");
     }
 
-    #[test]
-    fn a_refusal_counts_again_first_and_drops_expired_holds() {
+    #[tokio::test]
+    async fn a_refusal_counts_again_first_and_drops_expired_holds() {
         let (_dir, store, usage) = site(10_000);
         // A preview that stopped (a crash) left its hold; one that runs holds some too.
         let document = Usage {
@@ -607,13 +669,15 @@ mod tests {
                 "preview/acme/web/usage.json",
                 &serde_json::to_vec(&document).expect("json"),
             )
+            .await
             .expect("put");
         store
             .put("preview/acme/web/main/media/media_a.png", &[0; 2000])
+            .await
             .expect("put");
         let room = usage.room(HOUR);
-        room.take(3000).expect("fits once counted again");
-        let now = stored(&store);
+        room.take(3000).await.expect("fits once counted again");
+        let now = stored(&store).await;
         assert_eq!(now.stored, 2000);
         let mut holds: Vec<&str> = now.holds.keys().map(String::as_str).collect();
         holds.sort_by_key(|id| *id != "running");
@@ -621,8 +685,9 @@ mod tests {
         // Counted a moment ago: a refusal now does not list the files again.
         store
             .put("preview/acme/web/main/media/media_b.png", &[0; 100])
+            .await
             .expect("put");
-        let refused = usage.room(HOUR).take(5000).expect_err("over");
+        let refused = usage.room(HOUR).take(5000).await.expect_err("over");
         assert!(
             matches!(
                 refused,
@@ -634,42 +699,44 @@ mod tests {
             ),
             "{refused:?}"
         );
-        assert_eq!(stored(&store).stored, 2000);
+        assert_eq!(stored(&store).await.stored, 2000);
     }
 
-    #[test]
-    fn removed_files_come_off_once() {
+    #[tokio::test]
+    async fn removed_files_come_off_once() {
         let (_dir, store, usage) = site(1 << 30);
         for (name, size) in [("a", 300), ("b", 500)] {
             let room = usage.room(HOUR);
-            room.take(size).expect("room");
+            room.take(size).await.expect("room");
             store
                 .put(
                     &format!("preview/acme/web/main/media/media_{name}.png"),
                     &vec![0; size as usize],
                 )
+                .await
                 .expect("put");
-            room.finish().expect("settled");
+            room.finish().await.expect("settled");
         }
-        assert_eq!(stored(&store).stored, 800);
+        assert_eq!(stored(&store).await.stored, 800);
         let keys = vec!["preview/acme/web/main/media/media_a.png".to_string()];
         // Two previews remove the same image: it comes off once.
         for _ in 0..2 {
             let room = usage.room(HOUR);
             room.remove_later(keys.clone());
-            room.finish().expect("settled");
+            room.finish().await.expect("settled");
         }
-        assert_eq!(stored(&store).stored, 500);
-        assert_eq!(store.size(&keys[0]).expect("size"), None);
+        assert_eq!(stored(&store).await.stored, 500);
+        assert_eq!(store.size(&keys[0]).await.expect("size"), None);
     }
 
-    #[test]
-    fn a_room_that_did_nothing_writes_nothing() {
+    #[tokio::test]
+    async fn a_room_that_did_nothing_writes_nothing() {
         let (_dir, store, usage) = site(1 << 30);
-        usage.room(HOUR).finish().expect("nothing to do");
+        usage.room(HOUR).finish().await.expect("nothing to do");
         assert!(
             store
                 .get("preview/acme/web/usage.json")
+                .await
                 .expect("get")
                 .is_none()
         );
@@ -678,43 +745,50 @@ mod tests {
     /// A store on which another instance acts at the first removal of this one's: `race`
     /// runs between this instance's look at the file and its delete, as two deletes of one
     /// object meet on a bucket (both see it, both delete, both succeed).
+    /// What another instance does, once.
+    type Race = Box<dyn FnOnce() -> BoxFuture<'static, ()> + Send>;
+
     struct Racing {
         inner: Arc<dyn Store>,
-        race: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+        race: Mutex<Option<Race>>,
     }
 
+    #[crate::store::async_trait]
     impl Store for Racing {
-        fn get_versioned(&self, key: &str) -> Result<Option<crate::store::Versioned>, StoreError> {
-            self.inner.get_versioned(key)
+        async fn get_versioned(
+            &self,
+            key: &str,
+        ) -> Result<Option<crate::store::Versioned>, StoreError> {
+            self.inner.get_versioned(key).await
         }
-        fn put_if(
+        async fn put_if(
             &self,
             key: &str,
             bytes: &[u8],
             condition: crate::store::Precondition,
         ) -> Result<(), StoreError> {
-            self.inner.put_if(key, bytes, condition)
+            self.inner.put_if(key, bytes, condition).await
         }
-        fn delete(&self, key: &str) -> Result<bool, StoreError> {
-            self.inner.delete(key)
+        async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+            self.inner.delete(key).await
         }
-        fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        async fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
             let race = self.race.lock().expect("race").take();
             match race {
                 Some(race) => {
-                    let size = self.inner.size(key)?;
-                    race();
-                    self.inner.remove(key)?;
+                    let size = self.inner.size(key).await?;
+                    race().await;
+                    self.inner.remove(key).await?;
                     Ok(size)
                 }
-                None => self.inner.remove(key),
+                None => self.inner.remove(key).await,
             }
         }
-        fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
-            self.inner.list(prefix)
+        async fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+            self.inner.list(prefix).await
         }
-        fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
-            self.inner.delete_all(prefix)
+        async fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+            self.inner.delete_all(prefix).await
         }
         fn location(&self) -> String {
             self.inner.location()
@@ -723,17 +797,19 @@ mod tests {
 
     /// Two instances, this one seeing `race` at its first removal; 400 bytes stored in
     /// the image `KEY`.
-    fn two_instances(
-        race: impl FnOnce(&SiteUsage) + Send + 'static,
+    async fn two_instances(
+        race: impl for<'u> FnOnce(&'u SiteUsage) -> BoxFuture<'u, ()> + Send + 'static,
     ) -> (tempfile::TempDir, Arc<dyn Store>, SiteUsage) {
         let (dir, store, other) = site(1 << 30);
         let room = other.room(HOUR);
-        room.take(400).expect("room");
-        store.put(KEY, &[0; 400]).expect("put");
-        room.finish().expect("settled");
+        room.take(400).await.expect("room");
+        store.put(KEY, &[0; 400]).await.expect("put");
+        room.finish().await.expect("settled");
         let racing: Arc<dyn Store> = Arc::new(Racing {
             inner: store.clone(),
-            race: Mutex::new(Some(Box::new(move || race(&other)))),
+            race: Mutex::new(Some(Box::new(move || {
+                Box::pin(async move { race(&other).await })
+            }))),
         });
         let this = SiteUsage::new(racing, &UsageLocks::default(), "acme", "web", 1 << 30);
         (dir, store, this)
@@ -741,34 +817,41 @@ mod tests {
 
     const KEY: &str = "preview/acme/web/main/media/media_a.png";
 
-    #[test]
-    fn an_image_two_instances_remove_at_once_comes_off_once() {
+    #[tokio::test]
+    async fn an_image_two_instances_remove_at_once_comes_off_once() {
         let (_dir, store, this) = two_instances(|other| {
-            let room = other.room(HOUR);
-            room.remove_later([KEY.to_string()]);
-            room.finish().expect("the other removes it first");
-        });
+            Box::pin(async move {
+                let room = other.room(HOUR);
+                room.remove_later([KEY.to_string()]);
+                room.finish().await.expect("the other removes it first");
+            })
+        })
+        .await;
         let room = this.room(HOUR);
         room.remove_later([KEY.to_string()]);
-        room.finish().expect("settled");
-        assert_eq!(stored(&store).stored, 0, "not taken off twice");
-        assert_eq!(store.size(KEY).expect("size"), None);
+        room.finish().await.expect("settled");
+        assert_eq!(stored(&store).await.stored, 0, "not taken off twice");
+        assert_eq!(store.size(KEY).await.expect("size"), None);
     }
 
-    #[test]
-    fn a_removal_that_met_another_write_stays_counted() {
+    #[tokio::test]
+    async fn a_removal_that_met_another_write_stays_counted() {
         // Over, never under: run again, the section finds the image gone.
         let (_dir, store, this) = two_instances(|other| {
-            other
-                .room(HOUR)
-                .take(10)
-                .expect("another preview holds room");
-        });
+            Box::pin(async move {
+                other
+                    .room(HOUR)
+                    .take(10)
+                    .await
+                    .expect("another preview holds room");
+            })
+        })
+        .await;
         let room = this.room(HOUR);
         room.remove_later([KEY.to_string()]);
-        room.finish().expect("settled");
-        assert_eq!(stored(&store).stored, 400);
-        assert_eq!(store.size(KEY).expect("size"), None);
+        room.finish().await.expect("settled");
+        assert_eq!(stored(&store).await.stored, 400);
+        assert_eq!(store.size(KEY).await.expect("size"), None);
     }
 
     #[test]

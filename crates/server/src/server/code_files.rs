@@ -19,7 +19,7 @@ use crate::api::ApiError;
 use crate::code::{CodeError, CodeFile, CodePath, CodeRepo, Origin, SiteCode, media_type};
 
 /// Answers `path` from `repo`'s code on `branch`, for a site of `org`.
-pub fn respond(
+pub async fn respond(
     code: &SiteCode,
     org: &str,
     repo: Option<&CodeRepo>,
@@ -27,27 +27,33 @@ pub fn respond(
     path: &str,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let not_found = |why: String| -> Result<Response, ApiError> {
-        match repo.map(|repo| read(code, org, repo, branch, &CodePath::new("404.html").ok()?)) {
-            Some(Some(Ok(page))) => Ok(with_status(
+    let not_found = async |why: String| -> Result<Response, ApiError> {
+        let page = match (repo, CodePath::new("404.html")) {
+            (Some(repo), Ok(page)) => read(code, org, repo, branch, &page).await,
+            _ => None,
+        };
+        match page {
+            Some(Ok(page)) => Ok(with_status(
                 StatusCode::NOT_FOUND,
                 page.bytes,
                 "text/html; charset=utf-8",
             )),
-            Some(Some(Err(error))) => Err(error),
-            _ => Err(ApiError::not_found(why)),
+            Some(Err(error)) => Err(error),
+            None => Err(ApiError::not_found(why)),
         }
     };
     let Some(repo) = repo else {
-        return not_found("the site has no code".to_string());
+        return not_found("the site has no code".to_string()).await;
     };
     let code_path = match CodePath::from_request(path) {
         Ok(code_path) => code_path,
-        Err(refused) => return not_found(refused.to_string()),
+        Err(refused) => return not_found(refused.to_string()).await,
     };
-    let file = match read(code, org, repo, branch, &code_path) {
+    let file = match read(code, org, repo, branch, &code_path).await {
         Some(file) => file?,
-        None => return not_found(format!("{path} is not in the code of {repo} ({branch})")),
+        None => {
+            return not_found(format!("{path} is not in the code of {repo} ({branch})")).await;
+        }
     };
     let etag = etag(&file.bytes);
     let mut response = if none_match(headers, &etag) {
@@ -71,14 +77,14 @@ pub fn respond(
     Ok(response)
 }
 
-fn read(
+async fn read(
     code: &SiteCode,
     org: &str,
     repo: &CodeRepo,
     branch: &str,
     path: &CodePath,
 ) -> Option<Result<CodeFile, ApiError>> {
-    match code.read(org, repo, branch, path) {
+    match code.read(org, repo, branch, path).await {
         Ok(file) => file.map(Ok),
         Err(error) => Some(Err(code_error(error))),
     }

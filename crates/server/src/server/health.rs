@@ -34,20 +34,19 @@ pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     {
         return not_ready("the repository is not applied yet");
     }
-    let store = state.store.clone();
+    let store = state.store.as_ref();
     // A write and a delete: a store that reads but cannot write (a read-only directory,
     // credentials that only read) cannot serve.
-    let probe = tokio::task::spawn_blocking(move || {
-        store.put(&PROBE_KEY, b"ready")?;
-        store.delete(&PROBE_KEY).map(|_| ())
-    });
+    let probe = async {
+        store.put(&PROBE_KEY, b"ready").await?;
+        store.delete(&PROBE_KEY).await.map(|_| ())
+    };
     match tokio::time::timeout(STORE_PROBE_TIMEOUT, probe).await {
-        Ok(Ok(Ok(()))) => (StatusCode::OK, "ready\n").into_response(),
-        Ok(Ok(Err(error))) => {
+        Ok(Ok(())) => (StatusCode::OK, "ready\n").into_response(),
+        Ok(Err(error)) => {
             tracing::warn!(%error, "not ready: the store takes no write");
             not_ready("the store takes no write")
         }
-        Ok(Err(_)) => not_ready("not ready"),
         Err(_) => not_ready(&format!(
             "the store does not answer within {} s",
             STORE_PROBE_TIMEOUT.as_secs()

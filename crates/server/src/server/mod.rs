@@ -11,6 +11,8 @@ pub mod hosts;
 pub mod listen;
 pub mod page_policy;
 mod preview_host;
+#[cfg(test)]
+mod view_rounds;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -141,8 +143,17 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         );
     }
     let store = config.store.open()?;
-    crate::sites::sealed::check_key(store.as_ref())?;
-    let key = signing_key(store.as_ref())?;
+    start_on(config, store).await
+}
+
+/// Starts serving on `store`, already open (what [`start`] opened from `config.store`, or
+/// a store a caller made: a test's).
+pub async fn start_on(
+    config: ServerConfig,
+    store: Arc<dyn crate::store::Store>,
+) -> anyhow::Result<RunningServer> {
+    crate::sites::sealed::check_key(store.as_ref()).await?;
+    let key = signing_key(store.as_ref()).await?;
     let transport: Arc<dyn crate::preview::Transport> = config
         .preview_transport
         .clone()
@@ -206,7 +217,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 /// for as long as the server serves.
 async fn adopt_jobs(code_sync: Arc<CodeSync>) {
     loop {
-        match code_sync.adopt() {
+        match code_sync.adopt().await {
             Ok(0) => {}
             Ok(adopted) => tracing::info!(adopted, "code sync jobs taken over"),
             Err(error) => tracing::warn!(%error, "cannot read the code sync jobs"),

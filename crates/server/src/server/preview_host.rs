@@ -26,7 +26,7 @@ use crate::app::AppState;
 use crate::effective::path_mappings;
 use crate::preview::PreviewHost;
 use crate::preview::images::media::{content_type_of, is_media_name};
-use crate::preview::store::{self, BranchPreviews};
+use crate::preview::store::{self, BranchPreviews, PreviewRecord};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::sites;
 use siteops_config::model::api::PublicConfig;
@@ -37,7 +37,7 @@ pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> R
     let response = if let Some(session) = &state.session {
         session.clone().preview_host(state, host, request).await
     } else {
-        match serve(state, host, request.uri().path(), request.headers()) {
+        match serve(state, host, request.uri().path(), request.headers()).await {
             Ok(response) => response,
             Err(error) => error.into_response(),
         }
@@ -46,58 +46,91 @@ pub async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> R
 }
 
 /// A preview host's stored files, as the platform serves them (no session involved).
-pub fn serve(
+///
+/// Every answer needs the site document (does the site exist, may the caller read it),
+/// and most need one more document or object: each is read together with the site
+/// document, so a view costs one round trip to the store, and none on a repeated view of
+/// what never changes (a revision's files, an image), which comes from the store's cache.
+/// Only after both reads is the site checked: nothing read is answered before that.
+///
+/// Why two mutable reads and not one: the page's record says which revision is current,
+/// the site document who may read it; both change independently (a preview, a change of
+/// `access`), and a copy of the one in the other would be stale until the next preview.
+/// Reading both at once costs one round trip, not two, and every acknowledged write of
+/// either is seen on the next view, on every instance.
+pub async fn serve(
     state: &AppState,
     host: &PreviewHost,
     path: &str,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let store = state.store.as_ref();
-    let PreviewHost { org, site, .. } = host;
-    let document = sites::load(store, org, site)?
-        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    state.check_content_access(headers, &document)?;
-    let previews = BranchPreviews::new(store, org, site, &host.branch);
-    match path {
-        CONFIG_JSON => {
-            let mappings = path_mappings(store, &state.code, &document, &host.branch)?
-                .map(|m| m.value)
-                .unwrap_or_default();
-            config_json(&previews, sites::public(store, org, site)?, &mappings)
-        }
-        path if is_code_path(path) => code_files::respond(
+    let PreviewHost { org, site, branch } = host;
+    let previews = BranchPreviews::new(store, org, site, branch);
+    let existing = |document: Result<Option<sites::Site>, sites::SiteError>| {
+        let document = document?
+            .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+        state.check_content_access(headers, &document)?;
+        Ok::<_, ApiError>(document)
+    };
+    let code_file = async |document: &sites::Site| {
+        code_files::respond(
             &state.code,
             org,
             document.code_repo().as_ref(),
-            &host.branch,
+            branch,
             path,
             headers,
-        ),
-        path => {
-            let not_found = || ApiError::not_found(format!("{path} has not been previewed"));
-            match requested(path).map_err(|e| ApiError::bad_request(e.to_string()))? {
-                Requested::Media(name) => {
-                    let bytes = previews.media(&name)?.ok_or_else(not_found)?;
-                    let extension = name.rsplit('.').next().unwrap_or("");
-                    Ok(typed(
-                        bytes,
-                        content_type_of(extension).unwrap_or("application/octet-stream"),
-                    ))
-                }
-                Requested::Page(page, variant) => match page_file(&previews, &page, variant)? {
-                    Some(response) => Ok(response),
-                    // A JSON file that is no previewed sheet may be the code's.
-                    None if path.ends_with(".json") => code_files::respond(
-                        &state.code,
-                        org,
-                        document.code_repo().as_ref(),
-                        &host.branch,
-                        path,
-                        headers,
-                    ),
-                    None => Err(not_found()),
-                },
+        )
+        .await
+    };
+    if path == CONFIG_JSON {
+        let (document, public) = tokio::join!(
+            sites::load(store, org, site),
+            sites::public(store, org, site)
+        );
+        let document = existing(document)?;
+        let public = public?;
+        let mappings = path_mappings(&state.code, &document, branch, public.clone())
+            .await
+            .map(|m| m.value)
+            .unwrap_or_default();
+        return config_json(&previews, public, &mappings).await;
+    }
+    if is_code_path(path) {
+        let document = existing(sites::load(store, org, site).await)?;
+        return code_file(&document).await;
+    }
+    let not_found = || ApiError::not_found(format!("{path} has not been previewed"));
+    // Parsed before the reads, answered after the site's checks, as a missing site wins.
+    let requested = requested(path).map_err(|e| ApiError::bad_request(e.to_string()));
+    match requested {
+        Ok(Requested::Media(name)) => {
+            let (document, bytes) =
+                tokio::join!(sites::load(store, org, site), previews.media(&name));
+            existing(document)?;
+            let bytes = bytes?.ok_or_else(not_found)?;
+            let extension = name.rsplit('.').next().unwrap_or("");
+            Ok(typed(
+                bytes,
+                content_type_of(extension).unwrap_or("application/octet-stream"),
+            ))
+        }
+        Ok(Requested::Page(page, variant)) => {
+            let web_path = page.web_path();
+            let (document, record) =
+                tokio::join!(sites::load(store, org, site), previews.load(&web_path));
+            let document = existing(document)?;
+            match page_file(&previews, &web_path, record?, variant).await? {
+                Some(response) => Ok(response),
+                // A JSON file that is no previewed sheet may be the code's.
+                None if path.ends_with(".json") => code_file(&document).await,
+                None => Err(not_found()),
             }
+        }
+        Err(error) => {
+            existing(sites::load(store, org, site).await)?;
+            Err(error)
         }
     }
 }
@@ -112,14 +145,15 @@ pub fn is_code_path(path: &str) -> bool {
     matches!(name.rsplit_once('.'), Some((stem, extension)) if !stem.is_empty() && extension != "json")
 }
 
-/// A stored page in the variant asked for; a sheet only as itself.
-fn page_file(
+/// A stored page in the variant asked for, from its record (read as `record`); a sheet
+/// only as itself.
+async fn page_file(
     previews: &BranchPreviews<'_>,
-    page: &PagePath,
+    web_path: &str,
+    record: Option<PreviewRecord>,
     variant: Variant,
 ) -> Result<Option<Response>, ApiError> {
-    let web_path = page.web_path();
-    let Some(record) = previews.load(&web_path)? else {
+    let Some(record) = record else {
         return Ok(None);
     };
     let (file, content_type) = match (record.is_json(), variant) {
@@ -130,8 +164,20 @@ fn page_file(
         (false, Variant::Plain) => (store::PLAIN, "text/html; charset=utf-8"),
     };
     Ok(previews
-        .file(&web_path, file)?
+        .file_of(web_path, record, file)
+        .await?
         .map(|(_, bytes)| typed(bytes, content_type)))
+}
+
+/// A stored page in the variant asked for, its record read first.
+async fn stored_page(
+    previews: &BranchPreviews<'_>,
+    page: &PagePath,
+    variant: Variant,
+) -> Result<Option<Response>, ApiError> {
+    let web_path = page.web_path();
+    let record = previews.load(&web_path).await?;
+    page_file(previews, &web_path, record, variant).await
 }
 
 fn typed(bytes: Vec<u8>, content_type: &'static str) -> Response {
@@ -158,7 +204,7 @@ pub fn config_page(mappings: &[String]) -> Option<&str> {
 /// `/config.json`: the public configuration, unless a path mapping (the public one, or the
 /// legacy `paths.yaml` of the site's code) publishes a configuration page there, which is
 /// served once it has been previewed.
-fn config_json(
+async fn config_json(
     previews: &BranchPreviews<'_>,
     public: Option<PublicConfig>,
     mappings: &[String],
@@ -167,11 +213,11 @@ fn config_json(
         // The page as mapped, or the sheet it became (`<source>.json`).
         let mut served = None;
         if let Ok(page) = PagePath::parse(source) {
-            served = page_file(previews, &page, Variant::Html)?;
+            served = stored_page(previews, &page, Variant::Html).await?;
             if served.is_none()
                 && let Ok(sheet) = PagePath::parse(&page.resource_path(true))
             {
-                served = page_file(previews, &sheet, Variant::Html)?;
+                served = stored_page(previews, &sheet, Variant::Html).await?;
             }
         }
         return served.ok_or_else(|| {

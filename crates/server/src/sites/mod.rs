@@ -20,7 +20,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::code::CodeRepo;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, keys};
 use siteops_config::model::api::{
     AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteConfig,
 };
@@ -35,45 +35,27 @@ pub enum SiteError {
     Store(#[from] StoreError),
 }
 
-/// Store key of a branch's worker configuration.
-pub fn worker_config_key(org: &str, site: &str, branch: &str) -> String {
-    format!("transform/{org}/{site}/{branch}.json")
-}
-
-/// Store key of a site document.
-pub fn site_key(org: &str, site: &str) -> String {
-    siteops_config::api_path::site(org, site)
-}
-
-/// Store key of a site's public configuration.
-pub fn public_key(org: &str, site: &str) -> String {
-    siteops_config::api_path::site_part(org, site, "public")
-}
-
-/// Store key of a site's secret.
-pub fn secret_key(org: &str, site: &str, id: &str) -> String {
-    siteops_config::api_path::secret(org, site, id)
-}
-
 /// The value of `org/site`'s secret `id`, for the service's own use (code sync, webhooks).
-pub fn secret_value(
+pub async fn secret_value(
     store: &dyn Store,
     org: &str,
     site: &str,
     id: &str,
 ) -> Result<Option<String>, SiteError> {
-    Ok(secret(store, org, site, id)?.map(|secret| secret.value))
+    Ok(secret(store, org, site, id)
+        .await?
+        .map(|secret| secret.value))
 }
 
 /// `org/site`'s secret `id`: its value and the origin it was issued for.
-pub fn secret(
+pub async fn secret(
     store: &dyn Store,
     org: &str,
     site: &str,
     id: &str,
 ) -> Result<Option<repos::SyncSecret>, SiteError> {
-    let key = secret_key(org, site, id);
-    let Some(document) = read::<serde_json::Map<String, Value>>(store, &key)? else {
+    let key = keys::secret(org, site, id);
+    let Some(document) = read::<serde_json::Map<String, Value>>(store, &key).await? else {
         return Ok(None);
     };
     let damaged = |reason: String| SiteError::Damaged {
@@ -106,8 +88,11 @@ pub fn secret_origin(site: &Site, id: &str) -> Option<String> {
 }
 
 /// The JSON record at `key`, typed; `None` when there is none.
-pub fn read<T: DeserializeOwned>(store: &dyn Store, key: &str) -> Result<Option<T>, SiteError> {
-    let Some(bytes) = store.get(key)? else {
+pub async fn read<T: DeserializeOwned>(
+    store: &dyn Store,
+    key: &str,
+) -> Result<Option<T>, SiteError> {
+    let Some(bytes) = store.get(key).await? else {
         return Ok(None);
     };
     serde_json::from_slice(&bytes)
@@ -120,11 +105,11 @@ pub fn read<T: DeserializeOwned>(store: &dyn Store, key: &str) -> Result<Option<
 
 /// The JSON document at `key` that holds credentials, opened if sealed ([`sealed`]), typed;
 /// `None` when there is none.
-pub fn read_sealed<T: DeserializeOwned>(
+pub async fn read_sealed<T: DeserializeOwned>(
     store: &dyn Store,
     key: &str,
 ) -> Result<Option<T>, SiteError> {
-    let Some(bytes) = store.get(key)? else {
+    let Some(bytes) = store.get(key).await? else {
         return Ok(None);
     };
     let damaged = |reason: String| SiteError::Damaged {
@@ -139,7 +124,7 @@ pub fn read_sealed<T: DeserializeOwned>(
 
 /// Writes a JSON document that holds credentials at `key`, sealed when the service has a
 /// secrets key ([`sealed`]).
-pub fn write_sealed<T: serde::Serialize>(
+pub async fn write_sealed<T: serde::Serialize>(
     store: &dyn Store,
     key: &str,
     value: &T,
@@ -149,7 +134,7 @@ pub fn write_sealed<T: serde::Serialize>(
         key: key.to_string(),
         reason,
     })?;
-    Ok(store.put(key, &bytes)?)
+    Ok(store.put(key, &bytes).await?)
 }
 
 /// Fields the service manages on stored documents; a client may send them back, they
@@ -170,7 +155,7 @@ pub struct Site {
 impl Site {
     /// Reads a stored document as `org/name`'s site.
     pub fn from_json(org: &str, name: &str, json: Value) -> Result<Site, SiteError> {
-        let config = typed(&site_key(org, name), without_managed(json.clone()))?;
+        let config = typed(&keys::site(org, name), without_managed(json.clone()))?;
         Ok(Site {
             org: org.to_string(),
             name: name.to_string(),
@@ -207,16 +192,22 @@ impl Site {
 }
 
 /// `org/site`'s stored site document; `None` when the site does not exist.
-pub fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Site>, SiteError> {
-    read::<Value>(store, &site_key(org, site))?
+pub async fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Site>, SiteError> {
+    read::<Value>(store, &keys::site(org, site))
+        .await?
         .map(|json| Site::from_json(org, site, json))
         .transpose()
 }
 
 /// `org/site`'s stored public configuration, typed, without the service's fields.
-pub fn public(store: &dyn Store, org: &str, site: &str) -> Result<Option<PublicConfig>, SiteError> {
-    let key = public_key(org, site);
-    read::<Value>(store, &key)?
+pub async fn public(
+    store: &dyn Store,
+    org: &str,
+    site: &str,
+) -> Result<Option<PublicConfig>, SiteError> {
+    let key = keys::public(org, site);
+    read::<Value>(store, &key)
+        .await?
         .map(|json| typed(&key, without_managed(json)))
         .transpose()
 }

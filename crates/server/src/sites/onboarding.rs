@@ -10,7 +10,7 @@
 
 use siteops_config::model::api::CodeConfig;
 
-use super::repos::{Repository, external, key, load, onboarding_secret};
+use super::repos::{Repository, external, load, onboarding_secret};
 use super::{MAX_NAME_LEN, SiteError};
 use crate::store::{Store, StoreError};
 
@@ -58,7 +58,7 @@ impl From<StoreError> for OnboardingError {
 
 /// Whether `org/site` may use this code block: it onboards a new repository (with
 /// `secretId`), or selects a ready one (without).
-pub fn check_selectable(
+pub async fn check_selectable(
     store: &dyn Store,
     org: &str,
     site: &str,
@@ -86,7 +86,7 @@ pub fn check_selectable(
     };
     let this_site = format!("{org}/{site}");
     let (owner, repo) = (owner.to_string(), repo.to_string());
-    match (load(store, org, &owner, &repo)?, secret_id) {
+    match (load(store, org, &owner, &repo).await?, secret_id) {
         (None, Some(_)) => Ok(()),
         (None, None) => Err(OnboardingError::NotOnboarded { owner, repo }),
         (Some(registered), _) if registered.site == this_site => Ok(()),
@@ -97,7 +97,7 @@ pub fn check_selectable(
         }),
         (Some(registered), None) => {
             let raw_url = code.raw_base().unwrap_or_default();
-            match onboarding_secret(store, &registered)? {
+            match onboarding_secret(store, &registered).await? {
                 None => Err(OnboardingError::NotReady {
                     owner,
                     repo,
@@ -117,7 +117,7 @@ pub fn check_selectable(
 }
 
 /// Registers the repository a stored code block onboards.
-pub fn register(
+pub async fn register(
     store: &dyn Store,
     org: &str,
     site: &str,
@@ -126,7 +126,7 @@ pub fn register(
     let Some((owner, repo, Some(secret_id))) = code.and_then(external) else {
         return Ok(());
     };
-    let Some(key) = key(org, owner, repo) else {
+    let Some(key) = crate::store::keys::repository(org, owner, repo) else {
         return Ok(());
     };
     let record = Repository {
@@ -136,5 +136,5 @@ pub fn register(
         secret_id: secret_id.to_string(),
     };
     let bytes = serde_json::to_vec_pretty(&record).expect("records serialize");
-    store.put(&key, &bytes)
+    store.put(&key, &bytes).await
 }

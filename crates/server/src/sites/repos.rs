@@ -26,18 +26,6 @@ pub struct Repository {
     pub secret_id: String,
 }
 
-/// Store key of `org`'s registration of `owner/repo`; `None` for names that cannot be keys.
-pub fn key(org: &str, owner: &str, repo: &str) -> Option<String> {
-    let safe = |s: &str| siteops_config::rules::is_id(&s.to_ascii_lowercase());
-    (safe(owner) && safe(repo)).then(|| {
-        format!(
-            "repos/{org}/{}/{}.json",
-            owner.to_ascii_lowercase(),
-            repo.to_ascii_lowercase()
-        )
-    })
-}
-
 /// The external repository a code block names: (owner, repo, secretId).
 pub fn external(code: &CodeConfig) -> Option<(&str, &str, Option<&str>)> {
     let source = &code.source;
@@ -52,26 +40,26 @@ pub fn external(code: &CodeConfig) -> Option<(&str, &str, Option<&str>)> {
 }
 
 /// `org`'s registration of `owner/repo`.
-pub fn load(
+pub async fn load(
     store: &dyn Store,
     org: &str,
     owner: &str,
     repo: &str,
 ) -> Result<Option<Repository>, SiteError> {
-    let Some(key) = key(org, owner, repo) else {
+    let Some(key) = crate::store::keys::repository(org, owner, repo) else {
         return Ok(None);
     };
-    super::read(store, &key)
+    super::read(store, &key).await
 }
 
 /// The sync secret of a registered repository: its onboarding site's secret. The
 /// repository is `ready` once it exists, since the sync secret is what onboarding issues.
-pub fn onboarding_secret(
+pub async fn onboarding_secret(
     store: &dyn Store,
     repository: &Repository,
 ) -> Result<Option<SyncSecret>, SiteError> {
     let (org, site) = repository.site.split_once('/').unwrap_or_default();
-    super::secret(store, org, site, &repository.secret_id)
+    super::secret(store, org, site, &repository.secret_id).await
 }
 
 /// A sync secret with the origin it was issued for.
@@ -102,20 +90,20 @@ pub fn origin_of(url: &str) -> Option<String> {
 /// The sync secret of the repository a code block of `org/site` names: the site's own
 /// secret when it onboarded the repository, else the one of the org's onboarding site.
 /// This secret also signs the repository's push notifications.
-pub fn sync_secret(
+pub async fn sync_secret(
     store: &dyn Store,
     org: &str,
     site: &str,
     code: &CodeConfig,
 ) -> Result<Option<SyncSecret>, SiteError> {
     if let Some(id) = &code.source.secret_id {
-        return super::secret(store, org, site, id);
+        return super::secret(store, org, site, id).await;
     }
     let Some((owner, repo, _)) = external(code) else {
         return Ok(None);
     };
-    match load(store, org, owner, repo)? {
-        Some(registered) => onboarding_secret(store, &registered),
+    match load(store, org, owner, repo).await? {
+        Some(registered) => onboarding_secret(store, &registered).await,
         None => Ok(None),
     }
 }
@@ -147,15 +135,5 @@ mod tests {
             origin: None,
         };
         assert!(!unbound.may_go_to("https://raw.acme.example/acme/web"));
-    }
-
-    #[test]
-    fn registrations_are_kept_per_org() {
-        assert_eq!(
-            key("acme", "P1", "Web").as_deref(),
-            Some("repos/acme/p1/web.json")
-        );
-        assert_ne!(key("acme", "p1", "web"), key("evil", "p1", "web"));
-        assert_eq!(key("acme", "../x", "web"), None);
     }
 }

@@ -171,7 +171,7 @@ fn open_bytes_with(key: Option<&Key>, store_key: &str, stored: Vec<u8>) -> Resul
 }
 
 /// Where the key check value is stored: a known text sealed with the store's key.
-pub const CHECK_KEY: &str = "keys/secrets-key-check.json";
+pub const CHECK_KEY: &str = crate::store::keys::SECRETS_KEY_CHECK;
 const CHECK_TEXT: &[u8] = b"siteops secrets key check v1";
 
 /// Why a store and the environment's key do not go together.
@@ -194,15 +194,19 @@ pub enum KeyCheckError {
 /// Checks the environment's key against the store's key check value, writing one when a
 /// key is set and the store has none yet (only if absent: instances starting together
 /// agree on one).
-pub fn check_key(store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
+pub async fn check_key(store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
     let key = key().map_err(KeyCheckError::Damaged)?;
-    check_key_with(key, store)
+    check_key_with(key, store).await
 }
 
-fn check_key_with(key: Option<&Key>, store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
+async fn check_key_with(
+    key: Option<&Key>,
+    store: &dyn crate::store::Store,
+) -> Result<(), KeyCheckError> {
     use crate::store::{Precondition, StoreError};
     let stored = store
         .get(CHECK_KEY)
+        .await
         .map_err(|e| KeyCheckError::Store(e.to_string()))?;
     match (key, stored) {
         (None, None) => Ok(()),
@@ -219,10 +223,12 @@ fn check_key_with(key: Option<&Key>, store: &dyn crate::store::Store) -> Result<
         (Some(key), None) => {
             let sealed = seal_bytes_with(Some(key), CHECK_KEY, CHECK_TEXT)
                 .map_err(KeyCheckError::Damaged)?;
-            match store.put_if(CHECK_KEY, &sealed, Precondition::Absent) {
+            match store.put_if(CHECK_KEY, &sealed, Precondition::Absent).await {
                 Ok(()) => Ok(()),
                 // Another instance wrote one first: it must open with this key too.
-                Err(StoreError::Conflict { .. }) => check_key_with(Some(key), store),
+                Err(StoreError::Conflict { .. }) => {
+                    Box::pin(check_key_with(Some(key), store)).await
+                }
                 Err(error) => Err(KeyCheckError::Store(error.to_string())),
             }
         }
@@ -315,26 +321,29 @@ mod tests {
         assert!(!is_sealed(br#"{"sealed": "v1:x", "other": 1}"#));
     }
 
-    #[test]
-    fn the_key_check_value_refuses_another_key_and_no_key() {
+    #[tokio::test]
+    async fn the_key_check_value_refuses_another_key_and_no_key() {
         use crate::store::Store as _;
         let dir = tempfile::tempdir().expect("temp dir");
         let store = crate::store::FsStore::open(dir.path()).expect("store");
         let key = Key::parse("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=").expect("a key");
         let other = Key::parse("ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=").expect("a key");
         // No key, no check value: a clear store.
-        assert_eq!(check_key_with(None, &store), Ok(()));
+        assert_eq!(check_key_with(None, &store).await, Ok(()));
         // The first start with a key writes the check value; later starts check it.
-        assert_eq!(check_key_with(Some(&key), &store), Ok(()));
+        assert_eq!(check_key_with(Some(&key), &store).await, Ok(()));
         assert!(is_sealed(
-            &store.get(CHECK_KEY).expect("get").expect("written")
+            &store.get(CHECK_KEY).await.expect("get").expect("written")
         ));
-        assert_eq!(check_key_with(Some(&key), &store), Ok(()));
+        assert_eq!(check_key_with(Some(&key), &store).await, Ok(()));
         assert_eq!(
-            check_key_with(Some(&other), &store),
+            check_key_with(Some(&other), &store).await,
             Err(KeyCheckError::WrongKey)
         );
-        assert_eq!(check_key_with(None, &store), Err(KeyCheckError::NoKey));
+        assert_eq!(
+            check_key_with(None, &store).await,
+            Err(KeyCheckError::NoKey)
+        );
     }
 
     #[test]

@@ -3,11 +3,11 @@
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
-use super::{Precondition, Store, StoreError, Version, Versioned, check_key};
+use super::{Precondition, Store, StoreError, Version, Versioned, async_trait, check_key};
 // Marks files being written; never a valid key segment (keys cannot start with `.`).
 use crate::fsutil::{TEMP_PREFIX, write_atomic, write_new};
 
@@ -15,8 +15,17 @@ use crate::fsutil::{TEMP_PREFIX, write_atomic, write_new};
 /// (one lock around the check and the write; a write of a new file is one step of the file
 /// system's), not across processes sharing the directory, which `serve` prevents with a
 /// [`DirLock`].
-#[derive(Debug)]
+///
+/// File calls block, so each runs on tokio's blocking threads (`spawn_blocking`), never
+/// on the threads that answer requests.
+#[derive(Debug, Clone)]
 pub struct FsStore {
+    files: Arc<Files>,
+}
+
+/// The directory and its synchronous operations.
+#[derive(Debug)]
+struct Files {
     root: PathBuf,
     conditional: Mutex<()>,
 }
@@ -28,18 +37,96 @@ impl FsStore {
         fs::create_dir_all(&root)?;
         remove_temp_files(&root)?;
         Ok(FsStore {
-            root,
-            conditional: Mutex::new(()),
+            files: Arc::new(Files {
+                root,
+                conditional: Mutex::new(()),
+            }),
         })
     }
 
     pub fn root(&self) -> &Path {
-        &self.root
+        &self.files.root
     }
 
-    fn path(&self, key: &str) -> Result<PathBuf, StoreError> {
-        check_key(key)?;
-        Ok(self.root.join(key))
+    /// Runs `work` on the directory on a blocking thread.
+    async fn on_files<T: Send + 'static>(
+        &self,
+        key: &str,
+        work: impl FnOnce(&Files) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let files = self.files.clone();
+        match tokio::task::spawn_blocking(move || work(&files)).await {
+            Ok(done) => done,
+            Err(stopped) => Err(io_error(key)(io::Error::other(stopped.to_string()))),
+        }
+    }
+}
+
+#[async_trait]
+impl Store for FsStore {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let owned = key.to_string();
+        self.on_files(key, move |files| files.get(&owned)).await
+    }
+
+    async fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+        let owned = key.to_string();
+        self.on_files(key, move |files| files.get_versioned(&owned))
+            .await
+    }
+
+    async fn put_if(
+        &self,
+        key: &str,
+        bytes: &[u8],
+        condition: Precondition,
+    ) -> Result<(), StoreError> {
+        let (owned, bytes) = (key.to_string(), bytes.to_vec());
+        self.on_files(key, move |files| files.put_if(&owned, &bytes, condition))
+            .await
+    }
+
+    fn location(&self) -> String {
+        format!("file://{}", self.files.root.display())
+    }
+
+    /// Makes the file of `key` readable and writable by its owner only (0600; Unix only).
+    /// Files the store writes start that way; this tightens one written otherwise.
+    async fn make_private(&self, key: &str) -> Result<(), StoreError> {
+        let owned = key.to_string();
+        self.on_files(key, move |files| files.make_private(&owned))
+            .await
+    }
+
+    async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.remove(key).await?.is_some())
+    }
+
+    async fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        let owned = key.to_string();
+        self.on_files(key, move |files| files.size(&owned)).await
+    }
+
+    async fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        let owned = key.to_string();
+        self.on_files(key, move |files| files.remove(&owned)).await
+    }
+
+    async fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+        let owned = prefix.to_string();
+        self.on_files(prefix, move |files| files.total_size(&owned))
+            .await
+    }
+
+    async fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let owned = prefix.to_string();
+        self.on_files(prefix, move |files| files.list(&owned)).await
+    }
+
+    async fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+        let owned = prefix.to_string();
+        self.on_files(prefix, move |files| files.delete_all(&owned))
+            .await
     }
 }
 
@@ -58,7 +145,12 @@ fn version_of(bytes: &[u8]) -> Version {
     }
 }
 
-impl Store for FsStore {
+impl Files {
+    fn path(&self, key: &str) -> Result<PathBuf, StoreError> {
+        check_key(key)?;
+        Ok(self.root.join(key))
+    }
+
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         match fs::read(self.path(key)?) {
             Ok(bytes) => Ok(Some(bytes)),
@@ -102,12 +194,6 @@ impl Store for FsStore {
         write_atomic(&path, bytes).map_err(io_error(key))
     }
 
-    fn location(&self) -> String {
-        format!("file://{}", self.root.display())
-    }
-
-    /// Makes the file of `key` readable and writable by its owner only (0600; Unix only).
-    /// Files the store writes start that way; this tightens one written otherwise.
     fn make_private(&self, key: &str) -> Result<(), StoreError> {
         #[cfg(unix)]
         {
@@ -125,10 +211,6 @@ impl Store for FsStore {
         #[cfg(not(unix))]
         let _ = key;
         Ok(())
-    }
-
-    fn delete(&self, key: &str) -> Result<bool, StoreError> {
-        Ok(self.remove(key)?.is_some())
     }
 
     fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
@@ -309,92 +391,131 @@ fn remove_temp_files(dir: &Path) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn put_get_list_delete() {
+    #[tokio::test]
+    async fn put_get_list_delete() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = FsStore::open(dir.path()).expect("store");
-        assert_eq!(store.get("config/a/sites/b.json").expect("get"), None);
-        store.put("config/a/sites/b.json", b"{}").expect("put");
+        assert_eq!(store.get("config/a/sites/b.json").await.expect("get"), None);
+        store
+            .put("config/a/sites/b.json", b"{}")
+            .await
+            .expect("put");
         store
             .put("config/a/sites/c.json", b"{\"x\":1}")
+            .await
             .expect("put");
         store
             .put("config/a/sites/b.json", b"{\"v\":2}")
+            .await
             .expect("overwrite");
         assert_eq!(
-            store.get("config/a/sites/b.json").expect("get").as_deref(),
+            store
+                .get("config/a/sites/b.json")
+                .await
+                .expect("get")
+                .as_deref(),
             Some(&b"{\"v\":2}"[..])
         );
         assert_eq!(
-            store.list("config/a/sites").expect("list"),
+            store.list("config/a/sites").await.expect("list"),
             ["b.json", "c.json"]
         );
-        assert!(store.delete("config/a/sites/b.json").expect("delete"));
-        assert!(!store.delete("config/a/sites/b.json").expect("delete again"));
-        store.delete_all("config/a").expect("delete all");
+        assert!(store.delete("config/a/sites/b.json").await.expect("delete"));
+        assert!(
+            !store
+                .delete("config/a/sites/b.json")
+                .await
+                .expect("delete again")
+        );
+        store.delete_all("config/a").await.expect("delete all");
         assert_eq!(
-            store.list("config/a/sites").expect("list"),
+            store.list("config/a/sites").await.expect("list"),
             Vec::<String>::new()
         );
-        assert!(store.get("../escape").is_err());
+        assert!(store.get("../escape").await.is_err());
     }
 
-    #[test]
-    fn conditional_writes_see_changes() {
+    #[tokio::test]
+    async fn conditional_writes_see_changes() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = FsStore::open(dir.path()).expect("store");
         let key = "config/a/sites/b.json";
         store
             .put_if(key, b"1", Precondition::Absent)
+            .await
             .expect("created");
         assert!(matches!(
-            store.put_if(key, b"2", Precondition::Absent),
+            store.put_if(key, b"2", Precondition::Absent).await,
             Err(StoreError::Conflict { .. })
         ));
-        let read = store.get_versioned(key).expect("get").expect("stored");
-        store.put(key, b"3").expect("someone else writes");
+        let read = store
+            .get_versioned(key)
+            .await
+            .expect("get")
+            .expect("stored");
+        store.put(key, b"3").await.expect("someone else writes");
         assert!(matches!(
-            store.put_if(key, b"4", Precondition::unchanged(Some(&read))),
+            store
+                .put_if(key, b"4", Precondition::unchanged(Some(&read)))
+                .await,
             Err(StoreError::Conflict { .. })
         ));
-        let fresh = store.get_versioned(key).expect("get").expect("stored");
+        let fresh = store
+            .get_versioned(key)
+            .await
+            .expect("get")
+            .expect("stored");
         store
             .put_if(key, b"4", Precondition::unchanged(Some(&fresh)))
+            .await
             .expect("written");
-        assert_eq!(store.get(key).expect("get").as_deref(), Some(&b"4"[..]));
+        assert_eq!(
+            store.get(key).await.expect("get").as_deref(),
+            Some(&b"4"[..])
+        );
     }
 
-    #[test]
-    fn sizes_removals_and_the_bytes_under_a_folder() {
+    #[tokio::test]
+    async fn sizes_removals_and_the_bytes_under_a_folder() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = FsStore::open(dir.path()).expect("store");
-        store.put("p/a/media/m.png", &[0; 300]).expect("put");
-        store.put("p/a/pages/x/r/page.html", &[0; 20]).expect("put");
-        store.put("p/b.json", &[0; 7]).expect("put");
-        store.put("q/other", &[0; 1000]).expect("put");
+        store.put("p/a/media/m.png", &[0; 300]).await.expect("put");
+        store
+            .put("p/a/pages/x/r/page.html", &[0; 20])
+            .await
+            .expect("put");
+        store.put("p/b.json", &[0; 7]).await.expect("put");
+        store.put("q/other", &[0; 1000]).await.expect("put");
         // A file being written is no key's.
         std::fs::write(dir.path().join("p/a/media/.tmp-1"), [0; 50]).expect("write");
-        assert_eq!(store.size("p/a/media/m.png").expect("size"), Some(300));
-        assert_eq!(store.size("p/a/media").expect("a folder"), None);
-        assert_eq!(store.size("p/b.json/x").expect("under a file"), None);
-        assert_eq!(store.total_size("p").expect("total"), 327);
-        assert_eq!(store.total_size("nothing").expect("total"), 0);
-        assert_eq!(store.remove("p/a/media/m.png").expect("remove"), Some(300));
-        assert_eq!(store.remove("p/a/media/m.png").expect("again"), None);
-        assert_eq!(store.total_size("p").expect("total"), 27);
+        assert_eq!(
+            store.size("p/a/media/m.png").await.expect("size"),
+            Some(300)
+        );
+        assert_eq!(store.size("p/a/media").await.expect("a folder"), None);
+        assert_eq!(store.size("p/b.json/x").await.expect("under a file"), None);
+        assert_eq!(store.total_size("p").await.expect("total"), 327);
+        assert_eq!(store.total_size("nothing").await.expect("total"), 0);
+        assert_eq!(
+            store.remove("p/a/media/m.png").await.expect("remove"),
+            Some(300)
+        );
+        assert_eq!(store.remove("p/a/media/m.png").await.expect("again"), None);
+        assert_eq!(store.total_size("p").await.expect("total"), 27);
     }
 
     /// Issue 27, finding 14: one lock per data directory; the second is refused naming
     /// the directory, its holder and `--store`, and the lock is free once dropped.
     #[cfg(unix)]
-    #[test]
-    fn a_data_directory_is_locked_once() {
+    #[tokio::test]
+    async fn a_data_directory_is_locked_once() {
         let dir = tempfile::tempdir().expect("temp dir");
         let data = dir.path().join("data");
         let held = DirLock::acquire(&data).expect("locked");
         let store = FsStore::open(&data).expect("store");
         store
             .put("config/a.json", b"{}")
+            .await
             .expect("the holder writes");
         let refused = DirLock::acquire(&data).expect_err("held");
         let message = refused.to_string();
@@ -406,13 +527,16 @@ mod tests {
         DirLock::acquire(&data).expect("free again");
     }
 
-    #[test]
-    fn leftover_temporary_files_are_removed_on_open() {
+    #[tokio::test]
+    async fn leftover_temporary_files_are_removed_on_open() {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("config")).expect("dir");
         std::fs::write(dir.path().join("config/.tmp-1-0"), "torn").expect("write");
         let store = FsStore::open(dir.path()).expect("store");
         assert!(!dir.path().join("config/.tmp-1-0").exists());
-        assert_eq!(store.list("config").expect("list"), Vec::<String>::new());
+        assert_eq!(
+            store.list("config").await.expect("list"),
+            Vec::<String>::new()
+        );
     }
 }

@@ -4,11 +4,9 @@
 //! them); conditional writes are the store's own (`If-None-Match: *`, `If-Match`), so two
 //! instances on one bucket never overwrite each other's update unseen.
 //!
-//! The [`Store`] interface is synchronous (the file system's is, and every caller was
-//! written against it), so this one runs the client on a small runtime of its own and
-//! waits for each answer. A caller on a server thread waits as it would for a disk.
+//! The client runs on the caller's runtime: a call waits for its answer without holding a
+//! thread, and calls made together are in flight together.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::StreamExt as _;
@@ -18,14 +16,12 @@ use object_store::{
 };
 use url::Url;
 
-use super::{Precondition, Store, StoreError, Version, Versioned, check_key};
+use super::{Precondition, Store, StoreError, Version, Versioned, async_trait, check_key};
 
 pub struct ObjectStoreBackend {
     inner: Arc<dyn ObjectStore>,
     prefix: ObjectPath,
     url: Url,
-    /// `None` only while dropping.
-    runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl std::fmt::Debug for ObjectStoreBackend {
@@ -63,30 +59,11 @@ impl ObjectStoreBackend {
 
     /// A backend over `inner`, keys under `url`'s path.
     pub fn new(inner: Arc<dyn ObjectStore>, url: Url) -> ObjectStoreBackend {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("siteops-store")
-            .enable_all()
-            .build()
-            .expect("a runtime for the store client");
         ObjectStoreBackend {
             inner,
             prefix: ObjectPath::from(url.path().trim_matches('/')),
             url,
-            runtime: Some(runtime),
         }
-    }
-
-    /// Runs `work` on the client's runtime and waits for it (from any thread, async or not).
-    fn run<T: Send + 'static>(&self, work: impl Future<Output = T> + Send + 'static) -> T {
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        let runtime = self.runtime.as_ref().expect("open until dropped");
-        runtime.spawn(async move {
-            let _ = sender.send(work.await);
-        });
-        receiver
-            .recv()
-            .expect("the store's runtime answers every request")
     }
 
     fn path(&self, key: &str) -> Result<ObjectPath, StoreError> {
@@ -94,15 +71,6 @@ impl ObjectStoreBackend {
         Ok(key
             .split('/')
             .fold(self.prefix.clone(), |path, part| path.join(part)))
-    }
-}
-
-impl Drop for ObjectStoreBackend {
-    fn drop(&mut self) {
-        // Dropping a runtime blocks, which an async caller may not do.
-        if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
-        }
     }
 }
 
@@ -120,26 +88,31 @@ fn object_error(key: &str) -> impl FnOnce(object_store::Error) -> StoreError + '
     }
 }
 
+#[async_trait]
 impl Store for ObjectStoreBackend {
-    fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+    async fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
         let path = self.path(key)?;
-        let inner = self.inner.clone();
-        let read = self.run(async move {
-            let found = inner.get(&path).await?;
+        let read = async {
+            let found = self.inner.get(&path).await?;
             let version = Version {
                 e_tag: found.meta.e_tag.clone(),
                 version: found.meta.version.clone(),
             };
             Ok::<_, object_store::Error>((found.bytes().await?.to_vec(), version))
-        });
-        match read {
+        };
+        match read.await {
             Ok((bytes, version)) => Ok(Some(Versioned { bytes, version })),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(object_error(key)(error)),
         }
     }
 
-    fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError> {
+    async fn put_if(
+        &self,
+        key: &str,
+        bytes: &[u8],
+        condition: Precondition,
+    ) -> Result<(), StoreError> {
         let path = self.path(key)?;
         let mode = match condition {
             Precondition::Always => PutMode::Overwrite,
@@ -149,60 +122,55 @@ impl Store for ObjectStoreBackend {
                 version: version.version,
             }),
         };
-        let inner = self.inner.clone();
         let payload = PutPayload::from(bytes.to_vec());
-        self.run(async move { inner.put_opts(&path, payload, PutOptions::from(mode)).await })
+        self.inner
+            .put_opts(&path, payload, PutOptions::from(mode))
+            .await
             .map(|_| ())
             .map_err(object_error(key))
     }
 
-    fn delete(&self, key: &str) -> Result<bool, StoreError> {
-        Ok(self.remove(key)?.is_some())
+    async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.remove(key).await?.is_some())
     }
 
-    fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+    async fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
         let path = self.path(key)?;
-        let inner = self.inner.clone();
-        match self.run(async move { inner.head(&path).await }) {
+        match self.inner.head(&path).await {
             Ok(meta) => Ok(Some(meta.size)),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(error) => Err(object_error(key)(error)),
         }
     }
 
-    fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+    async fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
         let path = self.path(key)?;
-        let inner = self.inner.clone();
         // A delete of a missing object succeeds: the head says whether there was one.
-        let removed = self.run(async move {
-            match inner.head(&path).await {
-                Ok(meta) => inner.delete(&path).await.map(|()| Some(meta.size)),
-                Err(object_store::Error::NotFound { .. }) => Ok(None),
-                Err(error) => Err(error),
-            }
-        });
+        let removed = match self.inner.head(&path).await {
+            Ok(meta) => self.inner.delete(&path).await.map(|()| Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error),
+        };
         removed.map_err(object_error(key))
     }
 
-    fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+    async fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
         let path = self.path(prefix)?;
-        let inner = self.inner.clone();
-        self.run(async move {
-            let mut objects = inner.list(Some(&path));
-            let mut total = 0;
-            while let Some(object) = objects.next().await {
-                total += object?.size;
-            }
-            Ok::<_, object_store::Error>(total)
-        })
-        .map_err(object_error(prefix))
+        let mut objects = self.inner.list(Some(&path));
+        let mut total = 0;
+        while let Some(object) = objects.next().await {
+            total += object.map_err(object_error(prefix))?.size;
+        }
+        Ok(total)
     }
 
-    fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+    async fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
         let path = self.path(prefix)?;
-        let inner = self.inner.clone();
-        let listed = self.run(async move { inner.list_with_delimiter(Some(&path)).await });
-        let listed = listed.map_err(object_error(prefix))?;
+        let listed = self
+            .inner
+            .list_with_delimiter(Some(&path))
+            .await
+            .map_err(object_error(prefix))?;
         let mut names: Vec<String> = listed
             .common_prefixes
             .iter()
@@ -220,17 +188,17 @@ impl Store for ObjectStoreBackend {
         Ok(names)
     }
 
-    fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+    async fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
         let path = self.path(prefix)?;
-        let inner = self.inner.clone();
-        self.run(async move {
-            let mut objects = inner.list(Some(&path));
-            while let Some(object) = objects.next().await {
-                inner.delete(&object?.location).await?;
-            }
-            Ok::<_, object_store::Error>(())
-        })
-        .map_err(object_error(prefix))
+        let mut objects = self.inner.list(Some(&path));
+        while let Some(object) = objects.next().await {
+            let object = object.map_err(object_error(prefix))?;
+            self.inner
+                .delete(&object.location)
+                .await
+                .map_err(object_error(prefix))?;
+        }
+        Ok(())
     }
 
     fn location(&self) -> String {
@@ -251,78 +219,112 @@ mod tests {
         )
     }
 
-    #[test]
-    fn documents_folders_and_conditional_writes() {
+    #[tokio::test]
+    async fn documents_folders_and_conditional_writes() {
         let store = backend();
-        assert_eq!(store.get("config/a/sites/b.json").expect("get"), None);
-        store.put("config/a/sites/b.json", b"{}").expect("put");
+        assert_eq!(store.get("config/a/sites/b.json").await.expect("get"), None);
+        store
+            .put("config/a/sites/b.json", b"{}")
+            .await
+            .expect("put");
         store
             .put("config/a/sites/b/secrets/s.json", b"{}")
+            .await
             .expect("put");
-        store.put("config/a/sites/c.json", b"{}").expect("put");
+        store
+            .put("config/a/sites/c.json", b"{}")
+            .await
+            .expect("put");
         assert_eq!(
-            store.list("config/a/sites").expect("list"),
+            store.list("config/a/sites").await.expect("list"),
             ["b", "b.json", "c.json"]
         );
-        let read = store.get_versioned("config/a/sites/b.json").expect("get");
+        let read = store
+            .get_versioned("config/a/sites/b.json")
+            .await
+            .expect("get");
         store
             .put("config/a/sites/b.json", b"{\"v\":2}")
+            .await
             .expect("put");
         assert!(matches!(
-            store.put_if(
-                "config/a/sites/b.json",
-                b"{\"v\":3}",
-                Precondition::unchanged(read.as_ref())
-            ),
+            store
+                .put_if(
+                    "config/a/sites/b.json",
+                    b"{\"v\":3}",
+                    Precondition::unchanged(read.as_ref())
+                )
+                .await,
             Err(StoreError::Conflict { .. })
         ));
         assert!(matches!(
-            store.put_if("config/a/sites/c.json", b"x", Precondition::Absent),
+            store
+                .put_if("config/a/sites/c.json", b"x", Precondition::Absent)
+                .await,
             Err(StoreError::Conflict { .. })
         ));
         let store: Arc<dyn Store> = Arc::new(store);
         let mut attempts = 0;
+        let other = &store;
         super::super::transact(&store, |view| {
             attempts += 1;
-            let seen = view.get("config/a/sites/b.json")?.unwrap_or_default();
-            if attempts == 1 {
-                // Someone else writes between this read and its write.
-                store.put("config/a/sites/b.json", b"{\"v\":4}")?;
-            }
-            view.put("config/a/sites/b.json", &[seen, b"+".to_vec()].concat())
+            let first = attempts == 1;
+            Box::pin(async move {
+                let seen = view.get("config/a/sites/b.json").await?.unwrap_or_default();
+                if first {
+                    // Someone else writes between this read and its write.
+                    other.put("config/a/sites/b.json", b"{\"v\":4}").await?;
+                }
+                view.put("config/a/sites/b.json", &[seen, b"+".to_vec()].concat())
+                    .await
+            })
         })
+        .await
         .expect("updated");
         assert_eq!(attempts, 2);
         assert_eq!(
-            store.get("config/a/sites/b.json").expect("get").as_deref(),
+            store
+                .get("config/a/sites/b.json")
+                .await
+                .expect("get")
+                .as_deref(),
             Some(&b"{\"v\":4}+"[..])
         );
-        assert!(store.delete("config/a/sites/c.json").expect("delete"));
-        assert!(!store.delete("config/a/sites/c.json").expect("delete again"));
-        store.delete_all("config/a/sites/b").expect("delete all");
-        assert_eq!(store.list("config/a/sites").expect("list"), ["b.json"]);
+        assert!(store.delete("config/a/sites/c.json").await.expect("delete"));
+        assert!(
+            !store
+                .delete("config/a/sites/c.json")
+                .await
+                .expect("delete again")
+        );
+        store
+            .delete_all("config/a/sites/b")
+            .await
+            .expect("delete all");
+        assert_eq!(
+            store.list("config/a/sites").await.expect("list"),
+            ["b.json"]
+        );
         assert_eq!(store.location(), "s3://bucket/team/a");
     }
 
-    #[test]
-    fn sizes_removals_and_the_bytes_under_a_prefix() {
-        let store = backend();
-        store.put("p/a/media/m.png", &[0; 300]).expect("put");
-        store.put("p/b.json", &[0; 7]).expect("put");
-        store.put("q/other", &[0; 1000]).expect("put");
-        assert_eq!(store.size("p/a/media/m.png").expect("size"), Some(300));
-        assert_eq!(store.size("p/a").expect("a prefix"), None);
-        assert_eq!(store.total_size("p").expect("total"), 307);
-        assert_eq!(store.remove("p/a/media/m.png").expect("remove"), Some(300));
-        assert_eq!(store.remove("p/a/media/m.png").expect("again"), None);
-        assert_eq!(store.total_size("p").expect("total"), 7);
-    }
-
     #[tokio::test]
-    async fn waits_from_async_code_without_blocking_its_runtime_forever() {
+    async fn sizes_removals_and_the_bytes_under_a_prefix() {
         let store = backend();
-        store.put("a", b"1").expect("put from a runtime thread");
-        assert_eq!(store.get("a").expect("get").as_deref(), Some(&b"1"[..]));
-        drop(store);
+        store.put("p/a/media/m.png", &[0; 300]).await.expect("put");
+        store.put("p/b.json", &[0; 7]).await.expect("put");
+        store.put("q/other", &[0; 1000]).await.expect("put");
+        assert_eq!(
+            store.size("p/a/media/m.png").await.expect("size"),
+            Some(300)
+        );
+        assert_eq!(store.size("p/a").await.expect("a prefix"), None);
+        assert_eq!(store.total_size("p").await.expect("total"), 307);
+        assert_eq!(
+            store.remove("p/a/media/m.png").await.expect("remove"),
+            Some(300)
+        );
+        assert_eq!(store.remove("p/a/media/m.png").await.expect("again"), None);
+        assert_eq!(store.total_size("p").await.expect("total"), 7);
     }
 }

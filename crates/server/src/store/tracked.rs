@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{Precondition, Store, StoreError, Versioned};
+use futures_util::future::BoxFuture;
+
+use super::{ImmutableKey, Precondition, Store, StoreError, Versioned, async_trait};
 
 /// How many times [`transact`] runs a section whose write met a change.
 const ATTEMPTS: usize = 16;
@@ -35,16 +37,27 @@ impl Tracked {
     }
 }
 
+#[async_trait]
 impl Store for Tracked {
-    fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
-        let read = self.store.get_versioned(key)?;
+    async fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StoreError> {
+        let read = self.store.get_versioned(key).await?;
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         // The first read is the one the section's decisions rest on.
         seen.entry(key.to_string()).or_insert_with(|| read.clone());
         Ok(read)
     }
 
-    fn put_if(&self, key: &str, bytes: &[u8], condition: Precondition) -> Result<(), StoreError> {
+    async fn get_immutable(&self, key: &ImmutableKey) -> Result<Option<Vec<u8>>, StoreError> {
+        // Never changes: nothing to track.
+        self.store.get_immutable(key).await
+    }
+
+    async fn put_if(
+        &self,
+        key: &str,
+        bytes: &[u8],
+        condition: Precondition,
+    ) -> Result<(), StoreError> {
         let condition = match condition {
             Precondition::Always => {
                 let seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
@@ -55,7 +68,7 @@ impl Store for Tracked {
             }
             other => other,
         };
-        let written = self.store.put_if(key, bytes, condition);
+        let written = self.store.put_if(key, bytes, condition).await;
         if let Err(StoreError::Conflict { .. }) = &written {
             self.conflicted.store(true, Ordering::Relaxed);
         }
@@ -67,49 +80,51 @@ impl Store for Tracked {
         written
     }
 
-    fn delete(&self, key: &str) -> Result<bool, StoreError> {
-        self.store.delete(key)
+    async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        self.store.delete(key).await
     }
 
-    fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
-        self.store.size(key)
+    async fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        self.store.size(key).await
     }
 
-    fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
-        self.store.remove(key)
+    async fn remove(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        self.store.remove(key).await
     }
 
-    fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
-        self.store.list(prefix)
+    async fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        self.store.list(prefix).await
     }
 
-    fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
-        self.store.total_size(prefix)
+    async fn total_size(&self, prefix: &str) -> Result<u64, StoreError> {
+        self.store.total_size(prefix).await
     }
 
-    fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
-        self.store.delete_all(prefix)
+    async fn delete_all(&self, prefix: &str) -> Result<(), StoreError> {
+        self.store.delete_all(prefix).await
     }
 
     fn location(&self) -> String {
         self.store.location()
     }
 
-    fn make_private(&self, key: &str) -> Result<(), StoreError> {
-        self.store.make_private(key)
+    async fn make_private(&self, key: &str) -> Result<(), StoreError> {
+        self.store.make_private(key).await
     }
 }
 
 /// Runs `section` on a [`Tracked`] view of `store`, again (on a fresh view) while one of
-/// its writes met a change, up to a limit; returns its last result.
-pub fn transact<T, E>(
+/// its writes met a change, up to a limit; returns its last result. A section is a closure
+/// that returns its work boxed (`move |view| Box::pin(async move { … })`); the work owns
+/// its view and may borrow what outlives the call (`'a`).
+pub async fn transact<'a, T, E>(
     store: &Arc<dyn Store>,
-    mut section: impl FnMut(&Tracked) -> Result<T, E>,
+    mut section: impl FnMut(Arc<Tracked>) -> BoxFuture<'a, Result<T, E>>,
 ) -> Result<T, E> {
     let mut attempt = 0;
     loop {
-        let view = Tracked::new(store.clone());
-        let outcome = section(&view);
+        let view = Arc::new(Tracked::new(store.clone()));
+        let outcome = section(view.clone()).await;
         attempt += 1;
         if !view.conflicted() || attempt == ATTEMPTS {
             return outcome;
@@ -117,7 +132,7 @@ pub fn transact<T, E>(
         // Another writer won this round; a short, growing, jittered pause spreads the
         // next round's writers apart.
         let pause = 1 + fastrand::u64(..1 << attempt.min(6));
-        std::thread::sleep(std::time::Duration::from_millis(pause));
+        tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
     }
 }
 
@@ -126,31 +141,44 @@ mod tests {
     use super::*;
     use crate::store::FsStore;
 
-    #[test]
-    fn a_section_runs_again_when_its_document_changed() {
+    #[tokio::test]
+    async fn a_section_runs_again_when_its_document_changed() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store: Arc<dyn Store> = Arc::new(FsStore::open(dir.path()).expect("store"));
-        store.put("doc", b"a").expect("put");
+        store.put("doc", b"a").await.expect("put");
         let mut runs = 0;
+        let other = &store;
         let result = transact(&store, |view| {
             runs += 1;
-            let read = view.get("doc")?.unwrap_or_default();
-            if runs == 1 {
-                // Another instance writes between this section's read and its write.
-                store.put("doc", b"b")?;
-            }
-            view.put("doc", &[read, b"+".to_vec()].concat())?;
-            // A second write of the same document follows the first.
-            view.put(
-                "doc",
-                &[view.get("doc")?.unwrap_or_default(), b"!".to_vec()].concat(),
-            )?;
-            Ok::<_, StoreError>(runs)
-        });
+            let runs = runs;
+            Box::pin(async move {
+                let read = view.get("doc").await?.unwrap_or_default();
+                if runs == 1 {
+                    // Another instance writes between this section's read and its write.
+                    other.put("doc", b"b").await?;
+                }
+                view.put("doc", &[read, b"+".to_vec()].concat()).await?;
+                // A second write of the same document follows the first.
+                let again = view.get("doc").await?.unwrap_or_default();
+                view.put("doc", &[again, b"!".to_vec()].concat()).await?;
+                Ok::<_, StoreError>(runs)
+            })
+        })
+        .await;
         assert_eq!(result.expect("written"), 2);
-        assert_eq!(store.get("doc").expect("get").as_deref(), Some(&b"b+!"[..]));
+        assert_eq!(
+            store.get("doc").await.expect("get").as_deref(),
+            Some(&b"b+!"[..])
+        );
         // A document the section did not read is written as is.
-        transact(&store, |view| view.put("other", b"x")).expect("written");
-        assert_eq!(store.get("other").expect("get").as_deref(), Some(&b"x"[..]));
+        transact(&store, |view| {
+            Box::pin(async move { view.put("other", b"x").await })
+        })
+        .await
+        .expect("written");
+        assert_eq!(
+            store.get("other").await.expect("get").as_deref(),
+            Some(&b"x"[..])
+        );
     }
 }

@@ -22,14 +22,13 @@ use crate::api::body::parse_body;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, LIST_METHODS, read_json_body};
 use crate::app::AppState;
-use crate::sites::worker_config_key;
-use crate::store::Store;
+use crate::store::{Store, keys};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
 /// The entries that serve `branch`: its own, else `main`'s; with the branch they come from.
-pub fn load_effective(
+pub async fn load_effective(
     store: &dyn Store,
     org: &str,
     site: &str,
@@ -37,7 +36,7 @@ pub fn load_effective(
 ) -> Result<Option<(Vec<WorkerEntry>, String)>, ApiError> {
     for candidate in [branch, "main"] {
         if let Some(entries) =
-            crate::sites::read_sealed(store, &worker_config_key(org, site, candidate))?
+            crate::sites::read_sealed(store, &keys::worker_config(org, site, candidate)).await?
         {
             return Ok(Some((entries, candidate.to_string())));
         }
@@ -69,12 +68,13 @@ pub async fn handle(
     let authorized = authorized?;
     let AuthorizedSite { org, site, .. } = &authorized;
     let store = state.store.as_ref();
-    let key = worker_config_key(org, site, &branch);
+    let key = keys::worker_config(org, site, &branch);
     match (method, parsed) {
         (Method::GET | Method::HEAD, _) => {
             // Read typed: a damaged document answers 500 naming it, never `null`.
-            let entries: Vec<WorkerEntry> =
-                crate::sites::read_sealed(store, &key)?.ok_or_else(|| {
+            let entries: Vec<WorkerEntry> = crate::sites::read_sealed(store, &key)
+                .await?
+                .ok_or_else(|| {
                     ApiError::not_found(format!(
                         "{org}/{site} has no worker configuration for branch {branch}"
                     ))
@@ -82,15 +82,15 @@ pub async fn handle(
             Ok(Json(entries).into_response())
         }
         (Method::POST, Some(body)) => {
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            authorized.reread(store)?;
-            crate::sites::write_sealed(store, &key, &body.json)?;
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            crate::sites::write_sealed(store, &key, &body.json).await?;
             Ok(Json(body.json).into_response())
         }
         (Method::DELETE, _) => {
-            let _guard = state.locks.lock(&format!("{org}/{site}")).await;
-            authorized.reread(store)?;
-            store.delete(&key)?;
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -109,7 +109,8 @@ pub async fn branches(
     let AuthorizedSite { org, site, .. } = &authorized;
     let branches: Vec<String> = state
         .store
-        .list(&format!("transform/{org}/{site}"))?
+        .list(&keys::worker_configs(org, site))
+        .await?
         .into_iter()
         .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
         .collect();

@@ -75,11 +75,16 @@ pub async fn handle(
     let store = state.store.as_ref();
     // A site that requires authentication shows its pages here only to whom its preview
     // hosts would, before its configuration or endpoint is looked at.
-    let site_document = sites::load(store, &org, &site)?;
+    // The site and the worker's configuration are independent reads: one round trip.
+    let (site_document, effective) = tokio::join!(
+        sites::load(store, &org, &site),
+        load_effective(store, &org, &site, &branch)
+    );
+    let site_document = site_document?;
     if let Some(document) = &site_document {
         state.check_content_access(&headers, document)?;
     }
-    let Some((entries, _)) = load_effective(store, &org, &site, &branch)? else {
+    let Some((entries, _)) = effective? else {
         // Nothing configured to render: the page is not found (no server fault).
         return Err(ApiError::not_found(format!(
             "no worker configuration for {org}/{site} branch {branch} (nor main)"
@@ -105,6 +110,16 @@ pub async fn handle(
         }
     };
     let endpoint = endpoint_url(entry, id.as_deref(), &headers)?;
+    // What the code and the configuration add, read before the endpoint's document is
+    // parsed (the parsed document stays on this thread).
+    let template = template_source(&state, entry, site_document.as_ref(), &branch).await;
+    let mappings = match &site_document {
+        Some(document) if entry.use_aem_mapping == Some(true) => {
+            let public = sites::public(store, &org, &site).await?;
+            path_mappings(&state.code, document, &branch, public).await
+        }
+        _ => None,
+    };
     let mut body = fetch_json(&state, entry, &endpoint, &headers).await?;
     let document = Json::parse_in_place(&mut body).map_err(|_| {
         ApiError::new(
@@ -131,7 +146,7 @@ pub async fn handle(
             ),
         )
     };
-    let mut page = match template_source(&state, entry, site_document.as_ref(), &branch) {
+    let mut page = match template {
         Some(source) => {
             let template = cache.template(&source).map_err(|e| {
                 ApiError::new(
@@ -155,10 +170,7 @@ pub async fn handle(
         page = html::prefix_media_urls(&page, prefix);
     }
     page = html::expand_tags(&page);
-    if entry.use_aem_mapping == Some(true)
-        && let Some(document) = &site_document
-        && let Some(mappings) = path_mappings(store, &state.code, document, &branch)?
-    {
+    if let Some(mappings) = &mappings {
         page = html::apply_mappings(&page, &mappings.value);
     }
     // Post-processing may lengthen links (a media prefix on each): the answer obeys the
@@ -334,7 +346,7 @@ pub fn select_record<'d>(
 /// The template text from the site's code (a checkout, else the branch's, else main's). A
 /// site that requires authentication serves it only to an entry whose `templateApiKey` is
 /// a valid token for it; `None` (the generic page) otherwise.
-fn template_source(
+async fn template_source(
     state: &AppState,
     entry: &WorkerEntry,
     site: Option<&Site>,
@@ -352,7 +364,10 @@ fn template_source(
             return None;
         }
     }
-    state.code.text(&site.org, &site.code_repo()?, branch, path)
+    state
+        .code
+        .text(&site.org, &site.code_repo()?, branch, path)
+        .await
 }
 
 #[cfg(test)]

@@ -36,9 +36,10 @@ use crate::preview::{FailureKind, Limits, PreviewError};
 use crate::store::StoreError;
 
 /// Where accepted images go: the branch's media folder in the service, memory in tests.
+#[crate::store::async_trait]
 pub trait MediaSink: Send + Sync {
     /// Stores `bytes` as `name`; the same name always has the same bytes.
-    fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError>;
+    async fn store(&self, name: &str, bytes: &[u8]) -> Result<(), SinkError>;
 }
 
 /// Why a [`MediaSink`] did not store an image: the preview stops there.
@@ -280,8 +281,11 @@ async fn download_one(
                             })?;
                         }
                         let name = media_name(&response.body, extension);
-                        downloader.sink.store(&name, &response.body).map_err(
-                            |error| match error {
+                        downloader
+                            .sink
+                            .store(&name, &response.body)
+                            .await
+                            .map_err(|error| match error {
                                 SinkError::Store(error) => {
                                     tracing::error!(%error, "media store failure");
                                     PreviewError::new(FailureKind::Internal, "storage failure")
@@ -290,8 +294,7 @@ async fn download_one(
                                     FailureKind::Internal,
                                     format!("the image {url} was not stored: {reason}"),
                                 ),
-                            },
-                        )?;
+                            })?;
                         let size = dimensions(&response.body);
                         entry.decision = "stored".into();
                         entry.stored_as = Some(name.clone());

@@ -1,0 +1,306 @@
+//! Every store key the service writes, one function per format, and the names of the
+//! locks that guard them (a lock is named by the key of what it guards). No other module
+//! writes a key's format.
+//!
+//! **Tenants apart.** Every key of an org's data is `<area>/<org>/…` (the areas are
+//! [`ORG_AREAS`]), so an org's data is one prefix per area and nothing of another org is
+//! under it; the functions take the org first and put it right after the area. The
+//! service's own keys ([`SIGNING_KEY`], [`SECRETS_KEY_CHECK`]) are under `keys/`, no
+//! org's. The tests below hold every function to it.
+//!
+//! **Immutable keys.** [`ImmutableKey`] names an object whose bytes never change once
+//! written (they are addressed by their content): a stored preview's files under their
+//! revision (a hash of the files), and a branch's images (`media_<hash>.<ext>`). Only this
+//! module makes one, so only such objects can go through a store's cache of immutable
+//! objects ([`super::ImmutableCache`]); a document that can change has a plain `String`
+//! key and is always read from the store.
+
+use sha2::{Digest, Sha256};
+
+use siteops_config::api_path;
+use siteops_config::model::code_repo::CodeRepo;
+
+/// The areas whose keys are `<area>/<org>/…`.
+pub const ORG_AREAS: [&str; 7] = [
+    "config",
+    "repos",
+    "jobs",
+    "leases/jobs",
+    "code",
+    "transform",
+    "preview",
+];
+
+/// The key tokens are signed with (sealed at rest).
+pub const SIGNING_KEY: &str = "keys/token-signing.key";
+
+/// The key check value of the secrets key ([`crate::sites::sealed`]).
+pub const SECRETS_KEY_CHECK: &str = "keys/secrets-key-check.json";
+
+/// The key of an object that never changes once written; made only here.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ImmutableKey(String);
+
+impl ImmutableKey {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ImmutableKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+// Site configuration.
+
+/// The folder of `org`'s site documents (the org's lock name too: creating a site
+/// counts the org's sites).
+pub fn sites(org: &str) -> String {
+    format!("config/{org}/sites")
+}
+
+/// A site document (the site's lock name too: its read-modify-writes queue on it): its
+/// path on the administration API, as the documents below.
+pub fn site(org: &str, site: &str) -> String {
+    api_path::site(org, site)
+}
+
+/// The folder of what belongs to a site beside its document (public configuration,
+/// secrets).
+pub fn site_folder(org: &str, site: &str) -> String {
+    format!("{}/{site}", sites(org))
+}
+
+/// A site's public configuration.
+pub fn public(org: &str, site: &str) -> String {
+    api_path::site_part(org, site, "public")
+}
+
+/// The folder of a site's secrets.
+pub fn secrets(org: &str, site: &str) -> String {
+    format!("{}/secrets", site_folder(org, site))
+}
+
+/// A site's secret `id`.
+pub fn secret(org: &str, site: &str, id: &str) -> String {
+    api_path::secret(org, site, id)
+}
+
+/// `org`'s registration of the external repository `owner/repo` (names lowercased);
+/// `None` for names that cannot be keys.
+pub fn repository(org: &str, owner: &str, repo: &str) -> Option<String> {
+    let safe = |s: &str| siteops_config::rules::is_id(&s.to_ascii_lowercase());
+    (safe(owner) && safe(repo)).then(|| {
+        format!(
+            "repos/{org}/{}/{}.json",
+            owner.to_ascii_lowercase(),
+            repo.to_ascii_lowercase()
+        )
+    })
+}
+
+/// The folder of a site's worker configurations, one per branch.
+pub fn worker_configs(org: &str, site: &str) -> String {
+    format!("transform/{org}/{site}")
+}
+
+/// A site's worker configuration of `branch`.
+pub fn worker_config(org: &str, site: &str, branch: &str) -> String {
+    format!("{}/{branch}.json", worker_configs(org, site))
+}
+
+// Code sync jobs and the site code.
+
+/// The folder of `org`'s jobs (one folder per site, then per branch).
+pub fn jobs(org: &str) -> String {
+    format!("jobs/{org}")
+}
+
+/// The folder of a site's jobs.
+pub fn site_jobs(org: &str, site: &str) -> String {
+    format!("{}/{site}", jobs(org))
+}
+
+/// The folder of a branch's code sync jobs.
+pub fn code_jobs(org: &str, site: &str, branch: &str) -> String {
+    format!("{}/{branch}/code", site_jobs(org, site))
+}
+
+/// The record of code sync job `name` (the job's lock name too).
+pub fn code_job(org: &str, site: &str, branch: &str, name: &str) -> String {
+    format!("{}/{name}.json", code_jobs(org, site, branch))
+}
+
+/// The lease of code sync job `name`: which instance runs it.
+pub fn code_job_lease(org: &str, site: &str, branch: &str, name: &str) -> String {
+    format!("leases/{}", code_job(org, site, branch, name))
+}
+
+/// The folder of `repo`'s code on `branch` in `org`'s code store.
+pub fn code_branch(org: &str, repo: &CodeRepo, branch: &str) -> String {
+    format!("code/{org}/{}/{}/{branch}", repo.owner, repo.repo)
+}
+
+/// A code file of `repo` on `branch` in `org`'s code store.
+pub fn code_file(org: &str, repo: &CodeRepo, branch: &str, path: &str) -> String {
+    format!("{}/{path}", code_branch(org, repo, branch))
+}
+
+// Previews.
+
+/// The folder of a site's previews, every branch's.
+pub fn previews(org: &str, site: &str) -> String {
+    format!("preview/{org}/{site}")
+}
+
+/// The document of the bytes a site's previews hold ([`crate::preview::usage`]), beside
+/// the branches (a branch name has no dot).
+pub fn preview_usage(org: &str, site: &str) -> String {
+    format!("{}/usage.json", previews(org, site))
+}
+
+/// The folder of a branch's previews.
+pub fn preview_branch(org: &str, site: &str, branch: &str) -> String {
+    format!("{}/{branch}", previews(org, site))
+}
+
+/// The folder of a branch's page records.
+pub fn preview_pages(org: &str, site: &str, branch: &str) -> String {
+    format!("{}/pages", preview_branch(org, site, branch))
+}
+
+/// A branch's image `name` (`media_<hash of its bytes>.<ext>`): immutable.
+pub fn preview_media(org: &str, site: &str, branch: &str, name: &str) -> ImmutableKey {
+    ImmutableKey(format!(
+        "{}/media/{name}",
+        preview_branch(org, site, branch)
+    ))
+}
+
+/// The keys of the previewed page at `web_path`: the path's hash (32 hex digits of its
+/// SHA-256), so that any path maps to a valid key on any file system.
+pub fn preview_page(org: &str, site: &str, branch: &str, web_path: &str) -> PreviewPage {
+    let hash = hex::encode(&Sha256::digest(web_path.as_bytes())[..16]);
+    PreviewPage {
+        folder: format!("{}/{hash}", preview_pages(org, site, branch)),
+    }
+}
+
+/// The keys of one previewed page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewPage {
+    folder: String,
+}
+
+impl PreviewPage {
+    /// The page's lock name: saves and deletions of one page queue on it.
+    pub fn lock_name(&self) -> &str {
+        &self.folder
+    }
+
+    /// The folder of the page's revisions.
+    pub fn folder(&self) -> &str {
+        &self.folder
+    }
+
+    /// The page's record, which names its current revision.
+    pub fn record(&self) -> String {
+        format!("{}.json", self.folder)
+    }
+
+    /// The folder of one revision's files.
+    pub fn revision(&self, revision: &str) -> String {
+        format!("{}/{revision}", self.folder)
+    }
+
+    /// A file of one revision: immutable, since the revision is a hash of the files.
+    pub fn file(&self, revision: &str, file: &str) -> ImmutableKey {
+        ImmutableKey(format!("{}/{file}", self.revision(revision)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key of `org`'s data, from every function above.
+    fn keys_of(org: &str) -> Vec<String> {
+        let repo = CodeRepo::new("Owner", "Repo");
+        let page = preview_page(org, "web", "main", "/a/b");
+        vec![
+            sites(org),
+            site(org, "web"),
+            site_folder(org, "web"),
+            public(org, "web"),
+            secrets(org, "web"),
+            secret(org, "web", "s1"),
+            repository(org, "Owner", "Repo").expect("a valid name"),
+            worker_configs(org, "web"),
+            worker_config(org, "web", "main"),
+            jobs(org),
+            site_jobs(org, "web"),
+            code_jobs(org, "web", "main"),
+            code_job(org, "web", "main", "job-1"),
+            code_job_lease(org, "web", "main", "job-1"),
+            code_branch(org, &repo, "main"),
+            code_file(org, &repo, "main", "blocks/hero/hero.js"),
+            previews(org, "web"),
+            preview_usage(org, "web"),
+            preview_branch(org, "web", "main"),
+            preview_pages(org, "web", "main"),
+            preview_media(org, "web", "main", "media_ab.png").to_string(),
+            page.lock_name().to_string(),
+            page.record(),
+            page.revision("r1"),
+            page.file("r1", "page.html").to_string(),
+        ]
+    }
+
+    #[test]
+    fn an_orgs_keys_start_with_the_org() {
+        for org in ["acme", "other"] {
+            for key in keys_of(org) {
+                crate::store::check_key(&key).expect("a valid key");
+                let area = ORG_AREAS
+                    .iter()
+                    .find(|area| key.starts_with(&format!("{area}/")))
+                    .unwrap_or_else(|| panic!("{key} is in no org area"));
+                let rest = &key[area.len() + 1..];
+                assert_eq!(rest.split('/').next(), Some(org), "{key}");
+            }
+        }
+        assert!(SIGNING_KEY.starts_with("keys/") && SECRETS_KEY_CHECK.starts_with("keys/"));
+        assert!(!ORG_AREAS.contains(&"keys"));
+    }
+
+    #[test]
+    fn registrations_are_kept_per_org_lowercased() {
+        assert_eq!(
+            repository("acme", "P1", "Web").as_deref(),
+            Some("repos/acme/p1/web.json")
+        );
+        assert_ne!(
+            repository("acme", "p1", "web"),
+            repository("evil", "p1", "web")
+        );
+        assert_eq!(repository("acme", "a/b", "r"), None);
+        assert_eq!(repository("acme", "..", "r"), None);
+    }
+
+    #[test]
+    fn a_pages_keys_hash_its_path() {
+        let page = preview_page("acme", "web", "main", "/a");
+        assert_eq!(page, preview_page("acme", "web", "main", "/a"));
+        assert_ne!(page, preview_page("acme", "web", "main", "/b"));
+        assert!(page.record().ends_with(".json"));
+        let folder = page.folder().rsplit('/').next().expect("hash");
+        assert_eq!(folder.len(), 32);
+        assert!(
+            page.file("r", "page.html")
+                .as_str()
+                .starts_with(page.folder())
+        );
+    }
+}
