@@ -217,7 +217,9 @@ async fn a_real_preview_answers_as_documented() {
     let problems = conformance(&document, operation, "200", body);
     assert!(problems.is_empty(), "{problems:#?}\n{body:#}");
 
-    let page = &document["components"]["schemas"]["Preview"]["properties"]["preview"]["properties"];
+    // `preview` is one of two shapes: previewed (status 200, the page) or not (404 alone).
+    let states = &document["components"]["schemas"]["Preview"]["properties"]["preview"]["anyOf"];
+    let page = &states[0]["properties"];
     for field in [
         "source",
         "sourceLastModified",
@@ -230,8 +232,36 @@ async fn a_real_preview_answers_as_documented() {
             "`preview.{field}` is documented: {page:#}"
         );
     }
+    assert_eq!(page["status"]["const"], 200, "{states:#}");
+    assert_eq!(
+        states[1]["properties"]["status"]["const"], 404,
+        "{states:#}"
+    );
+    for (field, kind) in [("trace", "object"), ("warnings", "array")] {
+        let schema = &document["components"]["schemas"]["Preview"]["properties"][field];
+        assert_eq!(
+            schema["type"], kind,
+            "`{field}` is absent or set, never null: {schema:#}"
+        );
+    }
     // A field the schema does not allow fails the check: it can tell.
     let mut wrong = body.clone();
     wrong["preview"]["media"] = serde_json::json!("not a list");
     assert!(!conformance(&document, operation, "200", &wrong).is_empty());
+    // A status the route never answers fails; so does a page under "not previewed".
+    for status in [201, 404] {
+        let mut wrong = body.clone();
+        wrong["preview"]["status"] = serde_json::json!(status);
+        assert!(
+            !conformance(&document, operation, "200", &wrong).is_empty(),
+            "status {status} with a page passes"
+        );
+    }
+    let not_previewed = serde_json::json!({"status": 404});
+    let mut fits = body.clone();
+    fits["preview"] = not_previewed;
+    fits.as_object_mut().expect("object").remove("trace");
+    fits.as_object_mut().expect("object").remove("warnings");
+    let problems = conformance(&document, operation, "200", &fits);
+    assert!(problems.is_empty(), "{problems:#?}");
 }

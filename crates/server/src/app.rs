@@ -4,8 +4,9 @@
 //! read the same state; the live session is another crate (`siteops-live`), which none of
 //! them can name. Above the domain and `api`, below the route families: the state names no
 //! route module's type, and the helpers here are the decisions every route family makes the
-//! same way (the caller, a site's authorisation, content access, a preview made and
-//! reported to the session). Sub-states ([`FromRef`]) give extractors the part they use.
+//! same way (content access, a preview made and reported to the session). Handlers and
+//! extractors take sub-states ([`FromRef`]: the signing key, [`SiteAccess`], each route
+//! family's own), not the whole state.
 
 use std::sync::Arc;
 
@@ -16,8 +17,7 @@ use axum::response::Response;
 use futures_util::future::BoxFuture;
 use url::Url;
 
-use crate::api::ApiError;
-use crate::api::caller::why_unauthenticated;
+use crate::api::{ApiError, SiteAccess};
 use crate::auth::{
     Action, Claims, Decision, Identity, OrgAdmins, SignInNonces, SigningKey, authorize,
 };
@@ -25,19 +25,18 @@ use crate::codesync::runner::CodeSync;
 use crate::preview::service::{Ask, PreviewService, SiteRef};
 use crate::preview::store::{PreviewRecord, Rewrite};
 use crate::preview::{PagePath, PreviewHost};
-use crate::sites::{self, Site};
+use crate::sites;
 use crate::store::{KeyedLocks, Store};
 use siteops_config::model::SiteId;
-use siteops_config::model::api::AccessConfig;
 
 /// Everything a request handler may need, shared by every route of the server.
 pub struct AppState {
     pub store: Arc<dyn Store>,
-    pub locks: KeyedLocks,
+    pub locks: Arc<KeyedLocks>,
     /// This instance's turns at each site's preview usage document.
     pub usage_locks: crate::preview::usage::UsageLocks,
     pub key: SigningKey,
-    pub org_admins: OrgAdmins,
+    pub org_admins: Arc<OrgAdmins>,
     pub code_sync: Arc<CodeSync>,
     /// Every site's code: local checkouts over the code store.
     pub code: Arc<crate::code::SiteCode>,
@@ -50,16 +49,16 @@ pub struct AppState {
     /// Host names answered besides loopback, `localhost` and `*.localhost`.
     pub allowed_hosts: Vec<String>,
     /// The single-use nonces of the sign-in forms shown.
-    pub sign_in: SignInNonces,
+    pub sign_in: Arc<SignInNonces>,
     /// How people sign in: an identity provider, an e-mail address, or not at all.
-    pub identity: Identity,
+    pub identity: Arc<Identity>,
     /// Whether others than this machine's users reach the service
     /// ([`crate::server::is_exposed`]): a live session's
     /// conveniences for the local developer (its dashboard, protected sites' pages without
     /// a token) are then for signed-in people only.
     pub exposed: bool,
     /// Quotas and rates of a shared server ([`crate::quota`]).
-    pub throttles: crate::quota::Throttles,
+    pub throttles: Arc<crate::quota::Throttles>,
     /// The address the server listens on, once bound: previews of a site that requires
     /// authentication send a token to their own worker there, and nowhere else.
     pub own_addr: std::sync::OnceLock<std::net::SocketAddr>,
@@ -164,69 +163,6 @@ impl AppState {
     }
 }
 
-/// Authorises `action` on an existing site: 401 before 404, so a site's existence is not
-/// revealed to callers without a token.
-pub async fn existing_site(
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    action: Action,
-) -> Result<Site, ApiError> {
-    existing_site_in(state.store.as_ref(), state, headers, org, site, action).await
-}
-
-/// [`existing_site`] read through `store` (a [`crate::store::Tracked`] view, whose write of
-/// the document then depends on it being unchanged).
-pub async fn existing_site_in(
-    store: &dyn Store,
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    action: Action,
-) -> Result<Site, ApiError> {
-    if state.caller(headers).is_none() {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            why_unauthenticated(headers, &state.key),
-        ));
-    }
-    let document = sites::load(store, org, site)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-    check_access(state, headers, org, site, document.access(), action)?;
-    Ok(document)
-}
-
-/// Authorises `action` on `org/site` with `access`: 401 (saying why) without a valid
-/// token, 403 with one that may not.
-pub fn check_access(
-    state: &AppState,
-    headers: &HeaderMap,
-    org: &str,
-    site: &str,
-    access: Option<&AccessConfig>,
-    action: Action,
-) -> Result<(), ApiError> {
-    let caller = state.caller(headers);
-    match authorize(
-        caller.as_ref(),
-        org,
-        site,
-        access,
-        &state.org_admins,
-        action,
-    ) {
-        Decision::Allow => Ok(()),
-        Decision::Unauthenticated => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            why_unauthenticated(headers, &state.key),
-        )),
-        Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
-    }
-}
-
 /// What a live session adds to the server. The server calls it; it never names the type
 /// behind it, so the session can depend on the server and not the other way round.
 pub trait Session: Send + Sync + 'static {
@@ -273,5 +209,15 @@ pub struct RecentPreview {
 impl FromRef<Arc<AppState>> for SigningKey {
     fn from_ref(state: &Arc<AppState>) -> SigningKey {
         state.key.clone()
+    }
+}
+
+impl FromRef<Arc<AppState>> for SiteAccess {
+    fn from_ref(state: &Arc<AppState>) -> SiteAccess {
+        SiteAccess {
+            store: state.store.clone(),
+            key: state.key.clone(),
+            org_admins: state.org_admins.clone(),
+        }
     }
 }

@@ -7,21 +7,41 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::api::answers::{Ignored, JobLinks, JobList, JobStarted, JobSummary};
-
-use crate::api::{ApiError, check_names, read_body};
-use crate::app::{AppState, existing_site};
-use crate::auth::Action;
+use crate::api::site::Operate;
+use crate::api::{ApiError, AuthorizedSite, check_names, read_body};
+use crate::app::AppState;
 use crate::codesync::job::{self, Trigger};
-use crate::codesync::runner::{EnqueueError, Enqueued};
+use crate::codesync::runner::{CodeSync, EnqueueError, Enqueued};
 use crate::codesync::signature;
+use crate::quota::Throttles;
 use crate::sites::{self, Site};
+use crate::store::Store;
 use siteops_config::model::api::CodeConfig;
+
+/// What the code sync routes use: the store (sites, secrets, jobs), the sync jobs, and the
+/// webhook's rate.
+#[derive(Clone)]
+pub(super) struct CodeJobs {
+    store: Arc<dyn Store>,
+    code_sync: Arc<CodeSync>,
+    throttles: Arc<Throttles>,
+}
+
+impl FromRef<Arc<AppState>> for CodeJobs {
+    fn from_ref(state: &Arc<AppState>) -> CodeJobs {
+        CodeJobs {
+            store: state.store.clone(),
+            code_sync: state.code_sync.clone(),
+            throttles: state.throttles.clone(),
+        }
+    }
+}
 
 /// The site's code block, which must name a repository that code jobs can read: an
 /// external one (`byogit`) or a hosted one (`github`).
@@ -69,13 +89,13 @@ fn ignored(why: &str) -> Response {
 }
 
 async fn enqueue(
-    state: &AppState,
+    jobs: &CodeJobs,
     org: &str,
     site: &str,
     branch: &str,
     trigger: Trigger,
 ) -> Result<Response, ApiError> {
-    match state.code_sync.enqueue(org, site, branch, trigger).await {
+    match jobs.code_sync.enqueue(org, site, branch, trigger).await {
         Ok(enqueued) => Ok(started(enqueued)),
         Err(EnqueueError::Store(error)) => Err(error.into()),
     }
@@ -83,14 +103,13 @@ async fn enqueue(
 
 /// `POST /code/<org>/<site>/<branch>`.
 pub(super) async fn trigger(
-    State(state): State<Arc<AppState>>,
-    Path((org, site, branch)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    State(jobs): State<CodeJobs>,
+    authorized: AuthorizedSite<Operate>,
+    Path((_, _, branch)): Path<(String, String, String)>,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    let document = existing_site(&state, &headers, &org, &site, Action::Operate).await?;
-    synced_code(&document)?;
-    enqueue(&state, &org, &site, &branch, Trigger::Manual).await
+    synced_code(&authorized.document)?;
+    let AuthorizedSite { org, site, .. } = &authorized;
+    enqueue(&jobs, org, site, &branch, Trigger::Manual).await
 }
 
 /// `POST /webhook/code/<org>/<site>`: authenticated by its signature, not by a token.
@@ -98,7 +117,7 @@ pub(super) async fn trigger(
 /// site, one whose code is not synced, one without a secret, and a wrong or missing
 /// signature all get the same 401.
 pub(super) async fn webhook(
-    State(state): State<Arc<AppState>>,
+    State(jobs): State<CodeJobs>,
     Path((org, site)): Path<(String, String)>,
     headers: HeaderMap,
     body: Body,
@@ -115,14 +134,14 @@ pub(super) async fn webhook(
         .get(signature::HEADER)
         .and_then(|v| v.to_str().ok())
         .ok_or_else(unverified)?;
-    let secret = webhook_secret(&state, &org, &site).await;
+    let secret = webhook_secret(jobs.store.as_ref(), &org, &site).await;
     if !secret.is_some_and(|secret| signature::verify(secret.as_bytes(), &bytes, header)) {
         return Err(unverified());
     }
     // Counted once verified: unsigned deliveries cannot use up a site's allowance (they
     // cost one HMAC each, within the body's size and time limits), and only real sites
     // become keys.
-    state.throttles.webhook(&org, &site).map_err(|retry| {
+    jobs.throttles.webhook(&org, &site).map_err(|retry| {
         ApiError::too_many(retry, "too many deliveries for this site: try again later")
     })?;
     let payload: Value = serde_json::from_slice(&bytes)
@@ -135,17 +154,16 @@ pub(super) async fn webhook(
         return Ok(ignored("not a branch push"));
     };
     check_names(&[("branch", branch)])?;
-    if !state.code_sync.first_delivery(&bytes) {
+    if !jobs.code_sync.first_delivery(&bytes) {
         return Ok(ignored("this delivery was already received"));
     }
-    enqueue(&state, &org, &site, branch, Trigger::Webhook).await
+    enqueue(&jobs, &org, &site, branch, Trigger::Webhook).await
 }
 
 /// The webhook secret of `org/site`'s synced repository; `None` when there is none to
 /// verify with, whatever the reason (no such site, code that is not synced, no secret,
 /// a stored document that does not read), which is logged, never answered.
-async fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<String> {
-    let store = state.store.as_ref();
+async fn webhook_secret(store: &dyn Store, org: &str, site: &str) -> Option<String> {
     let found = async {
         let document = sites::load(store, org, site)
             .await?
@@ -169,28 +187,24 @@ async fn webhook_secret(state: &AppState, org: &str, site: &str) -> Option<Strin
 
 /// `GET /job/<org>/<site>/<branch>/code`.
 pub(super) async fn list(
-    State(state): State<Arc<AppState>>,
-    Path((org, site, branch)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    State(jobs): State<CodeJobs>,
+    AuthorizedSite { org, site, .. }: AuthorizedSite<Operate>,
+    Path((_, _, branch)): Path<(String, String, String)>,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    existing_site(&state, &headers, &org, &site, Action::Operate).await?;
-    let jobs = job::list(state.store.as_ref(), &org, &site, &branch).await?;
+    let jobs = job::list(jobs.store.as_ref(), &org, &site, &branch).await?;
     Ok(Json(JobList { jobs }).into_response())
 }
 
 /// `GET /job/<org>/<site>/<branch>/code/<name>`.
 pub(super) async fn one(
-    State(state): State<Arc<AppState>>,
-    Path((org, site, branch, name)): Path<(String, String, String, String)>,
-    headers: HeaderMap,
+    State(jobs): State<CodeJobs>,
+    AuthorizedSite { org, site, .. }: AuthorizedSite<Operate>,
+    Path((_, _, branch, name)): Path<(String, String, String, String)>,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    existing_site(&state, &headers, &org, &site, Action::Operate).await?;
     let valid = name.len() <= crate::api::MAX_NAME_LEN
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let found = if valid {
-        job::load(state.store.as_ref(), &org, &site, &branch, &name).await?
+        job::load(jobs.store.as_ref(), &org, &site, &branch, &name).await?
     } else {
         None
     };

@@ -17,27 +17,48 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
+use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
 use crate::api::answers::{SecretList, SecretView, SiteList, SiteName};
-use crate::api::body::{parse_body, typed};
-use crate::api::caller::why_unauthenticated;
+use crate::api::body::parse_body;
+use crate::api::site::{Configure, DeleteSite};
 use crate::api::{
-    ApiError, DOCUMENT_METHODS, LIST_METHODS, SITE_METHODS, check_names, read_json_body,
+    ApiError, AuthorizedSite, Caller, DOCUMENT_METHODS, LIST_METHODS, SiteAccess, check_names,
+    read_json_body, strip_json,
 };
-use crate::app::{AppState, check_access, existing_site, existing_site_in};
+use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
+use crate::sites;
 use crate::sites::onboarding;
-use crate::sites::{self, Site};
-use crate::store::{Store, keys, transact};
-use serde::Deserialize;
-use siteops_config::diagnostic::Diagnostic;
-use siteops_config::model::api::{AccessConfig, CodeConfig};
+use crate::store::{KeyedLocks, Store, keys, transact};
+use siteops_config::model::api::{
+    AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteConfig,
+};
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
+
+/// What the configuration routes write with: the store, the per-site locks, and how many
+/// sites an org may have.
+#[derive(Clone)]
+pub struct ConfigStore {
+    store: Arc<dyn Store>,
+    locks: Arc<KeyedLocks>,
+    sites_per_org: usize,
+}
+
+impl FromRef<Arc<AppState>> for ConfigStore {
+    fn from_ref(state: &Arc<AppState>) -> ConfigStore {
+        ConfigStore {
+            store: state.store.clone(),
+            locks: state.locks.clone(),
+            sites_per_org: state.throttles.quotas.sites_per_org,
+        }
+    }
+}
 
 async fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
     Ok(sites::read(store, key).await?)
@@ -46,22 +67,6 @@ async fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiErr
 async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
     let bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
     Ok(store.put(key, &bytes).await?)
-}
-
-fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
-    file.strip_suffix(".json").ok_or_else(|| {
-        ApiError::not_found(format!("no such {what}: `{file}` (expected <name>.json)"))
-    })
-}
-
-/// The code block of a validated body, typed once for the onboarding rules
-/// ([`onboarding`]); validation has checked it, so an error here is that validation's bug,
-/// answered as a bad request rather than ignored.
-fn code_block(code: Option<&Value>) -> Result<Option<CodeConfig>, ApiError> {
-    code.filter(|code| !code.is_null())
-        .map(CodeConfig::deserialize)
-        .transpose()
-        .map_err(|error| ApiError::bad_request(format!("`code`: {error}")))
 }
 
 /// Sets `created` (kept from the previous version) and `lastModified`.
@@ -102,30 +107,25 @@ fn protects(access: Option<&AccessConfig>) -> bool {
 /// changes who is `admin` ([`Action::GrantAdmin`]) or stops the site requiring
 /// authentication ([`Action::DropAuthentication`]) needs an admin of the site or of the
 /// org: a `config_admin` may not raise anyone (itself included) nor open a protected site
-/// (protecting one is configuration).
-/// 403 naming the field, under `at` (the access block's pointer in the body).
+/// (protecting one is configuration). `permit` asks whether the caller may do an action
+/// with the old access block. 403 naming the field, under `at` (the access block's pointer
+/// in the body).
 fn check_access_change(
-    state: &AppState,
-    headers: &HeaderMap,
+    permit: impl Fn(Option<&AccessConfig>, Action) -> Result<(), ApiError>,
     (org, site): (&str, &str),
     old: Option<&AccessConfig>,
-    new: Option<&Value>,
+    new: Option<&AccessConfig>,
     at: &str,
 ) -> Result<(), ApiError> {
-    let new: Option<AccessConfig> = new
-        .filter(|v| !v.is_null())
-        .map(|v| serde_json::from_value(v.clone()))
-        .transpose()
-        .map_err(|e| ApiError::bad_request(format!("{at}: {e}")))?;
     let guarded = [
         (
-            admin_grants(old) != admin_grants(new.as_ref()),
+            admin_grants(old) != admin_grants(new),
             Action::GrantAdmin,
             "admin/role/admin",
             "change who is admin",
         ),
         (
-            protects(old) && !protects(new.as_ref()),
+            protects(old) && !protects(new),
             Action::DropAuthentication,
             "admin/requireAuth",
             "stop the site requiring authentication",
@@ -135,7 +135,7 @@ fn check_access_change(
         if !changed {
             continue;
         }
-        check_access(state, headers, org, site, old, action).map_err(|error| {
+        permit(old, action).map_err(|error| {
             if error.status == StatusCode::FORBIDDEN {
                 ApiError::new(
                     StatusCode::FORBIDDEN,
@@ -153,29 +153,27 @@ fn check_access_change(
 
 /// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
 pub async fn list_sites(
-    State(state): State<Arc<AppState>>,
+    State(access): State<SiteAccess>,
+    Caller(caller): Caller,
     Path((org, file)): Path<(String, String)>,
-    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if file != "sites.json" {
         return Err(ApiError::not_found(format!("no such resource `{file}`")));
     }
     check_names(&[("org", &org)])?;
-    let Some(caller) = state.caller(&headers) else {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            why_unauthenticated(&headers, &state.key),
-        ));
-    };
-    let sites = sites_of(&state, &org, &caller).await?;
+    let sites = sites_of(&access, &org, &caller).await?;
     Ok(Json(SiteList { sites }).into_response())
 }
 
 /// The sites of `org` that `caller` may configure: every one for an org administrator
 /// (no document read), else those whose access grants it.
-async fn sites_of(state: &AppState, org: &str, caller: &Claims) -> Result<Vec<SiteName>, ApiError> {
-    let store = state.store.as_ref();
-    let org_admin = state.org_admins.is_admin(org, &caller.sub) && caller.covers_org(org);
+async fn sites_of(
+    access: &SiteAccess,
+    org: &str,
+    caller: &Claims,
+) -> Result<Vec<SiteName>, ApiError> {
+    let store = access.store.as_ref();
+    let org_admin = access.org_admins.is_admin(org, &caller.sub) && caller.covers_org(org);
     let mut sites = Vec::new();
     for name in store.list(&keys::sites(org)).await? {
         let Some(site) = name.strip_suffix(".json") else {
@@ -190,7 +188,7 @@ async fn sites_of(state: &AppState, org: &str, caller: &Claims) -> Result<Vec<Si
                 org,
                 site,
                 document.access(),
-                &state.org_admins,
+                &access.org_admins,
                 Action::Configure,
             ) == Decision::Allow
         };
@@ -203,9 +201,33 @@ async fn sites_of(state: &AppState, org: &str, caller: &Claims) -> Result<Vec<Si
     Ok(sites)
 }
 
-/// `/config/<org>/sites/<site>.json`.
-pub async fn site(
-    State(state): State<Arc<AppState>>,
+/// `GET /config/<org>/sites/<site>.json`.
+pub async fn site(authorized: AuthorizedSite<Configure>) -> Response {
+    Json(authorized.document.json).into_response()
+}
+
+/// `DELETE /config/<org>/sites/<site>.json`: the site, its sub-resources and previews.
+pub async fn delete_site(
+    State(config): State<ConfigStore>,
+    authorized: AuthorizedSite<DeleteSite>,
+) -> Result<Response, ApiError> {
+    let AuthorizedSite { org, site, .. } = &authorized;
+    let store = config.store.as_ref();
+    let _guard = config.locks.lock(&keys::site(org, site)).await;
+    // Under the lock: a delete that came first leaves nothing to delete (404).
+    authorized.reread(store).await?;
+    store.delete(&keys::site(org, site)).await?;
+    store.delete_all(&keys::site_folder(org, site)).await?;
+    // Its previews and their usage go too: a site made again starts empty.
+    store.delete_all(&keys::previews(org, site)).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `PUT` (create) and `POST` (create or replace) `/config/<org>/sites/<site>.json`.
+pub async fn save_site(
+    State(config): State<ConfigStore>,
+    State(access): State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
     Path((org, file)): Path<(String, String)>,
     method: Method,
     headers: HeaderMap,
@@ -213,106 +235,72 @@ pub async fn site(
 ) -> Result<Response, ApiError> {
     let site = strip_json(&file, "site")?;
     check_names(&[("org", &org), ("site", site)])?;
-    let store = state.store.as_ref();
-    match method {
-        Method::GET | Method::HEAD => Ok(Json(
-            existing_site(&state, &headers, &org, site, Action::Configure)
-                .await?
-                .json,
-        )
-        .into_response()),
-        Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(&org, site)).await;
-            existing_site(&state, &headers, &org, site, Action::DeleteSite).await?;
-            store.delete(&keys::site(&org, site)).await?;
-            store.delete_all(&keys::site_folder(&org, site)).await?;
-            // Its previews and their usage go too: a site made again starts empty.
-            store.delete_all(&keys::previews(&org, site)).await?;
-            Ok(StatusCode::NO_CONTENT.into_response())
-        }
-        Method::PUT | Method::POST => {
-            let bytes = read_json_body(&headers, body).await?;
-            let value = parse_body(&bytes, SchemaKind::ApiSite, |v| {
-                typed(v, rules::site_config)
-            })?;
-            let code = code_block(value.get("code"))?;
-            // The org's lock first (the only place two are taken, always in this order):
-            // counting the org's sites and creating one are one step.
-            let _org = state.locks.lock(&keys::sites(&org)).await;
-            let _guard = state.locks.lock(&keys::site(&org, site)).await;
-            // Another instance may write the site meanwhile: the section runs again if so.
-            let (state, headers, org, method, code) =
-                (&*state, &headers, org.as_str(), &method, &code);
-            transact(&state.store, move |view| {
-                let mut value = value.clone();
-                Box::pin(async move {
-                    let store = view.as_ref();
-                    let previous = sites::load(store, org, site).await?;
-                    match &previous {
-                        None => {
-                            check_access(state, headers, org, site, None, Action::CreateSite)?;
-                            check_room(state, org).await?;
-                        }
-                        Some(_) if *method == Method::PUT => {
-                            check_access(
-                                state,
-                                headers,
-                                org,
-                                site,
-                                previous.as_ref().and_then(Site::access),
-                                Action::Configure,
-                            )?;
-                            return Err(ApiError::new(
-                                StatusCode::CONFLICT,
-                                format!("site {org}/{site} exists; POST replaces it"),
-                            ));
-                        }
-                        Some(document) => {
-                            check_access(
-                                state,
-                                headers,
-                                org,
-                                site,
-                                document.access(),
-                                Action::Configure,
-                            )?;
-                            check_access_change(
-                                state,
-                                headers,
-                                (org, site),
-                                document.access(),
-                                value.get("access"),
-                                "/access",
-                            )?;
-                        }
-                    }
-                    if let Value::Object(map) = &mut value {
-                        map.entry("version").or_insert(json!(1));
-                    }
-                    onboarding::check_selectable(state.store.as_ref(), org, site, code.as_ref())
-                        .await?;
-                    stamp(&mut value, previous.as_ref().map(|p| &p.json));
-                    save_json(store, &keys::site(org, site), &value).await?;
-                    onboarding::register(state.store.as_ref(), org, site, code.as_ref()).await?;
-                    let status = if previous.is_none() && *method == Method::PUT {
-                        StatusCode::CREATED
-                    } else {
-                        StatusCode::OK
-                    };
-                    Ok((status, Json(value)).into_response())
-                })
-            })
-            .await
-        }
-        _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
-    }
+    // The body is read before the caller is refused: a client that sends it whole reads
+    // the answer, not a reset connection (and a body past the limit reads 413).
+    let bytes = read_json_body(&headers, body).await?;
+    let body = parse_body::<SiteConfig>(&bytes, SchemaKind::ApiSite, rules::site_config)?;
+    let Caller(caller) = caller?;
+    let permit = |access_block: Option<&AccessConfig>, action| {
+        access.permit(&caller, (&org, site), access_block, action)
+    };
+    // The org's lock first (the only place two are taken, always in this order):
+    // counting the org's sites and creating one are one step.
+    let _org = config.locks.lock(&keys::sites(&org)).await;
+    let _guard = config.locks.lock(&keys::site(&org, site)).await;
+    // Another instance may write the site meanwhile: the section runs again if so.
+    let (config, org, method, body, permit) = (&config, org.as_str(), &method, &body, &permit);
+    transact(&config.store, move |view| {
+        let mut value = body.json.clone();
+        Box::pin(async move {
+            let store = view.as_ref();
+            let previous = sites::load(store, org, site).await?;
+            match &previous {
+                None => {
+                    permit(None, Action::CreateSite)?;
+                    check_room(config, org).await?;
+                }
+                Some(document) if *method == Method::PUT => {
+                    permit(document.access(), Action::Configure)?;
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        format!("site {org}/{site} exists; POST replaces it"),
+                    ));
+                }
+                Some(document) => {
+                    permit(document.access(), Action::Configure)?;
+                    check_access_change(
+                        permit,
+                        (org, site),
+                        document.access(),
+                        body.typed.access.as_ref(),
+                        "/access",
+                    )?;
+                }
+            }
+            if let Value::Object(map) = &mut value {
+                map.entry("version").or_insert(json!(1));
+            }
+            let code = body.typed.code.as_ref();
+            onboarding::check_selectable(config.store.as_ref(), org, site, code).await?;
+            stamp(&mut value, previous.as_ref().map(|p| &p.json));
+            save_json(store, &keys::site(org, site), &value).await?;
+            onboarding::register(config.store.as_ref(), org, site, code).await?;
+            let status = if previous.is_none() && *method == Method::PUT {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            Ok((status, Json(value)).into_response())
+        })
+    })
+    .await
 }
 
 /// A new site must fit the org's quota ([`crate::quota::Quotas::sites_per_org`]): 409
 /// beyond it.
-async fn check_room(state: &AppState, org: &str) -> Result<(), ApiError> {
-    let most = state.throttles.quotas.sites_per_org;
-    let sites = state
+async fn check_room(config: &ConfigStore, org: &str) -> Result<(), ApiError> {
+    let most = config.sites_per_org;
+    let sites = config
         .store
         .list(&keys::sites(org))
         .await?
@@ -328,85 +316,99 @@ async fn check_room(state: &AppState, org: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A new value of a field of the site document, typed for what its write checks.
+enum FieldBody {
+    Access(AccessConfig),
+    Code(CodeConfig),
+    Content,
+}
+
+/// Reads and validates the body of a `POST` to the field `name`'s resource.
+async fn field_body(
+    name: &str,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(Value, FieldBody), ApiError> {
+    let bytes = read_json_body(headers, body).await?;
+    Ok(match name {
+        "access" => {
+            let body = parse_body(&bytes, SchemaKind::ApiAccess, rules::access)?;
+            (body.json, FieldBody::Access(body.typed))
+        }
+        "code" => {
+            let body = parse_body(&bytes, SchemaKind::ApiCode, rules::code)?;
+            (body.json, FieldBody::Code(body.typed))
+        }
+        _ => {
+            let body = parse_body::<ContentConfig>(&bytes, SchemaKind::ApiContent, rules::content)?;
+            (body.json, FieldBody::Content)
+        }
+    })
+}
+
 /// `/config/<org>/sites/<site>/<field>.json`: `public`, or a field of the site document.
 pub async fn sub_resource(
-    State(state): State<Arc<AppState>>,
-    Path((org, site, file)): Path<(String, String, String)>,
+    State(config): State<ConfigStore>,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    Path((_, _, file)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site)])?;
     let name = strip_json(&file, "sub-resource")?;
     if name == "public" {
-        return public(state, &org, &site, method, &headers, body).await;
+        return public(&config, authorized, method, &headers, body).await;
     }
     if name == "secrets" {
-        return list_secrets(&state, &org, &site, method, &headers).await;
+        return list_secrets(&config, &authorized?, method).await;
     }
-    let (schema, rule): (SchemaKind, fn(&Value) -> Vec<Diagnostic>) = match name {
-        "access" => (SchemaKind::ApiAccess, |v| typed(v, rules::access)),
-        "code" => (SchemaKind::ApiCode, |v| typed(v, rules::code)),
-        "content" => (SchemaKind::ApiContent, |v| typed(v, rules::content)),
-        _ => {
-            return Err(ApiError::not_found(format!(
-                "no such sub-resource `{file}`"
-            )));
-        }
-    };
+    if !matches!(name, "access" | "code" | "content") {
+        return Err(ApiError::not_found(format!(
+            "no such sub-resource `{file}`"
+        )));
+    }
     match method {
         Method::GET | Method::HEAD => {
-            let document = existing_site(&state, &headers, &org, &site, Action::Configure).await?;
-            let field = document.json.get(name).cloned().ok_or_else(|| {
+            let authorized = authorized?;
+            let AuthorizedSite { org, site, .. } = &authorized;
+            let field = authorized.document.json.get(name).cloned().ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no {name} configuration"))
             })?;
             Ok(Json(field).into_response())
         }
         Method::POST | Method::DELETE => {
-            let bytes = if method == Method::POST {
-                Some(read_json_body(&headers, body).await?)
+            let new = if method == Method::POST {
+                Some(field_body(name, &headers, body).await?)
             } else {
                 None
             };
-            let value = bytes.map(|b| parse_body(&b, schema, rule)).transpose()?;
-            let code = match name {
-                "code" => code_block(value.as_ref())?,
-                _ => None,
+            // After the body, as every write (see `save_site`).
+            let authorized = authorized?;
+            let AuthorizedSite { org, site, .. } = &authorized;
+            let (access, code) = match &new {
+                Some((_, FieldBody::Access(access))) => (Some(access), None),
+                Some((_, FieldBody::Code(code))) => (None, Some(code)),
+                Some((_, FieldBody::Content)) | None => (None, None),
             };
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
-            let (state, headers, org, site, value, code) = (
-                &*state,
-                &headers,
-                org.as_str(),
-                site.as_str(),
-                &value,
-                &code,
-            );
-            transact(&state.store, move |view| {
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (config, authorized, new) = (&config, &authorized, &new);
+            transact(&config.store, move |view| {
                 Box::pin(async move {
                     let store = view.as_ref();
-                    let existing =
-                        existing_site_in(store, state, headers, org, site, Action::Configure)
-                            .await?;
+                    let existing = authorized.reread(store).await?;
                     if name == "access" {
                         check_access_change(
-                            state,
-                            headers,
+                            |old, action| authorized.permit(old, action),
                             (org, site),
                             existing.access(),
-                            value.as_ref(),
+                            access,
                             "",
                         )?;
                     }
                     let mut document = existing.json;
                     if name == "code" {
-                        onboarding::check_selectable(
-                            state.store.as_ref(),
-                            org,
-                            site,
-                            code.as_ref(),
-                        )
-                        .await?;
+                        onboarding::check_selectable(config.store.as_ref(), org, site, code)
+                            .await?;
                     }
                     let previous = document.clone();
                     let Value::Object(map) = &mut document else {
@@ -415,18 +417,17 @@ pub async fn sub_resource(
                             "a stored document is damaged",
                         ));
                     };
-                    match &value {
-                        Some(value) => map.insert(name.to_string(), value.clone()),
+                    match new {
+                        Some((value, _)) => map.insert(name.to_string(), value.clone()),
                         None => map.remove(name),
                     };
                     stamp(&mut document, Some(&previous));
                     save_json(store, &keys::site(org, site), &document).await?;
                     if name == "code" {
-                        onboarding::register(state.store.as_ref(), org, site, code.as_ref())
-                            .await?;
+                        onboarding::register(config.store.as_ref(), org, site, code).await?;
                     }
-                    Ok(match value.clone() {
-                        Some(value) => Json(value).into_response(),
+                    Ok(match new {
+                        Some((value, _)) => Json(value.clone()).into_response(),
                         None => StatusCode::NO_CONTENT.into_response(),
                     })
                 })
@@ -438,18 +439,17 @@ pub async fn sub_resource(
 }
 
 async fn public(
-    state: Arc<AppState>,
-    org: &str,
-    site: &str,
+    config: &ConfigStore,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
     method: Method,
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let store = state.store.as_ref();
-    let key = keys::public(org, site);
+    let store = config.store.as_ref();
     match method {
         Method::GET | Method::HEAD => {
-            existing_site(&state, headers, org, site, Action::Configure).await?;
+            let AuthorizedSite { org, site, .. } = &authorized?;
+            let key = keys::public(org, site);
             let document = load_json(store, &key).await?.ok_or_else(|| {
                 ApiError::not_found(format!("{org}/{site} has no public configuration"))
             })?;
@@ -457,14 +457,17 @@ async fn public(
         }
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
-            let value = parse_body(&bytes, SchemaKind::ApiPublic, |v| typed(v, rules::public))?;
-            let _guard = state.locks.lock(&keys::site(org, site)).await;
-            let (state, key) = (&*state, &key);
-            transact(&state.store, move |view| {
-                let mut value = value.clone();
+            let body = parse_body::<PublicConfig>(&bytes, SchemaKind::ApiPublic, rules::public)?;
+            let authorized = authorized?;
+            let AuthorizedSite { org, site, .. } = &authorized;
+            let key = keys::public(org, site);
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (authorized, key) = (&authorized, &key);
+            transact(&config.store, move |view| {
+                let mut value = body.json.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    existing_site_in(store, state, headers, org, site, Action::Configure).await?;
+                    authorized.reread(store).await?;
                     let previous = load_json(store, key).await?;
                     stamp(&mut value, previous.as_ref());
                     save_json(store, key, &value).await?;
@@ -474,9 +477,11 @@ async fn public(
             .await
         }
         Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(org, site)).await;
-            existing_site(&state, headers, org, site, Action::Configure).await?;
-            store.delete(&key).await?;
+            let authorized = authorized?;
+            let AuthorizedSite { org, site, .. } = &authorized;
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            store.delete(&keys::public(org, site)).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -485,42 +490,50 @@ async fn public(
 
 /// `/config/<org>/sites/<site>/secrets/<id>.json`. Values are write-only.
 pub async fn secret(
-    State(state): State<Arc<AppState>>,
-    Path((org, site, file)): Path<(String, String, String)>,
+    State(config): State<ConfigStore>,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    Path((_, _, file)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site)])?;
     let id = strip_json(&file, "secret")?;
     check_names(&[("secret", id)])?;
-    let store = state.store.as_ref();
-    let key = keys::secret(&org, &site, id);
-    match method {
-        Method::GET | Method::HEAD => {
-            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+    // A body is read before the caller is refused, as every write (see `save_site`).
+    let parsed = match method {
+        Method::POST => {
+            let bytes = read_json_body(&headers, body).await?;
+            Some(parse_body::<IgnoredAny>(
+                &bytes,
+                SchemaKind::ApiSecret,
+                |_| Vec::new(),
+            )?)
+        }
+        _ => None,
+    };
+    let authorized = authorized?;
+    let AuthorizedSite { org, site, .. } = &authorized;
+    let store = config.store.as_ref();
+    let key = keys::secret(org, site, id);
+    match (method, parsed) {
+        (Method::GET | Method::HEAD, _) => {
             let stored = load_json(store, &key)
                 .await?
                 .ok_or_else(|| ApiError::not_found(format!("{org}/{site} has no secret `{id}`")))?;
             Ok(Json(secret_view(id, &stored)).into_response())
         }
-        Method::POST => {
-            let bytes = read_json_body(&headers, body).await?;
-            let value = parse_body(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
-            let (state, headers, org, site, key) =
-                (&*state, &headers, org.as_str(), site.as_str(), &key);
-            transact(&state.store, move |view| {
-                let mut value = value.clone();
+        (Method::POST, Some(body)) => {
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (authorized, key) = (&authorized, &key);
+            transact(&config.store, move |view| {
+                let mut value = body.json.clone();
                 Box::pin(async move {
                     let store = view.as_ref();
-                    let document =
-                        existing_site_in(store, state, headers, org, site, Action::Configure)
-                            .await?;
+                    let document = authorized.reread(store).await?;
                     let previous = load_json(store, key).await?;
                     stamp(&mut value, previous.as_ref());
-                    // The value is issued for where the code block points now; code sync sends
-                    // it there and nowhere else, whatever the code block says later.
+                    // The value is issued for where the code block points now; code sync
+                    // sends it there and nowhere else, whatever the code block says later.
                     if let (Value::Object(map), Some(origin)) =
                         (&mut value, sites::secret_origin(&document, id))
                     {
@@ -534,9 +547,9 @@ pub async fn secret(
             })
             .await
         }
-        Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+        (Method::DELETE, _) => {
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
             store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
@@ -548,17 +561,15 @@ pub async fn secret(
 /// (id and dates, never a value), sorted by id. `siteops plan` reads it to learn which
 /// secrets exist, and which `--prune` may delete, in one request per site.
 async fn list_secrets(
-    state: &AppState,
-    org: &str,
-    site: &str,
+    config: &ConfigStore,
+    authorized: &AuthorizedSite<Configure>,
     method: Method,
-    headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     if !matches!(method, Method::GET | Method::HEAD) {
         return Err(ApiError::method_not_allowed(LIST_METHODS));
     }
-    existing_site(state, headers, org, site, Action::Configure).await?;
-    let store = state.store.as_ref();
+    let AuthorizedSite { org, site, .. } = authorized;
+    let store = config.store.as_ref();
     let mut secrets = Vec::new();
     for name in store.list(&keys::secrets(org, site)).await? {
         let Some(id) = name.strip_suffix(".json") else {

@@ -4,28 +4,49 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
-use axum::http::HeaderMap;
+use axum::extract::{FromRef, Path, State};
 use axum::response::{IntoResponse, Response};
 
-use crate::api::ApiError;
 use crate::api::answers::Status;
-use crate::app::{AppState, existing_site};
-use crate::auth::Action;
+use crate::api::site::Operate;
+use crate::api::{ApiError, AuthorizedSite};
+use crate::app::AppState;
+use crate::code::SiteCode;
 use crate::effective::{content_source, path_mappings};
+use crate::store::Store;
+
+/// What the status route reads: the store and every site's code.
+#[derive(Clone)]
+pub(super) struct SiteSources {
+    store: Arc<dyn Store>,
+    code: Arc<SiteCode>,
+}
+
+impl FromRef<Arc<AppState>> for SiteSources {
+    fn from_ref(state: &Arc<AppState>) -> SiteSources {
+        SiteSources {
+            store: state.store.clone(),
+            code: state.code.clone(),
+        }
+    }
+}
 
 /// `GET /status/<org>/<site>/<branch>`.
 pub(super) async fn status(
-    State(state): State<Arc<AppState>>,
-    Path((org, site, branch)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    State(sources): State<SiteSources>,
+    authorized: AuthorizedSite<Operate>,
+    Path((_, _, branch)): Path<(String, String, String)>,
 ) -> Result<Response, ApiError> {
-    crate::api::check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    let document = existing_site(&state, &headers, &org, &site, Action::Operate).await?;
-    let public = crate::sites::public(state.store.as_ref(), &org, &site).await?;
+    let AuthorizedSite {
+        org,
+        site,
+        document,
+        ..
+    } = &authorized;
+    let public = crate::sites::public(sources.store.as_ref(), org, site).await?;
     let body = Status {
-        content: content_source(&state.code, &document, &branch).await,
-        mappings: path_mappings(&state.code, &document, &branch, public).await,
+        content: content_source(&sources.code, document, &branch).await,
+        mappings: path_mappings(&sources.code, document, &branch, public).await,
     };
     Ok(Json(body).into_response())
 }

@@ -21,17 +21,39 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use crate::api::{ApiError, read_body};
+use crate::api::{ApiError, OptionalCaller, read_body};
 use crate::app::AppState;
-use crate::auth::Claims;
 use crate::auth::oidc::{OidcProvider, PENDING_COOKIE, PENDING_SECONDS};
 use crate::auth::sign_in::Identity;
+use crate::auth::{Claims, SignInNonces, SigningKey};
+use crate::quota::Throttles;
 use crate::time::{format_rfc3339, now_seconds};
+
+/// What signing in takes: how people sign in, the forms' nonces, the key tokens are
+/// signed with, and the rate of sign-ins.
+#[derive(Clone)]
+pub(super) struct SignInState {
+    identity: Arc<Identity>,
+    nonces: Arc<SignInNonces>,
+    key: SigningKey,
+    throttles: Arc<Throttles>,
+}
+
+impl FromRef<Arc<AppState>> for SignInState {
+    fn from_ref(state: &Arc<AppState>) -> SignInState {
+        SignInState {
+            identity: state.identity.clone(),
+            nonces: state.sign_in.clone(),
+            key: state.key.clone(),
+            throttles: state.throttles.clone(),
+        }
+    }
+}
 
 /// How long a token from the sign-in page lasts.
 const SESSION_SECONDS: u64 = 12 * 3600;
@@ -42,10 +64,10 @@ fn sign_in_off() -> ApiError {
 
 /// `GET /login`: to the identity provider, or the e-mail sign-in form with a fresh nonce.
 pub(super) async fn login_page(
-    State(state): State<Arc<AppState>>,
+    State(state): State<SignInState>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let provider = match &state.identity {
+    let provider = match state.identity.as_ref() {
         Identity::Email => None,
         Identity::Oidc(provider) => Some(provider),
         Identity::Off => return Err(sign_in_off()),
@@ -68,7 +90,7 @@ pub(super) async fn login_page(
         }
         return Ok(response);
     }
-    let nonce = state.sign_in.issue(now_seconds()).map_err(|e| {
+    let nonce = state.nonces.issue(now_seconds()).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("no randomness for a sign-in nonce: {e}"),
@@ -105,7 +127,8 @@ fn request_host(headers: &HeaderMap) -> String {
 /// `GET /profile`: the identity provider's return (`code`, `state`), which signs in; else
 /// who the request's token signs in; the sign-in page without one.
 pub(super) async fn profile(
-    State(state): State<Arc<AppState>>,
+    State(state): State<SignInState>,
+    OptionalCaller(caller): OptionalCaller,
     headers: HeaderMap,
     axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> Result<Response, ApiError> {
@@ -114,7 +137,7 @@ pub(super) async fn profile(
             .find(|(key, _)| key == name)
             .map(|(_, value)| value.into_owned())
     };
-    if let Identity::Oidc(provider) = &state.identity {
+    if let Identity::Oidc(provider) = state.identity.as_ref() {
         if let Some(error) = parameter("error") {
             let description = parameter("error_description").unwrap_or_default();
             return Err(ApiError::new(
@@ -128,7 +151,7 @@ pub(super) async fn profile(
             return provider_return(&state, provider, &headers, &code, &returned_state).await;
         }
     }
-    Ok(match state.caller(&headers) {
+    Ok(match caller {
         Some(claims) => profile_page(&claims, None).into_response(),
         None => Redirect::to("login").into_response(),
     })
@@ -136,7 +159,7 @@ pub(super) async fn profile(
 
 /// The provider's return: the address it vouches for gets a token and the cookie.
 async fn provider_return(
-    state: &AppState,
+    state: &SignInState,
     provider: &OidcProvider,
     headers: &HeaderMap,
     code: &str,
@@ -167,7 +190,7 @@ async fn provider_return(
 }
 
 /// Mints `email`'s token, and answers the profile page that shows it with the cookie set.
-fn signed_in(state: &AppState, email: String, now: u64) -> Response {
+fn signed_in(state: &SignInState, email: String, now: u64) -> Response {
     let claims = Claims {
         sub: email,
         iat: now,
@@ -189,11 +212,11 @@ fn signed_in(state: &AppState, email: String, now: u64) -> Response {
 /// `POST /profile` with `email` and `nonce` (form-encoded, from the sign-in form): mints a
 /// token, sets the cookie and shows the token.
 pub(super) async fn sign_in(
-    State(state): State<Arc<AppState>>,
+    State(state): State<SignInState>,
     extensions: axum::http::Extensions,
     body: Body,
 ) -> Result<Response, ApiError> {
-    match &state.identity {
+    match state.identity.as_ref() {
         Identity::Email => {}
         Identity::Oidc(_) => {
             return Err(ApiError::new(
@@ -218,7 +241,7 @@ pub(super) async fn sign_in(
         ));
     }
     // Used up even when the e-mail address is refused: a form signs in once.
-    if !state.sign_in.consume(&nonce, now) {
+    if !state.nonces.consume(&nonce, now) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "`nonce` is unknown, expired or already used: sign in again from /admin/login",

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{any, get, post};
 
-use crate::api::ApiError;
+use crate::api::{ApiError, SITE_METHODS};
 use crate::app::AppState;
 
 pub fn router(state: Arc<AppState>) -> Router {
@@ -23,7 +23,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/login", get(login::login_page))
         .route("/profile", get(login::profile).post(login::sign_in))
         .route("/config/{org}/{file}", get(config::list_sites))
-        .route("/config/{org}/sites/{file}", any(config::site))
+        .route(
+            "/config/{org}/sites/{site_json}",
+            get(config::site)
+                .delete(config::delete_site)
+                .put(config::save_site)
+                .post(config::save_site)
+                .fallback(|| async { ApiError::method_not_allowed(SITE_METHODS) }),
+        )
         .route(
             "/config/{org}/sites/{site}/{file}",
             any(config::sub_resource),

@@ -17,60 +17,56 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{RawPathParams, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::api::answers::{PreviewAnswer, PreviewLinks, PreviewState, PreviewedPage};
-use crate::api::{ApiError, check_names};
-use crate::app::{AppState, existing_site};
-use crate::auth::Action;
+use crate::api::site::Operate;
+use crate::api::{ApiError, AuthorizedSite};
+use crate::app::AppState;
 use crate::preview::service::SiteRef;
 use crate::preview::store::{BranchPreviews, PreviewRecord, Rewrite};
 use crate::preview::{PagePath, PreviewHost};
 use url::Url;
 
+/// The route takes the whole state: a preview made here is reported to the live session.
 pub async fn handle(
     State(state): State<Arc<AppState>>,
+    authorized: Result<AuthorizedSite<Operate>, ApiError>,
+    params: RawPathParams,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    match route(&state, &method, &uri, &headers).await {
+    match route(&state, authorized, &params, &method, &uri, &headers).await {
         Ok(response) => response,
         Err(error) => error.without_body(),
     }
 }
 
-/// The org, site, branch and raw page path of a `/preview/…` request path.
-fn split(path: &str) -> Option<(&str, &str, &str, &str)> {
-    let rest = &path[path.find("/preview/")? + "/preview/".len()..];
-    let mut parts = rest.splitn(4, '/');
-    Some((
-        parts.next()?,
-        parts.next()?,
-        parts.next()?,
-        parts.next().unwrap_or(""),
-    ))
-}
-
 async fn route(
     state: &AppState,
+    authorized: Result<AuthorizedSite<Operate>, ApiError>,
+    params: &RawPathParams,
     method: &Method,
     uri: &Uri,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (org, site, branch, raw) =
-        split(uri.path()).ok_or_else(|| ApiError::not_found("no such preview resource"))?;
-    check_names(&[("org", org), ("site", site), ("branch", branch)])?;
-    let page = PagePath::parse(raw).map_err(|e| ApiError::bad_request(e.to_string()))?;
     if !matches!(
         *method,
         Method::GET | Method::HEAD | Method::POST | Method::DELETE
     ) {
         return Err(ApiError::method_not_allowed("GET, HEAD, POST, DELETE"));
     }
-    let document = existing_site(state, headers, org, site, Action::Operate).await?;
+    let authorized = authorized?;
+    let page =
+        PagePath::parse(raw_page_path(uri)).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let branch = params
+        .iter()
+        .find_map(|(name, value)| (name == "branch").then_some(value))
+        .unwrap_or_default();
+    let (org, site) = (authorized.org.as_str(), authorized.site.as_str());
     let store = state.store.as_ref();
     let previews = BranchPreviews::new(store, org, site, branch);
     if *method == Method::DELETE {
@@ -94,19 +90,33 @@ async fn route(
         org,
         site,
         branch,
-        document: &document,
+        document: &authorized.document,
     };
     let record = state
         .preview_now(
             &site_ref,
             &page,
             headers.get("x-content-source-authorization"),
-            state.caller(headers).as_ref(),
+            Some(&authorized.caller),
             &preview_origin,
             Rewrite::Always,
         )
         .await?;
     Ok(Json(answer(&record, &links)).into_response())
+}
+
+/// The page path as the request wrote it: the router's parameters (org, site, branch) are
+/// percent-decoded, and the page path must not be, for `PagePath` to refuse what decoding
+/// would hide (`%2F`). The route matched `/preview/<org>/<site>/<branch>[/<path>]`.
+fn raw_page_path(uri: &Uri) -> &str {
+    let path = uri.path();
+    let Some(at) = path.find("/preview/") else {
+        return "";
+    };
+    path[at + "/preview/".len()..]
+        .splitn(4, '/')
+        .nth(3)
+        .unwrap_or("")
 }
 
 /// Removes the stored preview of `page`: 204, or 404 when it has none.
@@ -177,24 +187,21 @@ fn answer(record: &PreviewRecord, links: &Links) -> PreviewAnswer {
     PreviewAnswer {
         web_path: record.web_path.clone(),
         resource_path: record.resource_path.clone(),
-        preview: PreviewState {
-            status: 200,
-            page: Some(PreviewedPage {
-                url: format!("{}{}", links.preview_host, record.web_path),
-                last_modified: record.last_modified.clone(),
-                content_bus_id: record.content_bus_id.clone(),
-                source_location: format!("markup:{}", record.source_url),
-                source: record.source.clone(),
-                source_last_modified: record.source_last_modified.clone(),
-                content_type: if record.is_json() {
-                    "application/json"
-                } else {
-                    "text/html"
-                }
-                .into(),
-                media: record.media.clone(),
-            }),
-        },
+        preview: PreviewState::previewed(PreviewedPage {
+            url: format!("{}{}", links.preview_host, record.web_path),
+            last_modified: record.last_modified.clone(),
+            content_bus_id: record.content_bus_id.clone(),
+            source_location: format!("markup:{}", record.source_url),
+            source: record.source.clone(),
+            source_last_modified: record.source_last_modified.clone(),
+            content_type: if record.is_json() {
+                "application/json"
+            } else {
+                "text/html"
+            }
+            .into(),
+            media: record.media.clone(),
+        }),
         links: links.of(&record.web_path),
         trace: Some(record.trace.clone()),
         warnings: Some(record.warnings.clone()),
@@ -205,10 +212,7 @@ fn not_previewed(page: &PagePath, links: &Links) -> PreviewAnswer {
     PreviewAnswer {
         web_path: page.web_path(),
         resource_path: page.resource_path(false),
-        preview: PreviewState {
-            status: 404,
-            page: None,
-        },
+        preview: PreviewState::NOT_PREVIEWED,
         links: links.of(&page.web_path()),
         trace: None,
         warnings: None,
@@ -220,19 +224,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn preview_paths() {
-        assert_eq!(
-            split("/preview/acme/web/main/a/b"),
-            Some(("acme", "web", "main", "a/b"))
-        );
-        assert_eq!(
-            split("/preview/acme/web/main"),
-            Some(("acme", "web", "main", ""))
-        );
-        assert_eq!(
-            split("/preview/acme/web/main/"),
-            Some(("acme", "web", "main", ""))
-        );
-        assert_eq!(split("/preview/acme/web"), None);
+    fn page_paths_as_written() {
+        let raw = |path: &str| raw_page_path(&path.parse().expect("uri")).to_string();
+        assert_eq!(raw("/preview/acme/web/main/a%2Fb/c"), "a%2Fb/c");
+        assert_eq!(raw("/preview/acme/web/main"), "");
+        assert_eq!(raw("/preview/acme/web/main/"), "");
+        assert_eq!(raw("/admin/preview/acme/web/main/x?y=1"), "x");
     }
 }

@@ -98,19 +98,64 @@ pub struct PreviewAnswer {
     pub resource_path: String,
     pub preview: PreviewState,
     pub links: PreviewLinks,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Absent when the page is not previewed, never `null`: `with` keeps `null` out of the
+    // document, `default` keeps them optional there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Trace")]
     pub trace: Option<Trace>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<String>")]
     pub warnings: Option<Vec<String>>,
 }
 
 /// The preview's state: 200 with what was previewed, or 404 alone (not previewed).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct PreviewState {
-    /// 200: previewed; 404: not previewed.
-    pub status: u16,
-    #[serde(flatten)]
-    pub page: Option<PreviewedPage>,
+#[serde(untagged)]
+pub enum PreviewState {
+    Previewed {
+        status: Fixed<200>,
+        #[serde(flatten)]
+        page: PreviewedPage,
+    },
+    /// Not previewed: the status and nothing else.
+    #[schemars(extend("additionalProperties" = false))]
+    NotPreviewed { status: Fixed<404> },
+}
+
+impl PreviewState {
+    pub fn previewed(page: PreviewedPage) -> PreviewState {
+        PreviewState::Previewed {
+            status: Fixed,
+            page,
+        }
+    }
+
+    pub const NOT_PREVIEWED: PreviewState = PreviewState::NotPreviewed { status: Fixed };
+}
+
+/// A number that is always `N` (a status that says which answer this is), as JSON and in
+/// the document (`const`).
+#[derive(Debug, Clone, Copy)]
+pub struct Fixed<const N: u16>;
+
+impl<const N: u16> Serialize for Fixed<N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u16(N)
+    }
+}
+
+impl<const N: u16> JsonSchema for Fixed<N> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Fixed{N}").into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "integer", "const": N})
+    }
 }
 
 /// What a stored preview is.

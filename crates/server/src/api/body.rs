@@ -2,6 +2,7 @@
 //! the fields the service manages dropped, checked against its schema and the document
 //! rules; 400 naming every problem.
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use siteops_config::diagnostic::Diagnostic;
 use siteops_config::schema::SchemaKind;
@@ -9,39 +10,41 @@ use siteops_config::schema::SchemaKind;
 use super::ApiError;
 use crate::sites::MANAGED;
 
-/// Parses and validates a request body against a schema and the document rules.
-pub(crate) fn parse_body(
+/// A request body parsed once: the JSON as sent (what is stored and answered) and the
+/// same body typed (what the rules and the handler's checks read), both validated.
+#[derive(Debug, Clone)]
+pub struct Parsed<T> {
+    pub json: Value,
+    pub typed: T,
+}
+
+/// Parses a request body once and validates it against a schema and the document rules:
+/// 400 naming every problem.
+pub(crate) fn parse_body<T: DeserializeOwned>(
     bytes: &[u8],
     schema: SchemaKind,
-    rules: impl Fn(&Value) -> Vec<Diagnostic>,
-) -> Result<Value, ApiError> {
-    let mut value: Value = serde_json::from_slice(bytes)
+    rules: impl Fn(&T) -> Vec<Diagnostic>,
+) -> Result<Parsed<T>, ApiError> {
+    let mut json: Value = serde_json::from_slice(bytes)
         .map_err(|error| ApiError::bad_request(format!("invalid JSON: {error}")))?;
-    if let Value::Object(map) = &mut value {
+    if let Value::Object(map) = &mut json {
         for field in MANAGED {
             map.remove(field);
         }
     }
-    let problems = schema.check(&value);
+    let problems = schema.check(&json);
     if !problems.is_empty() {
         return Err(ApiError::invalid_body(&problems));
     }
-    let errors: Vec<Diagnostic> = rules(&value)
+    // The schema is the type's: a body it accepts reads as the type, else that is the
+    // schema's bug, answered as a bad request rather than ignored.
+    let typed = T::deserialize(&json).map_err(|error| ApiError::bad_request(error.to_string()))?;
+    let errors: Vec<Diagnostic> = rules(&typed)
         .into_iter()
         .filter(Diagnostic::is_error)
         .collect();
     if !errors.is_empty() {
         return Err(ApiError::invalid_body(&errors));
     }
-    Ok(value)
-}
-
-/// Applies a rule function to a body already known to fit its schema.
-pub(crate) fn typed<T: serde::de::DeserializeOwned>(
-    value: &Value,
-    rule: impl Fn(&T) -> Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    serde_json::from_value::<T>(value.clone())
-        .map(|t| rule(&t))
-        .unwrap_or_default()
+    Ok(Parsed { json, typed })
 }

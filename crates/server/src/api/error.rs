@@ -147,7 +147,6 @@ impl From<crate::preview::service::ServiceError> for ApiError {
             ServiceError::NoContentSource { .. } => ApiError::not_found(error.to_string()),
             ServiceError::Busy { .. } => ApiError::busy(error.to_string()),
             ServiceError::Usage(error) => error.into(),
-            ServiceError::Site(error) => error.into(),
             ServiceError::Store(error) => error.into(),
         }
     }

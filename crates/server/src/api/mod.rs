@@ -1,7 +1,8 @@
 //! The HTTP plumbing every route family shares: errors as responses ([`ApiError`]), request
 //! bodies read within their limits and parsed once into validated types ([`body`]), names
-//! from request paths checked, the caller as an extractor ([`caller`]), the JSON answers as types ([`answers`]) and the OpenAPI document made from
-//! them ([`openapi`]). Below the routes and above the domain: it names no route module and
+//! from request paths checked, the caller and the authorised site as extractors
+//! ([`caller`], [`site`]), the JSON answers as types ([`answers`]) and the OpenAPI
+//! document made from them ([`openapi`]). Below the routes and above the domain: it names no route module and
 //! not the application state; extractors reach the state through `FromRef` sub-states.
 
 pub mod answers;
@@ -9,6 +10,7 @@ pub mod body;
 pub mod caller;
 mod error;
 pub mod openapi;
+pub mod site;
 
 use axum::body::Body;
 use axum::http::StatusCode;
@@ -16,6 +18,7 @@ use axum::http::StatusCode;
 pub use crate::sites::{MAX_NAME_LEN, is_name};
 pub use caller::{Caller, OptionalCaller};
 pub use error::ApiError;
+pub use site::{AuthorizedSite, SiteAccess};
 
 /// The methods of a document resource: read, write, delete.
 pub const DOCUMENT_METHODS: &str = "GET, HEAD, POST, DELETE";
@@ -45,6 +48,13 @@ pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
         }
     }
     Ok(())
+}
+
+/// The name of a `<name>.json` resource of a request path; 404 for anything else.
+pub fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
+    file.strip_suffix(".json").ok_or_else(|| {
+        ApiError::not_found(format!("no such {what}: `{file}` (expected <name>.json)"))
+    })
 }
 
 /// Longest a request body may take to arrive (408 beyond): a client that sends its body a

@@ -61,9 +61,10 @@ pub enum TokenError {
     Expired,
 }
 
-/// The service's secret signing key.
+/// The service's secret signing key; cloned for each request that verifies a token, so
+/// shared, not copied.
 #[derive(Clone)]
-pub struct SigningKey(Vec<u8>);
+pub struct SigningKey(std::sync::Arc<[u8]>);
 
 impl std::fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -73,14 +74,14 @@ impl std::fmt::Debug for SigningKey {
 
 impl SigningKey {
     pub fn from_bytes(bytes: Vec<u8>) -> SigningKey {
-        SigningKey(bytes)
+        SigningKey(bytes.into())
     }
 
     /// A fresh random 256-bit key.
     pub fn generate() -> Result<SigningKey, getrandom::Error> {
         let mut bytes = vec![0; 32];
         getrandom::fill(&mut bytes)?;
-        Ok(SigningKey(bytes))
+        Ok(SigningKey(bytes.into()))
     }
 
     pub fn as_bytes(&self) -> &[u8] {
@@ -97,7 +98,7 @@ impl SigningKey {
     pub fn derive(&self, purpose: &str) -> SigningKey {
         let mut mac = self.mac();
         mac.update(purpose.as_bytes());
-        SigningKey(mac.finalize().into_bytes().to_vec())
+        SigningKey(mac.finalize().into_bytes().to_vec().into())
     }
 
     pub fn sign(&self, claims: &Claims) -> String {

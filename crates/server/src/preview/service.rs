@@ -21,7 +21,7 @@ use crate::auth::{Claims, SigningKey};
 use crate::code::SiteCode;
 use crate::effective::content_source;
 use crate::quota::Throttles;
-use crate::sites::{Site, SiteError};
+use crate::sites::Site;
 use crate::store::{KeyedLocks, Store, StoreError};
 
 /// How long a preview's hold of room lasts past its deadline: its save comes after it.
@@ -48,8 +48,6 @@ pub enum ServiceError {
     /// The site's previews have no room for what this one writes, or their usage failed.
     #[error(transparent)]
     Usage(#[from] UsageError),
-    #[error(transparent)]
-    Site(#[from] SiteError),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -31,7 +31,7 @@ use crate::app::{AppState, Session};
 use crate::auth::{Identity, OrgAdmins, SignIn, signing_key};
 use crate::codesync::runner::CodeSync;
 use crate::preview::PreviewHost;
-use crate::store::{KeyedLocks, StoreLocation};
+use crate::store::StoreLocation;
 
 pub use preview_host::{CONFIG_JSON, config_page, serve as serve_stored};
 
@@ -168,18 +168,18 @@ pub async fn start_on(
         code_sync: code_sync.clone(),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
-        locks: KeyedLocks::default(),
+        locks: Default::default(),
         usage_locks: Default::default(),
         key,
-        org_admins: OrgAdmins::parse(&config.org_admins),
+        org_admins: Arc::new(OrgAdmins::parse(&config.org_admins)),
         preview_transport: transport,
         preview_limits: config.preview_limits.clone(),
         session: config.session.clone(),
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),
-        identity: Identity::new(&config.sign_in),
+        identity: Arc::new(Identity::new(&config.sign_in)),
         exposed: config.is_exposed(),
-        throttles: crate::quota::Throttles::new(config.quotas.clone()),
+        throttles: Arc::new(crate::quota::Throttles::new(config.quotas.clone())),
         own_addr: Default::default(),
     });
     let listener = TcpListener::bind(config.addr)

@@ -18,10 +18,10 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::api::answers::BranchList;
-use crate::api::body::{parse_body, typed};
-use crate::api::{ApiError, DOCUMENT_METHODS, LIST_METHODS, check_names, read_json_body};
-use crate::app::{AppState, existing_site};
-use crate::auth::Action;
+use crate::api::body::parse_body;
+use crate::api::site::Configure;
+use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, LIST_METHODS, read_json_body};
+use crate::app::AppState;
 use crate::store::{Store, keys};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::rules;
@@ -46,46 +46,51 @@ pub async fn load_effective(
 
 pub async fn handle(
     State(state): State<Arc<AppState>>,
-    Path((org, site, branch)): Path<(String, String, String)>,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    Path((_, _, branch)): Path<(String, String, String)>,
     method: Method,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site), ("branch", &branch)])?;
-    let store = state.store.as_ref();
-    match method {
-        Method::GET | Method::HEAD => {
-            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
-            // Read typed: a damaged document answers 500 naming it, never `null`.
-            let entries: Vec<WorkerEntry> =
-                crate::sites::read_sealed(store, &keys::worker_config(&org, &site, &branch))
-                    .await?
-                    .ok_or_else(|| {
-                        ApiError::not_found(format!(
-                            "{org}/{site} has no worker configuration for branch {branch}"
-                        ))
-                    })?;
-            Ok(Json(entries).into_response())
-        }
+    // The body is read before the caller is refused: a client that sends it whole reads
+    // the answer, not a reset connection (and a body past the limit reads 413).
+    let parsed = match method {
         Method::POST => {
             let bytes = read_json_body(&headers, body).await?;
-            let value = parse_body(&bytes, SchemaKind::ApiWorkerConfig, |v| {
-                typed(v, |entries: &Vec<WorkerEntry>| {
-                    rules::worker_entries(entries)
-                })
-            })?;
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
-            crate::sites::write_sealed(store, &keys::worker_config(&org, &site, &branch), &value)
-                .await?;
-            Ok(Json(value).into_response())
+            Some(parse_body::<Vec<WorkerEntry>>(
+                &bytes,
+                SchemaKind::ApiWorkerConfig,
+                |entries| rules::worker_entries(entries),
+            )?)
         }
-        Method::DELETE => {
-            let _guard = state.locks.lock(&keys::site(&org, &site)).await;
-            existing_site(&state, &headers, &org, &site, Action::Configure).await?;
-            store
-                .delete(&keys::worker_config(&org, &site, &branch))
-                .await?;
+        _ => None,
+    };
+    let authorized = authorized?;
+    let AuthorizedSite { org, site, .. } = &authorized;
+    let store = state.store.as_ref();
+    let key = keys::worker_config(org, site, &branch);
+    match (method, parsed) {
+        (Method::GET | Method::HEAD, _) => {
+            // Read typed: a damaged document answers 500 naming it, never `null`.
+            let entries: Vec<WorkerEntry> = crate::sites::read_sealed(store, &key)
+                .await?
+                .ok_or_else(|| {
+                    ApiError::not_found(format!(
+                        "{org}/{site} has no worker configuration for branch {branch}"
+                    ))
+                })?;
+            Ok(Json(entries).into_response())
+        }
+        (Method::POST, Some(body)) => {
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            crate::sites::write_sealed(store, &key, &body.json).await?;
+            Ok(Json(body.json).into_response())
+        }
+        (Method::DELETE, _) => {
+            let _guard = state.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(store).await?;
+            store.delete(&key).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -95,18 +100,16 @@ pub async fn handle(
 /// `GET /transform/config/<org>/<site>`: `{"branches": [...]}`, sorted.
 pub async fn branches(
     State(state): State<Arc<AppState>>,
-    Path((org, site)): Path<(String, String)>,
+    authorized: AuthorizedSite<Configure>,
     method: Method,
-    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    check_names(&[("org", &org), ("site", &site)])?;
     if !matches!(method, Method::GET | Method::HEAD) {
         return Err(ApiError::method_not_allowed(LIST_METHODS));
     }
-    existing_site(&state, &headers, &org, &site, Action::Configure).await?;
+    let AuthorizedSite { org, site, .. } = &authorized;
     let branches: Vec<String> = state
         .store
-        .list(&keys::worker_configs(&org, &site))
+        .list(&keys::worker_configs(org, site))
         .await?
         .into_iter()
         .filter_map(|name| name.strip_suffix(".json").map(str::to_string))

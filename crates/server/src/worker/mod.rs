@@ -15,7 +15,7 @@ use axum::Router;
 use axum::extract::FromRef;
 use axum::routing::{any, get};
 
-use crate::api::ApiError;
+use crate::api::{ApiError, SiteAccess};
 use crate::app::AppState;
 use cache::WorkerCache;
 
@@ -30,6 +30,12 @@ struct WorkerState {
 impl FromRef<WorkerState> for Arc<AppState> {
     fn from_ref(state: &WorkerState) -> Arc<AppState> {
         state.app.clone()
+    }
+}
+
+impl FromRef<WorkerState> for SiteAccess {
+    fn from_ref(state: &WorkerState) -> SiteAccess {
+        SiteAccess::from_ref(&state.app)
     }
 }
 
