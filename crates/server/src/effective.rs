@@ -46,7 +46,7 @@ async fn code_yaml<T: serde::de::DeserializeOwned>(
 }
 
 /// The content source of a site on `branch`.
-pub async fn content_source(
+pub(crate) async fn content_source(
     code: &SiteCode,
     site: &Site,
     branch: &str,

@@ -19,7 +19,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Writes `bytes` to `path` unless something is there already: false then. The check and
 /// the write are one step of the file system's (a link that does not replace), so writers
 /// of one new file need no lock between them; durable as [`write_atomic`].
-pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     let written = write_with(path, bytes, |temp| temp.persist_noclobber(path).map(drop));
     match written {
         Ok(()) => Ok(true),

@@ -1,7 +1,7 @@
 //! HTML escaping for the pages siteops itself renders (sign-in, dashboard).
 
 /// Escapes the five characters that matter in HTML text and quoted attributes.
-pub fn escape_into(text: &str, out: &mut String) {
+pub(crate) fn escape_into(text: &str, out: &mut String) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),

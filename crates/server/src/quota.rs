@@ -121,7 +121,7 @@ impl Throttles {
     /// A turn for `org` to run a preview, waiting at most `wait`; `None` when none came.
     /// The org's share is taken first, so an org waiting on its own share holds none of
     /// the turns the other orgs need.
-    pub async fn preview_slot(&self, org: &str, wait: Duration) -> Option<PreviewTurn> {
+    pub(crate) async fn preview_slot(&self, org: &str, wait: Duration) -> Option<PreviewTurn> {
         let share = self.org_share(org);
         let turn = async {
             let org = share.acquire_owned().await.ok()?;

@@ -11,7 +11,7 @@ pub fn now_seconds() -> u64 {
 }
 
 /// Now, formatted.
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     let since_epoch = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default();

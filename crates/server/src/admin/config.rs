@@ -152,7 +152,7 @@ fn check_access_change(
 }
 
 /// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
-pub async fn list_sites(
+pub(crate) async fn list_sites(
     State(access): State<SiteAccess>,
     Caller(caller): Caller,
     Path((org, file)): Path<(String, String)>,
@@ -207,7 +207,7 @@ pub async fn site(authorized: AuthorizedSite<Configure>) -> Response {
 }
 
 /// `DELETE /config/<org>/sites/<site>.json`: the site, its sub-resources and previews.
-pub async fn delete_site(
+pub(crate) async fn delete_site(
     State(config): State<ConfigStore>,
     authorized: AuthorizedSite<DeleteSite>,
 ) -> Result<Response, ApiError> {
@@ -224,7 +224,7 @@ pub async fn delete_site(
 }
 
 /// `PUT` (create) and `POST` (create or replace) `/config/<org>/sites/<site>.json`.
-pub async fn save_site(
+pub(crate) async fn save_site(
     State(config): State<ConfigStore>,
     State(access): State<SiteAccess>,
     caller: Result<Caller, ApiError>,
@@ -347,7 +347,7 @@ async fn field_body(
 }
 
 /// `/config/<org>/sites/<site>/<field>.json`: `public`, or a field of the site document.
-pub async fn sub_resource(
+pub(crate) async fn sub_resource(
     State(config): State<ConfigStore>,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     Path((_, _, file)): Path<(String, String, String)>,

@@ -15,7 +15,7 @@ use axum::routing::{any, get, post};
 use crate::api::{ApiError, SITE_METHODS};
 use crate::app::AppState;
 
-pub fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>) -> Router {
     // Resources whose methods depend on the name (`public.json`, `secrets.json`) take
     // every method, and answer 405 with their own `Allow`.
     Router::new()

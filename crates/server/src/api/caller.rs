@@ -12,7 +12,10 @@ use super::ApiError;
 use crate::auth::{Claims, SigningKey, TokenError};
 
 /// The values of the request's cookies called `name`, in order.
-pub fn cookies<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
+pub(crate) fn cookies<'h>(
+    headers: &'h HeaderMap,
+    name: &'h str,
+) -> impl Iterator<Item = &'h str> + 'h {
     headers
         .get_all("cookie")
         .iter()
@@ -25,7 +28,7 @@ pub fn cookies<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item 
 
 /// Every raw token a request carries, in the reference's order: the `auth_token`
 /// cookies, `x-auth-token`, then `Authorization: token …` or `Bearer …`.
-pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
+pub(crate) fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
     let cookies = cookies(headers, "auth_token");
     let header = headers
         .get_all("x-auth-token")
@@ -49,12 +52,13 @@ pub fn tokens_of(headers: &HeaderMap) -> Vec<&str> {
 }
 
 /// The `auth_token` cookies of a request: what a browser sends whichever page asks.
-pub fn cookie_tokens(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+pub(crate) fn cookie_tokens(headers: &HeaderMap) -> impl Iterator<Item = &str> {
     cookies(headers, "auth_token")
 }
 
-/// The first raw token a request carries (see [`tokens_of`]).
-pub fn token_of(headers: &HeaderMap) -> Option<&str> {
+/// The first raw token a request carries (see [`tokens_of`]): what the tests look at.
+#[cfg(test)]
+fn token_of(headers: &HeaderMap) -> Option<&str> {
     tokens_of(headers).into_iter().next()
 }
 
@@ -74,7 +78,7 @@ pub fn caller(headers: &HeaderMap, key: &SigningKey) -> Option<Claims> {
 
 /// Why a request has no caller, for its 401: no token at all, or why the tokens it sent
 /// were refused (a token minted from another data directory's key is the usual mistake).
-pub fn why_unauthenticated(headers: &HeaderMap, key: &SigningKey) -> String {
+pub(crate) fn why_unauthenticated(headers: &HeaderMap, key: &SigningKey) -> String {
     let now = crate::time::now_seconds();
     let Some(error) = tokens_of(headers)
         .into_iter()

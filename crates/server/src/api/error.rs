@@ -44,7 +44,7 @@ impl ApiError {
     }
 
     /// 503: the server is busy; try again in a second.
-    pub fn busy(message: impl Into<String>) -> ApiError {
+    pub(crate) fn busy(message: impl Into<String>) -> ApiError {
         ApiError {
             retry_after: Some(1),
             ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
@@ -52,7 +52,7 @@ impl ApiError {
     }
 
     /// 405 with the methods the resource answers (`GET, HEAD, POST`) in `Allow`.
-    pub fn method_not_allowed(allow: &'static str) -> ApiError {
+    pub(crate) fn method_not_allowed(allow: &'static str) -> ApiError {
         ApiError {
             allow: Some(allow),
             ..ApiError::new(
@@ -63,7 +63,7 @@ impl ApiError {
     }
 
     /// A 400 naming each problem of a request body: `pointer: message; …`.
-    pub fn invalid_body(problems: &[Diagnostic]) -> ApiError {
+    pub(crate) fn invalid_body(problems: &[Diagnostic]) -> ApiError {
         let messages: Vec<String> = problems.iter().map(Diagnostic::headline).collect();
         ApiError::bad_request(messages.join("; "))
     }
@@ -166,7 +166,7 @@ impl From<crate::sites::onboarding::OnboardingError> for ApiError {
 impl ApiError {
     /// The response with an empty body: the message only in `x-error` (the preview API's
     /// error form).
-    pub fn without_body(self) -> Response {
+    pub(crate) fn without_body(self) -> Response {
         let mut response = self.into_response();
         *response.body_mut() = axum::body::Body::empty();
         response.headers_mut().remove(header::CONTENT_TYPE);

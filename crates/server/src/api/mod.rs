@@ -51,7 +51,7 @@ pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
 }
 
 /// The name of a `<name>.json` resource of a request path; 404 for anything else.
-pub fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
+pub(crate) fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
     file.strip_suffix(".json").ok_or_else(|| {
         ApiError::not_found(format!("no such {what}: `{file}` (expected <name>.json)"))
     })
@@ -62,7 +62,7 @@ pub fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
 pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Reads a request body of at most [`BODY_LIMIT`] bytes, arriving within [`BODY_TIMEOUT`].
-pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
+pub(crate) async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
     match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, BODY_LIMIT)).await {
         Ok(Ok(bytes)) => Ok(bytes),
         Ok(Err(_)) => Err(ApiError::new(
@@ -83,7 +83,7 @@ pub async fn read_body(body: Body) -> Result<axum::body::Bytes, ApiError> {
 /// not JSON (415): a browser's cross-site form can send `text/plain`, never JSON, so a body
 /// that says it is something else is never taken for a configuration. A body without a
 /// `Content-Type` is read (scripts and CLIs).
-pub async fn read_json_body(
+pub(crate) async fn read_json_body(
     headers: &axum::http::HeaderMap,
     body: Body,
 ) -> Result<axum::body::Bytes, ApiError> {

@@ -32,7 +32,7 @@ pub struct SiteAccess {
 impl SiteAccess {
     /// Whether `caller` may do `action` on `org/site` with `access`: 403 with the reason
     /// if not.
-    pub fn permit(
+    pub(crate) fn permit(
         &self,
         caller: &Claims,
         (org, site): (&str, &str),
@@ -106,14 +106,18 @@ impl<A: SiteAction> AuthorizedSite<A> {
     /// The site's document read again through `store` (a transaction's view, whose writes
     /// then depend on it) and the caller authorised again: it may have changed, or gone
     /// (404), since the request was authorised.
-    pub async fn reread(&self, store: &dyn Store) -> Result<Site, ApiError> {
+    pub(crate) async fn reread(&self, store: &dyn Store) -> Result<Site, ApiError> {
         self.access
             .existing(store, &self.caller, self.names(), A::ACTION)
             .await
     }
 
     /// Whether the caller may also do `action` on the site with `access` (403 if not).
-    pub fn permit(&self, access: Option<&AccessConfig>, action: Action) -> Result<(), ApiError> {
+    pub(crate) fn permit(
+        &self,
+        access: Option<&AccessConfig>,
+        action: Action,
+    ) -> Result<(), ApiError> {
         self.access
             .permit(&self.caller, self.names(), access, action)
     }

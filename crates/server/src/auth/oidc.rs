@@ -105,7 +105,7 @@ pub enum OidcError {
 
 impl OidcError {
     /// Whether the error is the caller's (a stale or forged return), not the provider's.
-    pub fn is_callers(&self) -> bool {
+    pub(crate) fn is_callers(&self) -> bool {
         matches!(
             self,
             OidcError::NoPendingSignIn

@@ -62,7 +62,7 @@ impl OrgAdmins {
             .any(|(scope, address)| scope.is_none() && same_address(address, subject))
     }
 
-    pub fn is_admin(&self, org: &str, subject: &str) -> bool {
+    pub(crate) fn is_admin(&self, org: &str, subject: &str) -> bool {
         self.0.iter().any(|(scope, address)| {
             scope.as_deref().is_none_or(|s| s == org) && same_address(address, subject)
         })
@@ -72,7 +72,7 @@ impl OrgAdmins {
 /// Whether two addresses (e-mail addresses, technical account identifiers) name the
 /// same holder: the one comparison of addresses, case-insensitive, as e-mail addresses
 /// are in practice.
-pub fn same_address(a: &str, b: &str) -> bool {
+pub(crate) fn same_address(a: &str, b: &str) -> bool {
     a.trim().eq_ignore_ascii_case(b.trim())
 }
 

@@ -29,7 +29,7 @@ pub enum SignIn {
 
 impl SignIn {
     /// Whether anyone who reaches the sign-in page can sign in as anyone.
-    pub fn trusts_any_address(&self) -> bool {
+    pub(crate) fn trusts_any_address(&self) -> bool {
         matches!(self, SignIn::Email)
     }
 }
@@ -79,7 +79,7 @@ impl SignInNonces {
     }
 
     /// Uses `nonce`: true when it was issued, unused and unexpired; it is gone after.
-    pub fn consume(&self, nonce: &str, now: u64) -> bool {
+    pub(crate) fn consume(&self, nonce: &str, now: u64) -> bool {
         let mut nonces = self.0.lock().unwrap_or_else(|p| p.into_inner());
         nonces.remove(nonce).is_some_and(|expires| expires > now)
     }

@@ -35,11 +35,11 @@ fn any_site() -> String {
 impl Claims {
     /// Whether the token may be used for `org/site` at all (roles decide the rest).
     /// Whether the token is good for every site of `org`.
-    pub fn covers_org(&self, org: &str) -> bool {
+    pub(crate) fn covers_org(&self, org: &str) -> bool {
         self.aud == "*" || self.aud.split_once('/') == Some((org, "*"))
     }
 
-    pub fn covers(&self, org: &str, site: &str) -> bool {
+    pub(crate) fn covers(&self, org: &str, site: &str) -> bool {
         match self.aud.split_once('/') {
             _ if self.aud == "*" => true,
             Some((o, "*")) => o == org,
@@ -106,7 +106,7 @@ impl SigningKey {
     }
 
     /// `value` as a JWT signed with this key.
-    pub fn sign_json<T: Serialize>(&self, value: &T) -> String {
+    pub(crate) fn sign_json<T: Serialize>(&self, value: &T) -> String {
         let header = URL_SAFE_NO_PAD.encode(HEADER);
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(value).expect("values serialize"));
         let signing_input = format!("{header}.{payload}");
@@ -126,7 +126,7 @@ impl SigningKey {
     }
 
     /// The payload of a JWT this key signed (its expiry is the caller's to check).
-    pub fn verify_json<T: serde::de::DeserializeOwned>(
+    pub(crate) fn verify_json<T: serde::de::DeserializeOwned>(
         &self,
         token: &str,
     ) -> Result<T, TokenError> {

@@ -31,7 +31,7 @@ pub enum CodePathError {
 
 impl CodePath {
     /// Reads a request path (`/blocks/hero/hero.js`, percent-encoded as it arrived).
-    pub fn from_request(raw: &str) -> Result<CodePath, CodePathError> {
+    pub(crate) fn from_request(raw: &str) -> Result<CodePath, CodePathError> {
         let error = |make: fn(String) -> CodePathError| make(raw.to_string());
         let Some(relative) = raw.strip_prefix('/') else {
             return Err(error(CodePathError::Relative));

@@ -22,7 +22,7 @@ pub struct Wanted {
 }
 
 /// The paths a manifest lists, normalised (no leading `/`), without comments or blanks.
-pub fn parse_manifest(text: &str) -> Vec<String> {
+pub(crate) fn parse_manifest(text: &str) -> Vec<String> {
     text.lines()
         .map(|line| line.split('#').next().unwrap_or_default().trim())
         .filter(|line| !line.is_empty())
@@ -32,7 +32,7 @@ pub fn parse_manifest(text: &str) -> Vec<String> {
 
 /// Whether `path` may be stored: relative segments of safe characters, none hidden and
 /// none `..` (a repository path never leaves its branch's folder).
-pub fn is_storable(path: &str) -> bool {
+pub(crate) fn is_storable(path: &str) -> bool {
     crate::store::check_key(path).is_ok()
 }
 

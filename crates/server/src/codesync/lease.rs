@@ -70,7 +70,7 @@ pub async fn claim(
 }
 
 /// Extends a held lease; `None` when it was taken meanwhile (this instance was too slow).
-pub async fn renew(
+pub(crate) async fn renew(
     store: &dyn Store,
     held: &Held,
     holder: &str,

@@ -126,13 +126,13 @@ impl CodeSync {
     }
 
     /// How often [`CodeSync::adopt`] should look for jobs to take over.
-    pub fn adopt_every(&self) -> Duration {
+    pub(crate) fn adopt_every(&self) -> Duration {
         self.lease_time / 2
     }
 
     /// Runs again the unfinished jobs whose lease ended (their instance died, or this one
     /// restarted), taking their leases; how many it took.
-    pub async fn adopt(self: &Arc<Self>) -> Result<usize, SiteError> {
+    pub(crate) async fn adopt(self: &Arc<Self>) -> Result<usize, SiteError> {
         let store = self.store.as_ref();
         let mut adopted = 0;
         // The orgs' folders of jobs (`jobs/<org>`).
@@ -208,7 +208,7 @@ impl CodeSync {
 
     /// Whether a verified webhook body is new: `false` when the same bytes were delivered
     /// in the last day (a replay, or a redelivery of the same push).
-    pub fn first_delivery(&self, body: &[u8]) -> bool {
+    pub(crate) fn first_delivery(&self, body: &[u8]) -> bool {
         use sha2::Digest;
         let digest: [u8; 32] = sha2::Sha256::digest(body).into();
         let now = Instant::now();
@@ -227,7 +227,7 @@ impl CodeSync {
 
     /// Records a new job and starts it in the background, unless one is already queued
     /// for the branch: that one is returned. Old stopped records are removed.
-    pub async fn enqueue(
+    pub(crate) async fn enqueue(
         self: &Arc<Self>,
         org: &str,
         site: &str,

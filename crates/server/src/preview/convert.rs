@@ -58,7 +58,7 @@ impl Parsed {
     /// The image URLs of the page to download (`img src` and head images), as written,
     /// once per distinct absolute URL, in page order. URLs the reference leaves alone
     /// (`data:`, `about:`, `./media_…`) are not listed.
-    pub fn image_sources(&self) -> Vec<String> {
+    pub(crate) fn image_sources(&self) -> Vec<String> {
         self.document
             .image_urls(&self.url)
             .into_iter()

@@ -77,7 +77,7 @@ pub struct WorkerCredential {
 }
 
 impl WorkerCredential {
-    pub fn applies_to(&self, url: &Url) -> bool {
+    pub(crate) fn applies_to(&self, url: &Url) -> bool {
         super::transport::is_own_origin(self.own, url) && url.path().starts_with(&self.path_prefix)
     }
 }
@@ -87,7 +87,7 @@ fn is_fallback(status: u16) -> bool {
 }
 
 /// Fetches `page` from `sources` in order (overlay, then primary).
-pub async fn fetch_page(
+pub(crate) async fn fetch_page(
     transport: &dyn Transport,
     sources: &[Source],
     page: &PagePath,

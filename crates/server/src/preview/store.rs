@@ -157,7 +157,7 @@ impl<'a> BranchPreviews<'a> {
     /// preview refused for room leaves the page as it was. What the save replaces (the
     /// previous revision, images no stored page names any more) is left to `room` to remove
     /// when the preview ends ([`Room::finish`]).
-    pub async fn save_when(
+    pub(crate) async fn save_when(
         &self,
         preview: &Preview,
         content_bus_id: &str,
@@ -328,7 +328,7 @@ impl<'a> BranchPreviews<'a> {
 
     /// Leaves to `room` to remove the images its preview created that no stored page
     /// names: a preview that failed keeps nothing it wrote.
-    pub async fn forget_created(&self, room: &Room<'_>) -> Result<(), StoreError> {
+    pub(crate) async fn forget_created(&self, room: &Room<'_>) -> Result<(), StoreError> {
         let created = room.created_images();
         let unnamed = self.unnamed(created.iter(), None).await?;
         room.remove_later(unnamed.iter().map(|name| self.media_key(name).to_string()));
@@ -392,7 +392,7 @@ impl<'a> BranchPreviews<'a> {
     /// One file of the page at `web_path` whose record was read as `record`, with the
     /// record it belongs to. A revision's files never change, so they may come from the
     /// store's cache; if a newer save removed them meanwhile, the record is read once more.
-    pub async fn file_of(
+    pub(crate) async fn file_of(
         &self,
         web_path: &str,
         record: PreviewRecord,

@@ -92,7 +92,7 @@ pub const METADATA_ADDRESSES: [(IpAddr, &str); 5] = [
 /// routed by some stacks; `::` and `::1` are IPv6's own), NAT64 (`64:ff9b::a.b.c.d`, the
 /// well-known prefix, where a gateway translates it) and 6to4 (`2002:aabb:ccdd::/48`, the
 /// relay's IPv4 address).
-pub fn embedded_ipv4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
+pub(crate) fn embedded_ipv4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
     let s = v6.segments();
     let low = Ipv4Addr::from(((s[6] as u32) << 16) | s[7] as u32);
     match s {
@@ -109,7 +109,7 @@ pub fn embedded_ipv4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
 /// services of [`METADATA_ADDRESSES`], the unspecified addresses, and every IPv6 form of
 /// a refused IPv4 address ([`embedded_ipv4`]). Loopback is allowed: `siteops serve` is a
 /// local tool whose sources (its own worker, a local demo, tests) live on 127.0.0.1.
-pub fn is_refused(ip: IpAddr) -> bool {
+pub(crate) fn is_refused(ip: IpAddr) -> bool {
     if METADATA_ADDRESSES.iter().any(|(refused, _)| *refused == ip) {
         return true;
     }
@@ -145,7 +145,7 @@ impl AddressPolicy {
 /// benchmarking, documentation, multicast and broadcast IPv4; loopback, unique-local
 /// (fc00::/7), site-local, documentation and multicast IPv6, and every IPv6 form of those
 /// IPv4 addresses ([`embedded_ipv4`]).
-pub fn is_private(ip: IpAddr) -> bool {
+pub(crate) fn is_private(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
             let [a, b, ..] = v4.octets();
@@ -180,7 +180,7 @@ pub fn check_url(url: &Url) -> Result<(), TransportError> {
 }
 
 /// [`check_url`] under `policy`.
-pub fn check_url_under(url: &Url, policy: AddressPolicy) -> Result<(), TransportError> {
+pub(crate) fn check_url_under(url: &Url, policy: AddressPolicy) -> Result<(), TransportError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(TransportError::Refused(format!(
             "{} URLs are never fetched",
@@ -294,7 +294,7 @@ impl ReqwestTransport {
 
 /// Whether `url` addresses the server listening on `own`: its address literal and port
 /// (a name is never taken for it: names resolve to whatever their owner says).
-pub fn is_own_origin(own: SocketAddr, url: &Url) -> bool {
+pub(crate) fn is_own_origin(own: SocketAddr, url: &Url) -> bool {
     let ip = match url.host() {
         Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
         Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),

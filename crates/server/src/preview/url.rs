@@ -126,7 +126,7 @@ impl PagePath {
     }
 
     /// What is fetched from a source (before the suffix): `/index` for a folder.
-    pub fn fetch_path(&self) -> String {
+    pub(crate) fn fetch_path(&self) -> String {
         let mut path = encode_segments(&self.segments);
         if self.folder {
             path.push_str("/index");
@@ -200,7 +200,11 @@ fn encode_segments(segments: &[String]) -> String {
 }
 
 /// The URL a page is fetched from, following the interface's rule exactly.
-pub fn fetch_url(source: &str, suffix: Option<&str>, page: &PagePath) -> Result<Url, UrlError> {
+pub(crate) fn fetch_url(
+    source: &str,
+    suffix: Option<&str>,
+    page: &PagePath,
+) -> Result<Url, UrlError> {
     let configured = Url::parse(source).map_err(|_| UrlError::Source(source.to_string()))?;
     if !matches!(configured.scheme(), "http" | "https") || configured.host_str().is_none() {
         return Err(UrlError::Source(source.to_string()));

@@ -340,7 +340,7 @@ impl SiteUsage {
     /// Ends preview `id`'s hold: the `written` bytes it wrote are stored now, the
     /// `replaced` bytes it overwrote are not, and the files `removals` are removed and their
     /// bytes taken off.
-    pub async fn settle(
+    pub(crate) async fn settle(
         &self,
         id: &str,
         written: u64,
@@ -463,7 +463,7 @@ impl Room<'_> {
     }
 
     /// `bytes` taken were not written after all (another writer had stored them).
-    pub fn give_back(&self, bytes: u64) {
+    pub(crate) fn give_back(&self, bytes: u64) {
         let mut ledger = self.ledger();
         ledger.taken = ledger.taken.saturating_sub(bytes);
     }
@@ -474,7 +474,7 @@ impl Room<'_> {
     }
 
     /// The image `name` was not written by this preview after all (another had stored it).
-    pub fn not_created(&self, name: &str) {
+    pub(crate) fn not_created(&self, name: &str) {
         let mut ledger = self.ledger();
         if let Some(at) = ledger.created.iter().rposition(|created| created == name) {
             ledger.created.remove(at);
@@ -482,7 +482,7 @@ impl Room<'_> {
     }
 
     /// The images this preview created.
-    pub fn created_images(&self) -> Vec<String> {
+    pub(crate) fn created_images(&self) -> Vec<String> {
         self.ledger().created.clone()
     }
 
@@ -493,12 +493,12 @@ impl Room<'_> {
     }
 
     /// Files to remove when the preview ends, in this order.
-    pub fn remove_later(&self, keys: impl IntoIterator<Item = String>) {
+    pub(crate) fn remove_later(&self, keys: impl IntoIterator<Item = String>) {
         self.ledger().removals.extend(keys);
     }
 
     /// A folder to clear once its files are removed (a file system keeps empty folders).
-    pub fn clear_later(&self, folder: String) {
+    pub(crate) fn clear_later(&self, folder: String) {
         self.ledger().folders.push(folder);
     }
 

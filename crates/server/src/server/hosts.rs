@@ -17,7 +17,7 @@ use crate::app::AppState;
 
 /// The name of a `Host` value (or an authority), without the port, lower-cased, without
 /// a trailing dot; IPv6 literals without their brackets.
-pub fn host_name(host: &str) -> &str {
+pub(crate) fn host_name(host: &str) -> &str {
     let host = host.trim();
     let name = if let Some(rest) = host.strip_prefix('[') {
         rest.split_once(']').map_or(rest, |(name, _)| name)
@@ -29,7 +29,7 @@ pub fn host_name(host: &str) -> &str {
 
 /// Whether `host` (a `Host` value) is loopback, `localhost`, a subdomain of it, or one of
 /// `allowed` (host names, compared without port and case).
-pub fn is_allowed(host: &str, allowed: &[String]) -> bool {
+pub(crate) fn is_allowed(host: &str, allowed: &[String]) -> bool {
     let name = host_name(host).to_ascii_lowercase();
     if name.is_empty() {
         return false;

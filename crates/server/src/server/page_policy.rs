@@ -114,7 +114,7 @@ fn new_nonce() -> String {
 }
 
 /// `html` with `nonce="…"` on every `<script` start tag outside `<main>…</main>`.
-pub fn with_nonce(html: &str, nonce: &str) -> String {
+pub(crate) fn with_nonce(html: &str, nonce: &str) -> String {
     let lower = html.to_ascii_lowercase();
     let main = match (lower.find("<main"), lower.rfind("</main>")) {
         (Some(start), Some(end)) if start < end => Some(start..end),

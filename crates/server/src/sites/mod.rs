@@ -79,7 +79,7 @@ pub const SECRET_ORIGIN: &str = "origin";
 
 /// The origin a value written now for `org/site`'s secret `id` is issued for: the origin
 /// of the site's code `raw_url`, when its code block names `id` as its `secretId`.
-pub fn secret_origin(site: &Site, id: &str) -> Option<String> {
+pub(crate) fn secret_origin(site: &Site, id: &str) -> Option<String> {
     let code = site.code()?;
     if code.source.secret_id.as_deref() != Some(id) {
         return None;
@@ -105,7 +105,7 @@ pub async fn read<T: DeserializeOwned>(
 
 /// The JSON document at `key` that holds credentials, opened if sealed ([`sealed`]), typed;
 /// `None` when there is none.
-pub async fn read_sealed<T: DeserializeOwned>(
+pub(crate) async fn read_sealed<T: DeserializeOwned>(
     store: &dyn Store,
     key: &str,
 ) -> Result<Option<T>, SiteError> {
@@ -124,7 +124,7 @@ pub async fn read_sealed<T: DeserializeOwned>(
 
 /// Writes a JSON document that holds credentials at `key`, sealed when the service has a
 /// secrets key ([`sealed`]).
-pub async fn write_sealed<T: serde::Serialize>(
+pub(crate) async fn write_sealed<T: serde::Serialize>(
     store: &dyn Store,
     key: &str,
     value: &T,
@@ -178,7 +178,7 @@ impl Site {
 
     /// Whether the site's content requires authentication (`access.admin.requireAuth` is
     /// `auto` or `true`).
-    pub fn requires_auth(&self) -> bool {
+    pub(crate) fn requires_auth(&self) -> bool {
         self.access()
             .and_then(|a| a.admin.as_ref())
             .and_then(|a| a.require_auth.as_deref())
@@ -230,7 +230,7 @@ fn typed<T: DeserializeOwned>(key: &str, json: Value) -> Result<T, SiteError> {
 }
 
 /// `value` without the service's fields.
-pub fn without_managed(mut value: Value) -> Value {
+pub(crate) fn without_managed(mut value: Value) -> Value {
     if let Value::Object(map) = &mut value {
         for field in MANAGED {
             map.remove(field);

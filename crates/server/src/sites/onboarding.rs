@@ -58,7 +58,7 @@ impl From<StoreError> for OnboardingError {
 
 /// Whether `org/site` may use this code block: it onboards a new repository (with
 /// `secretId`), or selects a ready one (without).
-pub async fn check_selectable(
+pub(crate) async fn check_selectable(
     store: &dyn Store,
     org: &str,
     site: &str,
@@ -117,7 +117,7 @@ pub async fn check_selectable(
 }
 
 /// Registers the repository a stored code block onboards.
-pub async fn register(
+pub(crate) async fn register(
     store: &dyn Store,
     org: &str,
     site: &str,

@@ -54,7 +54,7 @@ pub async fn load(
 
 /// The sync secret of a registered repository: its onboarding site's secret. The
 /// repository is `ready` once it exists, since the sync secret is what onboarding issues.
-pub async fn onboarding_secret(
+pub(crate) async fn onboarding_secret(
     store: &dyn Store,
     repository: &Repository,
 ) -> Result<Option<SyncSecret>, SiteError> {
@@ -74,14 +74,14 @@ pub struct SyncSecret {
 
 impl SyncSecret {
     /// Whether the value may be sent to `raw_url`: only to the origin it was issued for.
-    pub fn may_go_to(&self, raw_url: &str) -> bool {
+    pub(crate) fn may_go_to(&self, raw_url: &str) -> bool {
         self.origin.is_some() && self.origin == origin_of(raw_url)
     }
 }
 
 /// The origin of a URL as the secrets record it (`scheme://host[:port]`), `None` when the
 /// text is no URL with a host.
-pub fn origin_of(url: &str) -> Option<String> {
+pub(crate) fn origin_of(url: &str) -> Option<String> {
     let url = url::Url::parse(url).ok()?;
     let origin = url.origin();
     origin.is_tuple().then(|| origin.ascii_serialization())
@@ -90,7 +90,7 @@ pub fn origin_of(url: &str) -> Option<String> {
 /// The sync secret of the repository a code block of `org/site` names: the site's own
 /// secret when it onboarded the repository, else the one of the org's onboarding site.
 /// This secret also signs the repository's push notifications.
-pub async fn sync_secret(
+pub(crate) async fn sync_secret(
     store: &dyn Store,
     org: &str,
     site: &str,

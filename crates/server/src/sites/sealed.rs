@@ -48,7 +48,7 @@ impl Key {
     }
 
     /// `value` sealed for the secret stored at `store_key`.
-    pub fn seal(&self, store_key: &str, value: &str) -> Result<String, String> {
+    pub(crate) fn seal(&self, store_key: &str, value: &str) -> Result<String, String> {
         self.seal_raw(store_key, value.as_bytes())
     }
 
@@ -109,29 +109,32 @@ pub fn key() -> Result<Option<&'static Key>, String> {
 }
 
 /// A secret document to store: its `value` sealed when the environment has a key.
-pub fn seal_document(store_key: &str, document: Value) -> Result<Value, String> {
+pub(crate) fn seal_document(store_key: &str, document: Value) -> Result<Value, String> {
     seal_with(key()?, store_key, document)
 }
 
 /// A stored secret document's value, opened if sealed.
-pub fn value_of(store_key: &str, document: &Map<String, Value>) -> Result<Option<String>, String> {
+pub(crate) fn value_of(
+    store_key: &str,
+    document: &Map<String, Value>,
+) -> Result<Option<String>, String> {
     open_with(key()?, store_key, document)
 }
 
 /// A document to store at `store_key` (its bytes as they would be stored in the clear):
 /// `{"sealed": …}` when the environment has a key, else the bytes themselves.
-pub fn seal_bytes(store_key: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
+pub(crate) fn seal_bytes(store_key: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
     seal_bytes_with(key()?, store_key, bytes)
 }
 
 /// The clear bytes of a document stored at `store_key`, opened if sealed. A document that
 /// is not `{"sealed": …}` is read as it is (stored in the clear, before a key was set).
-pub fn open_bytes(store_key: &str, stored: Vec<u8>) -> Result<Vec<u8>, String> {
+pub(crate) fn open_bytes(store_key: &str, stored: Vec<u8>) -> Result<Vec<u8>, String> {
     open_bytes_with(key()?, store_key, stored)
 }
 
 /// Whether stored bytes are a sealed document.
-pub fn is_sealed(stored: &[u8]) -> bool {
+pub(crate) fn is_sealed(stored: &[u8]) -> bool {
     sealed_text(stored).is_some()
 }
 
@@ -194,7 +197,7 @@ pub enum KeyCheckError {
 /// Checks the environment's key against the store's key check value, writing one when a
 /// key is set and the store has none yet (only if absent: instances starting together
 /// agree on one).
-pub async fn check_key(store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
+pub(crate) async fn check_key(store: &dyn crate::store::Store) -> Result<(), KeyCheckError> {
     let key = key().map_err(KeyCheckError::Damaged)?;
     check_key_with(key, store).await
 }

@@ -28,7 +28,7 @@ impl Counting {
     }
 
     /// Whether calls wait for [`Counting::rounds_of`] to release them.
-    pub fn gate(&self, on: bool) {
+    pub(crate) fn gate(&self, on: bool) {
         self.gated.store(on, Ordering::SeqCst);
     }
 
@@ -46,7 +46,7 @@ impl Counting {
 
     /// Runs `work` with every call gated, releasing the calls that wait together as one
     /// round once no more join them (for `settle`); the calls of each round, in order.
-    pub async fn rounds_of<T>(
+    pub(crate) async fn rounds_of<T>(
         &self,
         work: impl std::future::Future<Output = T>,
         settle: Duration,

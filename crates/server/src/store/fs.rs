@@ -330,7 +330,7 @@ pub enum LockError {
 impl DirLock {
     /// Locks `dir` (creating it), or says who holds it: the lock file holds the process id
     /// of its holder.
-    pub fn acquire(dir: &Path) -> Result<DirLock, LockError> {
+    pub(crate) fn acquire(dir: &Path) -> Result<DirLock, LockError> {
         let failed = |source| LockError::Io {
             dir: dir.to_path_buf(),
             source,

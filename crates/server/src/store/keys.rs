@@ -69,7 +69,7 @@ pub fn site(org: &str, site: &str) -> String {
 
 /// The folder of what belongs to a site beside its document (public configuration,
 /// secrets).
-pub fn site_folder(org: &str, site: &str) -> String {
+pub(crate) fn site_folder(org: &str, site: &str) -> String {
     format!("{}/{site}", sites(org))
 }
 
@@ -102,12 +102,12 @@ pub fn repository(org: &str, owner: &str, repo: &str) -> Option<String> {
 }
 
 /// The folder of a site's worker configurations, one per branch.
-pub fn worker_configs(org: &str, site: &str) -> String {
+pub(crate) fn worker_configs(org: &str, site: &str) -> String {
     format!("transform/{org}/{site}")
 }
 
 /// A site's worker configuration of `branch`.
-pub fn worker_config(org: &str, site: &str, branch: &str) -> String {
+pub(crate) fn worker_config(org: &str, site: &str, branch: &str) -> String {
     format!("{}/{branch}.json", worker_configs(org, site))
 }
 
@@ -119,27 +119,27 @@ pub fn jobs(org: &str) -> String {
 }
 
 /// The folder of a site's jobs.
-pub fn site_jobs(org: &str, site: &str) -> String {
+pub(crate) fn site_jobs(org: &str, site: &str) -> String {
     format!("{}/{site}", jobs(org))
 }
 
 /// The folder of a branch's code sync jobs.
-pub fn code_jobs(org: &str, site: &str, branch: &str) -> String {
+pub(crate) fn code_jobs(org: &str, site: &str, branch: &str) -> String {
     format!("{}/{branch}/code", site_jobs(org, site))
 }
 
 /// The record of code sync job `name` (the job's lock name too).
-pub fn code_job(org: &str, site: &str, branch: &str, name: &str) -> String {
+pub(crate) fn code_job(org: &str, site: &str, branch: &str, name: &str) -> String {
     format!("{}/{name}.json", code_jobs(org, site, branch))
 }
 
 /// The lease of code sync job `name`: which instance runs it.
-pub fn code_job_lease(org: &str, site: &str, branch: &str, name: &str) -> String {
+pub(crate) fn code_job_lease(org: &str, site: &str, branch: &str, name: &str) -> String {
     format!("leases/{}", code_job(org, site, branch, name))
 }
 
 /// The folder of `repo`'s code on `branch` in `org`'s code store.
-pub fn code_branch(org: &str, repo: &CodeRepo, branch: &str) -> String {
+pub(crate) fn code_branch(org: &str, repo: &CodeRepo, branch: &str) -> String {
     format!("code/{org}/{}/{}/{branch}", repo.owner, repo.repo)
 }
 
@@ -157,22 +157,22 @@ pub fn previews(org: &str, site: &str) -> String {
 
 /// The document of the bytes a site's previews hold ([`crate::preview::usage`]), beside
 /// the branches (a branch name has no dot).
-pub fn preview_usage(org: &str, site: &str) -> String {
+pub(crate) fn preview_usage(org: &str, site: &str) -> String {
     format!("{}/usage.json", previews(org, site))
 }
 
 /// The folder of a branch's previews.
-pub fn preview_branch(org: &str, site: &str, branch: &str) -> String {
+pub(crate) fn preview_branch(org: &str, site: &str, branch: &str) -> String {
     format!("{}/{branch}", previews(org, site))
 }
 
 /// The folder of a branch's page records.
-pub fn preview_pages(org: &str, site: &str, branch: &str) -> String {
+pub(crate) fn preview_pages(org: &str, site: &str, branch: &str) -> String {
     format!("{}/pages", preview_branch(org, site, branch))
 }
 
 /// A branch's image `name` (`media_<hash of its bytes>.<ext>`): immutable.
-pub fn preview_media(org: &str, site: &str, branch: &str, name: &str) -> ImmutableKey {
+pub(crate) fn preview_media(org: &str, site: &str, branch: &str, name: &str) -> ImmutableKey {
     ImmutableKey(format!(
         "{}/media/{name}",
         preview_branch(org, site, branch)
@@ -181,7 +181,7 @@ pub fn preview_media(org: &str, site: &str, branch: &str, name: &str) -> Immutab
 
 /// The keys of the previewed page at `web_path`: the path's hash (32 hex digits of its
 /// SHA-256), so that any path maps to a valid key on any file system.
-pub fn preview_page(org: &str, site: &str, branch: &str, web_path: &str) -> PreviewPage {
+pub(crate) fn preview_page(org: &str, site: &str, branch: &str, web_path: &str) -> PreviewPage {
     let hash = hex::encode(&Sha256::digest(web_path.as_bytes())[..16]);
     PreviewPage {
         folder: format!("{}/{hash}", preview_pages(org, site, branch)),
@@ -196,7 +196,7 @@ pub struct PreviewPage {
 
 impl PreviewPage {
     /// The page's lock name: saves and deletions of one page queue on it.
-    pub fn lock_name(&self) -> &str {
+    pub(crate) fn lock_name(&self) -> &str {
         &self.folder
     }
 

@@ -256,7 +256,7 @@ impl std::fmt::Display for StoreLocation {
 
 /// Keys are `/`-separated segments of ASCII letters, digits, `.`, `_` and `-`, none empty
 /// or starting with `.`: no way to leave the store's root.
-pub fn check_key(key: &str) -> Result<(), StoreError> {
+pub(crate) fn check_key(key: &str) -> Result<(), StoreError> {
     let valid = !key.is_empty()
         && key.split('/').all(|segment| {
             !segment.is_empty()

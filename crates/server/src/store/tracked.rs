@@ -32,7 +32,7 @@ impl Tracked {
     }
 
     /// Whether a write met a change since its document was read.
-    pub fn conflicted(&self) -> bool {
+    pub(crate) fn conflicted(&self) -> bool {
         self.conflicted.load(Ordering::Relaxed)
     }
 }

@@ -28,7 +28,7 @@ use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
 /// The entries that serve `branch`: its own, else `main`'s; with the branch they come from.
-pub async fn load_effective(
+pub(crate) async fn load_effective(
     store: &dyn Store,
     org: &str,
     site: &str,

@@ -50,7 +50,7 @@ fn rewrite_url_attributes(html: &str, rewrite: impl Fn(&str) -> Option<String>) 
 
 /// `relativeURLPrefix`: puts `prefix` in front of media URLs that start with `/` (not `//`)
 /// and end in a [`MEDIA_EXTENSIONS`] extension; full addresses and other URLs stay.
-pub fn prefix_media_urls(html: &str, prefix: &str) -> String {
+pub(crate) fn prefix_media_urls(html: &str, prefix: &str) -> String {
     let prefix = prefix.trim_end_matches('/');
     rewrite_url_attributes(html, |url| {
         let path = url
@@ -66,7 +66,7 @@ pub fn prefix_media_urls(html: &str, prefix: &str) -> String {
 
 /// `useAEMMapping`: links under a mapping's source path point to its target path instead.
 /// `mappings` are the site's `<source>:<target>` strings; the longest source wins.
-pub fn apply_mappings(html: &str, mappings: &[String]) -> String {
+pub(crate) fn apply_mappings(html: &str, mappings: &[String]) -> String {
     let mut pairs: Vec<(&str, &str)> = mappings.iter().filter_map(|m| m.split_once(':')).collect();
     pairs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
     rewrite_url_attributes(html, |url| {
@@ -87,7 +87,7 @@ pub fn apply_mappings(html: &str, mappings: &[String]) -> String {
 }
 
 /// Repeated `tags` metadata (`content="a, b"`) becomes one `article:tag` meta per tag.
-pub fn expand_tags(html: &str) -> String {
+pub(crate) fn expand_tags(html: &str) -> String {
     TAGS_META
         .replace_all(html, |captures: &Captures<'_>| {
             let content = captures
@@ -117,7 +117,7 @@ pub struct PageTooLarge {
 /// from the data, the data as JSON-LD, then `main` with one section whose `div`s carry one
 /// class per key (`item` for array members). Built within `limit` bytes: it stops as soon
 /// as the page would pass it.
-pub fn generic_html(data: JsonRef<'_>, limit: usize) -> Result<String, PageTooLarge> {
+pub(crate) fn generic_html(data: JsonRef<'_>, limit: usize) -> Result<String, PageTooLarge> {
     // Every node of the data takes at least a byte of the JSON-LD: a document with more
     // nodes than the limit cannot fit, and is refused before it is copied.
     if data.node_count() > limit {
@@ -266,7 +266,7 @@ fn class_name(key: &str) -> String {
 }
 
 /// Decodes the character references a template engine writes into attribute values.
-pub fn decode_entities(text: &str) -> Cow<'_, str> {
+pub(crate) fn decode_entities(text: &str) -> Cow<'_, str> {
     if !text.contains('&') {
         return Cow::Borrowed(text);
     }

@@ -46,7 +46,7 @@ impl FromRef<WorkerState> for Arc<WorkerCache> {
 }
 
 /// The worker, mounted under `/transform` (`{transform_url}`).
-pub fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>) -> Router {
     let state = WorkerState {
         app: state,
         cache: Arc::default(),

@@ -324,7 +324,7 @@ async fn fetch_json(
 
 /// The record of a listing whose `path_key` field equals the page path. `array_key` is a
 /// dotted path to the array; empty means the document is the array.
-pub fn select_record<'d>(
+pub(crate) fn select_record<'d>(
     data: JsonRef<'d>,
     array_key: &str,
     path_key: &str,

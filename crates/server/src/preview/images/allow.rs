@@ -60,7 +60,7 @@ impl AllowList {
     }
 
     /// Whether `url` may receive the `Authorization` header.
-    pub fn permits(&self, url: &Url) -> bool {
+    pub(crate) fn permits(&self, url: &Url) -> bool {
         let Some(host) = url.host_str() else {
             return false;
         };

@@ -63,7 +63,7 @@ pub enum SvgError {
     Malformed(usize),
 }
 
-pub fn validate_svg(bytes: &[u8]) -> Result<(), SvgError> {
+pub(crate) fn validate_svg(bytes: &[u8]) -> Result<(), SvgError> {
     if bytes.len() > SVG_LIMIT {
         return Err(SvgError::TooLarge);
     }
