@@ -39,18 +39,10 @@ fn main() {
 
 async fn run() {
     let data = tempfile::tempdir().expect("temp dir");
-    let server = start(ServerConfig {
-        addr: "127.0.0.1:0".parse().expect("address"),
-        store: siteops_server::store::StoreLocation::Dir(data.path().to_path_buf()),
-        org_admins: vec![ADMIN.to_string()],
-        preview_limits: Default::default(),
-        preview_transport: None,
-        session: None,
-        allowed_hosts: Vec::new(),
-        connection_limits: Default::default(),
-        quotas: Default::default(),
-        sign_in: Default::default(),
-    })
+    let server = start(ServerConfig::on_loopback(
+        siteops_server::store::StoreLocation::Dir(data.path().to_path_buf()),
+        vec![ADMIN.to_string()],
+    ))
     .await
     .expect("the service starts");
     let now = siteops_server::time::now_seconds();

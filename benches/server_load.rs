@@ -75,18 +75,10 @@ struct Path {
 
 async fn run(per_cell: Duration) -> usize {
     let data_dir = tempfile::tempdir().expect("temp dir");
-    let server = start(ServerConfig {
-        addr: "127.0.0.1:0".parse().expect("address"),
-        store: siteops_server::store::StoreLocation::Dir(data_dir.path().to_path_buf()),
-        org_admins: vec!["root@acme.example".into()],
-        preview_limits: Default::default(),
-        preview_transport: None,
-        session: None,
-        allowed_hosts: Vec::new(),
-        connection_limits: Default::default(),
-        quotas: Default::default(),
-        sign_in: Default::default(),
-    })
+    let server = start(ServerConfig::on_loopback(
+        siteops_server::store::StoreLocation::Dir(data_dir.path().to_path_buf()),
+        vec!["root@acme.example".into()],
+    ))
     .await
     .expect("server starts");
     let sources = sources().await;

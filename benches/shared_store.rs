@@ -156,18 +156,10 @@ async fn run(endpoint: &str, per_cell: Duration) -> usize {
 }
 
 async fn instance(store: &StoreLocation) -> RunningServer {
-    start(ServerConfig {
-        addr: "127.0.0.1:0".parse().expect("address"),
-        store: store.clone(),
-        org_admins: vec!["root@acme.example".into()],
-        preview_limits: Default::default(),
-        preview_transport: None,
-        session: None,
-        allowed_hosts: Vec::new(),
-        connection_limits: Default::default(),
-        quotas: Default::default(),
-        sign_in: Default::default(),
-    })
+    start(ServerConfig::on_loopback(
+        store.clone(),
+        vec!["root@acme.example".into()],
+    ))
     .await
     .expect("server starts")
 }

@@ -61,6 +61,23 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// A server on a free loopback port, on `store`, with every other setting at its
+    /// default: what tests, benches and the golden harness start.
+    pub fn on_loopback(store: StoreLocation, org_admins: Vec<String>) -> ServerConfig {
+        ServerConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            store,
+            org_admins,
+            preview_limits: Default::default(),
+            preview_transport: None,
+            session: None,
+            allowed_hosts: Vec::new(),
+            connection_limits: Default::default(),
+            quotas: Default::default(),
+            sign_in: Default::default(),
+        }
+    }
+
     /// Whether this server is reached beyond loopback ([`is_exposed`]).
     pub fn is_exposed(&self) -> bool {
         is_exposed(self.addr, &self.allowed_hosts)

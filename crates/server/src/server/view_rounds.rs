@@ -24,18 +24,7 @@ const MEDIA: &str = "media_0123456789abcdef0123456789abcdef01234567.png";
 const SETTLE: Duration = Duration::from_millis(40);
 
 fn config(url: &Url) -> ServerConfig {
-    ServerConfig {
-        addr: "127.0.0.1:0".parse().expect("an address"),
-        store: StoreLocation::Url(url.clone()),
-        org_admins: vec![ADMIN.to_string()],
-        preview_limits: Default::default(),
-        preview_transport: None,
-        session: None,
-        allowed_hosts: Vec::new(),
-        connection_limits: Default::default(),
-        quotas: Default::default(),
-        sign_in: Default::default(),
-    }
+    ServerConfig::on_loopback(StoreLocation::Url(url.clone()), vec![ADMIN.to_string()])
 }
 
 /// Stores revision `revision` of the page `/` (its HTML says `text`) as a save does.
