@@ -28,6 +28,8 @@ use siteops_server::server::{RunningServer, ServerConfig, start};
 use siteops_server::store::StoreLocation;
 
 const CLIENTS: [usize; 2] = [1, 8];
+/// 32 bytes in base64: the bench's key for sealing secrets in the bucket.
+const BENCH_SECRETS_KEY: &str = "YmVuY2gtYmVuY2gtYmVuY2gtYmVuY2gtYmVuY2gtMDE=";
 
 fn moto() -> Option<PathBuf> {
     let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/tools/bin/moto_server");
@@ -84,6 +86,12 @@ fn main() {
             .spawn()
             .expect("moto_server starts"),
     );
+    // A store beyond this machine needs the key that seals secrets; the bench's own, unless
+    // one is given. Set before the runtime starts any thread.
+    if std::env::var_os("SITEOPS_SECRETS_KEY").is_none() {
+        // SAFETY: no other thread runs yet (moto is a child process, not a thread).
+        unsafe { std::env::set_var("SITEOPS_SECRETS_KEY", BENCH_SECRETS_KEY) };
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
