@@ -155,8 +155,13 @@ fn planned(resource: &Resource, action: Action) -> Planned {
     }
 }
 
-/// The live document without what the service manages: `created`, `lastModified`, and a
-/// `version` the service stamped when the desired body has none.
+/// Fields inside a site document that the platform stamps: the content bus it gave the
+/// site. The diff ignores one the repository does not set.
+const STAMPED_IN_SITE: [(&str, &str); 1] = [("content", "contentBusId")];
+
+/// The live document without what the service manages: `created`, `lastModified`, a
+/// `version` the service stamped when the desired body has none, and the fields the
+/// platform stamps inside it ([`STAMPED_IN_SITE`]) when the desired body has none.
 fn normalise(live: &Value, desired: &Value) -> Value {
     let mut live = live.clone();
     if let Value::Object(map) = &mut live {
@@ -165,6 +170,14 @@ fn normalise(live: &Value, desired: &Value) -> Value {
         }
         if desired.get("version").is_none() && map.get("version") == Some(&json!(1)) {
             map.remove("version");
+        }
+        for (part, field) in STAMPED_IN_SITE {
+            let wanted = desired.get(part).and_then(|part| part.get(field));
+            if wanted.is_none()
+                && let Some(Value::Object(part)) = map.get_mut(part)
+            {
+                part.remove(field);
+            }
         }
     }
     live

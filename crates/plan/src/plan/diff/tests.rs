@@ -118,6 +118,20 @@ fn what_the_service_manages_is_ignored() {
         .remove("version");
     let plan = diff(&compiled, &applied(), &settings(false)).unwrap();
     assert!(!plan.has_changes());
+    // The content bus the platform gave the site is its own, not a change.
+    let mut live = applied();
+    let document = live
+        .sites
+        .values_mut()
+        .next()
+        .unwrap()
+        .document
+        .as_mut()
+        .unwrap();
+    document["content"]["contentBusId"] =
+        json!("h4a1e6a9f0c2d3b7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9");
+    let plan = diff(&desired(), &live, &settings(false)).unwrap();
+    assert!(!plan.has_changes(), "{:#?}", plan.resources);
 }
 
 #[test]
