@@ -26,6 +26,17 @@ pub fn content(content: &ContentConfig) -> Vec<Diagnostic> {
     if let Some(suffix) = &source.suffix {
         diagnostics.extend(check_suffix(suffix).map(|d| d.at_pointer("/source/suffix")));
     }
+    // The platform's source schemas are one per type; a key of another type is refused.
+    for key in source.foreign_fields() {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::ForeignSourceKey,
+                format!("`{key}` is not a key of a `{}` source", source.kind),
+            )
+            .with_help("`suffix` is markup's, `id` google's, `tenantId` and `itemId` onedrive's")
+            .at_key(format!("/source/{key}")),
+        );
+    }
     if let Some(overlay) = &content.overlay {
         diagnostics.extend(check_url(&overlay.url, "/overlay/url"));
         // Its type is a closed set in the schemas: `markup`.

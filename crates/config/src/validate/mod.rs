@@ -13,6 +13,7 @@
 
 mod fleet;
 mod load;
+mod references;
 mod site;
 mod template_syntax;
 
@@ -111,6 +112,7 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
         drafts.push(draft);
         diagnostics.extend(found);
     }
+    references::check(&loaded, &mut diagnostics);
     let origins = fleet::resolve_code(&drafts, &mut diagnostics);
     fleet::shared_repositories(&drafts, &origins, &mut diagnostics);
     fleet::templates(
@@ -234,12 +236,36 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         CodeOrigin::Inherited { base, .. } => Some(base.clone()),
         _ => None,
     };
+    let parts = site_file.map(|s| s.parts.clone()).unwrap_or_default();
     let config = api::SiteConfig {
         version: Some(1),
+        name: Some(files.id.site.clone()),
         code: origin.code().cloned(),
         content: draft.content.clone(),
         access: files.access.as_ref().map(|a| a.value.clone()),
+        title: parts.title,
+        description: parts.description,
+        extends: parts.extends,
+        folders: parts.folders,
+        headers: parts.headers,
+        groups: parts.groups,
+        sidekick: parts.sidekick,
+        metadata: parts.metadata,
+        robots: parts.robots,
+        events: parts.events,
+        features: parts.features,
+        limits: parts.limits,
         ..api::SiteConfig::default()
+    };
+    // Each credential is read at compile time; here, where the file names its variable.
+    let cdn = match (parts.cdn, files.site.as_ref()) {
+        (Some(cdn), Some(parsed)) => cdn
+            .map_credentials(|name, env| {
+                let pointer = cdn_credential_pointer(name);
+                Ok::<_, std::convert::Infallible>(sensitive(parsed, &pointer, &env))
+            })
+            .ok(),
+        _ => None,
     };
     let secrets = files
         .secrets
@@ -285,9 +311,15 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         base,
         config,
         public: files.public.as_ref().map(|p| p.value.clone()),
+        cdn,
         secrets,
         transform,
     }
+}
+
+/// Where a `cdn.prod` credential names its variable in `site.toml`.
+fn cdn_credential_pointer(name: &str) -> String {
+    format!("/cdn/prod/{name}/env")
 }
 
 /// A sensitive value's variable, with where the repository names it.

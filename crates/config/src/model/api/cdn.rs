@@ -23,8 +23,9 @@ fn not_platform_host(schema: &mut schemars::Schema) {
     );
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+// serde would ask `C: Default` of the defaulted `prod`, which an `Option` does not need.
+#[serde(deny_unknown_fields, bound(deserialize = "C: Deserialize<'de>"))]
 pub struct CdnConfig<C = String> {
     /// The production CDN.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -158,6 +159,18 @@ pub struct CloudfrontCdn<C = String> {
 #[serde(deny_unknown_fields)]
 pub struct CdnHost {
     pub host: String,
+}
+
+// Not derived: a derive would ask `C: Default`, which no credential needs to be.
+impl<C> Default for CdnConfig<C> {
+    fn default() -> Self {
+        CdnConfig {
+            prod: None,
+            live: None,
+            preview: None,
+            review: None,
+        }
+    }
 }
 
 impl<C> CdnConfig<C> {
