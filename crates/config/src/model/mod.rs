@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod code_repo;
+pub mod effective;
 pub mod files;
 
 use std::collections::BTreeMap;

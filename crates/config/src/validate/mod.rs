@@ -47,6 +47,10 @@ pub struct Validation {
     pub diagnostics: Vec<Diagnostic>,
     /// Worker entry examples, resolved.
     pub explanations: Vec<Explanation>,
+    /// Each site that has a profile: the profile's name and the site's effective
+    /// configuration over it (`model::effective`), for `--explain`. Credentials appear as
+    /// the files name them, by environment variable.
+    pub effective: Vec<(crate::model::SiteId, String, serde_json::Value)>,
     /// The worker address `{transform_url}` stood for (the option, else siteops.toml's),
     /// without a trailing `/`. `plan` and `apply` send worker configurations there.
     pub transform_url: Option<String>,
@@ -125,20 +129,54 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
     let explanations = fleet::examples(&drafts, &mut diagnostics);
     let checkouts = checkouts(&loaded, &origins, &mut diagnostics);
-    let sites = drafts
+    let sites: Vec<Site> = drafts
         .iter()
         .zip(origins)
         .map(|(draft, origin)| model_site(draft, origin))
         .collect();
+    let effective = effective(&loaded, &sites);
     diagnostic::sort(&mut diagnostics);
     Validation {
         fleet: Fleet { sites },
         diagnostics,
         explanations,
+        effective,
         transform_url,
         checkouts,
         sources: loaded.sources,
     }
+}
+
+/// The effective configuration of each site that has a profile (`extends.profile`, else
+/// `default` when the org has one), as the files write it.
+fn effective(
+    loaded: &load::Loaded,
+    sites: &[Site],
+) -> Vec<(crate::model::SiteId, String, serde_json::Value)> {
+    sites
+        .iter()
+        .filter_map(|site| {
+            let name = site
+                .config
+                .extends
+                .as_ref()
+                .and_then(|e| e.profile.clone())
+                .unwrap_or_else(|| "default".to_string());
+            let profile = loaded.profiles.get(&(site.id.org.clone(), name.clone()))?;
+            let mut own = as_json(&site.config);
+            if let (Some(cdn), serde_json::Value::Object(map)) = (&site.cdn, &mut own) {
+                let cdn = cdn.clone().map_credentials(|_, s| Ok::<_, ()>(EnvRef { env: s.env }));
+                map.insert("cdn".into(), as_json(&cdn.ok()));
+            }
+            let merged = crate::model::effective::over(&as_json(&profile.value), &own);
+            Some((site.id.clone(), name, merged))
+        })
+        .collect()
+}
+
+/// A configuration value as JSON; cannot fail (its maps have string keys).
+fn as_json(value: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(value).expect("configuration types serialize to JSON")
 }
 
 /// The `[code]` checkouts of siteops.toml: each key must be `owner/repo`, and should be
