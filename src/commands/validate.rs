@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use siteops_config::diagnostic::render;
 use siteops_config::compile::pretty;
+use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
 use siteops_config::validate::Explanation;
 

@@ -165,7 +165,9 @@ fn effective(
             let profile = loaded.profiles.get(&(site.id.org.clone(), name.clone()))?;
             let mut own = as_json(&site.config);
             if let (Some(cdn), serde_json::Value::Object(map)) = (&site.cdn, &mut own) {
-                let cdn = cdn.clone().map_credentials(|_, s| Ok::<_, ()>(EnvRef { env: s.env }));
+                let cdn = cdn
+                    .clone()
+                    .map_credentials(|_, s| Ok::<_, ()>(EnvRef { env: s.env }));
                 map.insert("cdn".into(), as_json(&cdn.ok()));
             }
             let merged = crate::model::effective::over(&as_json(&profile.value), &own);

@@ -34,21 +34,22 @@ pub(super) fn check(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
         let profile = loaded
             .profiles
             .get(&(org.to_string(), profile_name.to_string()));
-        if let (Some(name), None, Some(parsed)) = (extends, profile, site.site.as_ref()) {
-            if name != "default" {
-                out.push(
-                    parsed.locate(
-                        Diagnostic::error(
-                            Code::UnknownProfile,
-                            format!("profile `{name}` does not exist in {org}"),
-                        )
-                        .with_help(format!(
-                            "add sites/{org}/{name}.profile.toml, or remove `extends`"
-                        ))
-                        .at_pointer("/extends/profile"),
-                    ),
-                );
-            }
+        // `default` is the platform's implicit profile: naming it needs no file.
+        if let (Some(name), None, Some(parsed)) = (extends, profile, site.site.as_ref())
+            && name != "default"
+        {
+            out.push(
+                parsed.locate(
+                    Diagnostic::error(
+                        Code::UnknownProfile,
+                        format!("profile `{name}` does not exist in {org}"),
+                    )
+                    .with_help(format!(
+                        "add sites/{org}/{name}.profile.toml, or remove `extends`"
+                    ))
+                    .at_pointer("/extends/profile"),
+                ),
+            );
         }
         let mut known = Known::default();
         if let Some(org_file) = loaded.orgs.get(org) {
