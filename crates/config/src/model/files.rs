@@ -1,4 +1,5 @@
-//! The raw repository file formats, as written under `sites/<org>/<site>/`. They reuse the
+//! The raw repository file formats, as written under `sites/<org>/<site>/`, plus the
+//! org's own files beside its sites (`org.toml`, `<profile>.profile.toml`). They reuse the
 //! API types where a file is the body as is (`public.toml`, `access.toml`, the code and
 //! content blocks), and differ where the repository needs more than the wire: a base site
 //! to inherit code from, secrets named by environment variable, worker entry examples.

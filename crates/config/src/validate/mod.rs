@@ -2,7 +2,9 @@
 //! problem found, in one run. Stages:
 //! 1. [`load`]: find sites, parse each file (UTF-8, syntax, schema, typed value);
 //! 2. [`site`]: rules within one site (document rules, URL variables, fstab, environment);
-//! 3. [`fleet`]: rules across sites (base code, shared repositories and secrets,
+//! 3. [`references`]: what a site names in its org's files exists (profile, groups, org
+//!    secrets, API keys);
+//! 4. [`fleet`]: rules across sites (base code, shared repositories and secrets,
 //!    templates and their syntax, worker targets, examples).
 //!
 //! Each mistake is reported once, where it is: a file that does not load is reported for
