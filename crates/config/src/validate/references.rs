@@ -23,6 +23,15 @@ pub(crate) fn is_group_reference(entry: &str) -> bool {
 }
 
 pub(super) fn check(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
+    // A profile's own access block is checked once, against the profile and the org: a
+    // problem in it is reported once however many sites extend it.
+    for ((org, _), profile) in &loaded.profiles {
+        if let Some(access) = &profile.value.access {
+            let mut known = org_known(loaded, org);
+            add_groups(&mut known, profile.value.parts.groups.as_ref());
+            access_references(profile, "/access", access, &known, out);
+        }
+    }
     for site in &loaded.sites {
         let org = site.id.org.as_str();
         let extends = site
@@ -51,36 +60,12 @@ pub(super) fn check(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
                 ),
             );
         }
-        let mut known = Known::default();
-        if let Some(org_file) = loaded.orgs.get(org) {
-            let value = &org_file.value;
-            known.groups.extend(
-                value
-                    .groups
-                    .iter()
-                    .flat_map(|g| g.0.keys().map(String::as_str)),
-            );
-            known
-                .secrets
-                .extend(value.secrets.keys().map(String::as_str));
-            known.api_keys.extend(
-                value
-                    .api_keys
-                    .iter()
-                    .flat_map(|k| k.0.values().map(|key| key.id.as_str())),
-            );
-        }
+        let mut known = org_known(loaded, org);
         if let Some(profile) = profile {
-            let groups = profile.value.parts.groups.iter();
-            known
-                .groups
-                .extend(groups.flat_map(|g| g.0.keys().map(String::as_str)));
+            add_groups(&mut known, profile.value.parts.groups.as_ref());
         }
         if let Some(parsed) = &site.site {
-            let groups = parsed.value.parts.groups.iter();
-            known
-                .groups
-                .extend(groups.flat_map(|g| g.0.keys().map(String::as_str)));
+            add_groups(&mut known, parsed.value.parts.groups.as_ref());
         }
         if let Some(secrets) = &site.secrets {
             known
@@ -90,12 +75,39 @@ pub(super) fn check(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
         if let Some(access) = &site.access {
             access_references(access, "", &access.value, &known, out);
         }
-        if let Some(profile) = profile
-            && let Some(access) = &profile.value.access
-        {
-            access_references(profile, "/access", access, &known, out);
-        }
     }
+}
+
+fn add_groups<'a>(known: &mut Known<'a>, groups: Option<&'a crate::model::api::Groups>) {
+    known.groups.extend(
+        groups
+            .into_iter()
+            .flat_map(|g| g.0.keys().map(String::as_str)),
+    );
+}
+
+/// What the org's `org.toml` defines.
+fn org_known<'a>(loaded: &'a Loaded, org: &str) -> Known<'a> {
+    let mut known = Known::default();
+    if let Some(org_file) = loaded.orgs.get(org) {
+        let value = &org_file.value;
+        known.groups.extend(
+            value
+                .groups
+                .iter()
+                .flat_map(|g| g.0.keys().map(String::as_str)),
+        );
+        known
+            .secrets
+            .extend(value.secrets.keys().map(String::as_str));
+        known.api_keys.extend(
+            value
+                .api_keys
+                .iter()
+                .flat_map(|k| k.0.values().map(|key| key.id.as_str())),
+        );
+    }
+    known
 }
 
 /// The references of one access block, at `prefix` in its file.
