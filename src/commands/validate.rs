@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
+use siteops_config::compile::pretty;
 use siteops_config::diagnostic::render;
+use siteops_config::model::SiteId;
 use siteops_config::validate::Explanation;
 
 use super::{Outcome, load_and_check, use_color};
@@ -22,6 +24,7 @@ pub(crate) fn run(args: &ValidateArgs) -> Result<Outcome> {
             );
             if let Some(explanations) = explain {
                 text.push_str(&explain_human(explanations));
+                text.push_str(&effective_human(&validation.effective));
             }
             let sites = validation.fleet.sites.len();
             let _ = writeln!(
@@ -44,6 +47,20 @@ pub(crate) fn run(args: &ValidateArgs) -> Result<Outcome> {
             Outcome::Success
         },
     )
+}
+
+/// Each site's configuration over its profile: site over profile, objects merged key by
+/// key, other values replaced (the guide's repository page).
+fn effective_human(effective: &[(SiteId, String, serde_json::Value)]) -> String {
+    let mut text = String::new();
+    for (site, profile, config) in effective {
+        let _ = writeln!(text, "{site} over profile `{profile}`:");
+        for line in pretty(config).lines() {
+            let _ = writeln!(text, "    {line}");
+        }
+        text.push('\n');
+    }
+    text
 }
 
 fn explain_human(explanations: &[Explanation]) -> String {

@@ -64,6 +64,10 @@ fn every_example_site_has_a_case() {
         let org = org.expect("entry").path();
         for site in std::fs::read_dir(&org).expect("org dir") {
             let site = site.expect("entry").path();
+            // Sites are the directories; the org's own files (org.toml, profiles) are not.
+            if !site.is_dir() {
+                continue;
+            }
             sites.insert(format!(
                 "{}/{}",
                 org.file_name().expect("name").to_string_lossy(),

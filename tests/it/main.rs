@@ -24,6 +24,7 @@ mod object_store;
 mod oidc;
 mod openapi;
 mod plan_apply;
+mod platform_schemas;
 mod preview;
 mod quotas;
 mod realworld;

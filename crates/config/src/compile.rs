@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::model::api::CDN_CREDENTIALS;
 use crate::model::{Fleet, Sensitive, Site, SiteId};
 
 /// What secret values become in the output.
@@ -34,6 +35,8 @@ pub enum SecretUse<'a> {
     Secret { site: &'a SiteId, id: &'a str },
     /// A worker entry's `templateApiKey`: reads the templates of `site`.
     TemplateApiKey { site: &'a SiteId },
+    /// A credential of the site's production CDN (`authToken`…), for purging it.
+    CdnCredential { site: &'a SiteId, name: &'a str },
 }
 
 /// The stand-in for a secret value in redacted output.
@@ -53,9 +56,12 @@ pub enum ResourceKind {
 
 impl ResourceKind {
     /// Whether the value at `pointer` (JSON pointer segments) in a body of this kind is a
-    /// secret value: a secret's `value`, or an entry's `templateApiKey`.
+    /// secret value: a secret's `value`, an entry's `templateApiKey`, a CDN credential.
     pub fn is_secret_at(&self, pointer: &[String]) -> bool {
         match (self, pointer) {
+            (ResourceKind::Site, [cdn, prod, field]) => {
+                cdn == "cdn" && prod == "prod" && CDN_CREDENTIALS.contains(&field.as_str())
+            }
             (ResourceKind::Secret(_), [field]) => field == "value",
             (ResourceKind::Worker(_), [index, field]) => {
                 field == "templateApiKey" && index.parse::<usize>().is_ok()
@@ -127,6 +133,10 @@ impl Resource {
     pub fn secret_values(&self) -> Vec<&str> {
         let values: Vec<&Value> = match (&self.kind, &self.body) {
             (ResourceKind::Secret(_), body) => body.get("value").into_iter().collect(),
+            (ResourceKind::Site, body) => CDN_CREDENTIALS
+                .iter()
+                .filter_map(|name| body.pointer(&format!("/cdn/prod/{name}")))
+                .collect(),
             (ResourceKind::Worker(_), Value::Array(entries)) => entries
                 .iter()
                 .filter_map(|e| e.get("templateApiKey"))
@@ -140,6 +150,7 @@ impl Resource {
     pub fn is_sensitive(&self) -> bool {
         match &self.kind {
             ResourceKind::Secret(_) => true,
+            ResourceKind::Site => !self.secret_values().is_empty(),
             ResourceKind::Worker(_) => self
                 .body
                 .as_array()
@@ -205,7 +216,22 @@ struct Compiler<'s> {
 
 impl Compiler<'_> {
     fn site(&mut self, site: &Site) {
-        let config = &site.config;
+        let mut config = site.config.clone();
+        if let Some(cdn) = &site.cdn {
+            // Every credential read, so that each missing variable is reported.
+            let mut complete = true;
+            let read = cdn.clone().map_credentials(|name, sensitive| {
+                let usage = SecretUse::CdnCredential {
+                    site: &site.id,
+                    name,
+                };
+                let value = self.read(site, &format!("cdn.prod.{name}"), &sensitive, usage);
+                complete &= value.is_some();
+                Ok::<_, std::convert::Infallible>(value.unwrap_or_default())
+            });
+            config.cdn = read.ok().filter(|_| complete);
+        }
+        let config = &config;
         self.push(site, ResourceKind::Site, to_value(config));
         if let Some(public) = &site.public {
             self.push(site, ResourceKind::Public, to_value(public));

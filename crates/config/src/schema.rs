@@ -33,10 +33,14 @@ pub enum SchemaKind {
     SecretsFile,
     TransformFile,
     FstabFile,
+    ApiProfile,
+    ApiOrg,
+    OrgFile,
+    ProfileFile,
 }
 
 impl SchemaKind {
-    pub const ALL: [SchemaKind; 14] = [
+    pub const ALL: [SchemaKind; 18] = [
         SchemaKind::ApiSite,
         SchemaKind::ApiCode,
         SchemaKind::ApiContent,
@@ -51,6 +55,10 @@ impl SchemaKind {
         SchemaKind::SecretsFile,
         SchemaKind::TransformFile,
         SchemaKind::FstabFile,
+        SchemaKind::ApiProfile,
+        SchemaKind::ApiOrg,
+        SchemaKind::OrgFile,
+        SchemaKind::ProfileFile,
     ];
 
     /// Path of the schema under `schemas/`.
@@ -70,6 +78,10 @@ impl SchemaKind {
             SchemaKind::SecretsFile => "files/secrets.toml.schema.json",
             SchemaKind::TransformFile => "files/transform.toml.schema.json",
             SchemaKind::FstabFile => "files/fstab.yaml.schema.json",
+            SchemaKind::ApiProfile => "api/profile.schema.json",
+            SchemaKind::ApiOrg => "api/org.schema.json",
+            SchemaKind::OrgFile => "files/org.toml.schema.json",
+            SchemaKind::ProfileFile => "files/profile.toml.schema.json",
         }
     }
 
@@ -97,6 +109,10 @@ impl SchemaKind {
             }
             SchemaKind::TransformFile => schema_for::<files::TransformFile>(),
             SchemaKind::FstabFile => schema_for::<files::FstabFile>(),
+            SchemaKind::ApiProfile => schema_for::<api::ProfileConfig>(),
+            SchemaKind::ApiOrg => schema_for::<api::OrgConfig>(),
+            SchemaKind::OrgFile => schema_for::<files::OrgFile>(),
+            SchemaKind::ProfileFile => schema_for::<files::ProfileFile>(),
         };
         schema.insert(
             "$id".into(),
@@ -457,7 +473,7 @@ mod tests {
             ),
             [(
                 "/admin/requireAuth".to_string(),
-                r#"allowed values: "auto", "true", "false""#.to_string()
+                r#"allowed values: true, false, "auto""#.to_string()
             )]
         );
         for version in [json!(2), json!(-1), json!(0)] {
@@ -467,18 +483,12 @@ mod tests {
             );
         }
         // A value of the wrong type is one problem, not also one of the closed set.
-        let problems = SchemaKind::AccessFile.check(&json!({"admin": {"requireAuth": true}}));
+        let problems = SchemaKind::SiteFile.check(&json!({"version": "1"}));
         let problems: Vec<(Code, Option<&str>)> = problems
             .iter()
             .map(|d| (d.code, d.help.as_deref()))
             .collect();
-        assert_eq!(
-            problems,
-            [(
-                Code::WrongType,
-                Some(r#"allowed values: "auto", "true", "false""#)
-            )]
-        );
+        assert_eq!(problems, [(Code::WrongType, Some("allowed values: 1"))]);
         let code = json!({"owner": "acme", "repo": "web", "source": {"type": "gitlab", "url": "https://x"}});
         assert_eq!(helps(SchemaKind::ApiCode, code), []);
     }

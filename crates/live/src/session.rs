@@ -117,6 +117,10 @@ impl SessionKeys {
             SecretUse::Secret { site, id } => {
                 format!("unset-{}-{}-{id}-{}", site.org, site.site, self.nonce)
             }
+            // No CDN is purged by `serve`: a random string purges nothing anywhere.
+            SecretUse::CdnCredential { site, name } => {
+                format!("unset-{}-{}-{name}-{}", site.org, site.site, self.nonce)
+            }
         }
     }
 }
@@ -129,6 +133,9 @@ fn describe_stand_in(usage: &SecretUse<'_>) -> String {
         ),
         SecretUse::Secret { site, id } => format!(
             "secret `{id}` of {site} has no value in the environment; it is a random stand-in"
+        ),
+        SecretUse::CdnCredential { site, name } => format!(
+            "cdn.prod.{name} of {site} has no value in the environment; it is a random stand-in"
         ),
     }
 }

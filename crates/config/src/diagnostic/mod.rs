@@ -162,6 +162,25 @@ codes! {
     InvalidMock = "invalid-mock" (Error),
     /// A mock's `bodyFileName` that names no file under the mocks' `__files/`.
     MissingBodyFile = "missing-body-file" (Error),
+    /// A site's preview host label, `main--<site>--<org>`, is longer than the 63
+    /// characters a DNS label may have.
+    HostLabelTooLong = "host-label-too-long" (Error),
+    /// `extends.profile` names a profile that the org does not have.
+    UnknownProfile = "unknown-profile" (Error),
+    /// An access entry names a group (`group:<id>`… or the id itself) that neither the
+    /// site, its profile nor the org defines.
+    UnknownGroup = "unknown-group" (Error),
+    /// `secretId` of site authentication names a secret that the org does not declare.
+    UnknownOrgSecret = "unknown-org-secret" (Error),
+    /// An `apiKeyId` that no `apiKeys` entry of the site, its profile or the org has.
+    UnknownApiKey = "unknown-api-key" (Error),
+    /// A role granted that is neither one of the platform's nor a custom role name.
+    UnknownRole = "unknown-role" (Warning),
+    /// `requireAuth = "true"` or `"false"`: the platform takes a boolean; siteops reads it
+    /// as one.
+    LegacyRequireAuth = "legacy-require-auth" (Warning),
+    /// A content source key of another source type (`suffix` on a google source).
+    ForeignSourceKey = "foreign-source-key" (Error),
 }
 
 impl Serialize for Code {

@@ -1,4 +1,5 @@
-//! The raw repository file formats, as written under `sites/<org>/<site>/`. They reuse the
+//! The raw repository file formats, as written under `sites/<org>/<site>/`, plus the
+//! org's own files beside its sites (`org.toml`, `<profile>.profile.toml`). They reuse the
 //! API types where a file is the body as is (`public.toml`, `access.toml`, the code and
 //! content blocks), and differ where the repository needs more than the wire: a base site
 //! to inherit code from, secrets named by environment variable, worker entry examples.
@@ -8,7 +9,14 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::api::{CONTENT_SOURCE_TYPES, CodeConfig, ContentConfig, site_version_schema};
+use super::api::{
+    AccessConfig, ApiKeys, ID_KEY_PATTERN, OrgAccess, PublicConfig, Registry, User, pattern_keys,
+};
+use super::api::{
+    CONTENT_SOURCE_TYPES, CdnConfig, CodeConfig, ContentConfig, EventsConfig, Extends,
+    FeaturesConfig, FoldersConfig, Groups, HeadersConfig, LimitsConfig, MetadataConfig,
+    RobotsConfig, SidekickConfig, site_version_schema,
+};
 
 /// `siteops.toml` at the repository root: settings shared by every site.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -26,7 +34,9 @@ pub struct SettingsFile {
 
 /// `site.toml`: the site configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// serde cannot deny unknown fields beside a flattened struct; the schema, checked before
+// the file is typed, refuses them instead.
+#[schemars(extend("additionalProperties" = false))]
 pub struct SiteFile {
     /// Always 1; may be left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,6 +54,93 @@ pub struct SiteFile {
     pub code: Option<CodeConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<ContentConfig>,
+    #[serde(flatten)]
+    pub parts: SiteParts,
+}
+
+/// The parts of a site document that a `site.toml` writes as the API names them, beside
+/// `code` and `content`. What the service records (`created`, `apiKeys`, `tokens`, stored
+/// `secrets`) is not written here. Credentials (`[cdn.prod]` purge tokens) name their
+/// environment variable, as `secrets.toml` does.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct SiteParts {
+    /// Human-readable title; no effect on the configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Description for clarity; no effect on the configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The profile the site takes its defaults from (`default` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<Extends>,
+    /// Folder path -> the page that serves every page under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folders: Option<FoldersConfig>,
+    /// Path glob -> response headers, `[[headers."/**"]]` with `key` and `value`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<HeadersConfig>,
+    /// The production CDN and host overrides; credentials by environment variable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cdn: Option<CdnConfig<EnvRef>>,
+    /// Groups that `access.toml` may name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Groups>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sidekick: Option<SidekickConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<MetadataConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robots: Option<RobotsConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<EventsConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<FeaturesConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<LimitsConfig>,
+}
+
+/// `<org>/<profile>.profile.toml`: a profile, the same parts as a site's (its access
+/// and public blocks included), which every site that extends it takes.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct ProfileFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<CodeConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<ContentConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<AccessConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public: Option<PublicConfig>,
+    #[serde(flatten)]
+    pub parts: SiteParts,
+}
+
+/// `<org>/org.toml`: the org's users, groups, secrets and API keys.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OrgFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub users: Option<Vec<User>>,
+    /// Groups that the sites' access blocks may name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Groups>,
+    /// The org's secrets (site authentication's `secretId` names them), by environment
+    /// variable.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(transform = pattern_keys(ID_KEY_PATTERN))]
+    pub secrets: BTreeMap<String, EnvRef>,
+    /// The admin API keys issued, as the platform records them; `apiKeyId` names their ids.
+    #[serde(rename = "apiKeys", default, skip_serializing_if = "Option::is_none")]
+    pub api_keys: Option<ApiKeys>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<OrgAccess>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry: Option<Registry>,
 }
 
 /// `secrets.toml`: one table per secret id, naming the environment variable that holds
@@ -144,9 +241,8 @@ impl FstabFile {
         match self.mountpoints.get("/")? {
             Mountpoint::Url(_) => None,
             Mountpoint::Full(table) => Some(super::api::ContentSource {
-                url: table.url.clone(),
-                kind: table.kind.clone()?,
                 suffix: table.suffix.clone(),
+                ..super::api::ContentSource::new(table.kind.as_deref()?, &table.url)
             }),
         }
     }

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod code_repo;
+pub mod effective;
 pub mod files;
 
 use std::collections::BTreeMap;
@@ -41,6 +42,8 @@ pub struct Site {
     /// The site body with code inherited from the base and URL variables filled in.
     pub config: api::SiteConfig,
     pub public: Option<api::PublicConfig>,
+    /// `cdn` with its purge credentials still to read; compilation puts it in `config`.
+    pub cdn: Option<api::CdnConfig<Sensitive>>,
     /// Secret id -> where its value comes from.
     pub secrets: BTreeMap<String, Sensitive>,
     /// Branch -> worker entries, in the order they are tried.

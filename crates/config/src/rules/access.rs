@@ -2,26 +2,45 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::document::push_token;
-use crate::model::api::{AccessConfig, PublicConfig};
+use crate::model::api::{AccessConfig, KNOWN_ROLES, PublicConfig};
 
 pub fn access(access: &AccessConfig) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let Some(roles) = access.admin.as_ref().and_then(|admin| admin.role.as_ref()) else {
         return diagnostics;
     };
-    for (index, entry) in roles.admin.iter().flatten().enumerate() {
-        if entry != "*" && !is_email(entry) {
+    for (role, holders) in &roles.0 {
+        if !KNOWN_ROLES.contains(&role.as_str()) {
             diagnostics.push(
-                Diagnostic::error(
-                    Code::InvalidAccessEntry,
-                    format!("`{entry}` is neither an e-mail address nor `*`"),
+                Diagnostic::warning(
+                    Code::UnknownRole,
+                    format!("`{role}` is not one of the platform's roles: it is a custom role"),
                 )
-                .with_help("list e-mail addresses, or `*` to allow everyone")
-                .at_pointer(format!("/admin/role/admin/{index}")),
+                .with_help(format!("the platform's roles: {}", KNOWN_ROLES.join(", ")))
+                .at_key(format!("/admin/role/{role}")),
             );
         }
+        if role == "config_admin" {
+            continue;
+        }
+        for (index, entry) in holders.iter().enumerate() {
+            // A group reference's existence is a rule across files (`validate`).
+            let group = entry
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_=".contains(&b));
+            if entry != "*" && !group && !is_email(entry) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidAccessEntry,
+                        format!("`{entry}` is neither an e-mail address or glob, a group nor `*`"),
+                    )
+                    .with_help("list e-mail addresses (`*@acme.example` for a domain), group ids, or `*` to allow everyone")
+                    .at_pointer(format!("/admin/role/{role}/{index}")),
+                );
+            }
+        }
     }
-    for (index, entry) in roles.config_admin.iter().flatten().enumerate() {
+    for (index, entry) in roles.get("config_admin").into_iter().flatten().enumerate() {
         if entry.is_empty() || entry.chars().any(char::is_whitespace) {
             diagnostics.push(
                 Diagnostic::error(

@@ -26,6 +26,17 @@ pub fn content(content: &ContentConfig) -> Vec<Diagnostic> {
     if let Some(suffix) = &source.suffix {
         diagnostics.extend(check_suffix(suffix).map(|d| d.at_pointer("/source/suffix")));
     }
+    // The platform's source schemas are one per type; a key of another type is refused.
+    for key in source.foreign_fields() {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::ForeignSourceKey,
+                format!("`{key}` is not a key of a `{}` source", source.kind),
+            )
+            .with_help("`suffix` is markup's, `id` google's, `tenantId` and `itemId` onedrive's")
+            .at_key(format!("/source/{key}")),
+        );
+    }
     if let Some(overlay) = &content.overlay {
         diagnostics.extend(check_url(&overlay.url, "/overlay/url"));
         // Its type is a closed set in the schemas: `markup`.
@@ -120,18 +131,13 @@ mod tests {
     }
 
     fn content_with(kind: &str) -> ContentConfig {
-        ContentConfig {
-            source: ContentSource {
-                url: "https://content.example.com/web".into(),
-                kind: kind.into(),
-                suffix: None,
-            },
-            overlay: None,
-        }
+        ContentConfig::of(ContentSource::new(kind, "https://content.example.com/web"))
     }
 
     fn code_with(kind: &str) -> CodeConfig {
         CodeConfig {
+            title: None,
+            description: None,
             owner: "acme".into(),
             repo: "web".into(),
             source: CodeSource {

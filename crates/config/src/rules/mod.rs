@@ -51,6 +51,49 @@ pub fn is_id(name: &str) -> bool {
         && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// Whether `name` is a site name the platform takes: `^[a-z0-9]+(?:-[a-z0-9]+)*$`, an id
+/// without a double or trailing dash (either would break the `branch--site--org` host).
+pub fn is_site_name(name: &str) -> bool {
+    is_id(name) && !name.ends_with('-') && !name.contains("--")
+}
+
+/// Whether `name` is a profile name: `^[0-9a-zA-Z-_]+$`.
+pub fn is_profile_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The most a DNS label holds.
+pub const MAX_LABEL: usize = 63;
+
+/// Problems with a site's name as part of its host, `main--<site>--<org>`: the
+/// platform's site-name pattern, and the length of the label.
+pub fn check_site_host(org: &str, site: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if is_id(site) && !is_site_name(site) {
+        out.push(
+            Diagnostic::error(Code::InvalidName, format!("invalid site name `{site}`"))
+                .with_help("site names are words of lowercase letters and digits joined by single dashes: they are part of the `branch--site--org` host"),
+        );
+    }
+    let label = format!("main--{site}--{org}");
+    if label.len() > MAX_LABEL {
+        out.push(
+            Diagnostic::error(
+                Code::HostLabelTooLong,
+                format!(
+                    "the host label `{label}` has {} characters, more than the {MAX_LABEL} of a DNS label",
+                    label.len()
+                ),
+            )
+            .with_help("shorten the site or org name"),
+        );
+    }
+    out
+}
+
 /// The diagnostic for an invalid id, or none.
 pub fn check_id(what: &str, name: &str) -> Option<Diagnostic> {
     (!is_id(name)).then(|| {

@@ -13,7 +13,9 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::document::{Document, Spans};
 use crate::model::SiteId;
 use crate::model::api::{AccessConfig, PublicConfig};
-use crate::model::files::{FstabFile, SecretsFile, SettingsFile, SiteFile, TransformFile};
+use crate::model::files::{
+    FstabFile, OrgFile, ProfileFile, SecretsFile, SettingsFile, SiteFile, TransformFile,
+};
 use crate::repo::{FileProblem, ProblemKind, RepoFiles, SETTINGS_FILE, SITES_DIR, is_config_file};
 use crate::rules::check_id;
 use crate::schema::SchemaKind;
@@ -58,6 +60,10 @@ pub(super) struct SiteFiles {
 #[derive(Debug, Default)]
 pub(super) struct Loaded {
     pub settings: Option<Parsed<SettingsFile>>,
+    /// `sites/<org>/org.toml`, by org.
+    pub orgs: BTreeMap<String, Parsed<OrgFile>>,
+    /// `sites/<org>/<profile>.profile.toml`, by org and profile.
+    pub profiles: BTreeMap<(String, String), Parsed<ProfileFile>>,
     pub sites: Vec<SiteFiles>,
     pub sources: BTreeMap<String, Arc<SourceFile>>,
     pub diagnostics: Vec<Diagnostic>,
@@ -86,6 +92,10 @@ pub(super) fn load(repo: &RepoFiles) -> Loaded {
             continue;
         };
         let parts: Vec<&str> = relative.splitn(3, '/').collect();
+        if let [org, name] = parts[..] {
+            loaded.add_org_file(path, org, name, repo.content(path));
+            continue;
+        }
         let [org, site, rest] = parts[..] else {
             if is_config_file(path) {
                 loaded.diagnostics.push(unknown_file(
@@ -140,7 +150,43 @@ impl Loaded {
                 .extend(check_id("org", &id.org).map(|d| d.in_file(org_dir)));
         }
         self.diagnostics
-            .extend(check_id("site", &id.site).map(|d| d.in_file(dir)));
+            .extend(check_id("site", &id.site).map(|d| d.in_file(dir.clone())));
+        self.diagnostics.extend(
+            crate::rules::check_site_host(&id.org, &id.site)
+                .into_iter()
+                .map(|d| d.in_file(dir.clone())),
+        );
+    }
+
+    /// A file directly in an org's directory: the org's own (`org.toml`) or a profile
+    /// (`<name>.profile.toml`). Sites are directories, so neither can be taken for one.
+    fn add_org_file(&mut self, path: &str, org: &str, name: &str, content: Option<&[u8]>) {
+        let Some(bytes) = content else { return };
+        if name == "org.toml" {
+            if let Some(parsed) = self.parse(path, bytes, SchemaKind::OrgFile) {
+                self.orgs.insert(org.to_string(), parsed);
+            }
+        } else if let Some(profile) = name.strip_suffix(".profile.toml") {
+            if !crate::rules::is_profile_name(profile) {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidName,
+                        format!("invalid profile name `{profile}`"),
+                    )
+                    .with_help("profile names use letters, digits, `-` and `_`")
+                    .in_file(path),
+                );
+            }
+            if let Some(parsed) = self.parse(path, bytes, SchemaKind::ProfileFile) {
+                self.profiles
+                    .insert((org.to_string(), profile.to_string()), parsed);
+            }
+        } else if is_config_file(name) {
+            self.diagnostics.push(unknown_file(
+                path,
+                "an org's directory holds org.toml, <profile>.profile.toml and one directory per site",
+            ));
+        }
     }
 
     fn new_site(id: SiteId) -> SiteFiles {
@@ -227,7 +273,12 @@ impl Loaded {
                 return None;
             }
         };
-        let Document { value, mut spans } = doc;
+        let Document {
+            mut value,
+            mut spans,
+        } = doc;
+        let legacy = legacy_require_auth(schema, &mut value);
+        self.diagnostics.extend(spans.locate_all(legacy));
         let problems = schema.check(&value);
         let had_problems = !problems.is_empty();
         let (value, problems) = repair_keys(schema, &value, problems, &mut spans);
@@ -245,6 +296,33 @@ impl Loaded {
             }
         }
     }
+}
+
+/// `requireAuth = "true"` / `"false"`, which siteops once took: read as the boolean the
+/// platform takes, with a warning, so that the compiled body is the platform's shape.
+fn legacy_require_auth(schema: SchemaKind, value: &mut Value) -> Vec<Diagnostic> {
+    let pointer = match schema {
+        SchemaKind::AccessFile => "/admin/requireAuth",
+        SchemaKind::ProfileFile => "/access/admin/requireAuth",
+        _ => return Vec::new(),
+    };
+    let Some(slot) = value.pointer_mut(pointer) else {
+        return Vec::new();
+    };
+    let flag = match slot.as_str() {
+        Some("true") => true,
+        Some("false") => false,
+        _ => return Vec::new(),
+    };
+    *slot = Value::Bool(flag);
+    vec![
+        Diagnostic::warning(
+            Code::LegacyRequireAuth,
+            format!("`requireAuth = \"{flag}\"` is read as the boolean `{flag}`"),
+        )
+        .with_help(format!("write `requireAuth = {flag}` (or \"auto\")"))
+        .at_pointer(pointer),
+    ]
 }
 
 /// Unknown keys (typos, mostly) do not stop the semantic rules: they run on the file

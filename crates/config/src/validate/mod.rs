@@ -2,7 +2,9 @@
 //! problem found, in one run. Stages:
 //! 1. [`load`]: find sites, parse each file (UTF-8, syntax, schema, typed value);
 //! 2. [`site`]: rules within one site (document rules, URL variables, fstab, environment);
-//! 3. [`fleet`]: rules across sites (base code, shared repositories and secrets,
+//! 3. [`references`]: what a site names in its org's files exists (profile, groups, org
+//!    secrets, API keys);
+//! 4. [`fleet`]: rules across sites (base code, shared repositories and secrets,
 //!    templates and their syntax, worker targets, examples).
 //!
 //! Each mistake is reported once, where it is: a file that does not load is reported for
@@ -13,6 +15,7 @@
 
 mod fleet;
 mod load;
+mod references;
 mod site;
 mod template_syntax;
 
@@ -46,6 +49,10 @@ pub struct Validation {
     pub diagnostics: Vec<Diagnostic>,
     /// Worker entry examples, resolved.
     pub explanations: Vec<Explanation>,
+    /// Each site that has a profile: the profile's name and the site's effective
+    /// configuration over it (`model::effective`), for `--explain`. Credentials appear as
+    /// the files name them, by environment variable.
+    pub effective: Vec<(crate::model::SiteId, String, serde_json::Value)>,
     /// The worker address `{transform_url}` stood for (the option, else siteops.toml's),
     /// without a trailing `/`. `plan` and `apply` send worker configurations there.
     pub transform_url: Option<String>,
@@ -111,6 +118,7 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
         drafts.push(draft);
         diagnostics.extend(found);
     }
+    references::check(&loaded, &mut diagnostics);
     let origins = fleet::resolve_code(&drafts, &mut diagnostics);
     fleet::shared_repositories(&drafts, &origins, &mut diagnostics);
     fleet::templates(
@@ -123,20 +131,56 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
     let explanations = fleet::examples(&drafts, &mut diagnostics);
     let checkouts = checkouts(&loaded, &origins, &mut diagnostics);
-    let sites = drafts
+    let sites: Vec<Site> = drafts
         .iter()
         .zip(origins)
         .map(|(draft, origin)| model_site(draft, origin))
         .collect();
+    let effective = effective(&loaded, &sites);
     diagnostic::sort(&mut diagnostics);
     Validation {
         fleet: Fleet { sites },
         diagnostics,
         explanations,
+        effective,
         transform_url,
         checkouts,
         sources: loaded.sources,
     }
+}
+
+/// The effective configuration of each site that has a profile (`extends.profile`, else
+/// `default` when the org has one), as the files write it.
+fn effective(
+    loaded: &load::Loaded,
+    sites: &[Site],
+) -> Vec<(crate::model::SiteId, String, serde_json::Value)> {
+    sites
+        .iter()
+        .filter_map(|site| {
+            let name = site
+                .config
+                .extends
+                .as_ref()
+                .and_then(|e| e.profile.clone())
+                .unwrap_or_else(|| "default".to_string());
+            let profile = loaded.profiles.get(&(site.id.org.clone(), name.clone()))?;
+            let mut own = as_json(&site.config);
+            if let (Some(cdn), serde_json::Value::Object(map)) = (&site.cdn, &mut own) {
+                let cdn = cdn
+                    .clone()
+                    .map_credentials(|_, s| Ok::<_, ()>(EnvRef { env: s.env }));
+                map.insert("cdn".into(), as_json(&cdn.ok()));
+            }
+            let merged = crate::model::effective::over(&as_json(&profile.value), &own);
+            Some((site.id.clone(), name, merged))
+        })
+        .collect()
+}
+
+/// A configuration value as JSON; cannot fail (its maps have string keys).
+fn as_json(value: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(value).expect("configuration types serialize to JSON")
 }
 
 /// The `[code]` checkouts of siteops.toml: each key must be `owner/repo`, and should be
@@ -234,11 +278,36 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         CodeOrigin::Inherited { base, .. } => Some(base.clone()),
         _ => None,
     };
+    let parts = site_file.map(|s| s.parts.clone()).unwrap_or_default();
     let config = api::SiteConfig {
         version: Some(1),
+        name: Some(files.id.site.clone()),
         code: origin.code().cloned(),
         content: draft.content.clone(),
         access: files.access.as_ref().map(|a| a.value.clone()),
+        title: parts.title,
+        description: parts.description,
+        extends: parts.extends,
+        folders: parts.folders,
+        headers: parts.headers,
+        groups: parts.groups,
+        sidekick: parts.sidekick,
+        metadata: parts.metadata,
+        robots: parts.robots,
+        events: parts.events,
+        features: parts.features,
+        limits: parts.limits,
+        ..api::SiteConfig::default()
+    };
+    // Each credential is read at compile time; here, where the file names its variable.
+    let cdn = match (parts.cdn, files.site.as_ref()) {
+        (Some(cdn), Some(parsed)) => cdn
+            .map_credentials(|name, env| {
+                let pointer = cdn_credential_pointer(name);
+                Ok::<_, std::convert::Infallible>(sensitive(parsed, &pointer, &env))
+            })
+            .ok(),
+        _ => None,
     };
     let secrets = files
         .secrets
@@ -284,9 +353,15 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         base,
         config,
         public: files.public.as_ref().map(|p| p.value.clone()),
+        cdn,
         secrets,
         transform,
     }
+}
+
+/// Where a `cdn.prod` credential names its variable in `site.toml`.
+fn cdn_credential_pointer(name: &str) -> String {
+    format!("/cdn/prod/{name}/env")
 }
 
 /// A sensitive value's variable, with where the repository names it.

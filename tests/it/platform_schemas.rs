@@ -1,0 +1,332 @@
+//! Compiled bodies against the platform's own JSON schemas
+//! (`../shared/reference/platform/schemas/`, draft 2019-09): every body of the example
+//! fleet, and of a generated fleet whose sites use every property siteops writes, one
+//! site per CDN vendor.
+//!
+//! Two readings, said in the guide's fidelity page: the interface's `byogit` code source
+//! is checked as the platform's `github` (the platform tells external code by its URL
+//! host, its schema knows one type); and the fields the service stamps and the platform's
+//! schema requires (`created`, `lastModified`, `content.contentBusId`) are added here,
+//! as the service adds them when it stores the body.
+
+use serde_json::{Value, json};
+use siteops_config::compile::{Compiled, ResourceKind, Secrets, compile};
+use siteops_config::repo::RepoFiles;
+
+use crate::support::{repo, repo_root, validate_repo};
+
+/// The platform's schema `name` (`site`, `code`…), compiled; `None` (skipped) without
+/// `../shared`.
+fn platform(name: &str) -> Option<jsonschema::Validator> {
+    let path = siteops_testkit::shared(&format!("reference/platform/schemas/{name}.schema.json"))?;
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("readable"))
+        .expect("the platform's schema is JSON");
+    Some(jsonschema::draft201909::new(&schema).expect("the platform's schema compiles"))
+}
+
+/// A body as the service stores it: stamped, and `byogit` read as `github`.
+fn as_stored(kind: &ResourceKind, body: &Value) -> Value {
+    let mut body = body.clone();
+    let code = match kind {
+        ResourceKind::Site => {
+            body["created"] = json!("2026-01-01T00:00:00Z");
+            body["lastModified"] = json!("2026-01-01T00:00:00Z");
+            if body.get("content").is_some() {
+                body["content"]["contentBusId"] = json!("stamped-by-the-service");
+            }
+            body.get_mut("code")
+        }
+        ResourceKind::Code => Some(&mut body),
+        _ => None,
+    };
+    if let Some(source) = code.and_then(|code| code.get_mut("source"))
+        && source["type"] == "byogit"
+    {
+        source["type"] = json!("github");
+    }
+    body
+}
+
+/// Every problem of every body that has a platform schema, as `path: error at pointer`.
+fn problems(compiled: &Compiled) -> Option<Vec<String>> {
+    let site = platform("site")?;
+    let code = platform("code")?;
+    let access = platform("access")?;
+    let public = platform("public")?;
+    let mut found = Vec::new();
+    for resource in &compiled.resources {
+        let validator = match resource.kind {
+            ResourceKind::Site => &site,
+            ResourceKind::Code => &code,
+            ResourceKind::Access => &access,
+            ResourceKind::Public => &public,
+            _ => continue,
+        };
+        let body = as_stored(&resource.kind, &resource.body);
+        for error in validator.iter_errors(&body) {
+            found.push(format!(
+                "{}: {error} at {}",
+                resource.path(),
+                error.instance_path()
+            ));
+        }
+    }
+    Some(found)
+}
+
+fn compiled(repo: &RepoFiles) -> Compiled {
+    let validation = validate_repo(repo);
+    assert!(!validation.has_errors(), "{:#?}", validation.diagnostics);
+    let lookup = |name: &str| Some(format!("value-of-{name}"));
+    compile(&validation.fleet, &Secrets::Lookup(&lookup)).expect("compiles")
+}
+
+#[test]
+fn the_example_fleet_compiles_to_bodies_the_platform_takes() {
+    let compiled = compiled(&RepoFiles::load(&repo_root()).expect("repository loads"));
+    let Some(problems) = problems(&compiled) else {
+        return;
+    };
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Each vendor's `[cdn.prod]` block, credentials by environment variable.
+const VENDORS: [(&str, &str); 5] = [
+    (
+        "fastly",
+        r#"serviceId = "svc"
+authToken = { env = "FASTLY_TOKEN" }"#,
+    ),
+    (
+        "cloudflare",
+        r#"plan = "enterprise"
+zoneId = "zone"
+apiToken = { env = "CF_TOKEN" }"#,
+    ),
+    (
+        "akamai",
+        r#"endpoint = "akab.example"
+clientSecret = { env = "AK_SECRET" }
+clientToken = { env = "AK_CLIENT" }
+accessToken = { env = "AK_ACCESS" }"#,
+    ),
+    ("managed", r#"envId = "p1-e2""#),
+    (
+        "cloudfront",
+        r#"distributionId = "dist"
+accessKeyId = "AKIA"
+secretAccessKey = { env = "CF_SECRET" }"#,
+    ),
+];
+
+/// A site that sets every property siteops writes, with `vendor`'s CDN.
+fn full_site(vendor: &str, settings: &str) -> String {
+    format!(
+        r#"title = "Site on {vendor}"
+description = "Every property"
+extends = {{ profile = "shared" }}
+
+[code]
+owner = "acme"
+repo = "web-{vendor}"
+title = "The code"
+
+[code.source]
+type = "byogit"
+url = "https://git.acme.example/acme/web-{vendor}"
+raw_url = "https://raw.git.acme.example/acme/web-{vendor}"
+owner = "p1"
+repo = "web-{vendor}"
+secretId = "git-sync"
+
+[content]
+description = "The content"
+
+[content.source]
+url = "https://content.acme.example/web"
+type = "markup"
+suffix = ".html"
+
+[content.overlay]
+url = "https://overlay.acme.example/web"
+type = "markup"
+
+[folders]
+"/products/" = "/products/default"
+
+[[headers."/**"]]
+key = "x-frame-options"
+value = "SAMEORIGIN"
+
+[cdn.prod]
+type = "{vendor}"
+host = "www.{vendor}.acme.example"
+route = ["/"]
+{settings}
+
+[cdn.live]
+host = "main--web--live.acme.example"
+
+[cdn.preview]
+host = "main--web--page.acme.example"
+
+[cdn.review]
+host = "acme.reviews"
+
+[groups.editors]
+members = [{{ email = "ed@acme.example", name = "Ed" }}]
+
+[sidekick]
+project = "Web"
+previewHost = "preview.acme.example"
+trustedHosts = ["tools.acme.example"]
+wordSaveDelay = 2000
+specialViews = [{{ id = "json", path = "/**.json", viewer = "/tools/json.html" }}]
+
+[[sidekick.plugins]]
+id = "tagger"
+title = "Tagger"
+url = "https://tools.acme.example/tagger"
+isPalette = true
+environments = ["edit", "preview"]
+titleI18n = {{ de = "Tagger" }}
+
+[metadata]
+source = ["/metadata.json"]
+
+[robots]
+txt = "User-agent: *\nDisallow: /drafts/"
+
+[events.github]
+target = "acme/events"
+
+[features.new-nav]
+enabled = true
+
+[limits.preview]
+description = "Previews per minute"
+max = 100
+"#
+    )
+}
+
+const FULL_ACCESS: &str = r#"[admin]
+requireAuth = true
+defaultRole = ["basic_author"]
+apiKeyId = ["key-1"]
+
+[admin.role]
+admin = ["web@acme.example"]
+author = ["*@acme.example", "editors"]
+publish = ["ops@acme.example"]
+config_admin = ["tech@techacct.acme.example"]
+
+[site]
+allow = ["*@acme.example"]
+secretId = ["reader"]
+
+[preview]
+allow = ["editors"]
+
+[live]
+apiKeyId = ["key-1"]
+"#;
+
+const ORG: &str = r#"title = "Acme"
+
+[groups.ops]
+members = [{ email = "ops@acme.example" }]
+
+[secrets.reader]
+env = "ACME_READER"
+
+[apiKeys.ci]
+id = "key-1"
+subject = "ci@acme.example"
+created = "2026-01-01T00:00:00Z"
+expiration = "2027-01-01T00:00:00Z"
+roles = ["publish"]
+"#;
+
+#[test]
+fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
+    let sites: Vec<(String, String)> = VENDORS
+        .iter()
+        .map(|(vendor, settings)| {
+            (
+                format!("sites/acme/on-{vendor}"),
+                full_site(vendor, settings),
+            )
+        })
+        .collect();
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("sites/acme/org.toml".into(), ORG.into()),
+        (
+            "sites/acme/shared.profile.toml".into(),
+            b"[robots]\ntxt = \"\"\n".to_vec(),
+        ),
+    ];
+    for (dir, site) in &sites {
+        files.push((format!("{dir}/site.toml"), site.clone().into_bytes()));
+        files.push((format!("{dir}/access.toml"), FULL_ACCESS.into()));
+        files.push((
+            format!("{dir}/secrets.toml"),
+            b"[git-sync]\nenv = \"GIT_SYNC\"\n".to_vec(),
+        ));
+        files.push((
+            format!("{dir}/public.toml"),
+            b"[paths]\nmappings = [\"/content/web/:/\"]\nincludes = [\"/content/web/\"]\n".to_vec(),
+        ));
+    }
+    let listed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_slice()))
+        .collect();
+    let compiled = compiled(&repo(&listed));
+    let site = compiled
+        .resources
+        .iter()
+        .find(|r| r.kind == ResourceKind::Site && r.site.site == "on-fastly")
+        .expect("the fastly site");
+    // Every property of the platform's site document but those the service keeps
+    // (created, lastModified, apiKeys, secrets, tokens) and `public` (its own resource).
+    let written: Vec<&str> = site
+        .body
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "access",
+            "cdn",
+            "code",
+            "content",
+            "description",
+            "events",
+            "extends",
+            "features",
+            "folders",
+            "groups",
+            "headers",
+            "limits",
+            "metadata",
+            "name",
+            "robots",
+            "sidekick",
+            "title",
+            "version"
+        ]
+    );
+    assert_eq!(
+        site.body["cdn"]["prod"]["authToken"],
+        "value-of-FASTLY_TOKEN"
+    );
+    assert!(site.is_sensitive());
+    let Some(problems) = problems(&compiled) else {
+        return;
+    };
+    assert!(problems.is_empty(), "{problems:#?}");
+}
