@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, Request, State};
+use axum::extract::{FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
@@ -18,7 +19,9 @@ use crate::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
 use crate::events::{self, EVENTS_PATH, Invalid, PageScript};
 use crate::{Live, jobs_page, trace_page};
 use siteops_server::api::ApiError;
+use siteops_server::api::caller::{OptionalCaller, caller};
 use siteops_server::app::{AppState, RecentPreview, Session};
+use siteops_server::auth::Claims;
 use siteops_server::code::CodeRepo;
 use siteops_server::preview::PreviewHost;
 use siteops_server::preview::service::SiteRef;
@@ -34,34 +37,28 @@ impl Session for Live {
         Router::new()
             .route(
                 "/",
-                get(|State(state), request| dashboard_page(state, dashboard, request)),
+                get(|State(state), _: Operator, request| dashboard_page(state, dashboard, request)),
             )
             .route(
                 EVENTS_PATH,
-                get(|State(state): State<Arc<AppState>>, headers: axum::http::HeaderMap| async move {
-                    match check_operator(&state, &headers) {
-                        Ok(()) => events::stream(events, events::Audience::Operator).into_response(),
-                        Err(error) => error.into_response(),
-                    }
+                get(|_: Operator| async move {
+                    events::stream(events, events::Audience::Operator).into_response()
                 }),
             )
             .route(
                 "/.siteops/previews/{id}",
-                get(|State(state): State<Arc<AppState>>, Path(id), request: Request| async move {
-                    match check_operator(&state, request.headers()) {
-                        Ok(()) => trace(traces, id, request).await,
-                        Err(error) => error.into_response(),
-                    }
-                }),
+                get(|_: Operator, Path(id), request: Request| trace(traces, id, request)),
             )
             .route(
                 &jobs,
-                get(|State(state): State<Arc<AppState>>, Path(site), request: Request| async move {
-                    match check_operator(&state, request.headers()) {
-                        Ok(()) => jobs_of(&state, site, port_of(&request).unwrap_or(80)).await,
-                        Err(error) => error.into_response(),
-                    }
-                }),
+                get(
+                    |State(state): State<Arc<AppState>>,
+                     _: Operator,
+                     Path(site),
+                     request: Request| async move {
+                        jobs_of(&state, site, port_of(&request).unwrap_or(80)).await
+                    },
+                ),
             )
             .with_state(state)
     }
@@ -89,14 +86,29 @@ impl Session for Live {
     }
 }
 
-/// Whether `headers` may see the session's own pages (dashboard, traces, reload events):
+/// Someone who may see the session's own pages (dashboard, traces, jobs, reload events):
 /// anyone on a serve only this machine reaches; else an administrator of every org
-/// (`--org-admin ADDRESS`), signed in. 401 or 403 otherwise.
-fn check_operator(state: &AppState, headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
+/// (`--org-admin ADDRESS`), signed in. Refused with 401 or 403 otherwise.
+struct Operator;
+
+impl FromRequestParts<Arc<AppState>> for Operator {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Operator, ApiError> {
+        let Ok(OptionalCaller(caller)) = OptionalCaller::from_request_parts(parts, state).await;
+        check_operator(state, caller.as_ref()).map(|()| Operator)
+    }
+}
+
+/// Whether `caller` may see the session's own pages ([`Operator`]).
+fn check_operator(state: &AppState, caller: Option<&Claims>) -> Result<(), ApiError> {
     if !state.exposed {
         return Ok(());
     }
-    match state.caller(headers) {
+    match caller {
         None => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "this service is reached beyond this machine: sign in (/admin/login) as an administrator of every org to see the dashboard",
@@ -113,9 +125,6 @@ fn check_operator(state: &AppState, headers: &axum::http::HeaderMap) -> Result<(
 }
 
 async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request) -> Response {
-    if let Err(error) = check_operator(&state, request.headers()) {
-        return error.into_response();
-    }
     let port = port_of(&request).unwrap_or(80);
     // The snapshot is not held while the code store answers: a reload may finish
     // meanwhile, and the page shows the snapshot as it is then.
@@ -224,10 +233,15 @@ async fn preview_host(
     let headers = request.headers().clone();
     drop(request);
     let path = path.as_str();
+    // Who views, if a valid token says: the session's pages and a protected site's
+    // previews ask.
+    let viewer = caller(&headers, &state.key);
+    let operator = check_operator(state, viewer.as_ref()).is_ok();
     if path == EVENTS_PATH {
-        let audience = match check_operator(state, &headers) {
-            Ok(()) => events::Audience::Operator,
-            Err(_) => events::Audience::Anyone,
+        let audience = if operator {
+            events::Audience::Operator
+        } else {
+            events::Audience::Anyone
         };
         return events::stream(live.clone(), audience).into_response();
     }
@@ -235,16 +249,12 @@ async fn preview_host(
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
         // For whom the dashboard is: a failure's message can name the server's own paths.
         // The session's message is the reason only; what it means here is serve's to say.
-        let invalid = snapshot
-            .error
-            .as_ref()
-            .filter(|_| check_operator(state, &headers).is_ok())
-            .map(|error| {
-                (
-                    format!("{error}; the last good state stays applied"),
-                    snapshot.diagnostic_count,
-                )
-            });
+        let invalid = snapshot.error.as_ref().filter(|_| operator).map(|error| {
+            (
+                format!("{error}; the last good state stays applied"),
+                snapshot.diagnostic_count,
+            )
+        });
         (snapshot.generation, invalid)
     };
     // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;
@@ -290,7 +300,7 @@ async fn preview_host(
     });
     let previewed = match site {
         Ok(site) => match wanted.page(state, &site, &host.branch).await {
-            Ok(Some(page)) => preview_on_view(state, &site, host, &headers, &page)
+            Ok(Some(page)) => preview_on_view(state, &site, host, &headers, viewer.as_ref(), &page)
                 .await
                 .map(Some),
             Ok(None) => Ok(None),
@@ -384,6 +394,7 @@ async fn preview_on_view(
     document: &Site,
     host: &PreviewHost,
     headers: &axum::http::HeaderMap,
+    viewer: Option<&Claims>,
     page: &siteops_server::preview::PagePath,
 ) -> Result<PreviewRecord, ApiError> {
     let origin = headers
@@ -400,13 +411,13 @@ async fn preview_on_view(
     let authorization = headers.get("x-content-source-authorization");
     // The viewer's identity, when it has one, lends the preview its worker's token: a
     // session reached beyond this machine asks for one (its local browser is not asked).
-    let viewer = state.caller(headers);
     state
+        .previews()
         .preview_now(
             &target,
             page,
             authorization,
-            viewer.as_ref(),
+            viewer,
             &origin,
             siteops_server::preview::store::Rewrite::IfChanged,
         )

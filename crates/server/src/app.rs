@@ -8,6 +8,7 @@
 //! extractors take sub-states ([`FromRef`]: the signing key, [`SiteAccess`], each route
 //! family's own), not the whole state.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -21,10 +22,13 @@ use crate::api::{ApiError, SiteAccess};
 use crate::auth::{
     Action, Claims, Decision, Identity, OrgAdmins, SignInNonces, SigningKey, authorize,
 };
+use crate::code::SiteCode;
 use crate::codesync::runner::CodeSync;
 use crate::preview::service::{Ask, PreviewService, SiteRef};
 use crate::preview::store::{PreviewRecord, Rewrite};
-use crate::preview::{PagePath, PreviewHost};
+use crate::preview::usage::UsageLocks;
+use crate::preview::{Limits, PagePath, PreviewHost, Transport};
+use crate::quota::Throttles;
 use crate::sites;
 use crate::store::{KeyedLocks, Store};
 use siteops_config::model::SiteId;
@@ -34,16 +38,16 @@ pub struct AppState {
     pub store: Arc<dyn Store>,
     pub locks: Arc<KeyedLocks>,
     /// This instance's turns at each site's preview usage document.
-    pub usage_locks: crate::preview::usage::UsageLocks,
+    pub usage_locks: Arc<UsageLocks>,
     pub key: SigningKey,
     pub org_admins: Arc<OrgAdmins>,
     pub code_sync: Arc<CodeSync>,
     /// Every site's code: local checkouts over the code store.
-    pub code: Arc<crate::code::SiteCode>,
+    pub code: Arc<SiteCode>,
     /// Where previews fetch pages and images: the network in `serve`, mock files in the
     /// golden harness.
-    pub preview_transport: Arc<dyn crate::preview::Transport>,
-    pub preview_limits: crate::preview::Limits,
+    pub preview_transport: Arc<dyn Transport>,
+    pub preview_limits: Arc<Limits>,
     /// The live session, when `serve` serves a repository.
     pub session: Option<Arc<dyn Session>>,
     /// Host names answered besides loopback, `localhost` and `*.localhost`.
@@ -58,7 +62,7 @@ pub struct AppState {
     /// a token) are then for signed-in people only.
     pub exposed: bool,
     /// Quotas and rates of a shared server ([`crate::quota`]).
-    pub throttles: Arc<crate::quota::Throttles>,
+    pub throttles: Arc<Throttles>,
     /// The address the server listens on, once bound: previews of a site that requires
     /// authentication send a token to their own worker there, and nowhere else.
     pub own_addr: std::sync::OnceLock<std::net::SocketAddr>,
@@ -70,61 +74,21 @@ impl AppState {
         crate::api::caller::caller(headers, &self.key)
     }
 
-    /// The preview service over this server's store, transport, limits and quotas.
-    pub fn previews(&self) -> PreviewService<'_> {
-        PreviewService {
-            store: &self.store,
-            transport: self.preview_transport.as_ref(),
-            limits: &self.preview_limits,
-            locks: &self.locks,
-            usage_locks: &self.usage_locks,
-            code: &self.code,
-            throttles: &self.throttles,
-            key: &self.key,
+    /// What previewing takes ([`Previews`]): for a caller that holds the whole state (the
+    /// live session's preview hosts); routes take it as a sub-state.
+    pub fn previews(&self) -> Previews {
+        Previews {
+            store: self.store.clone(),
+            transport: self.preview_transport.clone(),
+            limits: self.preview_limits.clone(),
+            locks: self.locks.clone(),
+            usage_locks: self.usage_locks.clone(),
+            code: self.code.clone(),
+            throttles: self.throttles.clone(),
+            key: self.key.clone(),
             own_addr: self.own_addr.get().copied(),
+            session: self.session.clone(),
         }
-    }
-
-    /// Previews `page` now and stores it ([`PreviewService::preview`]); in `serve`, the
-    /// outcome also goes to the live session's list of recent previews, trace included.
-    /// The admin API's preview route and the live session's preview hosts both call it.
-    pub async fn preview_now(
-        &self,
-        target: &SiteRef<'_>,
-        page: &PagePath,
-        authorization: Option<&HeaderValue>,
-        caller: Option<&Claims>,
-        preview_origin: &Url,
-        rewrite: Rewrite,
-    ) -> Result<PreviewRecord, ApiError> {
-        let ask = Ask {
-            authorization,
-            caller,
-            preview_origin,
-            rewrite,
-        };
-        let previewed = self.previews().preview(target, page, ask).await;
-        let saved = previewed.result.map_err(ApiError::from);
-        if let Some(session) = &self.session {
-            let (status, error) = match &saved {
-                Ok(_) => (200, None),
-                Err(error) => (error.status.as_u16(), Some(error.message.clone())),
-            };
-            session.previewed(RecentPreview {
-                id: 0,
-                site: SiteId {
-                    org: target.org.into(),
-                    site: target.site.into(),
-                },
-                branch: target.branch.into(),
-                path: page.web_path(),
-                status,
-                error,
-                at: crate::time::now_seconds(),
-                trace: previewed.trace,
-            });
-        }
-        saved
     }
 
     /// Whether a request may read the content of `document`'s site: always, unless the site
@@ -160,6 +124,89 @@ impl AppState {
                 format!("{org}/{site} requires authentication: {reason}"),
             )),
         }
+    }
+}
+
+/// What previewing takes, as a sub-state: the preview service's parts and the live
+/// session that hears of each preview made. The admin API's preview route takes it; the
+/// live session's preview hosts get it from [`AppState::previews`].
+#[derive(Clone)]
+pub struct Previews {
+    pub store: Arc<dyn Store>,
+    transport: Arc<dyn Transport>,
+    limits: Arc<Limits>,
+    locks: Arc<KeyedLocks>,
+    usage_locks: Arc<UsageLocks>,
+    code: Arc<SiteCode>,
+    throttles: Arc<Throttles>,
+    key: SigningKey,
+    /// Where this server listens, once bound (it is by the first request).
+    own_addr: Option<SocketAddr>,
+    session: Option<Arc<dyn Session>>,
+}
+
+impl FromRef<Arc<AppState>> for Previews {
+    fn from_ref(state: &Arc<AppState>) -> Previews {
+        state.previews()
+    }
+}
+
+impl Previews {
+    /// The preview service over these parts.
+    pub fn service(&self) -> PreviewService<'_> {
+        PreviewService {
+            store: &self.store,
+            transport: self.transport.as_ref(),
+            limits: &self.limits,
+            locks: &self.locks,
+            usage_locks: &self.usage_locks,
+            code: &self.code,
+            throttles: &self.throttles,
+            key: &self.key,
+            own_addr: self.own_addr,
+        }
+    }
+
+    /// Previews `page` now and stores it ([`PreviewService::preview`]); in `serve`, the
+    /// outcome also goes to the live session's list of recent previews, trace included.
+    /// The admin API's preview route and the live session's preview hosts both call it.
+    pub async fn preview_now(
+        &self,
+        target: &SiteRef<'_>,
+        page: &PagePath,
+        authorization: Option<&HeaderValue>,
+        caller: Option<&Claims>,
+        preview_origin: &Url,
+        rewrite: Rewrite,
+    ) -> Result<PreviewRecord, ApiError> {
+        let ask = Ask {
+            authorization,
+            caller,
+            preview_origin,
+            rewrite,
+        };
+        let previewed = self.service().preview(target, page, ask).await;
+        let saved = previewed.result.map_err(ApiError::from);
+        if let Some(session) = &self.session {
+            let (status, error) = match &saved {
+                Ok(_) => (200, None),
+                Err(error) => (error.status.as_u16(), Some(error.message.clone())),
+            };
+            session.previewed(RecentPreview {
+                id: 0,
+                site: SiteId {
+                    org: target.org.into(),
+                    site: target.site.into(),
+                },
+                branch: target.branch.into(),
+                path: page.web_path(),
+                status,
+                error,
+                at: crate::time::now_seconds(),
+                trace: previewed.trace,
+            });
+        }
+        saved
     }
 }
 

@@ -215,7 +215,8 @@ async fn stored_media_are_served_by_the_preview_host() {
         .await;
     let state = &server.server.state;
     let previews = BranchPreviews::new(state.store.as_ref(), "acme", "web", "main");
-    let usage = state.previews().usage("acme", "web");
+    let service = state.previews();
+    let usage = service.service().usage("acme", "web");
     let room = usage.room(Duration::from_secs(60));
     let transport = ReqwestTransport::new();
     let sources = vec!["/a.png".to_string()];

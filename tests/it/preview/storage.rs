@@ -66,10 +66,9 @@ async fn mount_page(source: &MockServer, page: &str, names: &[&str], fill: u8) {
 /// What the site's usage document says is stored, after checking that nothing is held and
 /// that it is what the data directory holds.
 async fn stored(server: &TestServer) -> u64 {
-    let usage = server
-        .server
-        .state
-        .previews()
+    let previews = server.server.state.previews();
+    let usage = previews
+        .service()
         .usage("acme", "web")
         .current()
         .await

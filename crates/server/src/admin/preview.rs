@@ -14,8 +14,6 @@
 //! administrators; `config_admin` accounts may not preview): 401 without, 403 with the
 //! wrong role. Errors have an empty body and the message in `x-error`.
 
-use std::sync::Arc;
-
 use axum::Json;
 use axum::extract::{RawPathParams, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
@@ -24,29 +22,29 @@ use axum::response::{IntoResponse, Response};
 use crate::api::answers::{PreviewAnswer, PreviewLinks, PreviewState, PreviewedPage};
 use crate::api::site::Operate;
 use crate::api::{ApiError, AuthorizedSite};
-use crate::app::AppState;
+use crate::app::Previews;
 use crate::preview::service::SiteRef;
 use crate::preview::store::{BranchPreviews, PreviewRecord, Rewrite};
 use crate::preview::{PagePath, PreviewHost};
 use url::Url;
 
-/// The route takes the whole state: a preview made here is reported to the live session.
+/// A preview made here is reported to the live session, which [`Previews`] holds.
 pub async fn handle(
-    State(state): State<Arc<AppState>>,
+    State(previews): State<Previews>,
     authorized: Result<AuthorizedSite<Operate>, ApiError>,
     params: RawPathParams,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    match route(&state, authorized, &params, &method, &uri, &headers).await {
+    match route(&previews, authorized, &params, &method, &uri, &headers).await {
         Ok(response) => response,
         Err(error) => error.without_body(),
     }
 }
 
 async fn route(
-    state: &AppState,
+    service: &Previews,
     authorized: Result<AuthorizedSite<Operate>, ApiError>,
     params: &RawPathParams,
     method: &Method,
@@ -67,10 +65,9 @@ async fn route(
         .find_map(|(name, value)| (name == "branch").then_some(value))
         .unwrap_or_default();
     let (org, site) = (authorized.org.as_str(), authorized.site.as_str());
-    let store = state.store.as_ref();
-    let previews = BranchPreviews::new(store, org, site, branch);
+    let previews = BranchPreviews::new(service.store.as_ref(), org, site, branch);
     if *method == Method::DELETE {
-        return delete(state, org, site, branch, &page).await;
+        return delete(service, org, site, branch, &page).await;
     }
     let links = Links::new(headers, org, site, branch);
     if matches!(*method, Method::GET | Method::HEAD) {
@@ -92,7 +89,7 @@ async fn route(
         branch,
         document: &authorized.document,
     };
-    let record = state
+    let record = service
         .preview_now(
             &site_ref,
             &page,
@@ -121,13 +118,13 @@ fn raw_page_path(uri: &Uri) -> &str {
 
 /// Removes the stored preview of `page`: 204, or 404 when it has none.
 async fn delete(
-    state: &AppState,
+    service: &Previews,
     org: &str,
     site: &str,
     branch: &str,
     page: &PagePath,
 ) -> Result<Response, ApiError> {
-    if !state.previews().delete(org, site, branch, page).await? {
+    if !service.service().delete(org, site, branch, page).await? {
         return Err(ApiError::not_found(format!(
             "{} has not been previewed",
             page.web_path()

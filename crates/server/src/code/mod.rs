@@ -95,7 +95,9 @@ impl SiteCode {
     }
 
     /// A code file of `repo` on `branch` for a site of `org`: the checkout's, else the
-    /// branch's in the org's code store, else `main`'s.
+    /// branch's in the org's code store, else `main`'s. The checkout is read on a blocking
+    /// thread (it is a disk); the branch's and `main`'s files are asked together, one
+    /// round trip to the store.
     pub async fn read(
         &self,
         org: &str,
@@ -103,34 +105,45 @@ impl SiteCode {
         branch: &str,
         path: &CodePath,
     ) -> Result<Option<CodeFile>, CodeError> {
-        if let Some(checkout) = self.checkouts().get(repo)
-            && let Some(bytes) = checkout.read(path)?
-        {
-            return Ok(Some(CodeFile {
-                bytes,
-                origin: Origin::Checkout,
-            }));
-        }
-        // Keys are stricter than code paths (ASCII names): anything else is not stored.
-        let mut branches = vec![branch];
-        if branch != "main" {
-            branches.push("main");
-        }
-        for candidate in branches {
-            let key = keys::code_file(org, repo, candidate, path.as_str());
-            if crate::store::check_key(&key).is_err() {
-                return Ok(None);
-            }
-            if let Some(bytes) = self.store.get(&key).await? {
+        if let Some(checkout) = self.checkouts().get(repo).cloned() {
+            let wanted = path.clone();
+            let read = tokio::task::spawn_blocking(move || checkout.read(&wanted)).await;
+            let read = read.map_err(|stopped| CheckoutError::Read {
+                path: path.to_string(),
+                source: std::io::Error::other(stopped.to_string()),
+            })?;
+            if let Some(bytes) = read? {
                 return Ok(Some(CodeFile {
                     bytes,
-                    origin: Origin::Store {
-                        branch: candidate.to_string(),
-                    },
+                    origin: Origin::Checkout,
                 }));
             }
         }
-        Ok(None)
+        // Keys are stricter than code paths (ASCII names): anything else is not stored.
+        let key_on = |candidate: &str| {
+            let key = keys::code_file(org, repo, candidate, path.as_str());
+            crate::store::check_key(&key).is_ok().then_some(key)
+        };
+        let Some(on_branch) = key_on(branch) else {
+            return Ok(None);
+        };
+        let found = |bytes: Vec<u8>, branch: &str| CodeFile {
+            bytes,
+            origin: Origin::Store {
+                branch: branch.to_string(),
+            },
+        };
+        if branch == "main" {
+            return Ok(self.store.get(&on_branch).await?.map(|b| found(b, "main")));
+        }
+        let Some(on_main) = key_on("main") else {
+            return Ok(None);
+        };
+        let (own, main) = tokio::join!(self.store.get(&on_branch), self.store.get(&on_main));
+        Ok(match own? {
+            Some(bytes) => Some(found(bytes, branch)),
+            None => main?.map(|bytes| found(bytes, "main")),
+        })
     }
 
     /// A code file as UTF-8 text (`head.html`, a template, a YAML file); `None` when it is

@@ -190,7 +190,7 @@ pub async fn start_on(
         key,
         org_admins: Arc::new(OrgAdmins::parse(&config.org_admins)),
         preview_transport: transport,
-        preview_limits: config.preview_limits.clone(),
+        preview_limits: Arc::new(config.preview_limits.clone()),
         session: config.session.clone(),
         allowed_hosts: config.allowed_hosts.clone(),
         sign_in: Default::default(),

@@ -21,8 +21,7 @@ use crate::api::answers::BranchList;
 use crate::api::body::parse_body;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, LIST_METHODS, read_json_body};
-use crate::app::AppState;
-use crate::store::{Store, keys};
+use crate::store::{KeyedLocks, Store, keys};
 use siteops_config::model::api::WorkerEntry;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
@@ -44,8 +43,16 @@ pub(crate) async fn load_effective(
     Ok(None)
 }
 
-pub async fn handle(
-    State(state): State<Arc<AppState>>,
+/// What the configuration routes take: the store and the sites' locks (a write holds its
+/// site's, as the site's own configuration writes do).
+#[derive(Clone)]
+pub(crate) struct WorkerConfigs {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) locks: Arc<KeyedLocks>,
+}
+
+pub(crate) async fn handle(
+    State(state): State<WorkerConfigs>,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     Path((_, _, branch)): Path<(String, String, String)>,
     method: Method,
@@ -98,8 +105,8 @@ pub async fn handle(
 }
 
 /// `GET /transform/config/<org>/<site>`: `{"branches": [...]}`, sorted.
-pub async fn branches(
-    State(state): State<Arc<AppState>>,
+pub(crate) async fn branches(
+    State(state): State<WorkerConfigs>,
     authorized: AuthorizedSite<Configure>,
     method: Method,
 ) -> Result<Response, ApiError> {

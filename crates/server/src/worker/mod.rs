@@ -39,6 +39,15 @@ impl FromRef<WorkerState> for SiteAccess {
     }
 }
 
+impl FromRef<WorkerState> for config::WorkerConfigs {
+    fn from_ref(state: &WorkerState) -> config::WorkerConfigs {
+        config::WorkerConfigs {
+            store: state.app.store.clone(),
+            locks: state.app.locks.clone(),
+        }
+    }
+}
+
 impl FromRef<WorkerState> for Arc<WorkerCache> {
     fn from_ref(state: &WorkerState) -> Arc<WorkerCache> {
         state.cache.clone()
