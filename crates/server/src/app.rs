@@ -19,7 +19,7 @@ use futures_util::future::BoxFuture;
 use url::Url;
 
 use crate::api::{ApiError, SiteAccess};
-use crate::auth::roles::{content_is_protected, may_read_content, preview_authentication};
+use crate::auth::roles::may_read_content;
 use crate::auth::{Claims, Decision, Identity, OrgAdmins, SignInNonces, SigningKey};
 use crate::code::SiteCode;
 use crate::codesync::runner::CodeSync;
@@ -29,6 +29,7 @@ use crate::preview::usage::UsageLocks;
 use crate::preview::{Limits, PagePath, PreviewHost, Transport};
 use crate::quota::Throttles;
 use crate::sites;
+use crate::sites::{content_is_protected, preview_authentication};
 use crate::store::{KeyedLocks, Store};
 use siteops_config::model::SiteId;
 

@@ -1,12 +1,11 @@
 //! Who may do what with a site: a pure decision from the verified caller, the site's
 //! access configuration and the service's org administrators.
 
-use siteops_config::model::api::{
-    AccessConfig, Groups, KnownRole, SiteAccess as SiteAuthentication, SiteConfig,
-};
+use siteops_config::model::api::{AccessConfig, Groups, KnownRole, SiteConfig};
 
 use super::Claims;
 use super::permissions::{self, Permission};
+use crate::sites::preview_authentication;
 
 /// What a request wants to do with a site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,24 +194,6 @@ pub fn authorize_in(
     ))
 }
 
-/// The site authentication of the preview hosts (and the worker's pages, which feed
-/// them): `access.preview`, else `access.site`. `access.live` is the live site's, which
-/// siteops does not serve.
-pub fn preview_authentication(config: &SiteConfig) -> Option<&SiteAuthentication> {
-    let access = config.access.as_ref()?;
-    access.preview.as_ref().or(access.site.as_ref())
-}
-
-/// Whether a site's content needs a credential: `requireAuth` (`auto` or `true`), or site
-/// authentication on the preview ([`preview_authentication`]).
-pub fn content_is_protected(config: &SiteConfig) -> bool {
-    config
-        .access
-        .as_ref()
-        .is_some_and(AccessConfig::requires_auth)
-        || preview_authentication(config).is_some()
-}
-
 /// Whether `caller` may read `config`'s content, by a role on the site
 /// ([`Action::ReadContent`]) or by the site authentication's `allow` list. The other way
 /// in, a site token (`secretId`), is the caller's to check: it needs the secrets.
@@ -246,6 +227,7 @@ pub fn may_read_content(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sites::content_is_protected;
     use siteops_config::model::api::{AdminAccess, AdminRoles};
 
     fn caller(sub: &str) -> Claims {

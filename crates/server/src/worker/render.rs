@@ -354,7 +354,7 @@ async fn template_source(
 ) -> Option<String> {
     let path = entry.template.as_deref()?.strip_prefix('/')?;
     let site = site?;
-    if site.requires_auth() {
+    if site.protects_content() {
         let covered = entry
             .template_api_key
             .as_deref()
