@@ -174,10 +174,11 @@ async fn a_sync_job_fetches_the_branch_into_the_shared_code_store() {
 }
 
 #[tokio::test]
-async fn sync_and_jobs_need_an_administrator() {
+async fn sync_and_jobs_need_a_role_that_operates() {
     let raw = MockServer::start().await;
     let (server, _) = setup(&raw).await;
     let tech = server.token("tech@techacct.example");
+    let stranger = server.token("stranger@acme.example");
     let trigger = |token: Option<String>| {
         let server = &server;
         async move {
@@ -194,16 +195,25 @@ async fn sync_and_jobs_need_an_administrator() {
     };
     assert_eq!(trigger(None).await, StatusCode::UNAUTHORIZED);
     assert_eq!(
-        trigger(Some(tech.clone())).await,
+        trigger(Some(stranger.clone())).await,
         StatusCode::FORBIDDEN,
-        "configuration accounts do not operate"
+        "no role on the site"
     );
+    assert_eq!(
+        server
+            .get("/admin/job/acme/web/main/code", &stranger)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // The platform's config_admin holds publish's permissions: code and jobs included.
+    assert_eq!(trigger(Some(tech.clone())).await, StatusCode::ACCEPTED);
     assert_eq!(
         server
             .get("/admin/job/acme/web/main/code", &tech)
             .await
             .status,
-        StatusCode::FORBIDDEN
+        StatusCode::OK
     );
     assert_eq!(
         trigger(Some(server.token("web@acme.example"))).await,

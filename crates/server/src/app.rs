@@ -19,9 +19,8 @@ use futures_util::future::BoxFuture;
 use url::Url;
 
 use crate::api::{ApiError, SiteAccess};
-use crate::auth::{
-    Action, Claims, Decision, Identity, OrgAdmins, SignInNonces, SigningKey, authorize,
-};
+use crate::auth::roles::may_read_content;
+use crate::auth::{Claims, Decision, Identity, OrgAdmins, SignInNonces, SigningKey};
 use crate::code::SiteCode;
 use crate::codesync::runner::CodeSync;
 use crate::preview::service::{Ask, PreviewService, SiteRef};
@@ -30,6 +29,7 @@ use crate::preview::usage::UsageLocks;
 use crate::preview::{Limits, PagePath, PreviewHost, Transport};
 use crate::quota::Throttles;
 use crate::sites;
+use crate::sites::{content_is_protected, preview_authentication};
 use crate::store::{KeyedLocks, Store};
 use siteops_config::model::SiteId;
 
@@ -92,39 +92,86 @@ impl AppState {
     }
 
     /// Whether a request may read the content of `document`'s site: always, unless the site
-    /// requires authentication; then 401 without a valid token, 403 with a token without a
-    /// role on the site. A live session serving only this machine (`serve` on loopback) does
+    /// protects it (`requireAuth`, or site authentication: `access.preview`, else
+    /// `access.site`); then a token of someone with a role on the site or on the `allow`
+    /// list, or a site token (`authorization: token <value>`, the value of one of the
+    /// secrets `secretId` lists) reads it; 401 without either, 403 with a token that
+    /// grants neither. A live session serving only this machine (`serve` on loopback) does
     /// not ask the local developer; one reached beyond it asks as any service does. The
     /// preview hosts and the worker's pages ask the same question here.
-    pub fn check_content_access(
+    pub async fn check_content_access(
         &self,
         headers: &HeaderMap,
         document: &sites::Site,
     ) -> Result<(), ApiError> {
         let local_session = self.session.is_some() && !self.exposed;
-        if !document.requires_auth() || local_session {
+        if !content_is_protected(&document.config) || local_session {
             return Ok(());
         }
-        let (org, site) = (&document.org, &document.name);
-        match authorize(
-            self.caller(headers).as_ref(),
-            org,
-            site,
-            document.access(),
+        let (org, site) = (document.org.as_str(), document.name.as_str());
+        let caller = self.caller(headers);
+        let decision = may_read_content(
+            caller.as_ref(),
+            (org, site),
+            &document.config,
             &self.org_admins,
-            Action::ReadContent,
-        ) {
-            Decision::Allow => Ok(()),
-            Decision::Unauthenticated => Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                format!("{org}/{site} requires authentication: send a token"),
-            )),
-            Decision::Forbidden(reason) => Err(ApiError::new(
+        );
+        if decision == Decision::Allow || self.has_site_token(headers, document).await? {
+            return Ok(());
+        }
+        Err(match decision {
+            Decision::Forbidden(reason) => ApiError::new(
                 StatusCode::FORBIDDEN,
                 format!("{org}/{site} requires authentication: {reason}"),
-            )),
-        }
+            ),
+            _ => ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                format!("{org}/{site} requires authentication: send a token"),
+            ),
+        })
     }
+
+    /// Whether the request carries a site token: `authorization: token <value>` where the
+    /// value is one of the site's secrets that its preview authentication lists
+    /// (`secretId`). Compared by digest, in constant time.
+    async fn has_site_token(
+        &self,
+        headers: &HeaderMap,
+        document: &sites::Site,
+    ) -> Result<bool, ApiError> {
+        let Some(ids) =
+            preview_authentication(&document.config).and_then(|rule| rule.secret_id.as_deref())
+        else {
+            return Ok(false);
+        };
+        let presented: Vec<[u8; 32]> = crate::api::caller::tokens_of(headers)
+            .into_iter()
+            .map(digest)
+            .collect();
+        if presented.is_empty() {
+            return Ok(false);
+        }
+        for id in ids {
+            let stored =
+                sites::secret_value(self.store.as_ref(), &document.org, &document.name, id).await?;
+            if let Some(value) = stored {
+                let stored = digest(&value);
+                if presented
+                    .iter()
+                    .any(|token| crate::auth::constant_time_eq(token, &stored))
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// SHA-256 of a secret or a presented token: equal-length values to compare.
+fn digest(value: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(value.as_bytes()).into()
 }
 
 /// What previewing takes, as a sub-state: the preview service's parts and the live

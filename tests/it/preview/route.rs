@@ -26,7 +26,8 @@ async fn previews_need_a_token_with_the_right_role() {
     assert_eq!(unauthenticated.status(), StatusCode::UNAUTHORIZED);
     let cases = [
         (server.token(SITE_ADMIN), StatusCode::OK),
-        (server.token(CONFIG_BOT), StatusCode::FORBIDDEN),
+        // The platform's config_admin holds publish's permissions, preview among them.
+        (server.token(CONFIG_BOT), StatusCode::OK),
         (server.token("stranger@acme.example"), StatusCode::FORBIDDEN),
         (
             server.token_with(SITE_ADMIN, "acme/other", 60),
@@ -192,4 +193,88 @@ async fn the_preview_host_respects_require_auth() {
         .expect("answered");
     assert_eq!(allowed.status(), StatusCode::OK);
     assert!(allowed.text().await.expect("text").contains("<p>Hello</p>"));
+}
+
+#[tokio::test]
+async fn the_preview_host_answers_site_authentication() {
+    let source = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(html(PAGE))
+        .mount(&source)
+        .await;
+    // The platform's site authentication: the preview's rule (over the site's) lets in the
+    // `reviewers` group and the holders of the site token `preview-token`.
+    let access = json!({
+        "admin": {"role": {"admin": [SITE_ADMIN]}},
+        "site": {"allow": ["*@acme.example"]},
+        "preview": {"allow": ["reviewers"], "secretId": ["preview-token"]}
+    });
+    let content = json!({"source": {"url": source.uri(), "type": "markup"}});
+    let (server, root) = site_with(content, access, Limits::default()).await;
+    let groups = server
+        .client
+        .post(server.url("/admin/config/acme/sites/web.json"))
+        .header("authorization", format!("token {root}"))
+        .json(&json!({
+            "version": 1,
+            "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+            "content": {"source": {"url": source.uri(), "type": "markup"}},
+            "access": {
+                "admin": {"role": {"admin": [SITE_ADMIN]}},
+                "site": {"allow": ["*@acme.example"]},
+                "preview": {"allow": ["reviewers"], "secretId": ["preview-token"]}
+            },
+            "groups": {"reviewers": {"members": [{"email": "rev@partner.example"}]}}
+        }))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(
+        groups.status(),
+        StatusCode::OK,
+        "{:?}",
+        groups.headers().get("x-error")
+    );
+    let secret = server
+        .client
+        .post(server.url("/admin/config/acme/sites/web/secrets/preview-token.json"))
+        .header("authorization", format!("token {root}"))
+        .json(&json!({"value": "a-site-token-of-the-preview"}))
+        .send()
+        .await
+        .expect("answered");
+    assert!(secret.status().is_success(), "{}", secret.status());
+    let (answer, _) = preview(&server, &root, "/guarded", &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
+    let get = |credential: Option<String>| {
+        let request = server
+            .client
+            .get(server.url("/guarded"))
+            .header("host", "main--web--acme.localhost");
+        let request = match credential {
+            Some(value) => request.header("authorization", value),
+            None => request,
+        };
+        async move { request.send().await.expect("answered").status() }
+    };
+    assert_eq!(get(None).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        get(Some("token a-site-token-of-the-preview".into())).await,
+        StatusCode::OK,
+        "the site token"
+    );
+    assert_eq!(
+        get(Some("token another-value".into())).await,
+        StatusCode::UNAUTHORIZED
+    );
+    let reviewer = server.token("rev@partner.example");
+    assert_eq!(get(Some(format!("token {reviewer}"))).await, StatusCode::OK);
+    let outsider = server.token("someone@acme.example");
+    assert_eq!(
+        get(Some(format!("token {outsider}"))).await,
+        StatusCode::FORBIDDEN,
+        "the preview's rule replaces the site's allow list"
+    );
+    let admin = server.token(SITE_ADMIN);
+    assert_eq!(get(Some(format!("token {admin}"))).await, StatusCode::OK);
 }

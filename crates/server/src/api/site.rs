@@ -16,7 +16,9 @@ use siteops_config::model::api::AccessConfig;
 
 use super::caller::{caller, why_unauthenticated};
 use super::{ApiError, check_names, strip_json};
-use crate::auth::{Action, Claims, Decision, OrgAdmins, SigningKey, authorize};
+use crate::auth::{
+    Action, Claims, Decision, Grants, OrgAdmins, SigningKey, authorize, authorize_in,
+};
 use crate::sites::{self, Site};
 use crate::store::Store;
 
@@ -62,8 +64,15 @@ impl SiteAccess {
         let document = sites::load(store, org, site)
             .await?
             .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-        self.permit(caller, (org, site), document.access(), action)?;
-        Ok(document)
+        let grants = Grants::of(&document.config);
+        match authorize_in(Some(caller), org, site, grants, &self.org_admins, action) {
+            Decision::Allow => Ok(document),
+            Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
+            Decision::Unauthenticated => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "authentication required: send a token",
+            )),
+        }
     }
 }
 

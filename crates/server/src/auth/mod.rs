@@ -1,11 +1,13 @@
 //! Authentication and authorisation of the bundled administration service.
 //! [`token`] signs and verifies tokens (HS256 JWTs); [`roles`] decides, as a pure
-//! function, what a verified caller may do with a site; [`key`] keeps the signing key in
+//! function, what a verified caller may do with a site, from the platform's roles and
+//! their permissions ([`permissions`]); [`key`] keeps the signing key in
 //! the store; [`sign_in`] and [`oidc`] are how people sign in (an e-mail form's nonces, an
 //! OpenID Connect provider), which the administration API's sign-in routes use.
 
 mod key;
 pub mod oidc;
+pub mod permissions;
 pub mod roles;
 pub mod sign_in;
 pub mod token;
@@ -13,5 +15,10 @@ pub mod token;
 pub use key::{SIGNING_KEY, signing_key};
 pub use sign_in::{Identity, SignIn, SignInNonces};
 
-pub use roles::{Action, Decision, OrgAdmins, authorize};
+pub use roles::{Action, Decision, Grants, OrgAdmins, authorize, authorize_in};
 pub use token::{Claims, SigningKey, TokenError};
+
+/// Whether two byte strings are equal, in time that does not depend on where they differ.
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

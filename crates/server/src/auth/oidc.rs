@@ -257,7 +257,7 @@ impl OidcProvider {
             .and_then(|cookie| key.derive(PENDING_PURPOSE).verify_json(cookie).ok())
             .filter(|pending: &Pending| pending.exp > now)
             .ok_or(OidcError::NoPendingSignIn)?;
-        if !constant_time_eq(pending.state.as_bytes(), state.as_bytes()) {
+        if !super::constant_time_eq(pending.state.as_bytes(), state.as_bytes()) {
             return Err(OidcError::StateMismatch);
         }
         let client = self.client(redirect_url).await?;
@@ -292,10 +292,6 @@ fn error_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[derive(Debug, thiserror::Error)]

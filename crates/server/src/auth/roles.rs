@@ -1,9 +1,11 @@
 //! Who may do what with a site: a pure decision from the verified caller, the site's
 //! access configuration and the service's org administrators.
 
-use siteops_config::model::api::AccessConfig;
+use siteops_config::model::api::{AccessConfig, Groups, KnownRole, SiteConfig};
 
 use super::Claims;
+use super::permissions::{self, Permission};
+use crate::sites::preview_authentication;
 
 /// What a request wants to do with a site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +86,88 @@ pub fn authorize(
     org_admins: &OrgAdmins,
     action: Action,
 ) -> Decision {
+    let grants = Grants {
+        access,
+        groups: None,
+    };
+    authorize_in(caller, org, site, grants, org_admins, action)
+}
+
+/// What a site document says about who holds its roles: its access block, and the groups
+/// a holder entry may name.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Grants<'a> {
+    pub access: Option<&'a AccessConfig>,
+    pub groups: Option<&'a Groups>,
+}
+
+impl<'a> Grants<'a> {
+    pub fn of(config: &'a SiteConfig) -> Grants<'a> {
+        Grants {
+            access: config.access.as_ref(),
+            groups: config.groups.as_ref(),
+        }
+    }
+
+    /// Whether `subject` holds a role that carries `permission`: a role `admin.role`
+    /// grants it, or one of `admin.defaultRole`, which every signed-in caller holds.
+    fn allow(&self, subject: &str, permission: Permission) -> bool {
+        let Some(admin) = self.access.and_then(|access| access.admin.as_ref()) else {
+            return false;
+        };
+        let granted = admin
+            .role
+            .iter()
+            .flat_map(|roles| &roles.0)
+            .any(|(role, holders)| {
+                permissions::of_role(role).contains(&permission)
+                    && permissions::holds(holders, subject, self.groups)
+            });
+        let by_default = admin
+            .default_role
+            .iter()
+            .flatten()
+            .any(|role| permissions::of_role(role_name(*role)).contains(&permission));
+        granted || by_default
+    }
+}
+
+/// A known role's name, as `admin.role` and the permission table spell it.
+fn role_name(role: KnownRole) -> &'static str {
+    match role {
+        KnownRole::Admin => "admin",
+        KnownRole::Author => "author",
+        KnownRole::Publish => "publish",
+        KnownRole::Develop => "develop",
+        KnownRole::BasicAuthor => "basic_author",
+        KnownRole::BasicPublish => "basic_publish",
+        KnownRole::Config => "config",
+        KnownRole::ConfigAdmin => "config_admin",
+    }
+}
+
+/// What each action asks: the platform's permissions (see [`permissions`]).
+fn needs(action: Action) -> &'static [Permission] {
+    match action {
+        Action::CreateSite => &[],
+        Action::Configure => &[Permission::ConfigRead, Permission::ConfigWrite],
+        Action::Operate => &[Permission::PreviewWrite],
+        Action::ReadContent => &[Permission::PreviewRead],
+        Action::GrantAdmin | Action::DeleteSite | Action::DropAuthentication => {
+            &[Permission::AdminAcl]
+        }
+    }
+}
+
+/// [`authorize`] with the site's groups, which holder entries may name.
+pub fn authorize_in(
+    caller: Option<&Claims>,
+    org: &str,
+    site: &str,
+    grants: Grants<'_>,
+    org_admins: &OrgAdmins,
+    action: Action,
+) -> Decision {
     let Some(caller) = caller else {
         return Decision::Unauthenticated;
     };
@@ -98,26 +182,52 @@ pub fn authorize(
             "creating a site in {org} needs an org administrator"
         ));
     }
-    let holders = |role| access.and_then(|a| a.holders(role));
-    let is_admin = holders("admin").is_some_and(|list| {
-        list.iter()
-            .any(|entry| entry == "*" || same_address(entry, &caller.sub))
-    });
-    let is_config_admin = holders("config_admin")
-        .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub)));
-    match action {
-        _ if is_admin => Decision::Allow,
-        Action::Configure | Action::ReadContent if is_config_admin => Decision::Allow,
-        _ => Decision::Forbidden(format!(
-            "{} has no role on {org}/{site} that allows this",
-            caller.sub
-        )),
+    if needs(action)
+        .iter()
+        .all(|permission| grants.allow(&caller.sub, *permission))
+    {
+        return Decision::Allow;
+    }
+    Decision::Forbidden(format!(
+        "{} has no role on {org}/{site} that allows this",
+        caller.sub
+    ))
+}
+
+/// Whether `caller` may read `config`'s content, by a role on the site
+/// ([`Action::ReadContent`]) or by the site authentication's `allow` list. The other way
+/// in, a site token (`secretId`), is the caller's to check: it needs the secrets.
+pub fn may_read_content(
+    caller: Option<&Claims>,
+    (org, site): (&str, &str),
+    config: &SiteConfig,
+    org_admins: &OrgAdmins,
+) -> Decision {
+    let decision = authorize_in(
+        caller,
+        org,
+        site,
+        Grants::of(config),
+        org_admins,
+        Action::ReadContent,
+    );
+    match (&decision, caller, preview_authentication(config)) {
+        (Decision::Forbidden(_), Some(caller), Some(rule))
+            if caller.covers(org, site)
+                && rule.allow.as_deref().is_some_and(|allow| {
+                    permissions::holds(allow, &caller.sub, config.groups.as_ref())
+                }) =>
+        {
+            Decision::Allow
+        }
+        _ => decision,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sites::content_is_protected;
     use siteops_config::model::api::{AdminAccess, AdminRoles};
 
     fn caller(sub: &str) -> Claims {
@@ -200,10 +310,11 @@ mod tests {
             decide(Some("ROOT@acme.example"), CreateSite),
             Decision::Allow
         );
-        assert!(matches!(
+        assert_eq!(
             decide(Some("tech@techacct.example"), Operate),
-            Decision::Forbidden(_)
-        ));
+            Decision::Allow,
+            "the platform's config_admin holds publish's permissions: it previews"
+        );
         for who in [
             "web@acme.example",
             "tech@techacct.example",
@@ -274,5 +385,88 @@ mod tests {
             ),
             Decision::Forbidden(_)
         ));
+    }
+
+    fn config(value: serde_json::Value) -> SiteConfig {
+        serde_json::from_value(value).expect("a site document")
+    }
+
+    #[test]
+    fn the_platforms_roles_and_groups() {
+        let site = config(serde_json::json!({
+            "access": {"admin": {
+                "role": {
+                    "author": ["*@agency.example"],
+                    "publish": ["editors"],
+                    "translators": ["t@acme.example"]
+                },
+                "defaultRole": ["basic_author"]
+            }},
+            "groups": {"editors": {"members": [{"email": "ed@acme.example"}]}}
+        }));
+        let none = OrgAdmins::default();
+        let decide = |who: &str, action| {
+            authorize_in(
+                Some(&caller(who)),
+                "acme",
+                "web",
+                Grants::of(&site),
+                &none,
+                action,
+            )
+        };
+        use Action::*;
+        assert_eq!(decide("ann@agency.example", Operate), Decision::Allow);
+        assert_eq!(decide("ann@agency.example", ReadContent), Decision::Allow);
+        assert!(matches!(
+            decide("ann@agency.example", Configure),
+            Decision::Forbidden(_)
+        ));
+        assert_eq!(
+            decide("ed@acme.example", Operate),
+            Decision::Allow,
+            "a group's member"
+        );
+        assert!(matches!(
+            decide("ed@acme.example", GrantAdmin),
+            Decision::Forbidden(_)
+        ));
+        // Every signed-in caller holds the default role; a custom role carries nothing more.
+        assert_eq!(decide("t@acme.example", Operate), Decision::Allow);
+        assert!(matches!(
+            decide("t@acme.example", Configure),
+            Decision::Forbidden(_)
+        ));
+    }
+
+    #[test]
+    fn site_authentication_reads_the_preview_rule_over_the_sites() {
+        let site = config(serde_json::json!({
+            "access": {
+                "site": {"allow": ["*@acme.example"]},
+                "preview": {"allow": ["reviewers"], "secretId": ["preview-token"]}
+            },
+            "groups": {"reviewers": {"members": [{"email": "rev@partner.example"}]}}
+        }));
+        assert!(content_is_protected(&site));
+        assert_eq!(
+            preview_authentication(&site).and_then(|r| r.secret_id.clone()),
+            Some(vec!["preview-token".to_string()])
+        );
+        let none = OrgAdmins::default();
+        let read = |who: Option<&str>| {
+            may_read_content(who.map(caller).as_ref(), ("acme", "web"), &site, &none)
+        };
+        assert_eq!(read(Some("rev@partner.example")), Decision::Allow);
+        assert!(
+            matches!(read(Some("web@acme.example")), Decision::Forbidden(_)),
+            "the preview's rule replaces the site's"
+        );
+        assert_eq!(read(None), Decision::Unauthenticated);
+        let open = config(serde_json::json!({"access": {"live": {"allow": ["*"]}}}));
+        assert!(
+            !content_is_protected(&open),
+            "the live site's rule is not the preview's"
+        );
     }
 }

@@ -128,7 +128,7 @@ impl PreviewService<'_> {
         };
         let worker = ask
             .caller
-            .filter(|_| document.requires_auth())
+            .filter(|_| document.protects_content())
             .and_then(|caller| self.worker_credential(org, site, caller));
         let request = PreviewRequest {
             content: &content.value,

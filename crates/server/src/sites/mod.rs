@@ -22,7 +22,8 @@ use serde_json::Value;
 use crate::code::CodeRepo;
 use crate::store::{Store, StoreError, keys};
 use siteops_config::model::api::{
-    AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteConfig,
+    AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteAccess as SiteAuthentication,
+    SiteConfig,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -85,6 +86,24 @@ pub(crate) fn secret_origin(site: &Site, id: &str) -> Option<String> {
         return None;
     }
     repos::origin_of(&code.raw_base()?)
+}
+
+/// The site authentication of the preview hosts (and the worker's pages, which feed
+/// them): `access.preview`, else `access.site`. `access.live` is the live site's, which
+/// siteops does not serve.
+pub fn preview_authentication(config: &SiteConfig) -> Option<&SiteAuthentication> {
+    let access = config.access.as_ref()?;
+    access.preview.as_ref().or(access.site.as_ref())
+}
+
+/// Whether a site's content needs a credential: `requireAuth` (`auto` or `true`), or site
+/// authentication on the preview ([`preview_authentication`]).
+pub fn content_is_protected(config: &SiteConfig) -> bool {
+    config
+        .access
+        .as_ref()
+        .is_some_and(AccessConfig::requires_auth)
+        || preview_authentication(config).is_some()
 }
 
 /// The JSON record at `key`, typed; `None` when there is none.
@@ -176,10 +195,9 @@ impl Site {
         self.config.access.as_ref()
     }
 
-    /// Whether the site's content requires authentication (`access.admin.requireAuth` is
-    /// `auto` or `true`).
-    pub(crate) fn requires_auth(&self) -> bool {
-        self.access().is_some_and(AccessConfig::requires_auth)
+    /// Whether the site's content needs a credential ([`content_is_protected`]).
+    pub(crate) fn protects_content(&self) -> bool {
+        content_is_protected(&self.config)
     }
 
     /// The site's code repository, when it has a code block.

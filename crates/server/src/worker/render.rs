@@ -82,7 +82,7 @@ pub async fn handle(
     );
     let site_document = site_document?;
     if let Some(document) = &site_document {
-        state.check_content_access(&headers, document)?;
+        state.check_content_access(&headers, document).await?;
     }
     let Some((entries, _)) = effective? else {
         // Nothing configured to render: the page is not found (no server fault).
@@ -354,7 +354,7 @@ async fn template_source(
 ) -> Option<String> {
     let path = entry.template.as_deref()?.strip_prefix('/')?;
     let site = site?;
-    if site.requires_auth() {
+    if site.protects_content() {
         let covered = entry
             .template_api_key
             .as_deref()
