@@ -1,0 +1,198 @@
+//! The configuration API in the platform's newer path family (`/api/<org>/sites/<site>/
+//! config.json`, `…/config/<part>.json`, `/api/<org>/sites`) over real HTTP: the same
+//! resources as the older family's, answered in the platform's form.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::harness::{ORG_ADMIN, TestServer};
+
+const SITE: &str = "/api/acme/sites/web/config.json";
+const OLDER: &str = "/admin/config/acme/sites/web.json";
+
+fn site_body() -> Value {
+    json!({
+        "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
+        "content": {"source": {"url": "https://content.acme.example/web", "type": "markup"}},
+    })
+}
+
+#[tokio::test]
+async fn both_families_answer_the_same_documents() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let created = server.put(SITE, &root, &site_body()).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    assert_eq!(created.body, Value::Null, "an empty 201");
+
+    let newer = server.get(SITE, &root).await;
+    let older = server.get(OLDER, &root).await;
+    assert_eq!(newer.status, StatusCode::OK);
+    assert_eq!(newer.body, older.body, "one document, two paths");
+
+    // A part written on one family reads on the other.
+    let access = json!({"admin": {"role": {"admin": ["web@acme.example"]}}});
+    let written = server
+        .post("/api/acme/sites/web/config/access.json", &root, &access)
+        .await;
+    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    let read = server
+        .get("/admin/config/acme/sites/web/access.json", &root)
+        .await;
+    assert_eq!(read.body, access);
+
+    let listed = server.get("/api/acme/sites", &root).await;
+    assert_eq!(
+        listed.body,
+        json!({"sites": [{"name": "web", "path": "/acme/sites/web/config.json"}]})
+    );
+
+    let secret = "/api/acme/sites/web/config/secrets/sync.json";
+    let set = server.post(secret, &root, &json!({"value": "v4lue"})).await;
+    assert_eq!(set.status, StatusCode::OK, "{:?}", set.error);
+    let secrets = server
+        .get("/api/acme/sites/web/config/secrets.json", &root)
+        .await;
+    assert_eq!(secrets.body["sync"]["id"], "sync");
+    assert!(!secrets.body.to_string().contains("v4lue"));
+
+    assert_eq!(
+        server.delete(SITE, &root).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(server.get(OLDER, &root).await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn errors_take_the_platforms_form() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+    let cases: Vec<(Method, &str, Option<&[u8]>, StatusCode, Option<&str>)> = vec![
+        (
+            Method::PUT,
+            SITE,
+            Some(b"{}"),
+            StatusCode::CONFLICT,
+            Some("AEM_BACKEND_CONFIG_EXISTS"),
+        ),
+        (
+            Method::GET,
+            "/api/acme/sites/blog/config.json",
+            None,
+            StatusCode::NOT_FOUND,
+            Some("AEM_BACKEND_CONFIG_MISSING"),
+        ),
+        (
+            Method::GET,
+            "/api/acme/sites/web/config/nothing.json",
+            None,
+            StatusCode::NOT_FOUND,
+            Some("AEM_BACKEND_CONFIG_MISSING"),
+        ),
+        (
+            Method::POST,
+            SITE,
+            Some(b"{not json"),
+            StatusCode::BAD_REQUEST,
+            Some("AEM_BACKEND_CONFIG_TYPE_MISSING"),
+        ),
+        (
+            Method::POST,
+            SITE,
+            Some(br#"{"version": 2}"#),
+            StatusCode::BAD_REQUEST,
+            Some("AEM_BACKEND_CONFIG_TYPE_INVALID"),
+        ),
+        (
+            Method::PATCH,
+            SITE,
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            None,
+        ),
+        (
+            Method::GET,
+            "/api/acme/nowhere",
+            None,
+            StatusCode::NOT_FOUND,
+            Some("AEM_BACKEND_CONFIG_MISSING"),
+        ),
+    ];
+    for (method, path, body, status, code) in cases {
+        let answer = server
+            .send(method.clone(), path, Some(&root), body.map(<[u8]>::to_vec))
+            .await;
+        assert_eq!(answer.status, status, "{method} {path}: {:?}", answer.error);
+        assert_eq!(answer.code.as_deref(), code, "{method} {path}");
+        assert!(
+            answer.error.is_some(),
+            "{method} {path}: a message in x-error"
+        );
+        assert_eq!(
+            (answer.content_type, answer.body),
+            (None, Value::Null),
+            "{method} {path}: an empty body"
+        );
+    }
+    let anonymous = server.send(Method::GET, SITE, None, None).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(anonymous.body, Value::Null);
+}
+
+#[tokio::test]
+async fn nested_sub_paths_read_and_write_that_part_of_the_one_document() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+    let admin = "/api/acme/sites/web/config/access/admin.json";
+    let part = json!({"role": {"admin": ["web@acme.example"]}, "requireAuth": "auto"});
+    let written = server.post(admin, &root, &part).await;
+    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    assert_eq!(written.body, part);
+    assert_eq!(server.get(admin, &root).await.body, part);
+    let document = server.get(SITE, &root).await.body;
+    assert_eq!(
+        document["access"]["admin"], part,
+        "a part of the one document"
+    );
+    assert_eq!(document["code"], site_body()["code"], "the rest kept");
+
+    // The document so changed is checked whole: a bad part changes nothing.
+    let refused = server
+        .post(admin, &root, &json!({"requireAuth": "always"}))
+        .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        refused.code.as_deref(),
+        Some("AEM_BACKEND_CONFIG_TYPE_INVALID")
+    );
+    assert!(
+        refused
+            .error
+            .is_some_and(|e| e.contains("/access/admin/requireAuth")),
+        "names the field in the document"
+    );
+    assert_eq!(server.get(admin, &root).await.body, part);
+
+    let source = "/admin/config/acme/sites/web/content/source.json";
+    assert_eq!(
+        server.get(source, &root).await.body,
+        site_body()["content"]["source"],
+        "nested on the older family too"
+    );
+
+    assert_eq!(
+        server.delete(admin, &root).await.status,
+        StatusCode::NO_CONTENT
+    );
+    let gone = server.get(admin, &root).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+    assert_eq!(gone.code.as_deref(), Some("AEM_BACKEND_CONFIG_MISSING"));
+}
