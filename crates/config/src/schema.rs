@@ -457,7 +457,7 @@ mod tests {
             ),
             [(
                 "/admin/requireAuth".to_string(),
-                r#"allowed values: "auto", "true", "false""#.to_string()
+                r#"allowed values: true, false, "auto""#.to_string()
             )]
         );
         for version in [json!(2), json!(-1), json!(0)] {
@@ -467,18 +467,12 @@ mod tests {
             );
         }
         // A value of the wrong type is one problem, not also one of the closed set.
-        let problems = SchemaKind::AccessFile.check(&json!({"admin": {"requireAuth": true}}));
+        let problems = SchemaKind::SiteFile.check(&json!({"version": "1"}));
         let problems: Vec<(Code, Option<&str>)> = problems
             .iter()
             .map(|d| (d.code, d.help.as_deref()))
             .collect();
-        assert_eq!(
-            problems,
-            [(
-                Code::WrongType,
-                Some(r#"allowed values: "auto", "true", "false""#)
-            )]
-        );
+        assert_eq!(problems, [(Code::WrongType, Some("allowed values: 1"))]);
         let code = json!({"owner": "acme", "repo": "web", "source": {"type": "gitlab", "url": "https://x"}});
         assert_eq!(helps(SchemaKind::ApiCode, code), []);
     }

@@ -59,10 +59,7 @@ pub(crate) async fn content_source(
     }
     let fstab: FstabFile = code_yaml(code, site, branch, "fstab.yaml").await?;
     Some(Effective {
-        value: ContentConfig {
-            source: fstab.root_source()?,
-            overlay: None,
-        },
+        value: ContentConfig::of(fstab.root_source()?),
         origin: "fstab.yaml",
     })
 }

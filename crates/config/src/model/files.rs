@@ -144,9 +144,8 @@ impl FstabFile {
         match self.mountpoints.get("/")? {
             Mountpoint::Url(_) => None,
             Mountpoint::Full(table) => Some(super::api::ContentSource {
-                url: table.url.clone(),
-                kind: table.kind.clone()?,
                 suffix: table.suffix.clone(),
+                ..super::api::ContentSource::new(table.kind.as_deref()?, &table.url)
             }),
         }
     }

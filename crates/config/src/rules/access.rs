@@ -9,7 +9,7 @@ pub fn access(access: &AccessConfig) -> Vec<Diagnostic> {
     let Some(roles) = access.admin.as_ref().and_then(|admin| admin.role.as_ref()) else {
         return diagnostics;
     };
-    for (index, entry) in roles.admin.iter().flatten().enumerate() {
+    for (index, entry) in roles.get("admin").into_iter().flatten().enumerate() {
         if entry != "*" && !is_email(entry) {
             diagnostics.push(
                 Diagnostic::error(
@@ -21,7 +21,7 @@ pub fn access(access: &AccessConfig) -> Vec<Diagnostic> {
             );
         }
     }
-    for (index, entry) in roles.config_admin.iter().flatten().enumerate() {
+    for (index, entry) in roles.get("config_admin").into_iter().flatten().enumerate() {
         if entry.is_empty() || entry.chars().any(char::is_whitespace) {
             diagnostics.push(
                 Diagnostic::error(

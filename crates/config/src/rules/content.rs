@@ -120,18 +120,13 @@ mod tests {
     }
 
     fn content_with(kind: &str) -> ContentConfig {
-        ContentConfig {
-            source: ContentSource {
-                url: "https://content.example.com/web".into(),
-                kind: kind.into(),
-                suffix: None,
-            },
-            overlay: None,
-        }
+        ContentConfig::of(ContentSource::new(kind, "https://content.example.com/web"))
     }
 
     fn code_with(kind: &str) -> CodeConfig {
         CodeConfig {
+            title: None,
+            description: None,
             owner: "acme".into(),
             repo: "web".into(),
             source: CodeSource {

@@ -283,9 +283,7 @@ pub(super) fn templates(
             .files
             .access
             .as_ref()
-            .and_then(|access| access.value.admin.as_ref())
-            .and_then(|admin| admin.require_auth.as_deref())
-            .is_some_and(|mode| mode == "auto" || mode == "true");
+            .is_some_and(|access| access.value.requires_auth());
         for (branch, transform) in &draft.files.transform {
             for (index, entry) in transform.value.entry.iter().enumerate() {
                 let Some(template) = entry.template.as_deref().filter(|t| t.starts_with('/'))

@@ -239,6 +239,7 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         code: origin.code().cloned(),
         content: draft.content.clone(),
         access: files.access.as_ref().map(|a| a.value.clone()),
+        ..api::SiteConfig::default()
     };
     let secrets = files
         .secrets

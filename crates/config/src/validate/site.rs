@@ -266,10 +266,7 @@ fn content_from_fstab(
         );
         return None;
     };
-    let content = ContentConfig {
-        source,
-        overlay: None,
-    };
+    let content = ContentConfig::of(source);
     let diagnostics = rules::content(&content);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     out.extend(diagnostics.into_iter().map(|d| {

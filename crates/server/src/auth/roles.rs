@@ -98,15 +98,12 @@ pub fn authorize(
             "creating a site in {org} needs an org administrator"
         ));
     }
-    let roles = access
-        .and_then(|a| a.admin.as_ref())
-        .and_then(|a| a.role.as_ref());
-    let is_admin = roles.and_then(|r| r.admin.as_ref()).is_some_and(|list| {
+    let holders = |role| access.and_then(|a| a.holders(role));
+    let is_admin = holders("admin").is_some_and(|list| {
         list.iter()
             .any(|entry| entry == "*" || same_address(entry, &caller.sub))
     });
-    let is_config_admin = roles
-        .and_then(|r| r.config_admin.as_ref())
+    let is_config_admin = holders("config_admin")
         .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub)));
     match action {
         _ if is_admin => Decision::Allow,
@@ -133,14 +130,16 @@ mod tests {
     }
 
     fn access(admin: &[&str], config_admin: &[&str]) -> AccessConfig {
+        let holders = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
         AccessConfig {
             admin: Some(AdminAccess {
-                role: Some(AdminRoles {
-                    admin: Some(admin.iter().map(|s| s.to_string()).collect()),
-                    config_admin: Some(config_admin.iter().map(|s| s.to_string()).collect()),
-                }),
-                require_auth: None,
+                role: Some(AdminRoles::of([
+                    ("admin", holders(admin)),
+                    ("config_admin", holders(config_admin)),
+                ])),
+                ..AdminAccess::default()
             }),
+            ..AccessConfig::default()
         }
     }
 

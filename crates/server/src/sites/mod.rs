@@ -179,10 +179,7 @@ impl Site {
     /// Whether the site's content requires authentication (`access.admin.requireAuth` is
     /// `auto` or `true`).
     pub(crate) fn requires_auth(&self) -> bool {
-        self.access()
-            .and_then(|a| a.admin.as_ref())
-            .and_then(|a| a.require_auth.as_deref())
-            .is_some_and(|mode| mode == "auto" || mode == "true")
+        self.access().is_some_and(AccessConfig::requires_auth)
     }
 
     /// The site's code repository, when it has a code block.

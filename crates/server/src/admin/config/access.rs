@@ -12,9 +12,7 @@ use crate::auth::Action;
 /// The addresses an access configuration makes `admin`, compared as addresses are.
 fn admin_grants(access: Option<&AccessConfig>) -> BTreeSet<String> {
     access
-        .and_then(|a| a.admin.as_ref())
-        .and_then(|a| a.role.as_ref())
-        .and_then(|r| r.admin.as_ref())
+        .and_then(|a| a.holders("admin"))
         .into_iter()
         .flatten()
         .map(|entry| entry.trim().to_ascii_lowercase())
@@ -24,10 +22,7 @@ fn admin_grants(access: Option<&AccessConfig>) -> BTreeSet<String> {
 /// Whether an access configuration makes the site require authentication (`requireAuth`
 /// `auto` or `true`), as [`Site::requires_auth`] reads it.
 fn protects(access: Option<&AccessConfig>) -> bool {
-    access
-        .and_then(|a| a.admin.as_ref())
-        .and_then(|a| a.require_auth.as_deref())
-        .is_some_and(|mode| mode == "auto" || mode == "true")
+    access.is_some_and(AccessConfig::requires_auth)
 }
 
 /// A write of a site's access block (`new` replacing `old`; `None`: no access block) that
