@@ -192,10 +192,7 @@ async fn secret_values_are_write_only() {
     assert_eq!(listed.status, StatusCode::OK);
     assert_eq!(listed.body, json!({"git-sync": read.body}), "keyed by id");
     assert_eq!(
-        server
-            .post(list, &root, &json!({"value": "x"}))
-            .await
-            .status,
+        server.delete(list, &root).await.status,
         StatusCode::METHOD_NOT_ALLOWED
     );
     assert_eq!(

@@ -196,3 +196,80 @@ async fn nested_sub_paths_read_and_write_that_part_of_the_one_document() {
     assert_eq!(gone.status, StatusCode::NOT_FOUND);
     assert_eq!(gone.code.as_deref(), Some("AEM_BACKEND_CONFIG_MISSING"));
 }
+
+#[tokio::test]
+async fn public_and_secrets_are_parts_of_the_one_document() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+    let public = json!({"paths": {"mappings": ["/content/web/:/"]}});
+    let written = server
+        .post("/api/acme/sites/web/config/public.json", &root, &public)
+        .await;
+    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    let secret = "/api/acme/sites/web/config/secrets/sync.json";
+    assert_eq!(
+        server
+            .post(secret, &root, &json!({"value": "v4lue"}))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let document = server.get(SITE, &root).await.body;
+    assert_eq!(document["public"], public);
+    assert_eq!(document["secrets"]["sync"]["id"], "sync");
+    assert_eq!(document["secrets"]["sync"]["type"], "key");
+    assert!(
+        !document.to_string().contains("v4lue")
+            && document["secrets"]["sync"].get("value").is_none(),
+        "never a value: {document}"
+    );
+
+    // A POST of the document without them (what `siteops apply` sends) keeps them.
+    let saved = server.post(SITE, &root, &site_body()).await;
+    assert_eq!(saved.status, StatusCode::OK, "{:?}", saved.error);
+    let document = server.get(SITE, &root).await.body;
+    assert_eq!(document["public"], public, "kept");
+    assert!(document["secrets"]["sync"].is_object(), "kept");
+
+    // A value the service makes: answered once, then never again.
+    let made = server
+        .send(
+            Method::POST,
+            "/api/acme/sites/web/config/secrets.json",
+            Some(&root),
+            None,
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.error);
+    let id = made.body["id"].as_str().expect("an id").to_string();
+    let value = made.body["value"]
+        .as_str()
+        .expect("the value, once")
+        .to_string();
+    assert!(value.len() >= 40, "a strong value: {value}");
+    let listed = server
+        .get("/api/acme/sites/web/config/secrets.json", &root)
+        .await;
+    assert!(listed.body[&id].is_object() && listed.body["sync"].is_object());
+    assert!(!listed.body.to_string().contains(&value));
+    let read = server
+        .get(
+            &format!("/api/acme/sites/web/config/secrets/{id}.json"),
+            &root,
+        )
+        .await;
+    assert_eq!(read.status, StatusCode::OK);
+    assert!(read.body.get("value").is_none());
+
+    assert_eq!(
+        server.delete(secret, &root).await.status,
+        StatusCode::NO_CONTENT
+    );
+    let document = server.get(SITE, &root).await.body;
+    assert!(document["secrets"].get("sync").is_none());
+    assert!(document["secrets"][&id].is_object());
+}

@@ -64,6 +64,26 @@ pub struct SecretView {
     pub last_modified: Option<String>,
 }
 
+/// `201` of `POST …/secrets.json`: a secret the service made, with its value, answered
+/// this once and never again.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MadeSecret {
+    pub id: String,
+    pub value: String,
+    pub created: String,
+    pub last_modified: String,
+}
+
+impl std::fmt::Debug for MadeSecret {
+    // The value never reaches a log, even through a debug print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MadeSecret")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
 /// `GET /config/<org>/sites/<site>/secrets.json`: the secrets keyed by id, sorted (the
 /// platform's form).
 #[derive(Debug, Serialize, JsonSchema)]

@@ -10,8 +10,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::answers::{
-    BranchList, Ignored, JobList, JobStarted, PreviewAnswer, SecretList, SecretView, SiteList,
-    Status,
+    BranchList, Ignored, JobList, JobStarted, MadeSecret, PreviewAnswer, SecretList, SecretView,
+    SiteList, Status,
 };
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 
@@ -109,12 +109,12 @@ fn schemas() -> Value {
         "ContentConfig": body(SchemaKind::ApiContent),
         "AccessConfig": body(SchemaKind::ApiAccess),
         "PublicConfig": body(SchemaKind::ApiPublic),
-        "PublicDocument": stored(SchemaKind::ApiPublic, &["created", "lastModified"]),
         "SecretBody": body(SchemaKind::ApiSecret),
         "WorkerConfig": body(SchemaKind::ApiWorkerConfig),
         "SiteList": answer::<SiteList>(),
         "Secret": answer::<SecretView>(),
         "SecretList": answer::<SecretList>(),
+        "MadeSecret": answer::<MadeSecret>(),
         "BranchList": answer::<BranchList>(),
         "JobStarted": answer::<JobStarted>(),
         "Ignored": answer::<Ignored>(),
@@ -441,15 +441,17 @@ fn paths() -> Value {
     add("/admin/config/{org}/sites/{site}/content.json", site_field("content", "ContentConfig"));
     add("/admin/config/{org}/sites/{site}/public.json", path_item(vec![
         ("get", Op::new("getPublic", "The site's public configuration.").params(&site)
-            .answer(200, "The stored configuration.", Some("PublicDocument")).errors(&[400, 404]).bodiless_errors()),
+            .answer(200, "The configuration (`public` of the site's document).", Some("PublicConfig")).errors(&[400, 404]).bodiless_errors()),
         ("post", Op::new("setPublic", "Replaces the site's public configuration.").params(&site).json_body("PublicConfig")
-            .answer(200, "Saved.", Some("PublicDocument")).errors(&[400, 404]).bodiless_errors()),
+            .answer(200, "Saved.", Some("PublicConfig")).errors(&[400, 404]).bodiless_errors()),
         ("delete", Op::new("deletePublic", "Removes the site's public configuration.").params(&site)
             .answer(204, "Removed.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}/secrets.json", path_item(vec![
         ("get", Op::new("listSecrets", "The site's secrets: ids and dates, never values.").params(&site)
             .answer(200, "The secrets.", Some("SecretList")).errors(&[400, 404]).bodiless_errors()),
+        ("post", Op::new("makeSecret", "Makes a secret whose value the service chooses; the value is answered this once.").params(&site)
+            .answer(201, "The secret, with its value.", Some("MadeSecret")).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}/secrets/{secret}.json", path_item(vec![
         ("get", Op::new("getSecret", "A secret's id and dates (never its value).").params(&["org", "site", "secret"])

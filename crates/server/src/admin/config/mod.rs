@@ -46,7 +46,6 @@ use crate::sites::onboarding;
 use crate::store::{KeyedLocks, Store, keys, transact};
 use access::check_access_change;
 use siteops_config::model::api::{AccessConfig, SiteConfig};
-use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
 /// A configuration resource: its path in the older family (under `/admin`; `None`: the
@@ -107,10 +106,6 @@ impl FromRef<Arc<AppState>> for ConfigStore {
             sites_per_org: state.throttles.quotas.sites_per_org,
         }
     }
-}
-
-async fn load_json(store: &dyn Store, key: &str) -> Result<Option<Value>, ApiError> {
-    Ok(sites::read(store, key).await?)
 }
 
 async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
@@ -200,7 +195,7 @@ async fn sites_of(
 
 /// `GET` of a site document.
 async fn site(authorized: AuthorizedSite<Configure>) -> Response {
-    Json(authorized.document.json).into_response()
+    Json(authorized.document.answer()).into_response()
 }
 
 /// `DELETE` of a site document: the site, its sub-resources and previews.
@@ -214,6 +209,7 @@ pub(crate) async fn delete_site(
     // Under the lock: a delete that came first leaves nothing to delete (404).
     authorized.reread(store).await?;
     store.delete(&keys::site(org, site)).await?;
+    // What stores from before one document per site kept beside it goes too.
     store.delete_all(&keys::site_folder(org, site)).await?;
     // Its previews and their usage go too: a site made again starts empty.
     store.delete_all(&keys::previews(org, site)).await?;
@@ -237,7 +233,7 @@ pub(crate) async fn save_site(
     // The body is read before the caller is refused: a client that sends it whole reads
     // the answer, not a reset connection (and a body past the limit reads 413).
     let bytes = read_json_body(&headers, body).await?;
-    let body = parse_body::<SiteConfig>(&bytes, SchemaKind::ApiSite, rules::site_config)?;
+    let body = parse_body::<SiteConfig>(&bytes, SchemaKind::ApiSite, parts::document_rules)?;
     let Caller(caller) = caller?;
     let permit = |access_block: Option<&AccessConfig>, action| {
         access.permit(&caller, (&org, site), access_block, action)
@@ -280,7 +276,10 @@ pub(crate) async fn save_site(
             }
             let code = body.typed.code.as_ref();
             onboarding::check_selectable(config.store.as_ref(), org, site, code).await?;
+            keep_parts(&mut value, previous.as_ref(), org, site)?;
             stamp(&mut value, previous.as_ref().map(|p| &p.json));
+            // What is written reads back, or it is not written.
+            let value = sites::Site::from_json(org, site, value)?.json;
             save_json(store, &keys::site(org, site), &value).await?;
             onboarding::register(config.store.as_ref(), org, site, code).await?;
             Ok(if *method == Method::PUT {
@@ -291,6 +290,38 @@ pub(crate) async fn save_site(
         })
     })
     .await
+}
+
+/// The parts of a site document with resources of their own (`public`, `secrets`,
+/// `apiKeys`) that a body of the whole document does not carry are kept from the stored
+/// one: a client that writes the configuration (`siteops apply` among them) does not
+/// wipe them. Secret values a body carries are sealed as `secrets/<id>.json` seals them.
+fn keep_parts(
+    value: &mut Value,
+    previous: Option<&sites::Site>,
+    org: &str,
+    site: &str,
+) -> Result<(), ApiError> {
+    let Value::Object(map) = value else {
+        return Ok(());
+    };
+    if let Some(Value::Object(secrets)) = map.get_mut("secrets") {
+        for (id, entry) in secrets.iter_mut() {
+            if let Some(Value::String(clear)) = entry.get_mut("value") {
+                *clear = sites::sealed::seal_value(&keys::secret(org, site, id), clear)
+                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+            }
+        }
+    }
+    let Some(Value::Object(stored)) = previous.map(|p| &p.json) else {
+        return Ok(());
+    };
+    for part in ["public", "secrets", "apiKeys"] {
+        if let (false, Some(kept)) = (map.contains_key(part), stored.get(part)) {
+            map.insert(part.to_string(), kept.clone());
+        }
+    }
+    Ok(())
 }
 
 /// A new site must fit the org's quota ([`crate::quota::Quotas::sites_per_org`]): 409

@@ -1,5 +1,6 @@
-//! A site document's parts, by JSON sub-path (`access.json`, `code.json`,
-//! `content.json`, `public.json`, `secrets…`): what each one reads and writes.
+//! A site document's parts, by JSON sub-path (`access.json`, `access/admin.json`,
+//! `public.json`, `cdn/prod.json`, `secrets…`): what each one reads and writes, all of
+//! them in the one stored document.
 
 use std::collections::HashMap;
 
@@ -11,13 +12,13 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::check_access_change;
-use super::{ConfigStore, load_json, save_json, secrets, stamp};
-use crate::api::body::{parse_body, parse_json, parse_value};
+use super::{ConfigStore, save_json, secrets, stamp};
+use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_json_body};
 use crate::sites::{onboarding, without_managed};
 use crate::store::{keys, transact};
-use siteops_config::model::api::{PublicConfig, SiteConfig};
+use siteops_config::model::api::SiteConfig;
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
@@ -57,12 +58,11 @@ pub(crate) async fn sub_resource(
     let path = params.get("path").map(String::as_str).unwrap_or_default();
     let segments = sub_path(path)?;
     let segments = match segments.as_slice() {
-        ["public"] => return public(&config, authorized, method, &headers, body).await,
-        ["secrets"] => return secrets::list(&config, &authorized?, method).await,
+        ["secrets"] => return secrets::list(&config, authorized, method).await,
         ["secrets", id] => {
             return secrets::secret(&config, authorized, id, method, &headers, body).await;
         }
-        ["public", ..] | ["secrets", ..] => {
+        ["secrets", ..] | ["apiKeys", ..] => {
             return Err(ApiError::missing(format!("no such sub-resource `{path}`")));
         }
         segments => segments,
@@ -87,7 +87,7 @@ async fn document_part(
         Method::GET | Method::HEAD => {
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
-            let part = authorized.document.json.pointer(&pointer).cloned();
+            let part = authorized.document.answer().pointer(&pointer).cloned();
             let part = part.ok_or_else(|| {
                 ApiError::missing(format!("{org}/{site} has no `{pointer}` configuration"))
             })?;
@@ -111,12 +111,12 @@ async fn document_part(
                     let store = view.as_ref();
                     let existing = authorized.reread(store).await?;
                     let mut document = without_managed(existing.json.clone());
+                    // Secrets and API keys have their own routes, and their stored form
+                    // (sealed values, origins) is the service's: they are kept as they are.
+                    let kept = take_service_parts(&mut document);
                     set_part(&mut document, segments, new.clone())?;
-                    let changed = parse_value::<SiteConfig>(
-                        document,
-                        SchemaKind::ApiSite,
-                        rules::site_config,
-                    )?;
+                    let changed =
+                        parse_value::<SiteConfig>(document, SchemaKind::ApiSite, document_rules)?;
                     check_access_change(
                         |old, action| authorized.permit(old, action),
                         (org, site),
@@ -130,6 +130,7 @@ async fn document_part(
                             .await?;
                     }
                     let mut document = changed.json;
+                    restore(&mut document, kept);
                     stamp(&mut document, Some(&existing.json));
                     save_json(store, &keys::site(org, site), &document).await?;
                     if touches_code {
@@ -144,6 +145,41 @@ async fn document_part(
             .await
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
+    }
+}
+
+/// The rules of a site document: its parts' (`code`, `content`, `access`) and its public
+/// configuration's.
+pub(super) fn document_rules(config: &SiteConfig) -> Vec<siteops_config::diagnostic::Diagnostic> {
+    let mut problems = rules::site_config(config);
+    if let Some(public) = &config.public {
+        problems.extend(
+            rules::public(public)
+                .into_iter()
+                .map(|d| d.under("/public")),
+        );
+    }
+    problems
+}
+
+/// The parts of a stored site document only the service writes (`secrets`, `apiKeys`),
+/// taken out of it.
+pub(super) fn take_service_parts(document: &mut Value) -> Vec<(&'static str, Value)> {
+    let Value::Object(map) = document else {
+        return Vec::new();
+    };
+    ["secrets", "apiKeys"]
+        .into_iter()
+        .filter_map(|part| Some((part, map.remove(part)?)))
+        .collect()
+}
+
+/// Puts back what [`take_service_parts`] took.
+pub(super) fn restore(document: &mut Value, parts: Vec<(&'static str, Value)>) {
+    if let Value::Object(map) = document {
+        for (part, value) in parts {
+            map.insert(part.to_string(), value);
+        }
     }
 }
 
@@ -175,54 +211,4 @@ fn set_part(document: &mut Value, segments: &[&str], new: Option<Value>) -> Resu
         None => map.remove(*last),
     };
     Ok(())
-}
-
-async fn public(
-    config: &ConfigStore,
-    authorized: Result<AuthorizedSite<Configure>, ApiError>,
-    method: Method,
-    headers: &HeaderMap,
-    body: Body,
-) -> Result<Response, ApiError> {
-    let store = config.store.as_ref();
-    match method {
-        Method::GET | Method::HEAD => {
-            let AuthorizedSite { org, site, .. } = &authorized?;
-            let key = keys::public(org, site);
-            let document = load_json(store, &key).await?.ok_or_else(|| {
-                ApiError::missing(format!("{org}/{site} has no public configuration"))
-            })?;
-            Ok(Json(document).into_response())
-        }
-        Method::POST => {
-            let bytes = read_json_body(headers, body).await?;
-            let body = parse_body::<PublicConfig>(&bytes, SchemaKind::ApiPublic, rules::public)?;
-            let authorized = authorized?;
-            let AuthorizedSite { org, site, .. } = &authorized;
-            let key = keys::public(org, site);
-            let _guard = config.locks.lock(&keys::site(org, site)).await;
-            let (authorized, key) = (&authorized, &key);
-            transact(&config.store, move |view| {
-                let mut value = body.json.clone();
-                Box::pin(async move {
-                    let store = view.as_ref();
-                    authorized.reread(store).await?;
-                    let previous = load_json(store, key).await?;
-                    stamp(&mut value, previous.as_ref());
-                    save_json(store, key, &value).await?;
-                    Ok(Json(value).into_response())
-                })
-            })
-            .await
-        }
-        Method::DELETE => {
-            let authorized = authorized?;
-            let AuthorizedSite { org, site, .. } = &authorized;
-            let _guard = config.locks.lock(&keys::site(org, site)).await;
-            authorized.reread(store).await?;
-            store.delete(&keys::public(org, site)).await?;
-            Ok(StatusCode::NO_CONTENT.into_response())
-        }
-        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
-    }
 }
