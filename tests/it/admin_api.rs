@@ -63,6 +63,15 @@ async fn both_families_answer_the_same_documents() {
     assert_eq!(server.get(OLDER, &root).await.status, StatusCode::NOT_FOUND);
 }
 
+/// A request (method, path, body) and what it answers (status, `x-error-code`).
+type Case<'a> = (
+    Method,
+    &'a str,
+    Option<&'a [u8]>,
+    StatusCode,
+    Option<&'a str>,
+);
+
 #[tokio::test]
 async fn errors_take_the_platforms_form() {
     let server = TestServer::start().await;
@@ -71,7 +80,7 @@ async fn errors_take_the_platforms_form() {
         server.put(SITE, &root, &site_body()).await.status,
         StatusCode::CREATED
     );
-    let cases: Vec<(Method, &str, Option<&[u8]>, StatusCode, Option<&str>)> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             Method::PUT,
             SITE,
@@ -272,4 +281,91 @@ async fn public_and_secrets_are_parts_of_the_one_document() {
     let document = server.get(SITE, &root).await.body;
     assert!(document["secrets"].get("sync").is_none());
     assert!(document["secrets"][&id].is_object());
+}
+
+#[tokio::test]
+async fn minted_api_keys_work_for_their_site_until_their_record_goes() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+    let keys = "/api/acme/sites/web/config/apiKeys.json";
+    let minted = server
+        .post(
+            keys,
+            &root,
+            &json!({"description": "CI", "roles": ["config_admin"]}),
+        )
+        .await;
+    assert_eq!(minted.status, StatusCode::CREATED, "{:?}", minted.error);
+    let id = minted.body["id"].as_str().expect("an id").to_string();
+    let token = minted.body["value"]
+        .as_str()
+        .expect("the token, once")
+        .to_string();
+    assert_eq!(minted.body["roles"], json!(["config_admin"]));
+
+    // Recorded in the document, without the token.
+    let document = server.get(SITE, &root).await.body;
+    assert_eq!(document["apiKeys"][&id]["description"], "CI");
+    assert!(!document.to_string().contains(&token));
+    assert!(server.get(keys, &root).await.body[&id].is_object());
+
+    // The key configures its site, as a config_admin: not who is admin.
+    assert_eq!(server.get(SITE, &token).await.status, StatusCode::OK);
+    let content = "/api/acme/sites/web/config/content.json";
+    assert_eq!(
+        server
+            .post(content, &token, &site_body()["content"])
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let grant = json!({"admin": {"role": {"admin": ["me@x.example"]}}});
+    assert_eq!(
+        server
+            .post("/api/acme/sites/web/config/access.json", &token, &grant)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // Nor may it mint keys, nor reach another site.
+    assert_eq!(
+        server
+            .post(keys, &token, &json!({"roles": ["admin"]}))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        server
+            .put("/api/acme/sites/blog/config.json", &root, &site_body())
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        server
+            .get("/api/acme/sites/blog/config.json", &token)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // A bad request names the roles.
+    let bad = server.post(keys, &root, &json!({"roles": []})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+
+    // Deleting the record revokes the key.
+    let record = format!("/api/acme/sites/web/config/apiKeys/{id}.json");
+    assert_eq!(server.get(&record, &root).await.body["id"], json!(id));
+    assert_eq!(
+        server.delete(&record, &root).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        server.get(SITE, &token).await.status,
+        StatusCode::UNAUTHORIZED
+    );
 }

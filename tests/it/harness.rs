@@ -235,6 +235,8 @@ impl TestServer {
             iat: now,
             exp: now + ttl,
             aud: aud.into(),
+            jti: None,
+            roles: None,
         })
     }
 

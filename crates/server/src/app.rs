@@ -142,8 +142,15 @@ impl AppState {
             return Ok(());
         }
         let (org, site) = (&document.org, &document.name);
+        // An API key the site no longer records is no caller at all.
+        let caller = self.caller(headers).filter(|caller| {
+            caller
+                .jti
+                .as_deref()
+                .is_none_or(|id| document.records_key(id))
+        });
         match authorize(
-            self.caller(headers).as_ref(),
+            caller.as_ref(),
             org,
             site,
             document.access(),

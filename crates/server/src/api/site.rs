@@ -62,6 +62,17 @@ impl SiteAccess {
         let document = sites::load(store, org, site)
             .await?
             .ok_or_else(|| ApiError::missing(format!("site {org}/{site} does not exist")))?;
+        // An API key holds only while the site's document records it (a key of another
+        // site is refused as any token for another site is: 403, below).
+        if let Some(id) = &caller.jti
+            && caller.covers(org, site)
+            && !document.records_key(id)
+        {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                format!("the API key `{id}` is not one of {org}/{site}'s (revoked?)"),
+            ));
+        }
         self.permit(caller, (org, site), document.access(), action)?;
         Ok(document)
     }

@@ -90,7 +90,7 @@ pub fn authorize(
     if !caller.covers(org, site) {
         return Decision::Forbidden(format!("the token is for {}, not {org}/{site}", caller.aud));
     }
-    if org_admins.is_admin(org, &caller.sub) {
+    if caller.roles.is_none() && org_admins.is_admin(org, &caller.sub) {
         return Decision::Allow;
     }
     if action == Action::CreateSite {
@@ -99,12 +99,22 @@ pub fn authorize(
         ));
     }
     let holders = |role| access.and_then(|a| a.holders(role));
-    let is_admin = holders("admin").is_some_and(|list| {
-        list.iter()
-            .any(|entry| entry == "*" || same_address(entry, &caller.sub))
-    });
-    let is_config_admin = holders("config_admin")
-        .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub)));
+    // An API key holds the roles it was minted with, and nothing by its subject (whether
+    // it is still recorded, the caller of this checks against the site's document).
+    let (is_admin, is_config_admin) = match &caller.roles {
+        Some(roles) => (
+            roles.iter().any(|role| role == "admin"),
+            roles.iter().any(|role| role == "config_admin"),
+        ),
+        None => (
+            holders("admin").is_some_and(|list| {
+                list.iter()
+                    .any(|entry| entry == "*" || same_address(entry, &caller.sub))
+            }),
+            holders("config_admin")
+                .is_some_and(|list| list.iter().any(|entry| same_address(entry, &caller.sub))),
+        ),
+    };
     match action {
         _ if is_admin => Decision::Allow,
         Action::Configure | Action::ReadContent if is_config_admin => Decision::Allow,
@@ -126,6 +136,8 @@ mod tests {
             iat: 0,
             exp: u64::MAX,
             aud: "*".into(),
+            jti: None,
+            roles: None,
         }
     }
 

@@ -179,6 +179,15 @@ impl Site {
         answer
     }
 
+    /// Whether the document records API key `id` (`apiKeys.<id>`): a key holds only while
+    /// it does, so deleting the record revokes it.
+    pub fn records_key(&self, id: &str) -> bool {
+        self.config
+            .api_keys
+            .as_ref()
+            .is_some_and(|keys| keys.0.contains_key(id))
+    }
+
     /// Secret `id`'s value, opened, and the origin it was issued for.
     pub fn secret(&self, id: &str) -> Result<Option<repos::SyncSecret>, SiteError> {
         let Some(entry) = self.config.secrets.as_ref().and_then(|s| s.0.get(id)) else {

@@ -19,6 +19,7 @@
 //! read-modify-write requests cannot lose each other's updates.
 
 mod access;
+mod api_keys;
 mod parts;
 mod secrets;
 
@@ -96,6 +97,8 @@ pub(crate) struct ConfigStore {
     store: Arc<dyn Store>,
     locks: Arc<KeyedLocks>,
     sites_per_org: usize,
+    /// What API keys are signed with ([`api_keys`]).
+    key: crate::auth::SigningKey,
 }
 
 impl FromRef<Arc<AppState>> for ConfigStore {
@@ -104,6 +107,7 @@ impl FromRef<Arc<AppState>> for ConfigStore {
             store: state.store.clone(),
             locks: state.locks.clone(),
             sites_per_org: state.throttles.quotas.sites_per_org,
+            key: state.key.clone(),
         }
     }
 }

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::check_access_change;
-use super::{ConfigStore, save_json, secrets, stamp};
+use super::{ConfigStore, api_keys, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_json_body};
@@ -62,6 +62,8 @@ pub(crate) async fn sub_resource(
         ["secrets", id] => {
             return secrets::secret(&config, authorized, id, method, &headers, body).await;
         }
+        ["apiKeys"] => return api_keys::list(&config, authorized, method, &headers, body).await,
+        ["apiKeys", id] => return api_keys::key(&config, authorized, id, method).await,
         ["secrets", ..] | ["apiKeys", ..] => {
             return Err(ApiError::missing(format!("no such sub-resource `{path}`")));
         }
