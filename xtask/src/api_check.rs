@@ -97,9 +97,9 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
                 .arg(&document)
                 .args(["--url", &format!("http://127.0.0.1:{port}/api")])
                 .args(["--checks", "all"])
-                // The platform's document says `Bearer` (and its cookie); the service
-                // takes both.
-                .args(["--header", &format!("authorization: Bearer {token}")])
+                // The platform's document secures its operations with the `auth_token`
+                // cookie: the token goes there only, so that a case without it is one.
+                .args(["--header", &format!("cookie: auth_token={token}")])
                 .args(["--no-color", "--report", "junit", "--report-dir"])
                 .arg(work.join("report-platform"))
                 .args(extra)
