@@ -191,7 +191,7 @@ async fn a_repeated_view_of_a_stored_page_is_one_round_trip_and_sees_every_chang
             &b,
             reqwest::Method::POST,
             "/config/acme/sites/web/access.json",
-            r#"{"admin":{"requireAuth":"true"}}"#,
+            r#"{"admin":{"requireAuth":true}}"#,
         )
         .await;
     assert_eq!(protected, 200);
