@@ -51,6 +51,8 @@ async fn run() {
         iat: now,
         exp: now + 3600,
         aud: "*".into(),
+        jti: None,
+        roles: None,
     }));
     let base = format!("http://{}", server.addr);
     let endpoints = Endpoints {

@@ -287,6 +287,8 @@ async fn configure(
         iat: now,
         exp: now + 3600,
         aud: "*".into(),
+        jti: None,
+        roles: None,
     });
     let base = format!("http://{}", server.addr);
     let site = json!({

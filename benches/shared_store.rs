@@ -197,6 +197,8 @@ async fn configure(server: &RunningServer, client: &reqwest::Client, source: Soc
         iat: now,
         exp: now + 3600,
         aud: "*".into(),
+        jti: None,
+        roles: None,
     });
     let base = format!("http://{}", server.addr);
     let site = json!({

@@ -32,6 +32,8 @@ pub(crate) fn run(args: &TokenArgs) -> Result<Outcome> {
         iat: now,
         exp: now.saturating_add(args.ttl),
         aud: args.site.clone(),
+        jti: None,
+        roles: None,
     };
     println!("{}", key.sign(&claims));
     Ok(Outcome::Success)

@@ -99,6 +99,8 @@ impl Harness {
             iat: now,
             exp: now + 24 * 3600,
             aud: "*".into(),
+            jti: None,
+            roles: None,
         });
         Ok(Harness {
             server,

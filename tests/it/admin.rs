@@ -31,19 +31,24 @@ async fn site_lifecycle_put_get_post_delete() {
     let server = TestServer::start().await;
     let root = server.token(ORG_ADMIN);
 
+    // PUT answers an empty 201, as the platform does.
     let created = server.put(SITE, &root, &site_body()).await;
     assert_eq!(created.status, StatusCode::CREATED);
-    assert_eq!(created.body["version"], 1, "the service stamps the version");
-    let first_created = created.body["created"].clone();
-    assert!(first_created.is_string() && created.body["lastModified"].is_string());
+    assert_eq!(created.body, Value::Null, "an empty body");
 
+    // A PUT on an existing document: the platform's 409, empty body, code and message.
     let again = server.put(SITE, &root, &site_body()).await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert!(again.error.as_deref().is_some_and(|e| e.contains("exists")));
+    assert_eq!(again.code.as_deref(), Some("AEM_BACKEND_CONFIG_EXISTS"));
+    assert_eq!((again.body, again.content_type), (Value::Null, None));
 
     let read = server.get(SITE, &root).await;
     assert_eq!(read.status, StatusCode::OK);
     assert_eq!(read.body["code"], site_body()["code"]);
+    assert_eq!(read.body["version"], 1, "the service stamps the version");
+    let first_created = read.body["created"].clone();
+    assert!(first_created.is_string() && read.body["lastModified"].is_string());
 
     // POST replaces; server-managed fields sent back are ignored, `created` is kept.
     let mut replacement = read.body.clone();
@@ -185,12 +190,9 @@ async fn secret_values_are_write_only() {
     let list = "/admin/config/acme/sites/web/secrets.json";
     let listed = server.get(list, &root).await;
     assert_eq!(listed.status, StatusCode::OK);
-    assert_eq!(listed.body, json!({"secrets": [read.body]}));
+    assert_eq!(listed.body, json!({"git-sync": read.body}), "keyed by id");
     assert_eq!(
-        server
-            .post(list, &root, &json!({"value": "x"}))
-            .await
-            .status,
+        server.delete(list, &root).await.status,
         StatusCode::METHOD_NOT_ALLOWED
     );
     assert_eq!(
@@ -198,7 +200,7 @@ async fn secret_values_are_write_only() {
         StatusCode::NO_CONTENT
     );
     assert_eq!(server.get(path, &root).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(server.get(list, &root).await.body, json!({"secrets": []}));
+    assert_eq!(server.get(list, &root).await.body, json!({}));
     let stranger = server.token("x@y.example");
     assert_eq!(
         server.get(list, &stranger).await.status,
@@ -211,7 +213,8 @@ async fn the_org_lists_its_sites() {
     let (server, root) = with_site().await;
     let answer = server.get("/admin/config/acme/sites.json", &root).await;
     assert_eq!(answer.status, StatusCode::OK);
-    assert_eq!(answer.body, json!({"sites": [{"name": "web"}]}));
+    let web = json!({"name": "web", "path": "/acme/sites/web/config.json"});
+    assert_eq!(answer.body, json!({"sites": [web]}));
     let stranger = server
         .get(
             "/admin/config/acme/sites.json",
@@ -230,17 +233,27 @@ async fn the_org_lists_its_sites() {
         .await;
     assert_eq!(created.status, StatusCode::CREATED);
     let all = server.get("/admin/config/acme/sites.json", &root).await;
-    assert_eq!(
-        all.body,
-        json!({"sites": [{"name": "blog"}, {"name": "web"}]})
-    );
+    let blog = json!({"name": "blog", "path": "/acme/sites/blog/config.json"});
+    assert_eq!(all.body, json!({"sites": [blog, web]}));
     let scoped = server
         .get(
             "/admin/config/acme/sites.json",
             &server.token_with(ORG_ADMIN, "acme/web", 60),
         )
         .await;
-    assert_eq!(scoped.body, json!({"sites": [{"name": "web"}]}));
+    assert_eq!(scoped.body, json!({"sites": [web]}));
+    // With details, each site's dates from its document too.
+    let detailed = server
+        .get("/admin/config/acme/sites.json?details=true", &root)
+        .await;
+    let sites = detailed.body["sites"].as_array().expect("sites").clone();
+    assert_eq!(sites.len(), 2);
+    assert!(
+        sites
+            .iter()
+            .all(|site| site["created"].is_string() && site["lastModified"].is_string()),
+        "{sites:?}"
+    );
 }
 
 #[tokio::test]
@@ -290,10 +303,10 @@ async fn bad_requests_name_the_problem() {
             error.contains(message),
             "{method} {path}: x-error {error:?} lacks {message:?}"
         );
-        assert!(
-            answer
-                .content_type
-                .is_some_and(|t| t.starts_with("text/plain")),
+        // The platform's form: an empty body, the message in `x-error`.
+        assert_eq!(
+            (answer.content_type, answer.body),
+            (None, Value::Null),
             "{method} {path}"
         );
     }

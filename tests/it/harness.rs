@@ -21,11 +21,13 @@ pub(crate) struct TestServer {
     pub client: reqwest::Client,
 }
 
-/// What a request answered: status, `x-error`, content type, and the body as JSON (or null).
+/// What a request answered: status, `x-error`, `x-error-code`, content type, and the body
+/// as JSON (or null).
 #[derive(Debug)]
 pub(crate) struct Answer {
     pub status: StatusCode,
     pub error: Option<String>,
+    pub code: Option<String>,
     pub content_type: Option<String>,
     pub body: Value,
 }
@@ -233,6 +235,8 @@ impl TestServer {
             iat: now,
             exp: now + ttl,
             aud: aud.into(),
+            jti: None,
+            roles: None,
         })
     }
 
@@ -316,12 +320,14 @@ pub(crate) async fn answer(response: reqwest::Response) -> Answer {
             .map(str::to_string)
     };
     let error = header("x-error");
+    let code = header("x-error-code");
     let content_type = header("content-type");
     let bytes = response.bytes().await.expect("body");
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     Answer {
         status,
         error,
+        code,
         content_type,
         body,
     }

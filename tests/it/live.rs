@@ -181,9 +181,15 @@ async fn unset_secrets_get_stand_ins_that_grant_nothing_else() {
     assert_eq!(read.status, StatusCode::FORBIDDEN, "{read:?}");
 
     // The sync secret's stand-in is no token at all.
-    let key = siteops_server::store::keys::secret("acme", "website", "git-sync");
-    let stored = server.server.state.store.get(&key).await.expect("store");
-    let stored = String::from_utf8(stored.expect("the secret is stored")).expect("utf-8");
+    let stored = siteops_server::sites::secret_value(
+        server.server.state.store.as_ref(),
+        "acme",
+        "website",
+        "git-sync",
+    )
+    .await
+    .expect("store")
+    .expect("the secret is stored");
     assert!(stored.contains("unset-acme-website-git-sync-"), "{stored}");
     assert!(!stored.contains("eyJ"), "{stored}");
 

@@ -1,6 +1,7 @@
 //! The one integration test binary. Modules by subject; shared helpers in `support`.
 
 mod admin;
+mod admin_api;
 mod browser;
 mod cli;
 mod code_host;

@@ -234,6 +234,8 @@ pub(crate) async fn rendered(
         iat: now,
         exp: now + 600,
         aud: "*".into(),
+        jti: None,
+        roles: None,
     });
     let client = reqwest::Client::new();
     let port = format!(":{}", server.addr.port());

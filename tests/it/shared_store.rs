@@ -198,16 +198,21 @@ async fn two_instances_on_one_bucket_behave_as_one() {
         .await;
     assert_eq!(status, 200, "{answer}");
     let objects = bucket_contents(&moto, &endpoint, "siteops");
-    let secret = objects
+    // The secret is an entry of the site's one document, its value sealed (`v1:…`).
+    let site = objects
         .iter()
-        .find(|(key, _)| key == "team/config/acme/sites/web/secrets/git-token.json")
+        .find(|(key, _)| key == "team/config/acme/sites/web.json")
         .unwrap_or_else(|| {
             panic!(
-                "the secret's object: {:?}",
+                "the site's object: {:?}",
                 objects.iter().map(|o| &o.0).collect::<Vec<_>>()
             )
         });
-    assert!(String::from_utf8_lossy(&secret.1).contains("\"sealed\""));
+    let document: serde_json::Value = serde_json::from_slice(&site.1).expect("JSON");
+    let stored = document["secrets"]["git-token"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(stored.starts_with("v1:"), "sealed: {document}");
     for (key, body) in &objects {
         assert!(
             !String::from_utf8_lossy(body).contains(SECRET_VALUE),

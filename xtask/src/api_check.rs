@@ -1,5 +1,10 @@
 //! `cargo xtask api-check`: schemathesis against a live `siteops serve`, on the example
-//! repository with its mocks (`--offline`), with the budget of `tests/api/schemathesis.toml`.
+//! repository with its mocks (`--offline`), with the budget of `tests/api/schemathesis.toml`:
+//! first with the service's own document (`/admin/openapi.json`), then with the platform's
+//! (`../shared/reference/platform/schemas/config-api.openapi.json`, at `/api`, every check,
+//! `tests/api/schemathesis-platform.toml`), which holds the newer path family to the
+//! platform's own description. Without `../shared` the second run is skipped with the
+//! reason, except under CI, where that fails the check.
 //!
 //! schemathesis (PyPI) is installed, pinned, into a virtual environment under `target/`
 //! on first use. The check fails on any schemathesis failure, and when the server panicked
@@ -71,7 +76,7 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
     }
     let token = String::from_utf8_lossy(&token.stdout).trim().to_string();
 
-    let status = Command::new(&st)
+    let own = Command::new(&st)
         .arg("--config-file")
         .arg(root.join("tests/api/schemathesis.toml"))
         .arg("run")
@@ -83,6 +88,27 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
         .current_dir(&work)
         .status()
         .map_err(|e| format!("cannot run {}: {e}", st.display()))?;
+    let platform = match platform_document(&root)? {
+        Some(document) => Some(
+            Command::new(&st)
+                .arg("--config-file")
+                .arg(root.join("tests/api/schemathesis-platform.toml"))
+                .arg("run")
+                .arg(&document)
+                .args(["--url", &format!("http://127.0.0.1:{port}/api")])
+                .args(["--checks", "all"])
+                // The platform's document secures its operations with the `auth_token`
+                // cookie: the token goes there only, so that a case without it is one.
+                .args(["--header", &format!("cookie: auth_token={token}")])
+                .args(["--no-color", "--report", "junit", "--report-dir"])
+                .arg(work.join("report-platform"))
+                .args(extra)
+                .current_dir(&work)
+                .status()
+                .map_err(|e| format!("cannot run {}: {e}", st.display()))?,
+        ),
+        None => None,
+    };
     let alive = matches!(server.0.try_wait(), Ok(None));
     drop(server);
     let log = fs::read_to_string(work.join("serve.log")).unwrap_or_default();
@@ -100,11 +126,33 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
             work.join("serve.log").display()
         ));
     }
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("schemathesis found failures ({status})"))
+    if !own.success() {
+        return Err(format!(
+            "schemathesis found failures with the service's document ({own})"
+        ));
     }
+    match platform {
+        Some(status) if !status.success() => Err(format!(
+            "schemathesis found failures with the platform's document ({status})"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The platform's OpenAPI document beside the repository; `None` (said why) when
+/// `../shared` is absent, an error under CI, which always has it.
+fn platform_document(root: &Path) -> Result<Option<std::path::PathBuf>, String> {
+    let document = root.join("../shared/reference/platform/schemas/config-api.openapi.json");
+    if document.exists() {
+        return Ok(Some(document));
+    }
+    let missing = "../shared/reference/platform/schemas/config-api.openapi.json is not beside \
+        the repository (the shared reference data; CI has it)";
+    if std::env::var_os("CI").is_some_and(|value| !value.is_empty() && value != "false") {
+        return Err(missing.to_string());
+    }
+    eprintln!("skipped: the run with the platform's document: {missing}");
+    Ok(None)
 }
 
 /// Kills the server however the check ends.

@@ -95,6 +95,8 @@ impl SessionKeys {
                 iat: now,
                 exp: now + TOKEN_LIFETIME,
                 aud: "*".into(),
+                jti: None,
+                roles: None,
             }),
             issued_at: now,
             nonce,
@@ -113,6 +115,8 @@ impl SessionKeys {
                 iat: self.issued_at,
                 exp: self.issued_at + TOKEN_LIFETIME,
                 aud: format!("{}/{}", site.org, site.site),
+                jti: None,
+                roles: None,
             }),
             SecretUse::Secret { site, id } => {
                 format!("unset-{}-{}-{id}-{}", site.org, site.site, self.nonce)

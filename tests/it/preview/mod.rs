@@ -94,12 +94,17 @@ async fn answer_with_body(response: reqwest::Response) -> (Answer, Vec<u8>) {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string)
     };
-    let (error, content_type) = (header("x-error"), header("content-type"));
+    let (error, code, content_type) = (
+        header("x-error"),
+        header("x-error-code"),
+        header("content-type"),
+    );
     let bytes = response.bytes().await.expect("body").to_vec();
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let answer = Answer {
         status,
         error,
+        code,
         content_type,
         body,
     };

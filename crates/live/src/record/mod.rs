@@ -204,6 +204,8 @@ async fn apply_and_preview(
         iat: now,
         exp: now + 3600,
         aud: "*".into(),
+        jti: None,
+        roles: None,
     });
     // Time enough for a page, its worker data and many images, retries included.
     let client = siteops_plan::http::client(std::time::Duration::from_secs(300));

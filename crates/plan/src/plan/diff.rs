@@ -159,14 +159,25 @@ fn planned(resource: &Resource, action: Action) -> Planned {
 /// site. The diff ignores one the repository does not set.
 const STAMPED_IN_SITE: [(&str, &str); 1] = [("content", "contentBusId")];
 
+/// The parts of a live site document that the plan manages as resources of their own
+/// (`public.json`, `secrets/<id>.json`) or not at all (`apiKeys`, which the service mints):
+/// the service keeps one document per site, and answers them in it.
+const OWN_RESOURCES: [&str; 3] = ["public", "secrets", "apiKeys"];
+
 /// The live document without what the service manages: `created`, `lastModified`, a
 /// `version` the service stamped when the desired body has none, and the fields the
-/// platform stamps inside it ([`STAMPED_IN_SITE`]) when the desired body has none.
+/// platform stamps inside it ([`STAMPED_IN_SITE`]) when the desired body has none; of a
+/// site's document, the parts that are resources of their own ([`OWN_RESOURCES`]).
 fn normalise(live: &Value, desired: &Value) -> Value {
     let mut live = live.clone();
     if let Value::Object(map) = &mut live {
         for field in SERVER_MANAGED {
             map.remove(field);
+        }
+        for part in OWN_RESOURCES {
+            if desired.get(part).is_none() {
+                map.remove(part);
+            }
         }
         if desired.get("version").is_none() && map.get("version") == Some(&json!(1)) {
             map.remove("version");

@@ -129,8 +129,7 @@ async fn read_secrets(
 ) -> Result<(BTreeMap<String, Value>, bool), ClientError> {
     let location = Location::secrets_of(id);
     if let Some(listing) = client.get_listing(&location).await? {
-        let secrets = listed(client, &location, &listing, "secrets", "id")?;
-        return Ok((secrets.into_iter().collect(), true));
+        return Ok((keyed(client, &location, &listing)?, true));
     }
     let mut secrets = BTreeMap::new();
     for secret in &wanted.secrets {
@@ -181,6 +180,28 @@ async fn read_workers(
     });
     let workers = futures_util::future::try_join_all(reads).await?;
     Ok((workers.into_iter().flatten().collect(), all_listed))
+}
+
+/// The entries of a listing keyed by id, `{"<id>": {…}, …}` (the platform's form of
+/// `secrets.json`), without any `value` a service might send.
+fn keyed(
+    client: &Client,
+    location: &Location,
+    listing: &Value,
+) -> Result<BTreeMap<String, Value>, ClientError> {
+    let Some(entries) = listing.as_object() else {
+        return Err(unexpected(client, location, "not an object keyed by id"));
+    };
+    Ok(entries
+        .iter()
+        .map(|(id, entry)| {
+            let mut entry = entry.clone();
+            if let Value::Object(map) = &mut entry {
+                map.remove("value");
+            }
+            (id.clone(), entry)
+        })
+        .collect())
 }
 
 /// The items of `{"<array>": [{"<key>": name, …}, …]}` by name.

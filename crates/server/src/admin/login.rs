@@ -196,6 +196,8 @@ fn signed_in(state: &SignInState, email: String, now: u64) -> Response {
         iat: now,
         exp: now + SESSION_SECONDS,
         aud: "*".into(),
+        jti: None,
+        roles: None,
     };
     let token = state.key.sign(&claims);
     let mut response = profile_page(&claims, Some(&token)).into_response();

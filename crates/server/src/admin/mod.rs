@@ -1,8 +1,10 @@
 //! The bundled administration service, mounted under `/admin`: configuration API, sign-in,
-//! and (through [`crate::server`]) the preview hosts' public configuration.
+//! and (through [`crate::server`]) the preview hosts' public configuration. The
+//! configuration API is mounted under `/api` too, in the platform's newer path family
+//! ([`api_router`]), from the same routing table ([`config::resources`]).
 
 mod code;
-pub mod config;
+pub(crate) mod config;
 mod effective;
 mod login;
 pub mod preview;
@@ -12,33 +14,22 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::{any, get, post};
 
-use crate::api::{ApiError, SITE_METHODS};
+use crate::api::ApiError;
 use crate::app::AppState;
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
     // Resources whose methods depend on the name (`public.json`, `secrets.json`) take
     // every method, and answer 405 with their own `Allow`.
-    Router::new()
+    let mut router = Router::new()
         .route("/openapi.json", get(openapi))
         .route("/login", get(login::login_page))
-        .route("/profile", get(login::profile).post(login::sign_in))
-        .route("/config/{org}/{file}", get(config::list_sites))
-        .route(
-            "/config/{org}/sites/{site_json}",
-            get(config::site)
-                .delete(config::delete_site)
-                .put(config::save_site)
-                .post(config::save_site)
-                .fallback(|| async { ApiError::method_not_allowed(SITE_METHODS) }),
-        )
-        .route(
-            "/config/{org}/sites/{site}/{file}",
-            any(config::sub_resource),
-        )
-        .route(
-            "/config/{org}/sites/{site}/secrets/{file}",
-            any(config::secret),
-        )
+        .route("/profile", get(login::profile).post(login::sign_in));
+    for resource in config::resources() {
+        if let Some(path) = resource.older {
+            router = router.route(path, resource.methods);
+        }
+    }
+    router
         .route("/code/{org}/{site}/{branch}", post(code::trigger))
         .route("/webhook/code/{org}/{site}", post(code::webhook))
         .route("/job/{org}/{site}/{branch}/code", get(code::list))
@@ -51,6 +42,26 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
             any(preview::handle),
         )
         .fallback(|| async { ApiError::not_found("no such administration resource") })
+        .with_state(state)
+}
+
+/// The configuration API in the platform's newer path family, mounted under `/api`: the
+/// same resources as under `/admin/config/…`, at the platform's paths.
+pub(crate) fn api_router(state: Arc<AppState>) -> Router {
+    let mut router = Router::new();
+    for resource in config::resources() {
+        router = router.route(resource.newer, resource.methods);
+    }
+    router
+        .fallback(|| async {
+            crate::api::error::platform_form(
+                axum::http::Method::GET,
+                axum::response::IntoResponse::into_response(ApiError::missing(
+                    "no such configuration resource",
+                )),
+            )
+            .await
+        })
         .with_state(state)
 }
 

@@ -16,9 +16,42 @@ pub struct SiteList {
     pub sites: Vec<SiteName>,
 }
 
+/// A site in a listing: its name and where its document is; with `?details=true`, what
+/// its document says of it (the platform does not publish its details; these are ours).
 #[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct SiteName {
     pub name: String,
+    /// The site document's path on the newer family: `/<org>/sites/<site>/config.json`.
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+}
+
+impl SiteName {
+    /// `org/site` in a listing; `document` (the stored JSON) with `?details=true`.
+    pub fn of(org: &str, site: &str, document: Option<&serde_json::Value>) -> SiteName {
+        let field = |name: &str| {
+            document
+                .and_then(|document| document.get(name))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+        };
+        SiteName {
+            name: site.to_string(),
+            path: format!("/{org}/sites/{site}/config.json"),
+            title: field("title"),
+            description: field("description"),
+            created: field("created"),
+            last_modified: field("lastModified"),
+        }
+    }
 }
 
 /// A secret as the service shows it: its id and dates, never its value.
@@ -31,10 +64,32 @@ pub struct SecretView {
     pub last_modified: Option<String>,
 }
 
-/// `GET /config/<org>/sites/<site>/secrets.json`, sorted by id.
+/// `201` of `POST …/secrets.json`: a secret the service made, with its value, answered
+/// this once and never again.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MadeSecret {
+    pub id: String,
+    pub value: String,
+    pub created: String,
+    pub last_modified: String,
+}
+
+impl std::fmt::Debug for MadeSecret {
+    // The value never reaches a log, even through a debug print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MadeSecret")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `GET /config/<org>/sites/<site>/secrets.json`: the secrets keyed by id, sorted (the
+/// platform's form).
 #[derive(Debug, Serialize, JsonSchema)]
+#[serde(transparent)]
 pub struct SecretList {
-    pub secrets: Vec<SecretView>,
+    pub secrets: std::collections::BTreeMap<String, SecretView>,
 }
 
 /// `GET /transform/config/<org>/<site>`: the branches with worker entries, sorted.

@@ -25,8 +25,24 @@ pub(crate) fn parse_body<T: DeserializeOwned>(
     schema: SchemaKind,
     rules: impl Fn(&T) -> Vec<Diagnostic>,
 ) -> Result<Parsed<T>, ApiError> {
-    let mut json: Value = serde_json::from_slice(bytes)
-        .map_err(|error| ApiError::bad_request(format!("invalid JSON: {error}")))?;
+    parse_value(parse_json(bytes)?, schema, rules)
+}
+
+/// A request body as JSON: 400 when it is not.
+pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(bytes).map_err(|error| {
+        ApiError::bad_request(format!("invalid JSON: {error}"))
+            .with_code(super::error::code::TYPE_MISSING)
+    })
+}
+
+/// Validates a JSON document as [`parse_body`] does: a request body, or a stored document
+/// with a request's change applied.
+pub(crate) fn parse_value<T: DeserializeOwned>(
+    mut json: Value,
+    schema: SchemaKind,
+    rules: impl Fn(&T) -> Vec<Diagnostic>,
+) -> Result<Parsed<T>, ApiError> {
     if let Value::Object(map) = &mut json {
         for field in MANAGED {
             map.remove(field);

@@ -182,6 +182,8 @@ mod tests {
             iat: 0,
             exp: u64::MAX,
             aud: "*".into(),
+            jti: None,
+            roles: None,
         };
         let valid = key.sign(&claims);
         let mut headers = HeaderMap::new();
@@ -204,6 +206,8 @@ mod tests {
             iat: 0,
             exp,
             aud: "*".into(),
+            jti: None,
+            roles: None,
         };
         assert_eq!(
             why_unauthenticated(&HeaderMap::new(), &key),

@@ -1,5 +1,7 @@
 //! Errors of the HTTP routes (the administration API, the worker, the preview hosts): a status, `text/plain`, and the message in the
-//! `x-error` header (and the body, for people reading a browser tab).
+//! `x-error` header (and the body, for people reading a browser tab). The configuration
+//! routes answer errors as the platform does ([`platform_form`]): an empty body, the
+//! message in `x-error` and the platform's code in `x-error-code` ([`code`]).
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -15,6 +17,26 @@ pub struct ApiError {
     pub allow: Option<&'static str>,
     /// Seconds to wait, sent as `Retry-After` with a 429 or 503.
     pub retry_after: Option<u64>,
+    /// The platform's error code ([`code`]), sent as `x-error-code`.
+    pub code: Option<&'static str>,
+}
+
+/// The platform's error codes of its configuration API (`x-error-code`), as its admin
+/// service names them (see `../shared/reference/platform/SOURCE`).
+pub mod code {
+    /// A PUT of a document that exists.
+    pub const EXISTS: &str = "AEM_BACKEND_CONFIG_EXISTS";
+    /// No JSON body, or not sent as JSON.
+    pub const TYPE_MISSING: &str = "AEM_BACKEND_CONFIG_TYPE_MISSING";
+    /// A body the document's schema or rules refuse.
+    pub const TYPE_INVALID: &str = "AEM_BACKEND_CONFIG_TYPE_INVALID";
+    /// No such document, or no such part of one.
+    pub const MISSING: &str = "AEM_BACKEND_CONFIG_MISSING";
+    /// The store failed a read, create, update or delete.
+    pub const READ: &str = "AEM_BACKEND_CONFIG_READ";
+    pub const CREATE: &str = "AEM_BACKEND_CONFIG_CREATE";
+    pub const UPDATE: &str = "AEM_BACKEND_CONFIG_UPDATE";
+    pub const DELETE: &str = "AEM_BACKEND_CONFIG_DELETE";
 }
 
 impl ApiError {
@@ -24,7 +46,26 @@ impl ApiError {
             message: message.into(),
             allow: None,
             retry_after: None,
+            code: None,
         }
+    }
+
+    /// The same error with the platform's code `code` ([`code`]).
+    pub(crate) fn with_code(self, code: &'static str) -> ApiError {
+        ApiError {
+            code: Some(code),
+            ..self
+        }
+    }
+
+    /// 409: a PUT of a document that exists (POST replaces).
+    pub(crate) fn exists(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message).with_code(code::EXISTS)
+    }
+
+    /// 404: no such configuration document, or no such part of one.
+    pub(crate) fn missing(message: impl Into<String>) -> ApiError {
+        ApiError::not_found(message).with_code(code::MISSING)
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -65,7 +106,7 @@ impl ApiError {
     /// A 400 naming each problem of a request body: `pointer: message; …`.
     pub(crate) fn invalid_body(problems: &[Diagnostic]) -> ApiError {
         let messages: Vec<String> = problems.iter().map(Diagnostic::headline).collect();
-        ApiError::bad_request(messages.join("; "))
+        ApiError::bad_request(messages.join("; ")).with_code(code::TYPE_INVALID)
     }
 }
 
@@ -191,8 +232,38 @@ impl IntoResponse for ApiError {
         if let Some(seconds) = self.retry_after {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
+        if let Some(code) = self.code {
+            headers.insert(X_ERROR_CODE, HeaderValue::from_static(code));
+        }
         response
     }
+}
+
+/// The header of the platform's error code.
+pub const X_ERROR_CODE: &str = "x-error-code";
+
+/// An error answer of the configuration routes in the platform's form: the body dropped
+/// (the message is in `x-error`), and a failure of the store named by what the request
+/// did (`AEM_BACKEND_CONFIG_READ` for a read, …) when nothing closer named it. A layer
+/// on those routes, so an extractor's refusal takes the same form as a handler's.
+pub(crate) async fn platform_form(method: axum::http::Method, mut response: Response) -> Response {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    *response.body_mut() = axum::body::Body::empty();
+    let headers = response.headers_mut();
+    headers.remove(header::CONTENT_TYPE);
+    if status == StatusCode::INTERNAL_SERVER_ERROR && !headers.contains_key(X_ERROR_CODE) {
+        let code = match method {
+            axum::http::Method::PUT => code::CREATE,
+            axum::http::Method::POST => code::UPDATE,
+            axum::http::Method::DELETE => code::DELETE,
+            _ => code::READ,
+        };
+        headers.insert(X_ERROR_CODE, HeaderValue::from_static(code));
+    }
+    response
 }
 
 /// Header values are visible ASCII: anything else becomes `?`, and the length is bounded.

@@ -8,7 +8,7 @@
 pub mod answers;
 pub mod body;
 pub mod caller;
-mod error;
+pub mod error;
 pub mod openapi;
 pub mod site;
 
@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 
 pub use crate::sites::{MAX_NAME_LEN, is_name};
 pub use caller::{Caller, OptionalCaller};
-pub use error::ApiError;
+pub use error::{ApiError, X_ERROR_CODE};
 pub use site::{AuthorizedSite, SiteAccess};
 
 /// The methods of a document resource: read, write, delete.
@@ -96,7 +96,8 @@ pub(crate) async fn read_json_body(
                 "the request body is `{}`: send JSON, with content-type: application/json",
                 String::from_utf8_lossy(value.as_bytes())
             ),
-        ));
+        )
+        .with_code(error::code::TYPE_MISSING));
     }
     read_body(body).await
 }

@@ -10,8 +10,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::answers::{
-    BranchList, Ignored, JobList, JobStarted, PreviewAnswer, SecretList, SecretView, SiteList,
-    Status,
+    BranchList, Ignored, JobList, JobStarted, MadeSecret, PreviewAnswer, SecretList, SecretView,
+    SiteList, Status,
 };
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 
@@ -30,7 +30,9 @@ pub fn document() -> Value {
             "version": env!("CARGO_PKG_VERSION"),
             "description": "The service `siteops serve` runs: site configuration, code sync, previews \
                 and the transformation worker. Errors are `text/plain` with the message also in \
-                the `x-error` header (the preview API's errors have an empty body). Names of orgs, \
+                the `x-error` header; the configuration and preview APIs' errors have an empty body, \
+                as the platform's. The configuration API is also served under `/api` in the \
+                platform's newer path family (`/api/{org}/sites/{site}/config.json`). Names of orgs, \
                 sites, branches and secrets are `[a-z0-9][a-z0-9-]*`, at most 250 characters.",
         },
         "servers": [{"url": "/"}],
@@ -51,9 +53,11 @@ pub fn document() -> Value {
             },
             "responses": {
                 "BodilessError": {
-                    "description": "An error: an empty body, the message in `x-error`.",
+                    "description": "An error: an empty body, the message in `x-error` (the platform's form). \
+                        The configuration API adds the platform's code in `x-error-code` where it has one.",
                     "headers": {
                         "x-error": {"description": "The message.", "schema": {"type": "string"}},
+                        "x-error-code": {"description": "The platform's error code (`AEM_BACKEND_CONFIG_EXISTS`, …).", "schema": {"type": "string"}},
                         "retry-after": {"description": "With 503: seconds to wait.", "schema": {"type": "integer"}},
                     },
                 },
@@ -105,12 +109,12 @@ fn schemas() -> Value {
         "ContentConfig": body(SchemaKind::ApiContent),
         "AccessConfig": body(SchemaKind::ApiAccess),
         "PublicConfig": body(SchemaKind::ApiPublic),
-        "PublicDocument": stored(SchemaKind::ApiPublic, &["created", "lastModified"]),
         "SecretBody": body(SchemaKind::ApiSecret),
         "WorkerConfig": body(SchemaKind::ApiWorkerConfig),
         "SiteList": answer::<SiteList>(),
         "Secret": answer::<SecretView>(),
         "SecretList": answer::<SecretList>(),
+        "MadeSecret": answer::<MadeSecret>(),
         "BranchList": answer::<BranchList>(),
         "JobStarted": answer::<JobStarted>(),
         "Ignored": answer::<Ignored>(),
@@ -355,7 +359,8 @@ fn site_field(field: &'static str, component: &'static str) -> Value {
             Op::new(get_id, get_summary)
                 .params(&site)
                 .answer(200, "The configuration.", Some(component))
-                .errors(&[400, 404]),
+                .errors(&[400, 404])
+                .bodiless_errors(),
         ),
         (
             "post",
@@ -363,14 +368,16 @@ fn site_field(field: &'static str, component: &'static str) -> Value {
                 .params(&site)
                 .json_body(component)
                 .answer(200, "The configuration as stored.", Some(component))
-                .errors(&[400, 404]),
+                .errors(&[400, 404])
+                .bodiless_errors(),
         ),
         (
             "delete",
             Op::new(delete_id, delete_summary)
                 .params(&site)
                 .answer(204, "Removed.", None)
-                .errors(&[400, 404]),
+                .errors(&[400, 404])
+                .bodiless_errors(),
         ),
     ])
 }
@@ -414,41 +421,45 @@ fn paths() -> Value {
             .answer(200, "Signed in.", None).errors(&[400, 403, 408, 413, 429])),
     ]));
     add("/admin/config/{org}/sites.json", path_item(vec![
-        ("get", Op::new("listSites", "The org's sites the caller may configure.").params(&["org"])
-            .answer(200, "The sites.", Some("SiteList")).errors(&[400])),
+        ("get", Op::new("listSites", "The org's sites the caller may configure; with `details=true`, each with its title, description and dates.").params(&["org"])
+            .param(json!({"name": "details", "in": "query", "required": false,
+                "description": "Each site with its title, description and dates.", "schema": {"type": "boolean"}}))
+            .answer(200, "The sites.", Some("SiteList")).errors(&[400]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}.json", path_item(vec![
         ("get", Op::new("getSite", "The site's configuration.").params(&site)
-            .answer(200, "The stored configuration.", Some("SiteDocument")).errors(&[400, 404])),
+            .answer(200, "The stored configuration.", Some("SiteDocument")).errors(&[400, 404]).bodiless_errors()),
         ("put", Op::new("createSite", "Creates a site (409 when it exists).").params(&site).json_body("SiteConfig")
-            .answer(201, "Created.", Some("SiteDocument")).errors(&[400, 409])),
+            .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
         ("post", Op::new("saveSite", "Creates or replaces a site.").params(&site).json_body("SiteConfig")
-            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 409])),
+            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 409]).bodiless_errors()),
         ("delete", Op::new("deleteSite", "Deletes the site and its sub-resources.").params(&site)
-            .answer(204, "Deleted.", None).errors(&[400, 404])),
+            .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}/access.json", site_field("access", "AccessConfig"));
     add("/admin/config/{org}/sites/{site}/code.json", site_field("code", "CodeConfig"));
     add("/admin/config/{org}/sites/{site}/content.json", site_field("content", "ContentConfig"));
     add("/admin/config/{org}/sites/{site}/public.json", path_item(vec![
         ("get", Op::new("getPublic", "The site's public configuration.").params(&site)
-            .answer(200, "The stored configuration.", Some("PublicDocument")).errors(&[400, 404])),
+            .answer(200, "The configuration (`public` of the site's document).", Some("PublicConfig")).errors(&[400, 404]).bodiless_errors()),
         ("post", Op::new("setPublic", "Replaces the site's public configuration.").params(&site).json_body("PublicConfig")
-            .answer(200, "Saved.", Some("PublicDocument")).errors(&[400, 404])),
+            .answer(200, "Saved.", Some("PublicConfig")).errors(&[400, 404]).bodiless_errors()),
         ("delete", Op::new("deletePublic", "Removes the site's public configuration.").params(&site)
-            .answer(204, "Removed.", None).errors(&[400, 404])),
+            .answer(204, "Removed.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}/secrets.json", path_item(vec![
         ("get", Op::new("listSecrets", "The site's secrets: ids and dates, never values.").params(&site)
-            .answer(200, "The secrets.", Some("SecretList")).errors(&[400, 404])),
+            .answer(200, "The secrets.", Some("SecretList")).errors(&[400, 404]).bodiless_errors()),
+        ("post", Op::new("makeSecret", "Makes a secret whose value the service chooses; the value is answered this once.").params(&site)
+            .answer(201, "The secret, with its value.", Some("MadeSecret")).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}/secrets/{secret}.json", path_item(vec![
         ("get", Op::new("getSecret", "A secret's id and dates (never its value).").params(&["org", "site", "secret"])
-            .answer(200, "The secret.", Some("Secret")).errors(&[400, 404])),
+            .answer(200, "The secret.", Some("Secret")).errors(&[400, 404]).bodiless_errors()),
         ("post", Op::new("setSecret", "Sets a secret's value.").params(&["org", "site", "secret"]).json_body("SecretBody")
-            .answer(200, "Saved.", Some("Secret")).errors(&[400, 404])),
+            .answer(200, "Saved.", Some("Secret")).errors(&[400, 404]).bodiless_errors()),
         ("delete", Op::new("deleteSecret", "Deletes a secret.").params(&["org", "site", "secret"])
-            .answer(204, "Deleted.", None).errors(&[400, 404])),
+            .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/code/{org}/{site}/{branch}", path_item(vec![
         ("post", Op::new("syncCode", "Starts a code sync of the branch.").params(&branch)

@@ -63,7 +63,18 @@ impl SiteAccess {
     ) -> Result<Site, ApiError> {
         let document = sites::load(store, org, site)
             .await?
-            .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
+            .ok_or_else(|| ApiError::missing(format!("site {org}/{site} does not exist")))?;
+        // An API key holds only while the site's document records it (a key of another
+        // site is refused as any token for another site is: 403, below).
+        if let Some(id) = &caller.jti
+            && caller.covers(org, site)
+            && !document.records_key(id)
+        {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                format!("the API key `{id}` is not one of {org}/{site}'s (revoked?)"),
+            ));
+        }
         let grants = Grants::of(&document.config);
         match authorize_in(Some(caller), org, site, grants, &self.org_admins, action) {
             Decision::Allow => Ok(document),
@@ -136,6 +147,16 @@ impl<A: SiteAction> AuthorizedSite<A> {
     }
 }
 
+/// The site of a matched path: its `site` parameter (the newer family's
+/// `/<org>/sites/<site>/…`), or `site_json` (the older's `<site>.json`, 404 otherwise).
+pub(crate) fn site_param(params: &HashMap<String, String>) -> Result<&str, ApiError> {
+    Ok(match (params.get("site"), params.get("site_json")) {
+        (Some(site), _) => site,
+        (None, Some(file)) => strip_json(file, "site")?,
+        (None, None) => "",
+    })
+}
+
 impl<S, A> FromRequestParts<S> for AuthorizedSite<A>
 where
     S: Send + Sync,
@@ -150,11 +171,7 @@ where
             .map_err(|rejection| ApiError::bad_request(rejection.body_text()))?;
         let param = |name: &str| params.get(name).map(String::as_str);
         let org = param("org").unwrap_or_default();
-        let site = match (param("site"), param("site_json")) {
-            (Some(site), _) => site,
-            (None, Some(file)) => strip_json(file, "site")?,
-            (None, None) => "",
-        };
+        let site = site_param(&params)?;
         let mut names = vec![("org", org), ("site", site)];
         names.extend(param("branch").map(|branch| ("branch", branch)));
         check_names(&names)?;

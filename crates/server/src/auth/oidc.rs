@@ -358,6 +358,8 @@ mod tests {
             iat: 0,
             exp: 1000,
             aud: "*".into(),
+            jti: None,
+            roles: None,
         });
         assert!(
             key.derive(PENDING_PURPOSE)

@@ -26,6 +26,14 @@ pub struct Claims {
     /// The sites the token is good for: `org/site`, `org/*` or `*`.
     #[serde(default = "any_site")]
     pub aud: String,
+    /// An API key's id (`jti`): the key holds only while its site's document records it
+    /// (`apiKeys.<id>`), so deleting the record revokes it. People's tokens have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jti: Option<String>,
+    /// An API key's roles on its one site (`aud`), which stand for the roles the site's
+    /// access configuration would give; people's tokens have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roles: Option<Vec<String>>,
 }
 
 fn any_site() -> String {
@@ -168,6 +176,8 @@ mod tests {
             iat: 100,
             exp,
             aud: aud.into(),
+            jti: None,
+            roles: None,
         }
     }
 

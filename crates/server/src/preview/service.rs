@@ -253,6 +253,8 @@ impl PreviewService<'_> {
             iat: now,
             exp: now + self.limits.preview_deadline.as_secs() + 1,
             aud: format!("{org}/{site}"),
+            jti: None,
+            roles: None,
         });
         Some(WorkerCredential {
             own,

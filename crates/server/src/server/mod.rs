@@ -275,6 +275,7 @@ pub fn app(state: Arc<AppState>) -> Router {
             axum::routing::get(health::readyz).with_state(state.clone()),
         )
         .nest("/admin", admin::router(state.clone()))
+        .nest("/api", admin::api_router(state.clone()))
         .nest("/transform", crate::worker::router(state.clone()))
         .layer(middleware::from_fn_with_state(state.clone(), dispatch_host))
         .layer(middleware::from_fn(cross_site::check))

@@ -100,6 +100,8 @@ impl Views {
             iat: now,
             exp: now + 600,
             aud: "*".into(),
+            jti: None,
+            roles: None,
         });
         let mut request = self
             .client

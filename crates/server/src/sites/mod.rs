@@ -55,27 +55,16 @@ pub async fn secret(
     site: &str,
     id: &str,
 ) -> Result<Option<repos::SyncSecret>, SiteError> {
-    let key = keys::secret(org, site, id);
-    let Some(document) = read::<serde_json::Map<String, Value>>(store, &key).await? else {
+    let Some(site) = load(store, org, site).await? else {
         return Ok(None);
     };
-    let damaged = |reason: String| SiteError::Damaged {
-        key: key.clone(),
-        reason,
-    };
-    let origin = match document.get(SECRET_ORIGIN) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(origin)) => Some(origin.clone()),
-        Some(_) => return Err(damaged(format!("`{SECRET_ORIGIN}` is not a string"))),
-    };
-    Ok(sealed::value_of(&key, &document)
-        .map_err(damaged)?
-        .map(|value| repos::SyncSecret { value, origin }))
+    site.secret(id)
 }
 
-/// The field of a stored secret that records the origin its value was issued for: the
-/// origin of the site's code `raw_url` when the value was written, if the code block names
-/// the secret (`code.source.secretId`). Set by the service, never by a request body.
+/// The field of a stored secret entry, beside the platform's, that records the origin its
+/// value was issued for: the origin of the site's code `raw_url` when the value was
+/// written, if the code block names the secret (`code.source.secretId`). Set by the
+/// service, never by a request body, never answered.
 pub const SECRET_ORIGIN: &str = "origin";
 
 /// The origin a value written now for `org/site`'s secret `id` is issued for: the origin
@@ -160,8 +149,13 @@ pub(crate) async fn write_sealed<T: serde::Serialize>(
 /// are ignored.
 pub const MANAGED: [&str; 2] = ["created", "lastModified"];
 
-/// A stored site document: the JSON as stored (what the API answers) and its typed
+/// A stored site document: one document per site, the platform's, with its public
+/// configuration, secrets and API key records in it; the JSON as stored and its typed
 /// configuration, read once when loaded.
+///
+/// A secret entry's `value` is stored sealed ([`sealed::seal_value`], bound to the
+/// secret's name [`keys::secret`]) when the service has a secrets key, and may carry
+/// [`SECRET_ORIGIN`]; neither is ever answered ([`Site::answer`]).
 #[derive(Debug, Clone)]
 pub struct Site {
     pub org: String,
@@ -169,18 +163,68 @@ pub struct Site {
     /// The document as stored, with the service's fields (`created`, `lastModified`).
     pub json: Value,
     pub config: SiteConfig,
+    /// The origin each secret's value was issued for, by secret id.
+    origins: std::collections::BTreeMap<String, String>,
 }
 
 impl Site {
     /// Reads a stored document as `org/name`'s site.
     pub fn from_json(org: &str, name: &str, json: Value) -> Result<Site, SiteError> {
-        let config = typed(&keys::site(org, name), without_managed(json.clone()))?;
+        let key = keys::site(org, name);
+        let mut platform = without_managed(json.clone());
+        let origins = take_origins(&key, &mut platform)?;
+        let config = typed(&key, platform)?;
         Ok(Site {
             org: org.to_string(),
             name: name.to_string(),
             json,
             config,
+            origins,
         })
+    }
+
+    /// The document as the API answers it: secrets without their values and without
+    /// what the service keeps beside them.
+    pub fn answer(&self) -> Value {
+        let mut answer = self.json.clone();
+        if let Some(Value::Object(secrets)) = answer.get_mut("secrets") {
+            for entry in secrets.values_mut() {
+                if let Value::Object(entry) = entry {
+                    entry.remove("value");
+                    entry.remove(SECRET_ORIGIN);
+                }
+            }
+        }
+        answer
+    }
+
+    /// Whether the document records API key `id` (`apiKeys.<id>`): a key holds only while
+    /// it does, so deleting the record revokes it.
+    pub fn records_key(&self, id: &str) -> bool {
+        self.config
+            .api_keys
+            .as_ref()
+            .is_some_and(|keys| keys.0.contains_key(id))
+    }
+
+    /// Secret `id`'s value, opened, and the origin it was issued for.
+    pub fn secret(&self, id: &str) -> Result<Option<repos::SyncSecret>, SiteError> {
+        let Some(entry) = self.config.secrets.as_ref().and_then(|s| s.0.get(id)) else {
+            return Ok(None);
+        };
+        let Some(stored) = &entry.value else {
+            // A hashed secret (the platform's form): no value to use.
+            return Ok(None);
+        };
+        let name = keys::secret(&self.org, &self.name, id);
+        let value = sealed::open_value(&name, stored).map_err(|reason| SiteError::Damaged {
+            key: keys::site(&self.org, &self.name),
+            reason: format!("secret `{id}`: {reason}"),
+        })?;
+        Ok(Some(repos::SyncSecret {
+            value,
+            origin: self.origins.get(id).cloned(),
+        }))
     }
 
     pub fn code(&self) -> Option<&CodeConfig> {
@@ -214,17 +258,45 @@ pub async fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Sit
         .transpose()
 }
 
-/// `org/site`'s stored public configuration, typed, without the service's fields.
+/// `org/site`'s public configuration (`public` of its document).
 pub async fn public(
     store: &dyn Store,
     org: &str,
     site: &str,
 ) -> Result<Option<PublicConfig>, SiteError> {
-    let key = keys::public(org, site);
-    read::<Value>(store, &key)
+    Ok(load(store, org, site)
         .await?
-        .map(|json| typed(&key, without_managed(json)))
-        .transpose()
+        .and_then(|site| site.config.public))
+}
+
+/// Takes [`SECRET_ORIGIN`] out of each secret entry of a stored document (the platform's
+/// entry has no such field), by secret id; damaged when one is not a string.
+fn take_origins(
+    key: &str,
+    document: &mut Value,
+) -> Result<std::collections::BTreeMap<String, String>, SiteError> {
+    let mut origins = std::collections::BTreeMap::new();
+    let Some(Value::Object(secrets)) = document.get_mut("secrets") else {
+        return Ok(origins);
+    };
+    for (id, entry) in secrets.iter_mut() {
+        let Value::Object(entry) = entry else {
+            continue;
+        };
+        match entry.remove(SECRET_ORIGIN) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(origin)) => {
+                origins.insert(id.clone(), origin);
+            }
+            Some(_) => {
+                return Err(SiteError::Damaged {
+                    key: key.to_string(),
+                    reason: format!("secret `{id}`: `{SECRET_ORIGIN}` is not a string"),
+                });
+            }
+        }
+    }
+    Ok(origins)
 }
 
 /// The document at `key` as a `T`; a damaged one names the field that does not read

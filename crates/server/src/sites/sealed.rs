@@ -2,7 +2,8 @@
 //! the service stores is sealed with AES-256-GCM (ring's, the tree's one crypto library)
 //! under a fresh random nonce, bound to its own store key, so the store (a bucket, a
 //! backup) holds nothing secret in the clear and a sealed value cannot be moved elsewhere:
-//! - a secret's value (`{"sealed": …}` in place of `{"value": …}`, its dates beside it);
+//! - a secret's value (`secrets.<id>.value` of its site's document, `v1:…` in place of
+//!   the value: [`seal_value`], [`open_value`]);
 //! - whole documents that hold credentials: the token signing key and the worker
 //!   configurations (header values, `templateApiKey`), stored as `{"sealed": …}`
 //!   ([`seal_bytes`], [`open_bytes`]);
@@ -12,15 +13,15 @@
 //! Without the variable (allowed on a local directory only: [`crate::server::start`]),
 //! values are stored as before, and the service says so at start.
 //!
-//! Stored forms: `{"value": "…"}` (clear) or `{"sealed": "v1:<base64 nonce ‖ ciphertext>"}`.
-//! A clear value is still read with the key set (stores from before), and sealed when it is
-//! next written.
+//! Stored forms: a value in the clear, or `v1:<base64 nonce ‖ ciphertext>`; a document
+//! `{"sealed": "v1:…"}`. A clear one is still read with the key set (stores from before),
+//! and sealed when it is next written.
 
 use std::sync::OnceLock;
 
 use base64::Engine as _;
 use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The environment variable that holds the key.
 pub const KEY_VARIABLE: &str = "SITEOPS_SECRETS_KEY";
@@ -108,17 +109,34 @@ pub fn key() -> Result<Option<&'static Key>, String> {
     .map_err(Clone::clone)
 }
 
-/// A secret document to store: its `value` sealed when the environment has a key.
-pub(crate) fn seal_document(store_key: &str, document: Value) -> Result<Value, String> {
-    seal_with(key()?, store_key, document)
+/// A secret's value as a site document keeps it (`secrets.<id>.value`): sealed for `name`
+/// when the environment has a key, else the value itself.
+pub(crate) fn seal_value(name: &str, value: &str) -> Result<String, String> {
+    seal_value_with(key()?, name, value)
 }
 
-/// A stored secret document's value, opened if sealed.
-pub(crate) fn value_of(
-    store_key: &str,
-    document: &Map<String, Value>,
-) -> Result<Option<String>, String> {
-    open_with(key()?, store_key, document)
+fn seal_value_with(key: Option<&Key>, name: &str, value: &str) -> Result<String, String> {
+    match key {
+        Some(key) => key.seal(name, value),
+        None => Ok(value.to_string()),
+    }
+}
+
+/// A secret's value from a site document, opened when sealed. With a key, a value that is
+/// not in the sealed form was written in the clear before the key was set, and is read as
+/// it is (sealed when next written); without one, a sealed value cannot be read.
+pub(crate) fn open_value(name: &str, stored: &str) -> Result<String, String> {
+    open_value_with(key()?, name, stored)
+}
+
+fn open_value_with(key: Option<&Key>, name: &str, stored: &str) -> Result<String, String> {
+    match (key, stored.strip_prefix(PREFIX)) {
+        (Some(key), Some(_)) => key.open(name, stored),
+        (None, Some(_)) => Err(format!(
+            "it is sealed and ${KEY_VARIABLE} is not set: start the service with the key it was sealed with"
+        )),
+        (_, None) => Ok(stored.to_string()),
+    }
 }
 
 /// A document to store at `store_key` (its bytes as they would be stored in the clear):
@@ -238,61 +256,28 @@ async fn check_key_with(
     }
 }
 
-fn seal_with(key: Option<&Key>, store_key: &str, mut document: Value) -> Result<Value, String> {
-    let Some(key) = key else {
-        return Ok(document);
-    };
-    if let Value::Object(map) = &mut document
-        && let Some(Value::String(value)) = map.remove("value")
-    {
-        map.insert("sealed".into(), Value::String(key.seal(store_key, &value)?));
-    }
-    Ok(document)
-}
-
-fn open_with(
-    key: Option<&Key>,
-    store_key: &str,
-    document: &Map<String, Value>,
-) -> Result<Option<String>, String> {
-    if let Some(Value::String(value)) = document.get("value") {
-        return Ok(Some(value.clone()));
-    }
-    let Some(Value::String(sealed)) = document.get("sealed") else {
-        return Ok(None);
-    };
-    match key {
-        Some(key) => key.open(store_key, sealed).map(Some),
-        None => Err(format!(
-            "the secret is sealed and ${KEY_VARIABLE} is not set: start the service with the key it was sealed with"
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn documents_are_sealed_with_a_key_and_read_either_way() {
+    fn values_are_sealed_with_a_key_and_read_either_way() {
         let key = Key::parse("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=").expect("a key");
         let at = "config/a/sites/b/secrets/s.json";
-        let document = serde_json::json!({"value": "hunter2", "created": "2026-11-26"});
-        let sealed = seal_with(Some(&key), at, document.clone()).expect("sealed");
-        assert!(!sealed.to_string().contains("hunter2"), "{sealed}");
-        assert_eq!(sealed["created"], "2026-11-26");
-        let map = |v: &Value| v.as_object().expect("an object").clone();
+        let sealed = seal_value_with(Some(&key), at, "hunter2").expect("sealed");
+        assert!(sealed.starts_with(PREFIX) && !sealed.contains("hunter2"));
         assert_eq!(
-            open_with(Some(&key), at, &map(&sealed)),
-            Ok(Some("hunter2".into()))
+            open_value_with(Some(&key), at, &sealed),
+            Ok("hunter2".into())
         );
+        assert!(open_value_with(Some(&key), "config/a/sites/b/secrets/t.json", &sealed).is_err());
         // Without a key: stored as is; a sealed one does not read.
-        assert_eq!(seal_with(None, at, document.clone()), Ok(document.clone()));
-        assert!(open_with(None, at, &map(&sealed)).is_err());
+        assert_eq!(seal_value_with(None, at, "hunter2"), Ok("hunter2".into()));
+        assert!(open_value_with(None, at, &sealed).is_err());
         // A clear one from before reads with the key set.
         assert_eq!(
-            open_with(Some(&key), at, &map(&document)),
-            Ok(Some("hunter2".into()))
+            open_value_with(Some(&key), at, "hunter2"),
+            Ok("hunter2".into())
         );
     }
 

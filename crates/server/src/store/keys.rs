@@ -67,23 +67,14 @@ pub fn site(org: &str, site: &str) -> String {
     api_path::site(org, site)
 }
 
-/// The folder of what belongs to a site beside its document (public configuration,
-/// secrets).
+/// The folder where stores from before one document per site kept a site's public
+/// configuration and secrets; deleted with the site.
 pub(crate) fn site_folder(org: &str, site: &str) -> String {
     format!("{}/{site}", sites(org))
 }
 
-/// A site's public configuration.
-pub fn public(org: &str, site: &str) -> String {
-    api_path::site_part(org, site, "public")
-}
-
-/// The folder of a site's secrets.
-pub fn secrets(org: &str, site: &str) -> String {
-    format!("{}/secrets", site_folder(org, site))
-}
-
-/// A site's secret `id`.
+/// The name a site's secret `id` is sealed for (its value lives in the site's document):
+/// a sealed value opens only as that secret's.
 pub fn secret(org: &str, site: &str, id: &str) -> String {
     api_path::secret(org, site, id)
 }
@@ -233,8 +224,6 @@ mod tests {
             sites(org),
             site(org, "web"),
             site_folder(org, "web"),
-            public(org, "web"),
-            secrets(org, "web"),
             secret(org, "web", "s1"),
             repository(org, "Owner", "Repo").expect("a valid name"),
             worker_configs(org, "web"),

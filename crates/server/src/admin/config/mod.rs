@@ -1,0 +1,349 @@
+//! The site configuration and its sub-resources, in both path families: the older one
+//! under `/admin` (`/config/<org>/sites/<site>.json`, `…/<site>/<part>.json`) and the
+//! newer, the platform's `api.aem.live` one, under `/api` (`/<org>/sites/<site>/config.json`,
+//! `…/config/<part>.json`). [`resources`] is the one routing table: each resource has one
+//! method router, mounted at its path in each family.
+//!
+//! Storage layout (keys of the [`Store`]):
+//! - `config/<org>/sites/<site>.json`: the site document (`version`, `code`, `content`,
+//!   `access`, `created`, `lastModified`). `access.json`, `code.json` and `content.json`
+//!   read and write one field of it, as the hosted service does.
+//! - `config/<org>/sites/<site>/public.json`: the public configuration.
+//! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`, and
+//!   `origin` when the site's code block names the secret (what the value was issued for:
+//!   [`sites::secret_origin`]); the value is never returned. `secrets.json` lists them
+//!   without values, as an object keyed by id (the platform's form).
+//!
+//! Errors take the platform's form ([`crate::api::error::platform_form`], a layer on every
+//! resource here). Every write of a site runs under that site's lock, so concurrent
+//! read-modify-write requests cannot lose each other's updates.
+
+mod access;
+mod api_keys;
+mod parts;
+mod secrets;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{FromRef, Path, Query, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, any, get};
+use serde_json::{Value, json};
+
+use crate::api::answers::{SiteList, SiteName};
+use crate::api::body::parse_body;
+use crate::api::site::{Configure, DeleteSite, site_param};
+use crate::api::{
+    ApiError, AuthorizedSite, Caller, SITE_METHODS, SiteAccess, check_names, read_json_body,
+};
+use crate::app::AppState;
+use crate::auth::{Action, Claims, Decision, authorize};
+use crate::sites;
+use crate::sites::onboarding;
+use crate::store::{KeyedLocks, Store, keys, transact};
+use access::check_access_change;
+use siteops_config::model::api::{AccessConfig, SiteConfig};
+use siteops_config::schema::SchemaKind;
+
+/// A configuration resource: its path in the older family (under `/admin`; `None`: the
+/// newer family only), in the newer (under `/api`), and what answers it there.
+pub(crate) struct Resource {
+    pub(crate) older: Option<&'static str>,
+    pub(crate) newer: &'static str,
+    pub(crate) methods: MethodRouter<Arc<AppState>>,
+}
+
+/// The configuration API's routing table. A sub-resource's path may nest
+/// (`access/admin.json`, `secrets/<id>.json`), so both families take the rest of the path
+/// whole (`{*path}`).
+pub(crate) fn resources() -> Vec<Resource> {
+    let platform = || axum::middleware::map_response(crate::api::error::platform_form);
+    let resource = |older, newer, methods: MethodRouter<Arc<AppState>>| Resource {
+        older,
+        newer,
+        methods: methods.layer(platform()),
+    };
+    vec![
+        resource(
+            Some("/config/{org}/{file}"),
+            "/{org}/sites",
+            get(list_sites),
+        ),
+        resource(
+            Some("/config/{org}/sites/{site_json}"),
+            "/{org}/sites/{site}/config.json",
+            get(site)
+                .delete(delete_site)
+                .put(save_site)
+                .post(save_site)
+                .fallback(|| async { ApiError::method_not_allowed(SITE_METHODS) }),
+        ),
+        resource(
+            Some("/config/{org}/sites/{site}/{*path}"),
+            "/{org}/sites/{site}/config/{*path}",
+            any(parts::sub_resource),
+        ),
+    ]
+}
+
+/// What the configuration routes write with: the store, the per-site locks, and how many
+/// sites an org may have.
+#[derive(Clone)]
+pub(crate) struct ConfigStore {
+    store: Arc<dyn Store>,
+    locks: Arc<KeyedLocks>,
+    sites_per_org: usize,
+    /// What API keys are signed with ([`api_keys`]).
+    key: crate::auth::SigningKey,
+}
+
+impl FromRef<Arc<AppState>> for ConfigStore {
+    fn from_ref(state: &Arc<AppState>) -> ConfigStore {
+        ConfigStore {
+            store: state.store.clone(),
+            locks: state.locks.clone(),
+            sites_per_org: state.throttles.quotas.sites_per_org,
+            key: state.key.clone(),
+        }
+    }
+}
+
+async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), ApiError> {
+    let bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
+    Ok(store.put(key, &bytes).await?)
+}
+
+/// Sets `created` (kept from the previous version) and `lastModified`.
+fn stamp(value: &mut Value, previous: Option<&Value>) {
+    let now = crate::time::now_rfc3339();
+    let created = previous
+        .and_then(|p| p.get("created"))
+        .cloned()
+        .unwrap_or_else(|| Value::String(now.clone()));
+    if let Value::Object(map) = value {
+        map.insert("created".into(), created);
+        map.insert("lastModified".into(), Value::String(now));
+    }
+}
+
+/// `?details=true` on a listing.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct ListQuery {
+    #[serde(default)]
+    details: bool,
+}
+
+/// `GET /config/<org>/sites.json`, `GET /<org>/sites`: the sites of the org the caller may
+/// configure, each with its document's path in the newer family; with `?details=true`,
+/// each with its document's title, description and dates too.
+pub(crate) async fn list_sites(
+    State(access): State<SiteAccess>,
+    Caller(caller): Caller,
+    Path(params): Path<HashMap<String, String>>,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    if let Some(file) = params.get("file").filter(|file| *file != "sites.json") {
+        return Err(ApiError::not_found(format!("no such resource `{file}`")));
+    }
+    let org = params.get("org").map(String::as_str).unwrap_or_default();
+    check_names(&[("org", org)])?;
+    let sites = sites_of(&access, org, &caller, query.details).await?;
+    Ok(Json(SiteList { sites }).into_response())
+}
+
+/// The sites of `org` that `caller` may configure: every one for an org administrator
+/// (no document read unless `details` asks for them), else those whose access grants it.
+async fn sites_of(
+    access: &SiteAccess,
+    org: &str,
+    caller: &Claims,
+    details: bool,
+) -> Result<Vec<SiteName>, ApiError> {
+    let store = access.store.as_ref();
+    let org_admin = access.org_admins.is_admin(org, &caller.sub) && caller.covers_org(org);
+    let mut sites = Vec::new();
+    for name in store.list(&keys::sites(org)).await? {
+        let Some(site) = name.strip_suffix(".json") else {
+            continue;
+        };
+        let document = if org_admin && !details {
+            None
+        } else {
+            let Some(document) = sites::load(store, org, site).await? else {
+                continue;
+            };
+            Some(document)
+        };
+        let allowed = org_admin
+            || document.as_ref().is_some_and(|document| {
+                authorize(
+                    Some(caller),
+                    org,
+                    site,
+                    document.access(),
+                    &access.org_admins,
+                    Action::Configure,
+                ) == Decision::Allow
+            });
+        if allowed {
+            let details = document.as_ref().filter(|_| details).map(|d| &d.json);
+            sites.push(SiteName::of(org, site, details));
+        }
+    }
+    Ok(sites)
+}
+
+/// `GET` of a site document.
+async fn site(authorized: AuthorizedSite<Configure>) -> Response {
+    Json(authorized.document.answer()).into_response()
+}
+
+/// `DELETE` of a site document: the site, its sub-resources and previews.
+pub(crate) async fn delete_site(
+    State(config): State<ConfigStore>,
+    authorized: AuthorizedSite<DeleteSite>,
+) -> Result<Response, ApiError> {
+    let AuthorizedSite { org, site, .. } = &authorized;
+    let store = config.store.as_ref();
+    let _guard = config.locks.lock(&keys::site(org, site)).await;
+    // Under the lock: a delete that came first leaves nothing to delete (404).
+    authorized.reread(store).await?;
+    store.delete(&keys::site(org, site)).await?;
+    // What stores from before one document per site kept beside it goes too.
+    store.delete_all(&keys::site_folder(org, site)).await?;
+    // Its previews and their usage go too: a site made again starts empty.
+    store.delete_all(&keys::previews(org, site)).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `PUT` (create; an empty 201, as the platform answers) and `POST` (create or replace;
+/// the document as stored) of a site document.
+pub(crate) async fn save_site(
+    State(config): State<ConfigStore>,
+    State(access): State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let org = params.get("org").cloned().unwrap_or_default();
+    let site = site_param(&params)?;
+    check_names(&[("org", &org), ("site", site)])?;
+    // The body is read before the caller is refused: a client that sends it whole reads
+    // the answer, not a reset connection (and a body past the limit reads 413).
+    let bytes = read_json_body(&headers, body).await?;
+    let body = parse_body::<SiteConfig>(&bytes, SchemaKind::ApiSite, parts::document_rules)?;
+    let Caller(caller) = caller?;
+    let permit = |access_block: Option<&AccessConfig>, action| {
+        access.permit(&caller, (&org, site), access_block, action)
+    };
+    // The org's lock first (the only place two are taken, always in this order):
+    // counting the org's sites and creating one are one step.
+    let _org = config.locks.lock(&keys::sites(&org)).await;
+    let _guard = config.locks.lock(&keys::site(&org, site)).await;
+    // Another instance may write the site meanwhile: the section runs again if so.
+    let (config, org, method, body, permit) = (&config, org.as_str(), &method, &body, &permit);
+    transact(&config.store, move |view| {
+        let mut value = body.json.clone();
+        Box::pin(async move {
+            let store = view.as_ref();
+            let previous = sites::load(store, org, site).await?;
+            match &previous {
+                None => {
+                    permit(None, Action::CreateSite)?;
+                    check_room(config, org).await?;
+                }
+                Some(document) if *method == Method::PUT => {
+                    permit(document.access(), Action::Configure)?;
+                    return Err(ApiError::exists(format!(
+                        "site {org}/{site} exists; POST replaces it"
+                    )));
+                }
+                Some(document) => {
+                    permit(document.access(), Action::Configure)?;
+                    check_access_change(
+                        permit,
+                        (org, site),
+                        document.access(),
+                        body.typed.access.as_ref(),
+                        "/access",
+                    )?;
+                }
+            }
+            if let Value::Object(map) = &mut value {
+                map.entry("version").or_insert(json!(1));
+            }
+            let code = body.typed.code.as_ref();
+            onboarding::check_selectable(config.store.as_ref(), org, site, code).await?;
+            keep_parts(&mut value, previous.as_ref(), org, site)?;
+            stamp(&mut value, previous.as_ref().map(|p| &p.json));
+            // What is written reads back, or it is not written.
+            let value = sites::Site::from_json(org, site, value)?.json;
+            save_json(store, &keys::site(org, site), &value).await?;
+            onboarding::register(config.store.as_ref(), org, site, code).await?;
+            Ok(if *method == Method::PUT {
+                StatusCode::CREATED.into_response()
+            } else {
+                Json(value).into_response()
+            })
+        })
+    })
+    .await
+}
+
+/// The parts of a site document with resources of their own (`public`, `secrets`,
+/// `apiKeys`) that a body of the whole document does not carry are kept from the stored
+/// one: a client that writes the configuration (`siteops apply` among them) does not
+/// wipe them. Secret values a body carries are sealed as `secrets/<id>.json` seals them.
+fn keep_parts(
+    value: &mut Value,
+    previous: Option<&sites::Site>,
+    org: &str,
+    site: &str,
+) -> Result<(), ApiError> {
+    let Value::Object(map) = value else {
+        return Ok(());
+    };
+    if let Some(Value::Object(secrets)) = map.get_mut("secrets") {
+        for (id, entry) in secrets.iter_mut() {
+            if let Some(Value::String(clear)) = entry.get_mut("value") {
+                *clear = sites::sealed::seal_value(&keys::secret(org, site, id), clear)
+                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+            }
+        }
+    }
+    let Some(Value::Object(stored)) = previous.map(|p| &p.json) else {
+        return Ok(());
+    };
+    for part in ["public", "secrets", "apiKeys"] {
+        if let (false, Some(kept)) = (map.contains_key(part), stored.get(part)) {
+            map.insert(part.to_string(), kept.clone());
+        }
+    }
+    Ok(())
+}
+
+/// A new site must fit the org's quota ([`crate::quota::Quotas::sites_per_org`]): 409
+/// beyond it.
+async fn check_room(config: &ConfigStore, org: &str) -> Result<(), ApiError> {
+    let most = config.sites_per_org;
+    let sites = config
+        .store
+        .list(&keys::sites(org))
+        .await?
+        .iter()
+        .filter(|name| name.ends_with(".json"))
+        .count();
+    if sites >= most {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("{org} has {sites} sites, the most one org may have ({most})"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,216 @@
+//! A site document's parts, by JSON sub-path (`access.json`, `access/admin.json`,
+//! `public.json`, `cdn/prod.json`, `secrets…`): what each one reads and writes, all of
+//! them in the one stored document.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::access::check_access_change;
+use super::{ConfigStore, api_keys, save_json, secrets, stamp};
+use crate::api::body::{parse_json, parse_value};
+use crate::api::site::Configure;
+use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_json_body};
+use crate::sites::{onboarding, without_managed};
+use crate::store::{keys, transact};
+use siteops_config::model::api::SiteConfig;
+use siteops_config::rules;
+use siteops_config::schema::SchemaKind;
+
+/// A sub-path of a site's configuration: `<segment>/…/<segment>.json`, each segment a
+/// property name (letters, digits, `-`, `_`); 404 for anything else.
+pub(super) fn sub_path(path: &str) -> Result<Vec<&str>, ApiError> {
+    let segments: Option<Vec<&str>> = path
+        .strip_suffix(".json")
+        .map(|stem| stem.split('/').collect());
+    match segments {
+        Some(segments)
+            if segments.iter().all(|segment| {
+                !segment.is_empty()
+                    && segment
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            }) =>
+        {
+            Ok(segments)
+        }
+        _ => Err(ApiError::missing(format!(
+            "no such sub-resource `{path}` (expected <name>[/<name>…].json)"
+        ))),
+    }
+}
+
+/// A site's sub-resource, by its sub-path: `public`, `secrets`, `secrets/<id>`, or a
+/// field of the site document.
+pub(crate) async fn sub_resource(
+    State(config): State<ConfigStore>,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let path = params.get("path").map(String::as_str).unwrap_or_default();
+    let segments = sub_path(path)?;
+    let segments = match segments.as_slice() {
+        ["secrets"] => return secrets::list(&config, authorized, method).await,
+        ["secrets", id] => {
+            return secrets::secret(&config, authorized, id, method, &headers, body).await;
+        }
+        ["apiKeys"] => return api_keys::list(&config, authorized, method, &headers, body).await,
+        ["apiKeys", id] => return api_keys::key(&config, authorized, id, method).await,
+        ["secrets", ..] | ["apiKeys", ..] => {
+            return Err(ApiError::missing(format!("no such sub-resource `{path}`")));
+        }
+        segments => segments,
+    };
+    document_part(&config, authorized, segments, method, &headers, body).await
+}
+
+/// The part of a site document at `segments` (`access`, `access/admin`, `cdn/prod`, …):
+/// GET reads it; POST writes it and DELETE removes it, and the document so changed is
+/// checked whole (schema and rules, who may change access, which code is selectable)
+/// and written in one transaction, or not at all.
+async fn document_part(
+    config: &ConfigStore,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    segments: &[&str],
+    method: Method,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
+    match method {
+        Method::GET | Method::HEAD => {
+            let authorized = authorized?;
+            let AuthorizedSite { org, site, .. } = &authorized;
+            let part = authorized.document.answer().pointer(&pointer).cloned();
+            let part = part.ok_or_else(|| {
+                ApiError::missing(format!("{org}/{site} has no `{pointer}` configuration"))
+            })?;
+            Ok(Json(part).into_response())
+        }
+        Method::POST | Method::DELETE => {
+            let new = if method == Method::POST {
+                let bytes = read_json_body(headers, body).await?;
+                Some(parse_json(&bytes)?)
+            } else {
+                None
+            };
+            // After the body, as every write (see `save_site`).
+            let authorized = authorized?;
+            let AuthorizedSite { org, site, .. } = &authorized;
+            let touches_code = segments.first() == Some(&"code");
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            let (authorized, new) = (&authorized, &new);
+            transact(&config.store, move |view| {
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    let existing = authorized.reread(store).await?;
+                    let mut document = without_managed(existing.json.clone());
+                    // Secrets and API keys have their own routes, and their stored form
+                    // (sealed values, origins) is the service's: they are kept as they are.
+                    let kept = take_service_parts(&mut document);
+                    set_part(&mut document, segments, new.clone())?;
+                    let changed =
+                        parse_value::<SiteConfig>(document, SchemaKind::ApiSite, document_rules)?;
+                    check_access_change(
+                        |old, action| authorized.permit(old, action),
+                        (org, site),
+                        existing.access(),
+                        changed.typed.access.as_ref(),
+                        "/access",
+                    )?;
+                    let code = changed.typed.code.as_ref();
+                    if touches_code {
+                        onboarding::check_selectable(config.store.as_ref(), org, site, code)
+                            .await?;
+                    }
+                    let mut document = changed.json;
+                    restore(&mut document, kept);
+                    stamp(&mut document, Some(&existing.json));
+                    save_json(store, &keys::site(org, site), &document).await?;
+                    if touches_code {
+                        onboarding::register(config.store.as_ref(), org, site, code).await?;
+                    }
+                    Ok(match new {
+                        Some(value) => Json(value.clone()).into_response(),
+                        None => StatusCode::NO_CONTENT.into_response(),
+                    })
+                })
+            })
+            .await
+        }
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
+    }
+}
+
+/// The rules of a site document: its parts' (`code`, `content`, `access`) and its public
+/// configuration's.
+pub(super) fn document_rules(config: &SiteConfig) -> Vec<siteops_config::diagnostic::Diagnostic> {
+    let mut problems = rules::site_config(config);
+    if let Some(public) = &config.public {
+        problems.extend(
+            rules::public(public)
+                .into_iter()
+                .map(|d| d.under("/public")),
+        );
+    }
+    problems
+}
+
+/// The parts of a stored site document only the service writes (`secrets`, `apiKeys`),
+/// taken out of it.
+pub(super) fn take_service_parts(document: &mut Value) -> Vec<(&'static str, Value)> {
+    let Value::Object(map) = document else {
+        return Vec::new();
+    };
+    ["secrets", "apiKeys"]
+        .into_iter()
+        .filter_map(|part| Some((part, map.remove(part)?)))
+        .collect()
+}
+
+/// Puts back what [`take_service_parts`] took.
+pub(super) fn restore(document: &mut Value, parts: Vec<(&'static str, Value)>) {
+    if let Value::Object(map) = document {
+        for (part, value) in parts {
+            map.insert(part.to_string(), value);
+        }
+    }
+}
+
+/// Sets (`Some`) or removes (`None`) the part of `document` at `segments`, making the
+/// objects on the way; 400 when one on the way is not an object.
+fn set_part(document: &mut Value, segments: &[&str], new: Option<Value>) -> Result<(), ApiError> {
+    let (last, parents) = segments.split_last().expect("a sub-path has a segment");
+    let mut at = document;
+    for segment in parents {
+        let Value::Object(map) = at else {
+            return Err(ApiError::bad_request(format!(
+                "`{segment}`'s parent is not an object"
+            )));
+        };
+        if new.is_none() && !map.contains_key(*segment) {
+            return Ok(());
+        }
+        at = map
+            .entry(segment.to_string())
+            .or_insert_with(|| Value::Object(Default::default()));
+    }
+    let Value::Object(map) = at else {
+        return Err(ApiError::bad_request(format!(
+            "`{last}`'s parent is not an object"
+        )));
+    };
+    match new {
+        Some(value) => map.insert(last.to_string(), value),
+        None => map.remove(*last),
+    };
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! A site's secrets, entries of its one document (`secrets.<id>`): `secrets.json` lists
+//! them (ids and dates, keyed by id, never a value) and, on POST, makes a secret whose
+//! value the service chooses and answers once; `secrets/<id>.json` sets a value a client
+//! sends, shows an entry (never its value) and deletes one. Values are stored sealed
+//! ([`sites::sealed::seal_value`]) and never read back through the API.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+use super::{ConfigStore, save_json};
+use crate::api::answers::{MadeSecret, SecretList, SecretView};
+use crate::api::body::parse_body;
+use crate::api::site::Configure;
+use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, check_names, read_json_body};
+use crate::sites::{self, Site};
+use crate::store::{keys, transact};
+use siteops_config::model::api::SecretBody;
+use siteops_config::schema::SchemaKind;
+
+/// `secrets/<id>.json`. Values are write-only.
+pub(super) async fn secret(
+    config: &ConfigStore,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    id: &str,
+    method: Method,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    check_names(&[("secret", id)])?;
+    // A body is read before the caller is refused, as every write (see `save_site`).
+    let value = match method {
+        Method::POST => {
+            let bytes = read_json_body(headers, body).await?;
+            let body = parse_body::<SecretBody>(&bytes, SchemaKind::ApiSecret, |_| Vec::new())?;
+            Some(body.typed.value)
+        }
+        _ => None,
+    };
+    let authorized = authorized?;
+    match (method, value) {
+        (Method::GET | Method::HEAD, _) => {
+            let view = view_of(&authorized.document, id).ok_or_else(|| {
+                let AuthorizedSite { org, site, .. } = &authorized;
+                ApiError::missing(format!("{org}/{site} has no secret `{id}`"))
+            })?;
+            Ok(Json(view).into_response())
+        }
+        (Method::POST, Some(value)) => {
+            let view = write(config, &authorized, id, Some(&value)).await?;
+            Ok(Json(view).into_response())
+        }
+        (Method::DELETE, _) => {
+            write(config, &authorized, id, None).await?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
+    }
+}
+
+/// `secrets.json`: GET lists the site's secrets as GET shows each (id and dates, never a
+/// value), keyed by id (`siteops plan` reads it to learn which secrets exist, and which
+/// `--prune` may delete, in one request per site); POST makes a secret with a value the
+/// service chooses, and answers that value, once (201).
+pub(super) async fn list(
+    config: &ConfigStore,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    method: Method,
+) -> Result<Response, ApiError> {
+    let authorized = authorized?;
+    match method {
+        Method::GET | Method::HEAD => {
+            let ids = authorized.document.config.secrets.iter();
+            let secrets: BTreeMap<String, SecretView> = ids
+                .flat_map(|secrets| secrets.0.keys())
+                .filter_map(|id| Some((id.clone(), view_of(&authorized.document, id)?)))
+                .collect();
+            Ok(Json(SecretList { secrets }).into_response())
+        }
+        Method::POST => {
+            let id = format!(
+                "s-{}",
+                random_text(9)?.to_ascii_lowercase().replace('_', "-")
+            );
+            let value = random_text(32)?;
+            let view = write(config, &authorized, &id, Some(&value)).await?;
+            let answer = MadeSecret {
+                id,
+                value,
+                created: view.created.unwrap_or_default(),
+                last_modified: view.last_modified.unwrap_or_default(),
+            };
+            Ok((StatusCode::CREATED, Json(answer)).into_response())
+        }
+        _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
+    }
+}
+
+/// `bytes` random bytes as base64url text.
+pub(super) fn random_text(bytes: usize) -> Result<String, ApiError> {
+    let mut random = vec![0u8; bytes];
+    getrandom::fill(&mut random).map_err(|error| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no randomness: {error}"),
+        )
+    })?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random))
+}
+
+/// Sets (`Some`) or deletes (`None`) secret `id` of the authorised site, in one
+/// transaction over its document; the entry as GET shows it.
+async fn write(
+    config: &ConfigStore,
+    authorized: &AuthorizedSite<Configure>,
+    id: &str,
+    value: Option<&str>,
+) -> Result<SecretView, ApiError> {
+    let AuthorizedSite { org, site, .. } = authorized;
+    let _guard = config.locks.lock(&keys::site(org, site)).await;
+    transact(&config.store, move |view| {
+        Box::pin(async move {
+            let store = view.as_ref();
+            let existing = authorized.reread(store).await?;
+            let mut document = existing.json.clone();
+            let entries = document
+                .as_object_mut()
+                .expect("a site document is an object")
+                .entry("secrets")
+                .or_insert_with(|| json!({}));
+            let Value::Object(entries) = entries else {
+                unreachable!("a document that reads back has an object of secrets");
+            };
+            let previous = entries.remove(id);
+            if let Some(value) = value {
+                let now = crate::time::now_rfc3339();
+                let created = previous
+                    .as_ref()
+                    .and_then(|p| p.get("created"))
+                    .cloned()
+                    .unwrap_or_else(|| json!(now));
+                let sealed = sites::sealed::seal_value(&keys::secret(org, site, id), value)
+                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+                let mut entry = json!({
+                    "id": id, "type": "key", "value": sealed,
+                    "created": created, "lastModified": now,
+                });
+                // The value is issued for where the code block points now; code sync
+                // sends it there and nowhere else, whatever the code block says later.
+                if let Some(origin) = sites::secret_origin(&existing, id) {
+                    entry[sites::SECRET_ORIGIN] = json!(origin);
+                }
+                entries.insert(id.to_string(), entry);
+            }
+            // What is written reads back, or it is not written.
+            let changed = Site::from_json(org, site, document)?;
+            save_json(store, &keys::site(org, site), &changed.json).await?;
+            Ok(view_of(&changed, id).unwrap_or_else(|| SecretView {
+                id: id.to_string(),
+                created: None,
+                last_modified: None,
+            }))
+        })
+    })
+    .await
+}
+
+/// Secret `id` as GET shows it: its id and dates, never its value.
+fn view_of(document: &Site, id: &str) -> Option<SecretView> {
+    let entry = document.config.secrets.as_ref()?.0.get(id)?;
+    Some(SecretView {
+        id: id.to_string(),
+        created: Some(entry.created.clone()),
+        last_modified: Some(entry.last_modified.clone()),
+    })
+}
