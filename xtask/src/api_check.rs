@@ -114,9 +114,9 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
     let alive = matches!(server.0.try_wait(), Ok(None));
     drop(server);
     let log = fs::read_to_string(work.join("serve.log")).unwrap_or_default();
-    // Rust's panic report (`thread '…' panicked at`); a caught markdown-rs panic is a
-    // logged warning, not this.
-    if log.contains("' panicked at") {
+    // Rust's panic report (`thread '…' panicked at`, or `thread '…' (id) panicked at` since
+    // Rust 1.89); a caught markdown-rs panic is a logged warning, not this.
+    if log.contains("' panicked at") || log.contains(") panicked at") {
         return Err(format!(
             "the server panicked: see {}",
             work.join("serve.log").display()

@@ -97,10 +97,11 @@ pub struct SecretEntries(
     #[schemars(transform = pattern_keys(ID_KEY_PATTERN))] pub BTreeMap<String, SecretEntry>,
 );
 
-/// One stored secret: hashed (`hash`) or kept (`value`), never both.
+/// One stored secret: hashed (`hash`) or kept (`value`). Neither is required: the
+/// service answers a kept secret without its value (values are write-only), and that
+/// answer is this type too.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(extend("oneOf" = [{"required": ["hash"]}, {"required": ["value"]}]))]
 pub struct SecretEntry {
     #[schemars(regex(pattern = r"^[a-zA-Z0-9-_=]+$"))]
     pub id: String,

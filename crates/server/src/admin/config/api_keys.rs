@@ -158,14 +158,7 @@ async fn write(
         Box::pin(async move {
             let store = view.as_ref();
             let mut document = authorized.reread(store).await?.json;
-            let entries = document
-                .as_object_mut()
-                .expect("a site document is an object")
-                .entry("apiKeys")
-                .or_insert_with(|| json!({}));
-            let Value::Object(entries) = entries else {
-                unreachable!("a document that reads back has an object of API keys");
-            };
+            let entries = super::parts::map_part(&mut document, "apiKeys")?;
             match record {
                 Some(record) => entries.insert(id.to_string(), record.clone()),
                 None => entries.remove(id),

@@ -98,7 +98,14 @@ async fn document_part(
         Method::POST | Method::DELETE => {
             let new = if method == Method::POST {
                 let bytes = read_json_body(headers, body).await?;
-                Some(parse_json(&bytes)?)
+                let value = parse_json(&bytes)?;
+                // `null` would read as the part being absent: removing is DELETE's.
+                if value.is_null() {
+                    return Err(ApiError::bad_request(format!(
+                        "the body of `{pointer}` is null: send the part, or DELETE it"
+                    )));
+                }
+                Some(value)
             } else {
                 None
             };
@@ -213,4 +220,32 @@ fn set_part(document: &mut Value, segments: &[&str], new: Option<Value>) -> Resu
         None => map.remove(*last),
     };
     Ok(())
+}
+
+/// The map `part` of a stored site document (`secrets`, `apiKeys`), made if absent; a
+/// stored `null` (a whole-document write may send one) reads as empty. 500 for a document
+/// that is no object, which no write stores.
+pub(super) fn map_part<'d>(
+    document: &'d mut Value,
+    part: &str,
+) -> Result<&'d mut serde_json::Map<String, Value>, ApiError> {
+    let slot = document
+        .as_object_mut()
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the stored site document is not an object",
+            )
+        })?
+        .entry(part)
+        .or_insert(Value::Null);
+    if !slot.is_object() {
+        *slot = Value::Object(serde_json::Map::new());
+    }
+    slot.as_object_mut().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("`{part}` of the stored site document is not an object"),
+        )
+    })
 }

@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{ConfigStore, save_json};
 use crate::api::answers::{MadeSecret, SecretList, SecretView};
@@ -128,14 +128,7 @@ async fn write(
             let store = view.as_ref();
             let existing = authorized.reread(store).await?;
             let mut document = existing.json.clone();
-            let entries = document
-                .as_object_mut()
-                .expect("a site document is an object")
-                .entry("secrets")
-                .or_insert_with(|| json!({}));
-            let Value::Object(entries) = entries else {
-                unreachable!("a document that reads back has an object of secrets");
-            };
+            let entries = super::parts::map_part(&mut document, "secrets")?;
             let previous = entries.remove(id);
             if let Some(value) = value {
                 let now = crate::time::now_rfc3339();
