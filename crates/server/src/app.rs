@@ -99,7 +99,7 @@ impl AppState {
     /// grants neither. A live session serving only this machine (`serve` on loopback) does
     /// not ask the local developer; one reached beyond it asks as any service does. The
     /// preview hosts and the worker's pages ask the same question here.
-    pub async fn check_content_access(
+    pub fn check_content_access(
         &self,
         headers: &HeaderMap,
         document: &sites::Site,

@@ -82,7 +82,7 @@ pub async fn handle(
     );
     let site_document = site_document?;
     if let Some(document) = &site_document {
-        state.check_content_access(&headers, document).await?;
+        state.check_content_access(&headers, document)?;
     }
     let Some((entries, _)) = effective? else {
         // Nothing configured to render: the page is not found (no server fault).
