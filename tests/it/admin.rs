@@ -386,7 +386,7 @@ async fn names_too_long_for_the_store_are_400_naming_the_field() {
                 json!({"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": "p1", "repo": "web", "secretId": long}}),
             ),
             StatusCode::BAD_REQUEST,
-            "invalid code `source.secretId`: 251 characters",
+            "/code/source/secretId: `secretId` has 251 characters, more than the 250 allowed",
         ),
         (
             Method::POST,
@@ -395,7 +395,7 @@ async fn names_too_long_for_the_store_are_400_naming_the_field() {
                 json!({"code": {"owner": "acme", "repo": "web", "source": {"type": "byogit", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web", "owner": long, "repo": "web", "secretId": "sync"}}}),
             ),
             StatusCode::BAD_REQUEST,
-            "invalid code `source.owner`: 251 characters",
+            "/code/source/owner: `owner` has 251 characters, more than the 250 allowed",
         ),
         // The longest name still fits.
         (

@@ -129,3 +129,243 @@ fn taplo_checks_files_against_the_schemas() {
         "Additional properties are not allowed ('Config-Admin' was unexpected)",
     );
 }
+
+/// One rule the schemas state: the schema, the field the validator names, a body that
+/// breaks the rule and one that meets it, and the code of the semantic rule that checks
+/// the same (`None`: the schema's alone, said by `SchemaKind::check`).
+struct Stated {
+    kind: SchemaKind,
+    field: &'static str,
+    breaks: serde_json::Value,
+    meets: serde_json::Value,
+    rule: Option<&'static str>,
+}
+
+/// Every rule moved into the schemas (issue 30), a row each.
+#[rustfmt::skip]
+fn stated_rules() -> Vec<Stated> {
+    use SchemaKind::*;
+    use serde_json::{Value, json};
+    let code = |source: Value| json!({"owner": "acme", "repo": "web", "source": source});
+    let github = |url: &str| json!({"type": "github", "url": url});
+    let github_with = |key: &str, value: Value| json!({"type": "github", "url": "https://github.com/a/b", key: value});
+    let content = |source: Value| json!({"source": source});
+    let markup = |url: &str| json!({"type": "markup", "url": url});
+    let source = |kind: &str, key: &str, value: Value| json!({"source": {"type": kind, "url": "https://c.example", key: value}});
+    let entry = |extra: Value| {
+        let mut entry = json!({"path": "/products/", "endpoint": "https://api.example.com/p.json"});
+        for (key, value) in extra.as_object().into_iter().flatten() {
+            entry[key] = value.clone();
+        }
+        json!([entry])
+    };
+    let roles = |role: &str, holder: &str| json!({"admin": {"role": {role: [holder]}}});
+    let byogit = json!({"type": "byogit", "url": "https://git.example.com/acme/web",
+        "raw_url": "https://raw.example.com/acme/web", "owner": "p1", "repo": "r1"});
+    let without = |key: &str| {
+        let mut source = byogit.clone();
+        source.as_object_mut().expect("an object").remove(key);
+        code(source)
+    };
+    let row = |kind, field, breaks, meets, rule| Stated { kind, field, breaks, meets, rule };
+    vec![
+        row(ApiCode, "/source/url", code(github("")), code(github("https://github.com/acme/web")), Some("invalid-url")),
+        row(ApiCode, "/source/url", code(github("github.com/acme/web")), code(github("HTTP://127.0.0.1:8080/web")), Some("invalid-url")),
+        row(ApiCode, "/source/raw_url", code(github_with("raw_url", json!("ftp://raw.example.com"))), code(github_with("raw_url", json!("https://raw.example.com:443/a"))), Some("invalid-url")),
+        row(ApiCode, "/source/raw_url", without("raw_url"), code(byogit.clone()), Some("byogit-incomplete")),
+        row(ApiCode, "/source/owner", without("owner"), code(byogit.clone()), Some("byogit-incomplete")),
+        row(ApiCode, "/source/repo", without("repo"), code(byogit.clone()), Some("byogit-incomplete")),
+        row(ApiCode, "/source/secretId", code(github_with("secretId", json!("Sync_Secret"))), code(github_with("secretId", json!("sync-secret"))), Some("invalid-name")),
+        // The service's bound on the names it keys its store by.
+        row(ApiCode, "/source/owner", code(github_with("owner", json!("o".repeat(251)))), code(github_with("owner", json!("o".repeat(250)))), None),
+        row(ApiContent, "/source/url", content(markup("X")), content(markup("https://content.example.com/acme/web?ref=main")), Some("invalid-url")),
+        row(ApiContent, "/source/url", content(markup("https://xn--a.example")), content(markup("https://a-b_c.example/x")), Some("invalid-url")),
+        row(ApiContent, "/overlay/url", json!({"source": markup("https://c.example"), "overlay": markup("")}), json!({"source": markup("https://c.example"), "overlay": markup("https://worker.example.com/acme/web/main")}), Some("invalid-url")),
+        row(ApiContent, "/source/suffix", source("markup", "suffix", json!("html")), source("markup", "suffix", json!(".plain.html")), Some("invalid-suffix")),
+        row(ApiContent, "/source/id", source("markup", "id", json!("folder")), source("markup", "id", json!(null)), Some("foreign-source-key")),
+        row(ApiContent, "/source/suffix", source("onedrive", "suffix", json!(".html")), source("onedrive", "tenantId", json!("t")), Some("foreign-source-key")),
+        // The platform's: a google source names its folder.
+        row(ApiContent, "/source/id", source("google", "id", json!(null)), source("google", "id", json!("folder")), None),
+        row(ApiAccess, "/admin/role/author/0", roles("author", "someone at acme"), roles("author", "*@acme.example"), Some("invalid-access-entry")),
+        row(ApiAccess, "/admin/role/admin/0", roles("admin", "a@b"), roles("admin", "editors"), Some("invalid-access-entry")),
+        row(ApiAccess, "/admin/role/config_admin/0", roles("config_admin", "tech account"), roles("config_admin", "1A2B@techacct"), Some("invalid-access-entry")),
+        row(ApiPublic, "/paths/mappings/0", json!({"paths": {"mappings": [""]}}), json!({"paths": {"mappings": ["/content/web/:/"]}}), Some("invalid-mapping")),
+        row(ApiPublic, "/paths/includes/0", json!({"paths": {"includes": ["content/web/"]}}), json!({"paths": {"includes": ["/content/web/"]}}), Some("invalid-include")),
+        row(ApiSite, "/code/source/url", json!({"code": code(github(""))}), json!({"code": code(github("https://github.com/a/b"))}), Some("invalid-url")),
+        row(ApiSite, "/public/paths/mappings/0", json!({"public": {"paths": {"mappings": ["/a"]}}}), json!({"public": {"paths": {"mappings": ["/a:/b"]}}}), Some("invalid-mapping")),
+        // A format is an assertion (the platform's `hostname`).
+        row(ApiSite, "/sidekick/host", json!({"sidekick": {"host": ""}}), json!({"sidekick": {"host": "www.acme.example"}}), None),
+        row(ApiWorkerConfig, "/0/path", entry(json!({"path": "products/"})), entry(json!({})), Some("invalid-worker-path")),
+        row(ApiWorkerConfig, "/0/relativeURLPrefix", entry(json!({"relativeURLPrefix": "https://media.example.com/"})), entry(json!({"relativeURLPrefix": "https://media.example.com"})), Some("invalid-url-prefix")),
+        row(ApiWorkerConfig, "/0/template", entry(json!({"template": "templates/p.html"})), entry(json!({"template": "/templates/p.html"})), Some("invalid-value")),
+        row(ApiWorkerConfig, "/0/headers", entry(json!({"headers": {"x api": "1"}})), entry(json!({"headers": {"x-api": "1\t2"}})), Some("invalid-header")),
+        row(ApiWorkerConfig, "/0/headers/x-api", entry(json!({"headers": {"x-api": "1\n2"}})), entry(json!({"headers": {"x-api": "1"}})), Some("invalid-header")),
+        row(ApiWorkerConfig, "/0/forwardHeaders/0", entry(json!({"forwardHeaders": ["x:tenant"]})), entry(json!({"forwardHeaders": ["x-tenant"]})), Some("invalid-header")),
+        row(ApiWorkerConfig, "/0/pathKey", entry(json!({"arrayKey": "items"})), entry(json!({"arrayKey": "items", "pathKey": "path"})), Some("invalid-listing")),
+        row(ApiWorkerConfig, "/0/regex", entry(json!({"arrayKey": "items", "pathKey": "path", "regex": "/x/"})), entry(json!({"regex": "/x/"})), Some("invalid-listing")),
+        row(ApiWorkerConfig, "/0/arrayKey", entry(json!({"pathKey": "path"})), entry(json!({})), Some("invalid-listing")),
+        // The files carry the same rules for editors; a site's content URL may start with
+        // the `{transform_url}` variable there.
+        row(SiteFile, "/content/source/url", json!({"content": content(markup("content.example.com"))}), json!({"content": content(markup("{transform_url}/acme/web/main"))}), Some("invalid-url")),
+        row(SettingsFile, "/transform_url", json!({"transform_url": "worker.example.com"}), json!({"transform_url": "https://worker.example.com"}), Some("invalid-url")),
+        row(AccessFile, "/admin/role/publish/0", roles("publish", "a@b..c"), roles("publish", "a@b.c"), Some("invalid-access-entry")),
+        row(TransformFile, "/entry/0/path", json!({"entry": [{"path": "", "endpoint": "https://x.example"}]}), json!({"entry": [{"path": "/", "endpoint": "https://x.example"}]}), Some("invalid-worker-path")),
+    ]
+}
+
+/// The rules of the service's (and `validate`'s) semantic checks over one API body.
+fn semantic_rules(
+    kind: SchemaKind,
+    body: &serde_json::Value,
+) -> Option<Vec<siteops_config::diagnostic::Diagnostic>> {
+    use siteops_config::model::api;
+    use siteops_config::rules;
+    Some(match kind {
+        SchemaKind::ApiSite => {
+            let site: api::SiteConfig = serde_json::from_value(body.clone()).ok()?;
+            let mut found = rules::site_config(&site);
+            if let Some(public) = &site.public {
+                found.extend(
+                    rules::public(public)
+                        .into_iter()
+                        .map(|d| d.under("/public")),
+                );
+            }
+            found
+        }
+        SchemaKind::ApiCode => rules::code(&serde_json::from_value(body.clone()).ok()?),
+        SchemaKind::ApiContent => rules::content(&serde_json::from_value(body.clone()).ok()?),
+        SchemaKind::ApiAccess => rules::access(&serde_json::from_value(body.clone()).ok()?),
+        SchemaKind::ApiPublic => rules::public(&serde_json::from_value(body.clone()).ok()?),
+        SchemaKind::ApiWorkerConfig => {
+            let entries: Vec<api::WorkerEntry> = serde_json::from_value(body.clone()).ok()?;
+            rules::worker_entries(&entries)
+        }
+        // Files: `tests/cases/validate/` holds their rules' diagnostics.
+        _ => return None,
+    })
+}
+
+/// Issue 30: each rule moved into the schemas is in them. A body that breaks it is refused
+/// by the compiled validator (`SchemaKind::validator`, which the service and `validate`
+/// check bodies and files with) naming the field, and one that meets it passes. Where a
+/// semantic rule checks the same, the schema's constraint names that rule, the rule
+/// refuses the same body at that field and passes the other (one verdict), and
+/// `SchemaKind::check` leaves the report to the rule, so it comes once.
+#[test]
+fn the_rules_the_schemas_state_refuse_what_the_rules_refuse() {
+    let mut failures = Vec::new();
+    for (index, row) in stated_rules().iter().enumerate() {
+        let case = format!(
+            "row {index} ({:?} {}, {})",
+            row.kind,
+            row.field,
+            row.rule.unwrap_or("schema")
+        );
+        let schema = row.kind.generate();
+        let validator = row.kind.validator();
+        let errors: Vec<_> = validator.iter_errors(&row.breaks).collect();
+        let named = |error: &jsonschema::ValidationError<'_>| {
+            let at = error.instance_path().as_str().to_string();
+            match error.kind() {
+                jsonschema::error::ValidationErrorKind::Required { property } => {
+                    format!("{at}/{}", property.as_str().unwrap_or_default())
+                }
+                _ => at,
+            }
+        };
+        if errors.is_empty() {
+            failures.push(format!("{case}: the schema takes {}", row.breaks));
+        }
+        for error in &errors {
+            if named(error) != row.field {
+                failures.push(format!("{case}: `{error}` at {}", named(error)));
+            }
+            let ruled = siteops_config::schema::ruled_by(error, &schema);
+            if ruled != row.rule {
+                failures.push(format!("{case}: `{error}` is left to {ruled:?}"));
+            }
+        }
+        if let Some(error) = validator.iter_errors(&row.meets).next() {
+            failures.push(format!("{case}: the schema refuses {}: {error}", row.meets));
+        }
+        let checked = row.kind.check(&row.breaks);
+        match row.rule {
+            Some(_) if !checked.is_empty() => {
+                failures.push(format!("{case}: reported by the schema too: {checked:?}"));
+            }
+            None if !checked
+                .iter()
+                .any(|d| d.pointer.as_deref() == Some(row.field)) =>
+            {
+                failures.push(format!("{case}: check says {checked:?}"));
+            }
+            _ => {}
+        }
+        let (Some(code), Some(found)) = (row.rule, semantic_rules(row.kind, &row.breaks)) else {
+            continue;
+        };
+        // The rule speaks of the field, of its table, or of the key beside it that needs it.
+        let parent = |pointer: &str| {
+            pointer
+                .rsplit_once('/')
+                .map(|(parent, _)| parent.to_string())
+        };
+        let at_field = |d: &siteops_config::diagnostic::Diagnostic| {
+            let pointer = d.pointer.as_deref().unwrap_or_default();
+            d.is_error()
+                && d.code.as_str() == code
+                && (pointer.starts_with(row.field)
+                    || row.field.starts_with(pointer)
+                    || parent(pointer) == parent(row.field))
+        };
+        if !found.iter().any(at_field) {
+            failures.push(format!("{case}: the rule does not refuse it: {found:?}"));
+        }
+        let passed = semantic_rules(row.kind, &row.meets).unwrap_or_default();
+        if passed.iter().any(|d| d.is_error()) {
+            failures.push(format!(
+                "{case}: the rule refuses {}: {passed:?}",
+                row.meets
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every rule a schema names has a row above, and names a diagnostic code.
+#[test]
+fn every_rule_a_schema_names_is_tested() {
+    fn named(value: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(code) = map
+                    .get(siteops_config::schema::RULE_KEYWORD)
+                    .and_then(|c| c.as_str())
+                {
+                    out.insert(code.to_string());
+                }
+                map.values().for_each(|v| named(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| named(v, out)),
+            _ => {}
+        }
+    }
+    let mut codes = std::collections::BTreeSet::new();
+    for kind in SchemaKind::ALL {
+        named(&kind.generate(), &mut codes);
+    }
+    let tested: std::collections::BTreeSet<String> = stated_rules()
+        .iter()
+        .filter_map(|row| row.rule.map(str::to_string))
+        .collect();
+    assert_eq!(codes, tested);
+    for code in &codes {
+        assert!(
+            siteops_config::diagnostic::Code::ALL
+                .iter()
+                .any(|c| c.as_str() == code),
+            "{code} is no diagnostic code"
+        );
+    }
+}

@@ -2,9 +2,17 @@
 //! tools, and compiled once here to validate repository files and API request bodies.
 //! Schema errors become [`Diagnostic`]s that carry a JSON pointer, so a caller with a span
 //! index can point at `file:line:col`.
+//!
+//! The schemas state every rule of a single value that JSON schema can say (URL, path and
+//! name patterns, an address's form, a `byogit` source's required keys, which keys a
+//! content source's type has), so that editors and API clients see them. Where a semantic
+//! rule (`crate::rules`) checks the same, the constraint carries the rule's code as
+//! [`RULE_KEYWORD`]; [`SchemaKind::check`] leaves such a failure to the rule, which says it
+//! with its own code, pointer and help, so that it is reported once.
 
 use std::sync::LazyLock;
 
+use jsonschema::JsonType;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use schemars::generate::SchemaSettings;
@@ -100,7 +108,7 @@ impl SchemaKind {
                 schema
             }
             SchemaKind::SettingsFile => schema_for::<files::SettingsFile>(),
-            SchemaKind::SiteFile => schema_for::<files::SiteFile>(),
+            SchemaKind::SiteFile => with_url_variables(schema_for::<files::SiteFile>()),
             SchemaKind::SecretsFile => {
                 let mut schema = schema_for::<files::SecretsFile>();
                 // Secret ids are path segments of the API: restrict them in the schema too.
@@ -112,7 +120,7 @@ impl SchemaKind {
             SchemaKind::ApiProfile => schema_for::<api::ProfileConfig>(),
             SchemaKind::ApiOrg => schema_for::<api::OrgConfig>(),
             SchemaKind::OrgFile => schema_for::<files::OrgFile>(),
-            SchemaKind::ProfileFile => schema_for::<files::ProfileFile>(),
+            SchemaKind::ProfileFile => with_url_variables(schema_for::<files::ProfileFile>()),
         };
         schema.insert(
             "$id".into(),
@@ -132,7 +140,10 @@ impl SchemaKind {
         if validator.is_valid(instance) {
             return Vec::new();
         }
-        let errors: Vec<ValidationError<'_>> = validator.iter_errors(instance).collect();
+        let errors: Vec<ValidationError<'_>> = validator
+            .iter_errors(instance)
+            .filter(|error| ruled_by(error, schema).is_none())
+            .collect();
         let at =
             |error: &ValidationError<'_>, pointer: &str| error.instance_path().as_str() == pointer;
         let closed_set = |pointer: &str| {
@@ -183,7 +194,11 @@ fn compiled(kind: SchemaKind) -> &'static (Value, Validator) {
             .iter()
             .map(|kind| {
                 let schema = kind.generate();
-                let validator = jsonschema::validator_for(&schema)
+                // Formats are assertions, as API clients (schemathesis among them) and
+                // the platform read them: a `hostname` that is none is refused.
+                let validator = jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&schema)
                     .expect("generated schemas are valid JSON schemas");
                 (schema, validator)
             })
@@ -205,6 +220,63 @@ pub fn schema_for<T: JsonSchema>() -> Schema {
         .with(|settings| settings.inline_subschemas = true)
         .into_generator()
         .into_root_schema_for::<T>()
+}
+
+/// The keyword that names, beside a constraint, the semantic rule that checks the same
+/// (its diagnostic code): the constraint's failures are that rule's to report.
+pub const RULE_KEYWORD: &str = "x-siteops-rule";
+
+/// The code of the rule that reports `error`, when a rule checks what failed: the nearest
+/// subschema on the failing keyword's path that names one. Never a wrong type (but a value
+/// where only null, that is absence, is allowed: a key of another content source type)
+/// nor a length bound (the service's, which no rule states).
+pub fn ruled_by<'s>(error: &ValidationError<'_>, schema: &'s Value) -> Option<&'s str> {
+    match error.kind() {
+        ValidationErrorKind::Type { kind } if !matches!(kind, TypeKind::Single(JsonType::Null)) => {
+            return None;
+        }
+        ValidationErrorKind::MaxLength { .. } | ValidationErrorKind::MaxItems { .. } => {
+            return None;
+        }
+        _ => {}
+    }
+    let mut path = error.schema_path().as_str();
+    loop {
+        if let Some(code) = schema
+            .pointer(path)
+            .and_then(|s| s.get(RULE_KEYWORD))
+            .and_then(Value::as_str)
+        {
+            return Some(code);
+        }
+        if path.is_empty() {
+            return None;
+        }
+        path = parent_pointer(path);
+    }
+}
+
+/// A site's or profile's file may write a content URL with the one variable siteops fills,
+/// `{transform_url}` (`siteops.toml`): there the URL is that variable and the rest of the
+/// address, or a URL.
+fn with_url_variables(mut schema: Schema) -> Schema {
+    let file_url = serde_json::json!({
+        "anyOf": [
+            {"pattern": api::HTTP_URL_PATTERN},
+            {"pattern": r"^\{transform_url\}(?:[/?#]\S*)?$"}
+        ]
+    });
+    for pointer in [
+        "/properties/content/properties/source/properties/url",
+        "/properties/content/properties/overlay/properties/url",
+    ] {
+        if let Some(Value::Object(url)) = schema.pointer_mut(pointer)
+            && url.remove("pattern").is_some()
+        {
+            url.insert("allOf".into(), serde_json::json!([file_url.clone()]));
+        }
+    }
+    schema
 }
 
 /// The pattern every org, site, branch and secret id follows.
@@ -276,6 +348,20 @@ fn to_diagnostics(error: &ValidationError<'_>, schema: &Value) -> Vec<Diagnostic
                     .at_key(push_token(&pointer, name)),
             ]
         }
+        // The value itself may be long: its length says it.
+        ValidationErrorKind::MaxLength { limit } => vec![
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!(
+                    "{subject} has {} characters, more than the {limit} allowed",
+                    error
+                        .instance()
+                        .as_str()
+                        .map_or(0, |text| text.chars().count())
+                ),
+            )
+            .at_pointer(pointer),
+        ],
         ValidationErrorKind::Enum { options } => vec![
             Diagnostic::error(
                 Code::InvalidValue,

@@ -10,6 +10,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::api::{
+    ABSOLUTE_PATH_PATTERN, HEADER_NAME_PATTERN, HTTP_URL_PATTERN, TEMPLATE_PATTERN,
+    URL_ORIGIN_PATTERN, header_map, listing_keys,
+};
+use super::api::{
     AccessConfig, ApiKeys, ID_KEY_PATTERN, OrgAccess, PublicConfig, Registry, User, pattern_keys,
 };
 use super::api::{
@@ -24,6 +28,7 @@ use super::api::{
 pub struct SettingsFile {
     /// Address of the transformation worker; URLs in site files may say `{transform_url}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = HTTP_URL_PATTERN), extend("x-siteops-rule" = "invalid-url"))]
     pub transform_url: Option<String>,
     /// Local checkouts of code repositories, for `siteops serve`: `"owner/repo" = "DIR"`,
     /// the directory relative to this file. Its files are the repository's code on every
@@ -169,8 +174,10 @@ pub struct TransformFile {
 /// environment, plus `examples` that validation checks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = listing_keys)]
 pub struct TransformEntryFile {
     /// Path prefix of the pages this entry handles.
+    #[schemars(regex(pattern = ABSOLUTE_PATH_PATTERN), extend("x-siteops-rule" = "invalid-worker-path"))]
     pub path: String,
     /// JSON source address; may hold `{{id}}` and header placeholders.
     pub endpoint: String,
@@ -179,9 +186,11 @@ pub struct TransformEntryFile {
     pub regex: Option<String>,
     /// Path of the Mustache template in the site's code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = TEMPLATE_PATTERN), extend("x-siteops-rule" = "invalid-value"))]
     pub template: Option<String>,
     /// Headers sent to the endpoint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = header_map)]
     pub headers: Option<BTreeMap<String, String>>,
     /// Incoming request headers passed on to the endpoint request.
     #[serde(
@@ -189,6 +198,7 @@ pub struct TransformEntryFile {
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(inner(regex(pattern = HEADER_NAME_PATTERN)), extend("x-siteops-rule" = "invalid-header"))]
     pub forward_headers: Option<Vec<String>>,
     /// URL origin put in front of relative media URLs in the generated HTML.
     #[serde(
@@ -196,6 +206,7 @@ pub struct TransformEntryFile {
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(regex(pattern = URL_ORIGIN_PATTERN), extend("x-siteops-rule" = "invalid-url-prefix"))]
     pub relative_url_prefix: Option<String>,
     /// Dotted path to the array of page records in a listing document (`""`: the root).
     #[serde(rename = "arrayKey", default, skip_serializing_if = "Option::is_none")]

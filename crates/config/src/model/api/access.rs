@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::pattern_keys;
-
 /// The roles the platform knows; `admin.role` may also grant custom roles whose names
 /// match [`ROLE_PATTERN`].
 pub const KNOWN_ROLES: [&str; 8] = [
@@ -92,9 +90,44 @@ pub struct AdminAccess {
 /// roles known.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
-pub struct AdminRoles(
-    #[schemars(transform = pattern_keys(ROLE_PATTERN))] pub BTreeMap<String, Vec<String>>,
+pub struct AdminRoles(#[schemars(transform = role_holders)] pub BTreeMap<String, Vec<String>>);
+
+/// Who may hold a role: `*`, a group reference (letters, digits, `-`, `_`, `=`), or an
+/// e-mail address or glob (one `@`, a dotted domain whose labels neither are empty nor
+/// start or end with `-`, no spaces or control characters).
+pub const ROLE_HOLDER_PATTERN: &str = concat!(
+    r"^(?:\*|[A-Za-z0-9_=-]*",
+    r"|[^@\s\x00-\x1f\x7f-\x9f]+@",
+    r"(?:[^.@\s\x00-\x1f\x7f-\x9f-](?:[^.@\s\x00-\x1f\x7f-\x9f]*[^.@\s\x00-\x1f\x7f-\x9f-])?\.)+",
+    r"[^.@\s\x00-\x1f\x7f-\x9f-](?:[^.@\s\x00-\x1f\x7f-\x9f]*[^.@\s\x00-\x1f\x7f-\x9f-])?)$"
 );
+/// Who may hold `config_admin`: a technical account identifier, any text without spaces.
+pub const TECHNICAL_ACCOUNT_PATTERN: &str = r"^\S+$";
+
+/// The schema of `admin.role`: names matching [`ROLE_PATTERN`], any other refused; holders
+/// matching [`ROLE_HOLDER_PATTERN`], or for `config_admin`, [`TECHNICAL_ACCOUNT_PATTERN`]
+/// (the rules, `invalid-access-entry`, say which).
+fn role_holders(schema: &mut schemars::Schema) {
+    let holders = |pattern: &str| {
+        serde_json::json!({
+            "type": "array",
+            "items": {"type": "string", "pattern": pattern},
+            "x-siteops-rule": "invalid-access-entry"
+        })
+    };
+    schema.remove("additionalProperties");
+    // Every role but `config_admin`: the lookahead keeps the two sets of holders apart.
+    let others = ROLE_PATTERN.replacen('^', "^(?!config_admin$)", 1);
+    schema.insert(
+        "patternProperties".into(),
+        serde_json::json!({ others: holders(ROLE_HOLDER_PATTERN) }),
+    );
+    schema.insert(
+        "properties".into(),
+        serde_json::json!({ "config_admin": holders(TECHNICAL_ACCOUNT_PATTERN) }),
+    );
+    schema.insert("additionalProperties".into(), false.into());
+}
 
 impl AdminRoles {
     /// Who holds `role`.

@@ -3,7 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::KNOWN_CODE_SOURCE_TYPES;
+use super::{HTTP_URL_PATTERN, KNOWN_CODE_SOURCE_TYPES, MAX_NAME_LEN};
+use crate::schema::ID_PATTERN;
 
 /// `code`: where the site's code comes from. Also the body of `code.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -25,6 +26,16 @@ pub struct CodeConfig {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// A `byogit` source names its raw file address and the external repository (a null is
+// absent, as everywhere in a body).
+#[schemars(extend("allOf" = [{
+    "if": {"properties": {"type": {"const": "byogit"}}, "required": ["type"]},
+    "then": {
+        "required": ["raw_url", "owner", "repo"],
+        "properties": {"raw_url": {"type": "string"}, "owner": {"type": "string"}, "repo": {"type": "string"}},
+        "x-siteops-rule": "byogit-incomplete"
+    }
+}]))]
 pub struct CodeSource {
     /// `github` for a hosted repository, `byogit` for an external git service. Not a closed
     /// set: the interface allows any hosted-repository type besides `byogit`, so another
@@ -33,20 +44,31 @@ pub struct CodeSource {
     #[schemars(extend("examples" = KNOWN_CODE_SOURCE_TYPES))]
     pub kind: String,
     /// Repository address.
+    #[schemars(regex(pattern = HTTP_URL_PATTERN), extend("x-siteops-rule" = "invalid-url"))]
     pub url: String,
     /// With `byogit`: the address for raw file access (with `github`: optional, for a
     /// raw host other than GitHub's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = HTTP_URL_PATTERN), extend("x-siteops-rule" = "invalid-url"))]
     pub raw_url: Option<String>,
-    /// With `byogit`: the program identifier of the external repository.
+    /// With `byogit`: the program identifier of the external repository. Part of the
+    /// service's store keys, so bounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = MAX_NAME_LEN))]
     pub owner: Option<String>,
-    /// With `byogit`: the repository identifier.
+    /// With `byogit`: the repository identifier. Part of the service's store keys, so
+    /// bounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = MAX_NAME_LEN))]
     pub repo: Option<String>,
     /// With `byogit`: the secret that holds the sync secret. Only on the first site of a
     /// shared repository.
     #[serde(rename = "secretId", default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        regex(pattern = ID_PATTERN),
+        length(max = MAX_NAME_LEN),
+        extend("x-siteops-rule" = "invalid-name")
+    )]
     pub secret_id: Option<String>,
 }
 

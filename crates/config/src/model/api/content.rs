@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{CONTENT_SOURCE_TYPES, OVERLAY_TYPES};
+use super::{CONTENT_SOURCE_TYPES, HTTP_URL_PATTERN, OVERLAY_TYPES};
 
 /// `content`: the primary content source and an optional overlay in front of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -29,13 +29,44 @@ pub struct ContentConfig {
     pub overlay: Option<ContentOverlay>,
 }
 
+/// A suffix reads as a file extension: `.` and then letters, digits, `.`, `-` or `_`.
+pub const SUFFIX_PATTERN: &str = r"^\.[A-Za-z0-9._-]+$";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-// The platform requires a google source's folder id; the fields of other types are the
-// rules' (`rules::content`), which can say which type owns them.
-#[schemars(extend("allOf" = [{"if": {"properties": {"type": {"const": "google"}}, "required": ["type"]}, "then": {"required": ["id"]}}]))]
+// The platform requires a google source's folder id (a string: a null is absent), and its
+// per-type schemas refuse another type's fields (absent or null here; `rules::content` says
+// which type owns them).
+#[schemars(extend("allOf" = [
+    {
+        "if": {"properties": {"type": {"const": "google"}}, "required": ["type"]},
+        "then": {"required": ["id"], "properties": {"id": {"type": "string"}}}
+    },
+    {
+        "if": {"properties": {"type": {"const": "markup"}}, "required": ["type"]},
+        "then": {
+            "properties": {"id": {"type": "null"}, "tenantId": {"type": "null"}, "itemId": {"type": "null"}},
+            "x-siteops-rule": "foreign-source-key"
+        }
+    },
+    {
+        "if": {"properties": {"type": {"const": "google"}}, "required": ["type"]},
+        "then": {
+            "properties": {"suffix": {"type": "null"}, "tenantId": {"type": "null"}, "itemId": {"type": "null"}},
+            "x-siteops-rule": "foreign-source-key"
+        }
+    },
+    {
+        "if": {"properties": {"type": {"const": "onedrive"}}, "required": ["type"]},
+        "then": {
+            "properties": {"suffix": {"type": "null"}, "id": {"type": "null"}},
+            "x-siteops-rule": "foreign-source-key"
+        }
+    }
+]))]
 pub struct ContentSource {
     /// Content source address.
+    #[schemars(regex(pattern = HTTP_URL_PATTERN), extend("x-siteops-rule" = "invalid-url"))]
     pub url: String,
     /// `markup` for a markup source; the platform's other source types are accepted, and
     /// not previewed by siteops.
@@ -44,6 +75,7 @@ pub struct ContentSource {
     pub kind: String,
     /// Appended to the page path on fetch, for example `.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = SUFFIX_PATTERN), extend("x-siteops-rule" = "invalid-suffix"))]
     pub suffix: Option<String>,
     /// With `google`: the drive id of the root folder (required there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,6 +134,7 @@ impl ContentSource {
 #[serde(deny_unknown_fields)]
 pub struct ContentOverlay {
     /// Overlay markup source address, asked before the primary source.
+    #[schemars(regex(pattern = HTTP_URL_PATTERN), extend("x-siteops-rule" = "invalid-url"))]
     pub url: String,
     /// Must be `markup`.
     #[serde(rename = "type")]

@@ -58,6 +58,46 @@ pub const PROFILE_NAME_PATTERN: &str = "^[0-9a-zA-Z-_]+$";
 /// The keys of the platform's maps of groups, secrets, tokens, features and limits.
 pub const ID_KEY_PATTERN: &str = "^[a-zA-Z0-9-_=]+$";
 
+// The rules of single values that a JSON schema can state, as the schemas state them. The
+// semantic rules (`crate::rules`) check the same and say it with their own codes and help;
+// each schema carries the rule's code as `x-siteops-rule` beside the constraint (see
+// `schema::RULE_KEYWORD`), and `tests/it/schemas.rs` holds both to one verdict.
+
+/// The scheme, host and port of an http(s) URL, as `rules::http_url` takes it: `http` or
+/// `https` (any case), a domain whose last label starts with a letter (a last label of
+/// digits would be read as an IPv4 address) or a dotted IPv4 address, a port up to 65535.
+/// No label starts with `xn--` (punycode that may not decode). Every match parses.
+macro_rules! url_origin {
+    ($userinfo:literal) => {
+        concat!(
+            r"[Hh][Tt][Tt][Pp][Ss]?://",
+            $userinfo,
+            r"(?:(?:(?![Xx][Nn]--)[A-Za-z0-9_-]+\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9_-]*",
+            r"|(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))",
+            r"(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?",
+        )
+    };
+}
+
+/// An absolute http(s) URL with a host: an origin with optional user info, then a path,
+/// query or fragment without spaces.
+pub const HTTP_URL_PATTERN: &str =
+    concat!("^", url_origin!(r"(?:[^\s/?#@\\]+@)?"), r"(?:[/?#]\S*)?$");
+/// A URL origin (`relativeURLPrefix`): no user info, path, query, fragment or trailing
+/// slash.
+pub const URL_ORIGIN_PATTERN: &str = concat!("^", url_origin!(""), "$");
+/// A worker entry's `template`: an absolute path, or an http(s) URL.
+pub const TEMPLATE_PATTERN: &str = concat!(
+    "^/|^",
+    url_origin!(r"(?:[^\s/?#@\\]+@)?"),
+    r"(?:[/?#]\S*)?$"
+);
+/// An absolute path: starts with `/`.
+pub const ABSOLUTE_PATH_PATTERN: &str = "^/";
+/// The longest name the service keys its store by (a byogit repository's owner and repo, a
+/// secret id): the service's `MAX_NAME_LEN`.
+pub const MAX_NAME_LEN: u32 = 250;
+
 /// The schema of `version`: the closed set [`SITE_VERSIONS`], without the `minimum` of a
 /// `u32`, which would report a negative version a second time.
 pub(crate) fn site_version_schema(schema: &mut schemars::Schema) {
