@@ -353,6 +353,13 @@ fn site_field(field: &'static str, component: &'static str) -> Value {
             "Removes the site's content source.",
         ),
     };
+    // A code block that selects an external repository this site may not use (not
+    // onboarded, or onboarded by another site) is refused 409, as in a whole site.
+    let post_errors: &[u16] = if field == "code" {
+        &[400, 404, 409]
+    } else {
+        &[400, 404]
+    };
     path_item(vec![
         (
             "get",
@@ -368,7 +375,7 @@ fn site_field(field: &'static str, component: &'static str) -> Value {
                 .params(&site)
                 .json_body(component)
                 .answer(200, "The configuration as stored.", Some(component))
-                .errors(&[400, 404])
+                .errors(post_errors)
                 .bodiless_errors(),
         ),
         (
