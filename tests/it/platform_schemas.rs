@@ -286,7 +286,7 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
     let site = compiled
         .resources
         .iter()
-        .find(|r| r.kind == ResourceKind::Site && r.site.site == "on-fastly")
+        .find(|r| r.kind == ResourceKind::Site && r.site().is_some_and(|s| s.site == "on-fastly"))
         .expect("the fastly site");
     // Every property of the platform's site document but those the service keeps
     // (created, lastModified, apiKeys, secrets, tokens) and `public` (its own resource).

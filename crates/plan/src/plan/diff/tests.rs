@@ -12,7 +12,7 @@ fn id(site: &str) -> SiteId {
 
 fn resource(site: &str, kind: ResourceKind, body: Value) -> Resource {
     Resource {
-        site: id(site),
+        owner: Owner::Site(id(site)),
         kind,
         body,
     }
@@ -67,6 +67,7 @@ fn applied() -> LiveState {
     };
     LiveState {
         sites: [(id("web"), site)].into(),
+        ..LiveState::default()
     }
 }
 
