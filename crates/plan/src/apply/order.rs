@@ -292,6 +292,33 @@ mod tests {
     }
 
     #[test]
+    fn the_org_goes_before_its_profiles_and_both_before_the_sites() {
+        let mut desired = fleet();
+        desired.resources.push(Resource {
+            owner: Owner::Org("acme".into()),
+            kind: ResourceKind::Org,
+            body: json!({"version": 1}),
+        });
+        desired.resources.push(Resource {
+            owner: Owner::Profile {
+                org: "acme".into(),
+                name: "default".into(),
+            },
+            kind: ResourceKind::Profile,
+            body: json!({"version": 1}),
+        });
+        let plan = diff(&desired, &LiveState::default(), &PlanSettings::default()).unwrap();
+        let waits = waits(&plan);
+        let of = |address: &str| &waits.iter().find(|(a, _)| a == address).unwrap().1;
+        assert!(of("acme.json").is_empty());
+        assert_eq!(of("acme/profiles/default.json"), &["acme.json"]);
+        assert_eq!(
+            of("acme/sites/web.json"),
+            &["acme.json", "acme/profiles/default.json"]
+        );
+    }
+
+    #[test]
     fn a_pruned_site_goes_after_its_sub_resources() {
         let mut live = LiveState::default();
         live.sites.insert(
