@@ -85,7 +85,7 @@ impl Location {
     }
 
     /// Where `owner`'s resource of `kind` lives. The org's and a profile's document are
-    /// their owner's only resource; a site's kinds of another owner have no place.
+    /// their owner's only resource, whatever `kind` says.
     pub fn of(owner: &Owner, kind: &ResourceKind) -> Location {
         match (owner, kind) {
             (Owner::Org(org_name), _) => Location::admin(org(org_name)),
@@ -98,7 +98,8 @@ impl Location {
     pub fn of_site(site_id: &SiteId, kind: &ResourceKind) -> Location {
         let SiteId { org, site: name } = site_id;
         match kind {
-            // Not a site's: each has one place, whoever asks.
+            // Not a site's kinds (compilation gives them their own owners, see `of`): read
+            // under a site as its org's document and the profile of the site's name.
             ResourceKind::Org => Location::admin(self::org(org)),
             ResourceKind::Profile => Location::admin(profile(org, name)),
             ResourceKind::Site => Location::admin(site(org, name)),
