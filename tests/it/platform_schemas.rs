@@ -2,7 +2,8 @@
 //! (`../shared/reference/platform/schemas/`, draft 2019-09): every body of the example
 //! fleet, and of a generated fleet whose sites use every property siteops writes, one
 //! site per CDN vendor, with an org document and a profile that use every property of
-//! theirs.
+//! theirs. Each top-level part of those documents is also checked against the schema of
+//! its own sub-path (`cdn.schema.json`, `headers.schema.json`, `access.schema.json`…).
 //!
 //! Two readings, said in the guide's fidelity page: the interface's `byogit` code source
 //! is checked as the platform's `github` (the platform tells external code by its URL
@@ -67,6 +68,7 @@ fn problems(compiled: &Compiled) -> Option<Vec<String>> {
     let public = platform("public")?;
     let org = platform("org")?;
     let profile = platform("profile")?;
+    let mut parts: std::collections::HashMap<&str, jsonschema::Validator> = Default::default();
     let mut found = Vec::new();
     for resource in &compiled.resources {
         let validator = match resource.kind {
@@ -86,8 +88,53 @@ fn problems(compiled: &Compiled) -> Option<Vec<String>> {
                 error.instance_path()
             ));
         }
+        for (part, value) in body.as_object().into_iter().flatten() {
+            let Some(name) = part_schema(&resource.kind, part) else {
+                continue;
+            };
+            let validator = parts
+                .entry(name)
+                .or_insert_with(|| platform(name).expect("the part's schema"));
+            for error in validator.iter_errors(value) {
+                found.push(format!(
+                    "{} ({name}.schema.json): {error} at {}",
+                    resource.path(),
+                    error.instance_path()
+                ));
+            }
+        }
     }
     Some(found)
+}
+
+/// The platform's own schema of a top-level part of a document, which it also serves as
+/// a sub-path (`cdn`, `headers`, `access`…): each part is checked against it too.
+fn part_schema(kind: &ResourceKind, part: &str) -> Option<&'static str> {
+    Some(match (kind, part) {
+        (ResourceKind::Org, "access") => "org-access",
+        (ResourceKind::Org | ResourceKind::Site | ResourceKind::Profile, _) => match part {
+            "access" => "access",
+            "apiKeys" => "apikeys",
+            "cdn" => "cdn",
+            "code" => "code",
+            "content" => "content",
+            "events" => "events",
+            "features" => "features",
+            "folders" => "folders",
+            "groups" => "groups",
+            "headers" => "headers",
+            "limits" => "limits",
+            "metadata" => "metadata",
+            "public" => "public",
+            "robots" => "robots",
+            "secrets" => "secrets",
+            "sidekick" => "sidekick",
+            "tokens" => "tokens",
+            "users" => "users",
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 fn compiled(repo: &RepoFiles) -> Compiled {
