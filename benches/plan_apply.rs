@@ -169,7 +169,7 @@ async fn rate(name: &str, client: &Client) -> f64 {
                 org: "rate".into(),
                 site: format!("absent{n}"),
             };
-            Location::of(&site, &ResourceKind::Site)
+            Location::of_site(&site, &ResourceKind::Site)
         })
         .collect();
     let started = Instant::now();

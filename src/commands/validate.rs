@@ -35,7 +35,19 @@ pub(crate) fn run(args: &ValidateArgs) -> Result<Outcome> {
             );
             text
         }
-        DiagnosticFormat::Json => render::json(&validation.diagnostics, explain),
+        DiagnosticFormat::Json => {
+            let explained = explain.map(|explanations| Explained {
+                explain: explanations,
+                effective: (validation.effective.iter())
+                    .map(|(site, profile, config)| Effective {
+                        site: site.to_string(),
+                        profile,
+                        config,
+                    })
+                    .collect(),
+            });
+            render::json(&validation.diagnostics, explained)
+        }
         DiagnosticFormat::Github => render::github(&validation.diagnostics),
     };
     print!("{output}");
@@ -47,6 +59,22 @@ pub(crate) fn run(args: &ValidateArgs) -> Result<Outcome> {
             Outcome::Success
         },
     )
+}
+
+/// What `--explain` adds to the JSON report: the worker examples and each site's
+/// effective configuration.
+#[derive(serde::Serialize)]
+struct Explained<'a> {
+    explain: &'a [Explanation],
+    effective: Vec<Effective<'a>>,
+}
+
+/// A site's configuration over its profile, credentials as the files name them.
+#[derive(serde::Serialize)]
+struct Effective<'a> {
+    site: String,
+    profile: &'a str,
+    config: &'a serde_json::Value,
 }
 
 /// Each site's configuration over its profile: site over profile, objects merged key by

@@ -127,7 +127,7 @@ impl Harness {
             .unwrap_or_else(|p| p.into_inner())
             .compiled
             .as_ref()
-            .is_some_and(|c| c.resources.iter().any(|r| &r.site == site));
+            .is_some_and(|c| c.resources.iter().any(|r| r.site() == Some(site)));
         if !known {
             return Err(GoldenError::UnknownSite {
                 case: case.name.clone(),

@@ -39,6 +39,22 @@ fn validate_explains_worker_examples() {
     insta::assert_snapshot!("validate-explain", stdout(&output));
 }
 
+/// `--explain --format json` carries what the human output explains: each worker example
+/// and each site's effective configuration over its profile.
+#[test]
+fn validate_explains_in_json_too() {
+    let output = siteops(&["validate", "--explain", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let sites: Vec<&str> = (document["effective"].as_array().expect("effective"))
+        .iter()
+        .filter_map(|e| e["site"].as_str())
+        .collect();
+    assert_eq!(sites, ["acme/blog", "acme/campaigns"]);
+    assert!(!document["explain"].as_array().expect("explain").is_empty());
+    insta::assert_json_snapshot!("validate-explain-json-effective", document["effective"]);
+}
+
 #[test]
 fn validate_human_output_quotes_the_source() {
     let output = siteops(&["validate", "--root", BROKEN]);

@@ -73,8 +73,8 @@ fn redacted_output_needs_no_variables_and_holds_no_values() {
     let text = pretty(&compiled.to_json());
     assert_eq!(
         text.matches(REDACTED).count(),
-        8,
-        "the sync secret and the template key of each of the seven worker entries"
+        9,
+        "the org's secret, the sync secret and the template key of each of the seven worker entries"
     );
 }
 

@@ -1,7 +1,9 @@
 //! Compiled bodies against the platform's own JSON schemas
 //! (`../shared/reference/platform/schemas/`, draft 2019-09): every body of the example
 //! fleet, and of a generated fleet whose sites use every property siteops writes, one
-//! site per CDN vendor.
+//! site per CDN vendor, with an org document and a profile that use every property of
+//! theirs. Each top-level part of those documents is also checked against the schema of
+//! its own sub-path (`cdn.schema.json`, `headers.schema.json`, `access.schema.json`…).
 //!
 //! Two readings, said in the guide's fidelity page: the interface's `byogit` code source
 //! is checked as the platform's `github` (the platform tells external code by its URL
@@ -28,7 +30,18 @@ fn platform(name: &str) -> Option<jsonschema::Validator> {
 fn as_stored(kind: &ResourceKind, body: &Value) -> Value {
     let mut body = body.clone();
     let code = match kind {
-        ResourceKind::Site => {
+        ResourceKind::Org => {
+            body["created"] = json!("2026-01-01T00:00:00Z");
+            body["lastModified"] = json!("2026-01-01T00:00:00Z");
+            if let Some(Value::Object(secrets)) = body.get_mut("secrets") {
+                for entry in secrets.values_mut() {
+                    entry["created"] = json!("2026-01-01T00:00:00Z");
+                    entry["lastModified"] = json!("2026-01-01T00:00:00Z");
+                }
+            }
+            None
+        }
+        ResourceKind::Site | ResourceKind::Profile => {
             body["created"] = json!("2026-01-01T00:00:00Z");
             body["lastModified"] = json!("2026-01-01T00:00:00Z");
             if body.get("content").is_some() {
@@ -53,9 +66,14 @@ fn problems(compiled: &Compiled) -> Option<Vec<String>> {
     let code = platform("code")?;
     let access = platform("access")?;
     let public = platform("public")?;
+    let org = platform("org")?;
+    let profile = platform("profile")?;
+    let mut parts: std::collections::HashMap<&str, jsonschema::Validator> = Default::default();
     let mut found = Vec::new();
     for resource in &compiled.resources {
         let validator = match resource.kind {
+            ResourceKind::Org => &org,
+            ResourceKind::Profile => &profile,
             ResourceKind::Site => &site,
             ResourceKind::Code => &code,
             ResourceKind::Access => &access,
@@ -70,8 +88,53 @@ fn problems(compiled: &Compiled) -> Option<Vec<String>> {
                 error.instance_path()
             ));
         }
+        for (part, value) in body.as_object().into_iter().flatten() {
+            let Some(name) = part_schema(&resource.kind, part) else {
+                continue;
+            };
+            let validator = parts
+                .entry(name)
+                .or_insert_with(|| platform(name).expect("the part's schema"));
+            for error in validator.iter_errors(value) {
+                found.push(format!(
+                    "{} ({name}.schema.json): {error} at {}",
+                    resource.path(),
+                    error.instance_path()
+                ));
+            }
+        }
     }
     Some(found)
+}
+
+/// The platform's own schema of a top-level part of a document, which it also serves as
+/// a sub-path (`cdn`, `headers`, `access`…): each part is checked against it too.
+fn part_schema(kind: &ResourceKind, part: &str) -> Option<&'static str> {
+    Some(match (kind, part) {
+        (ResourceKind::Org, "access") => "org-access",
+        (ResourceKind::Org | ResourceKind::Site | ResourceKind::Profile, _) => match part {
+            "access" => "access",
+            "apiKeys" => "apikeys",
+            "cdn" => "cdn",
+            "code" => "code",
+            "content" => "content",
+            "events" => "events",
+            "features" => "features",
+            "folders" => "folders",
+            "groups" => "groups",
+            "headers" => "headers",
+            "limits" => "limits",
+            "metadata" => "metadata",
+            "public" => "public",
+            "robots" => "robots",
+            "secrets" => "secrets",
+            "sidekick" => "sidekick",
+            "tokens" => "tokens",
+            "users" => "users",
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 fn compiled(repo: &RepoFiles) -> Compiled {
@@ -233,6 +296,12 @@ apiKeyId = ["key-1"]
 "#;
 
 const ORG: &str = r#"title = "Acme"
+description = "Every property of the org"
+registry = "github"
+users = [{ id = "u-1", email = "ops@acme.example", name = "Ops", roles = ["admin"] }]
+
+[access.admin]
+apiKeyId = ["key-1"]
 
 [groups.ops]
 members = [{ email = "ops@acme.example" }]
@@ -247,6 +316,15 @@ created = "2026-01-01T00:00:00Z"
 expiration = "2027-01-01T00:00:00Z"
 roles = ["publish"]
 "#;
+
+/// A profile that sets every property of the platform's profile document that siteops
+/// writes: a site's (without `extends`), its access and public blocks in the document.
+fn full_profile() -> String {
+    let (vendor, settings) = VENDORS[0];
+    let site = full_site(vendor, settings).replace("extends = { profile = \"shared\" }\n", "");
+    let access = format!("\n{FULL_ACCESS}").replace("\n[", "\n[access.");
+    format!("{site}{access}\n[public.paths]\nmappings = [\"/content/web/:/\"]\n")
+}
 
 #[test]
 fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
@@ -263,7 +341,7 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
         ("sites/acme/org.toml".into(), ORG.into()),
         (
             "sites/acme/shared.profile.toml".into(),
-            b"[robots]\ntxt = \"\"\n".to_vec(),
+            full_profile().into(),
         ),
     ];
     for (dir, site) in &sites {
@@ -286,7 +364,7 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
     let site = compiled
         .resources
         .iter()
-        .find(|r| r.kind == ResourceKind::Site && r.site.site == "on-fastly")
+        .find(|r| r.kind == ResourceKind::Site && r.site().is_some_and(|s| s.site == "on-fastly"))
         .expect("the fastly site");
     // Every property of the platform's site document but those the service keeps
     // (created, lastModified, apiKeys, secrets, tokens) and `public` (its own resource).
@@ -325,6 +403,53 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
         "value-of-FASTLY_TOKEN"
     );
     assert!(site.is_sensitive());
+    // Every property of the platform's profile and org documents but those the service
+    // keeps (created, lastModified; tokens, which the platform deprecates).
+    let keys = |kind: ResourceKind| -> Vec<String> {
+        let resource = compiled.resources.iter().find(|r| r.kind == kind);
+        let body = resource
+            .expect("compiled")
+            .body
+            .as_object()
+            .expect("an object");
+        body.keys().cloned().collect()
+    };
+    assert_eq!(
+        keys(ResourceKind::Profile),
+        [
+            "access",
+            "cdn",
+            "code",
+            "content",
+            "description",
+            "events",
+            "features",
+            "folders",
+            "groups",
+            "headers",
+            "limits",
+            "metadata",
+            "public",
+            "robots",
+            "sidekick",
+            "title",
+            "version"
+        ]
+    );
+    assert_eq!(
+        keys(ResourceKind::Org),
+        [
+            "access",
+            "apiKeys",
+            "description",
+            "groups",
+            "registry",
+            "secrets",
+            "title",
+            "users",
+            "version"
+        ]
+    );
     let Some(problems) = problems(&compiled) else {
         return;
     };

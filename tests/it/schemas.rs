@@ -28,6 +28,8 @@ fn every_compiled_body_satisfies_its_api_schema() {
     let compiled = compile(&validation.fleet, &Secrets::Redacted).expect("compiles");
     for resource in &compiled.resources {
         let kind = match resource.kind {
+            ResourceKind::Org => SchemaKind::ApiOrg,
+            ResourceKind::Profile => SchemaKind::ApiProfile,
             ResourceKind::Site => SchemaKind::ApiSite,
             ResourceKind::Public => SchemaKind::ApiPublic,
             ResourceKind::Access => SchemaKind::ApiAccess,

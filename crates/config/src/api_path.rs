@@ -1,10 +1,11 @@
 //! Where each resource lives on the platform's two services, written once: the
-//! administration API's `config/<org>/sites/…` paths and the worker's
+//! administration API's `config/<org>.json`, `config/<org>/profiles/…` and
+//! `config/<org>/sites/…` paths (the older path family) and the worker's
 //! `config/<org>/<site>/<branch>`. The compile output's layout, the remote client's
 //! requests and the bundled service's store keys of site documents are all derived from
 //! these functions, so the three cannot disagree.
 
-use crate::compile::ResourceKind;
+use crate::compile::{Owner, ResourceKind};
 use crate::model::SiteId;
 
 /// The two services a resource lives on.
@@ -20,6 +21,21 @@ pub enum Service {
 pub struct Location {
     pub service: Service,
     pub path: String,
+}
+
+/// The org's document: `config/<org>.json`.
+pub fn org(org: &str) -> String {
+    format!("config/{org}.json")
+}
+
+/// A profile's document: `config/<org>/profiles/<profile>.json`.
+pub fn profile(org: &str, profile: &str) -> String {
+    format!("config/{org}/profiles/{profile}.json")
+}
+
+/// The org's profiles: `config/<org>/profiles.json`.
+pub fn profiles(org: &str) -> String {
+    format!("config/{org}/profiles.json")
 }
 
 /// A site's document: `config/<org>/sites/<site>.json`.
@@ -68,10 +84,24 @@ impl Location {
         }
     }
 
+    /// Where `owner`'s resource of `kind` lives. The org's and a profile's document are
+    /// their owner's only resource, whatever `kind` says.
+    pub fn of(owner: &Owner, kind: &ResourceKind) -> Location {
+        match (owner, kind) {
+            (Owner::Org(org_name), _) => Location::admin(org(org_name)),
+            (Owner::Profile { org, name }, _) => Location::admin(profile(org, name)),
+            (Owner::Site(site_id), kind) => Location::of_site(site_id, kind),
+        }
+    }
+
     /// Where a resource of `kind` of `site` lives.
-    pub fn of(site_id: &SiteId, kind: &ResourceKind) -> Location {
+    pub fn of_site(site_id: &SiteId, kind: &ResourceKind) -> Location {
         let SiteId { org, site: name } = site_id;
         match kind {
+            // Not a site's kinds (compilation gives them their own owners, see `of`): read
+            // under a site as its org's document and the profile of the site's name.
+            ResourceKind::Org => Location::admin(self::org(org)),
+            ResourceKind::Profile => Location::admin(profile(org, name)),
             ResourceKind::Site => Location::admin(site(org, name)),
             ResourceKind::Public => Location::admin(site_part(org, name, "public")),
             ResourceKind::Access => Location::admin(site_part(org, name, "access")),
@@ -79,6 +109,11 @@ impl Location {
             ResourceKind::Secret(id) => Location::admin(secret(org, name, id)),
             ResourceKind::Worker(branch) => Location::worker(worker_branch(org, name, branch)),
         }
+    }
+
+    /// The org's profiles: `{"profiles": [{"name": …}]}`.
+    pub fn profiles_of(org: &str) -> Location {
+        Location::admin(profiles(org))
     }
 
     /// The org's sites: `{"sites": [{"name": …}]}`.
@@ -150,7 +185,7 @@ mod tests {
             ),
         ];
         for (kind, api, out) in cases {
-            let location = Location::of(&id, &kind);
+            let location = Location::of(&Owner::Site(id.clone()), &kind);
             assert_eq!(
                 location.service == Service::Worker,
                 matches!(kind, ResourceKind::Worker(_))
@@ -161,6 +196,27 @@ mod tests {
                 "{kind:?}"
             );
         }
+        let org = Location::of(&Owner::Org("acme".into()), &ResourceKind::Org);
+        assert_eq!(
+            (org.path.as_str(), org.compile_path().as_str()),
+            ("config/acme.json", "acme.json")
+        );
+        let repoless = Owner::Profile {
+            org: "acme".into(),
+            name: "repoless".into(),
+        };
+        let profile = Location::of(&repoless, &ResourceKind::Profile);
+        assert_eq!(
+            (profile.path.as_str(), profile.compile_path().as_str()),
+            (
+                "config/acme/profiles/repoless.json",
+                "acme/profiles/repoless.json"
+            )
+        );
+        assert_eq!(
+            Location::profiles_of("acme").path,
+            "config/acme/profiles.json"
+        );
         assert_eq!(Location::sites_of("acme").path, "config/acme/sites.json");
         assert_eq!(
             Location::secrets_of(&id).path,

@@ -2,7 +2,9 @@
 //! and the worker. Pure: secret values come from a caller-supplied lookup (the process
 //! environment at the edge, a map in tests), or are redacted.
 //!
-//! Output is deterministic: resources sorted by path, object keys sorted.
+//! Every resource has an [`Owner`]: the org (its own document), a profile, or a site (its
+//! document and sub-resources). Output is deterministic: resources sorted by path, object
+//! keys sorted.
 
 use std::fmt;
 
@@ -10,8 +12,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::api::CDN_CREDENTIALS;
-use crate::model::{Fleet, Sensitive, Site, SiteId};
+use crate::model::api::{CDN_CREDENTIALS, CdnConfig};
+use crate::model::{Fleet, Org, Profile, Sensitive, Site, SiteId};
 
 /// What secret values become in the output.
 pub enum Secrets<'a> {
@@ -31,12 +33,49 @@ pub enum Secrets<'a> {
 /// What a secret value is for, so that a stand-in can be made for exactly that.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretUse<'a> {
-    /// A named secret of a site (e.g. a code sync secret).
-    Secret { site: &'a SiteId, id: &'a str },
+    /// A named secret of a site (e.g. a code sync secret) or of the org (site
+    /// authentication's `secretId`).
+    Secret { owner: &'a Owner, id: &'a str },
     /// A worker entry's `templateApiKey`: reads the templates of `site`.
     TemplateApiKey { site: &'a SiteId },
-    /// A credential of the site's production CDN (`authToken`…), for purging it.
-    CdnCredential { site: &'a SiteId, name: &'a str },
+    /// A credential of a site's or profile's production CDN (`authToken`…), for purging it.
+    CdnCredential { owner: &'a Owner, name: &'a str },
+}
+
+/// Whose a resource is: the org's own document, a profile, or a site's.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Owner {
+    Org(String),
+    Profile { org: String, name: String },
+    Site(SiteId),
+}
+
+impl Owner {
+    pub fn org(&self) -> &str {
+        match self {
+            Owner::Org(org) | Owner::Profile { org, .. } => org,
+            Owner::Site(site) => &site.org,
+        }
+    }
+
+    /// The site, for a site's resource.
+    pub fn site(&self) -> Option<&SiteId> {
+        match self {
+            Owner::Site(site) => Some(site),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Owner {
+    /// `acme` (the org), `acme/profiles/repoless` (a profile), `acme/web` (a site).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Owner::Org(org) => f.write_str(org),
+            Owner::Profile { org, name } => write!(f, "{org}/profiles/{name}"),
+            Owner::Site(site) => site.fmt(f),
+        }
+    }
 }
 
 /// The stand-in for a secret value in redacted output.
@@ -45,6 +84,11 @@ pub const REDACTED: &str = "(sensitive)";
 /// One document the service takes, addressed as the API addresses it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ResourceKind {
+    /// The org's document (owner: the org).
+    Org,
+    /// A profile's document (owner: the profile).
+    Profile,
+    /// A site's document; the kinds below are its sub-resources (owner: the site).
     Site,
     Public,
     Access,
@@ -56,10 +100,12 @@ pub enum ResourceKind {
 
 impl ResourceKind {
     /// Whether the value at `pointer` (JSON pointer segments) in a body of this kind is a
-    /// secret value: a secret's `value`, an entry's `templateApiKey`, a CDN credential.
+    /// secret value: a secret's `value` (of `secrets/<id>.json`, or of an org document's
+    /// `secrets` entry), an entry's `templateApiKey`, a CDN credential.
     pub fn is_secret_at(&self, pointer: &[String]) -> bool {
         match (self, pointer) {
-            (ResourceKind::Site, [cdn, prod, field]) => {
+            (ResourceKind::Org, [secrets, _, field]) => secrets == "secrets" && field == "value",
+            (ResourceKind::Site | ResourceKind::Profile, [cdn, prod, field]) => {
                 cdn == "cdn" && prod == "prod" && CDN_CREDENTIALS.contains(&field.as_str())
             }
             (ResourceKind::Secret(_), [field]) => field == "value",
@@ -111,7 +157,7 @@ pub fn masked(kind: &ResourceKind, body: &Value) -> Value {
 
 #[derive(Clone, PartialEq)]
 pub struct Resource {
-    pub site: SiteId,
+    pub owner: Owner,
     pub kind: ResourceKind,
     pub body: Value,
 }
@@ -126,16 +172,28 @@ impl fmt::Debug for Resource {
 impl Resource {
     /// Path of the body in `siteops compile --out`, mirroring the API paths.
     pub fn path(&self) -> String {
-        crate::api_path::Location::of(&self.site, &self.kind).compile_path()
+        crate::api_path::Location::of(&self.owner, &self.kind).compile_path()
+    }
+
+    /// The site, for a site's resource.
+    pub fn site(&self) -> Option<&SiteId> {
+        self.owner.site()
     }
 
     /// The secret values the body holds, for masking (`::add-mask::`) and scrubbing.
     pub fn secret_values(&self) -> Vec<&str> {
         let values: Vec<&Value> = match (&self.kind, &self.body) {
             (ResourceKind::Secret(_), body) => body.get("value").into_iter().collect(),
-            (ResourceKind::Site, body) => CDN_CREDENTIALS
+            (ResourceKind::Site | ResourceKind::Profile, body) => CDN_CREDENTIALS
                 .iter()
                 .filter_map(|name| body.pointer(&format!("/cdn/prod/{name}")))
+                .collect(),
+            (ResourceKind::Org, body) => body
+                .get("secrets")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|secrets| secrets.values())
+                .filter_map(|entry| entry.get("value"))
                 .collect(),
             (ResourceKind::Worker(_), Value::Array(entries)) => entries
                 .iter()
@@ -146,11 +204,13 @@ impl Resource {
         values.into_iter().filter_map(Value::as_str).collect()
     }
 
-    /// Whether the body holds a secret value (a secret, or a worker key).
+    /// Whether the body holds a secret value (a secret, a credential, or a worker key).
     pub fn is_sensitive(&self) -> bool {
         match &self.kind {
             ResourceKind::Secret(_) => true,
-            ResourceKind::Site => !self.secret_values().is_empty(),
+            ResourceKind::Site | ResourceKind::Profile | ResourceKind::Org => {
+                !self.secret_values().is_empty()
+            }
             ResourceKind::Worker(_) => self
                 .body
                 .as_array()
@@ -178,26 +238,35 @@ impl Compiled {
     }
 }
 
-/// Compiles every site. Fails with one diagnostic per secret value that cannot be read.
+/// Compiles every org document, profile and site. Fails with one diagnostic per secret
+/// value that cannot be read.
 pub fn compile(fleet: &Fleet, secrets: &Secrets<'_>) -> Result<Compiled, Vec<Diagnostic>> {
     use rayon::prelude::*;
+    let compiler = || Compiler {
+        secrets,
+        resources: Vec::new(),
+        problems: Vec::new(),
+    };
+    let mut documents = compiler();
+    for org in &fleet.orgs {
+        documents.org(org);
+    }
+    for profile in &fleet.profiles {
+        documents.profile(profile);
+    }
     // Each site on its own, on every core; merged in the sites' order.
     let compiled: Vec<Compiler<'_>> = fleet
         .sites
         .par_iter()
         .map(|site| {
-            let mut compiler = Compiler {
-                secrets,
-                resources: Vec::new(),
-                problems: Vec::new(),
-            };
+            let mut compiler = compiler();
             compiler.site(site);
             compiler
         })
         .collect();
     let mut resources = Vec::new();
     let mut problems = Vec::new();
-    for compiler in compiled {
+    for compiler in std::iter::once(documents).chain(compiled) {
         resources.extend(compiler.resources);
         problems.extend(compiler.problems);
     }
@@ -215,38 +284,78 @@ struct Compiler<'s> {
 }
 
 impl Compiler<'_> {
+    /// The org's document, its secrets' values read: each a kept secret (`type = "key"`),
+    /// stamped (`created`, `lastModified`) by the service as it stores the document.
+    fn org(&mut self, org: &Org) {
+        let owner = Owner::Org(org.name.clone());
+        let mut body = to_value(&org.config);
+        let mut entries = serde_json::Map::new();
+        for (id, sensitive) in &org.secrets {
+            let usage = SecretUse::Secret { owner: &owner, id };
+            let what = format!("secret `{id}`");
+            if let Some(value) = self.read(&owner, &what, sensitive, usage) {
+                let entry = serde_json::json!({ "id": id, "type": "key", "value": value });
+                entries.insert(id.clone(), entry);
+            }
+        }
+        if !org.secrets.is_empty()
+            && let Value::Object(map) = &mut body
+        {
+            map.insert("secrets".into(), Value::Object(entries));
+        }
+        self.push(owner, ResourceKind::Org, body);
+    }
+
+    fn profile(&mut self, profile: &Profile) {
+        let owner = Owner::Profile {
+            org: profile.org.clone(),
+            name: profile.name.clone(),
+        };
+        let mut config = profile.config.clone();
+        config.cdn = self.cdn(&owner, profile.cdn.as_ref());
+        self.push(owner, ResourceKind::Profile, to_value(&config));
+    }
+
+    /// A CDN block with its credentials read; `None` when one cannot be (each missing
+    /// variable is reported).
+    fn cdn(&mut self, owner: &Owner, cdn: Option<&CdnConfig<Sensitive>>) -> Option<CdnConfig> {
+        let mut complete = true;
+        let read = cdn?.clone().map_credentials(|name, sensitive| {
+            let usage = SecretUse::CdnCredential { owner, name };
+            let value = self.read(owner, &format!("cdn.prod.{name}"), &sensitive, usage);
+            complete &= value.is_some();
+            Ok::<_, std::convert::Infallible>(value.unwrap_or_default())
+        });
+        read.ok().filter(|_| complete)
+    }
+
     fn site(&mut self, site: &Site) {
+        let owner = Owner::Site(site.id.clone());
         let mut config = site.config.clone();
-        if let Some(cdn) = &site.cdn {
-            // Every credential read, so that each missing variable is reported.
-            let mut complete = true;
-            let read = cdn.clone().map_credentials(|name, sensitive| {
-                let usage = SecretUse::CdnCredential {
-                    site: &site.id,
-                    name,
-                };
-                let value = self.read(site, &format!("cdn.prod.{name}"), &sensitive, usage);
-                complete &= value.is_some();
-                Ok::<_, std::convert::Infallible>(value.unwrap_or_default())
-            });
-            config.cdn = read.ok().filter(|_| complete);
+        if site.cdn.is_some() {
+            config.cdn = self.cdn(&owner, site.cdn.as_ref());
         }
         let config = &config;
-        self.push(site, ResourceKind::Site, to_value(config));
+        self.push(owner.clone(), ResourceKind::Site, to_value(config));
         if let Some(public) = &site.public {
-            self.push(site, ResourceKind::Public, to_value(public));
+            self.push(owner.clone(), ResourceKind::Public, to_value(public));
         }
         if let Some(access) = &config.access {
-            self.push(site, ResourceKind::Access, to_value(access));
+            self.push(owner.clone(), ResourceKind::Access, to_value(access));
         }
         if let Some(code) = &config.code {
-            self.push(site, ResourceKind::Code, to_value(code));
+            self.push(owner.clone(), ResourceKind::Code, to_value(code));
         }
         for (id, sensitive) in &site.secrets {
-            let usage = SecretUse::Secret { site: &site.id, id };
-            if let Some(value) = self.read(site, &format!("secret `{id}`"), sensitive, usage) {
+            let usage = SecretUse::Secret { owner: &owner, id };
+            let what = format!("secret `{id}`");
+            if let Some(value) = self.read(&owner, &what, sensitive, usage) {
                 let body = crate::model::api::SecretBody { value };
-                self.push(site, ResourceKind::Secret(id.clone()), to_value(&body));
+                self.push(
+                    owner.clone(),
+                    ResourceKind::Secret(id.clone()),
+                    to_value(&body),
+                );
             }
         }
         for (branch, entries) in &site.transform {
@@ -255,29 +364,25 @@ impl Compiler<'_> {
                 let mut entry = spec.entry.clone();
                 if let Some(key) = &spec.template_api_key {
                     let usage = SecretUse::TemplateApiKey { site: &site.id };
-                    entry.template_api_key = self.read(site, "templateApiKey", key, usage);
+                    entry.template_api_key = self.read(&owner, "templateApiKey", key, usage);
                 }
                 bodies.push(to_value(&entry));
             }
             self.push(
-                site,
+                owner.clone(),
                 ResourceKind::Worker(branch.clone()),
                 Value::Array(bodies),
             );
         }
     }
 
-    fn push(&mut self, site: &Site, kind: ResourceKind, body: Value) {
-        self.resources.push(Resource {
-            site: site.id.clone(),
-            kind,
-            body,
-        });
+    fn push(&mut self, owner: Owner, kind: ResourceKind, body: Value) {
+        self.resources.push(Resource { owner, kind, body });
     }
 
     fn read(
         &mut self,
-        site: &Site,
+        owner: &Owner,
         what: &str,
         sensitive: &Sensitive,
         usage: SecretUse<'_>,
@@ -295,8 +400,8 @@ impl Compiler<'_> {
                 Diagnostic::error(
                     Code::MissingSecretValue,
                     format!(
-                        "environment variable `{}` is not set ({what} of {})",
-                        sensitive.env, site.id
+                        "environment variable `{}` is not set ({what} of {owner})",
+                        sensitive.env
                     ),
                 )
                 .with_help(

@@ -184,7 +184,7 @@ fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources)
     };
     // A site's resources are not next to each other (its worker configuration sorts with
     // the others'): a set, so each site is one section.
-    let sites: BTreeSet<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
+    let sites: BTreeSet<&SiteId> = compiled.resources.iter().filter_map(|r| r.site()).collect();
     html! {
         @for site in sites {
             (site_section(snapshot, compiled, site, addresses, code))
@@ -202,7 +202,7 @@ fn site_section(
     let resources: Vec<_> = compiled
         .resources
         .iter()
-        .filter(|r| &r.site == site)
+        .filter(|r| r.site() == Some(site))
         .collect();
     let mut branches: Vec<&str> = resources
         .iter()
@@ -334,7 +334,7 @@ mod tests {
     fn each_site_once_and_each_page_with_the_links_its_kind_has() {
         use siteops_config::compile::Resource;
         let resource = |site: SiteId, kind| Resource {
-            site,
+            owner: siteops_config::compile::Owner::Site(site),
             kind,
             body: serde_json::json!({}),
         };

@@ -134,7 +134,7 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
             .compiled
             .iter()
             .flat_map(|compiled| &compiled.resources)
-            .map(|r| &r.site)
+            .filter_map(|r| r.site())
             .collect();
         // The previews of sites that are gone go with them: their pages answer 404 now.
         let previews: Vec<PreviewSummary> = live
@@ -154,7 +154,8 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
             .compiled
             .iter()
             .flat_map(|compiled| &compiled.resources)
-            .filter_map(|r| Some((r.site.org.clone(), CodeRepo::of_site(&r.body)?)))
+            .filter(|r| r.kind == siteops_config::compile::ResourceKind::Site)
+            .filter_map(|r| Some((r.owner.org().to_string(), CodeRepo::of_site(&r.body)?)))
             .collect();
         (previews, repos)
     };

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::pages::KnownPage;
 use super::{Live, LiveEvent};
-use siteops_config::compile::{Compiled, ResourceKind, SecretUse, Secrets, compile};
+use siteops_config::compile::{Compiled, Owner, ResourceKind, SecretUse, Secrets, compile};
 use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
 use siteops_config::repo::{RepoFiles, limit_for, read_file};
@@ -118,15 +118,20 @@ impl SessionKeys {
                 jti: None,
                 roles: None,
             }),
-            SecretUse::Secret { site, id } => {
-                format!("unset-{}-{}-{id}-{}", site.org, site.site, self.nonce)
+            SecretUse::Secret { owner, id } => {
+                format!("unset-{}-{id}-{}", slug(owner), self.nonce)
             }
             // No CDN is purged by `serve`: a random string purges nothing anywhere.
-            SecretUse::CdnCredential { site, name } => {
-                format!("unset-{}-{}-{name}-{}", site.org, site.site, self.nonce)
+            SecretUse::CdnCredential { owner, name } => {
+                format!("unset-{}-{name}-{}", slug(owner), self.nonce)
             }
         }
     }
+}
+
+/// An owner as one word of a stand-in: `acme-website`, `acme`, `acme-profiles-repoless`.
+fn slug(owner: &Owner) -> String {
+    owner.to_string().replace('/', "-")
 }
 
 fn describe_stand_in(usage: &SecretUse<'_>) -> String {
@@ -135,10 +140,10 @@ fn describe_stand_in(usage: &SecretUse<'_>) -> String {
             "a templateApiKey of {site} has no value in the environment; it is a token that \
              only reads {site}'s templates"
         ),
-        SecretUse::Secret { site, id } => format!(
+        SecretUse::Secret { owner: site, id } => format!(
             "secret `{id}` of {site} has no value in the environment; it is a random stand-in"
         ),
-        SecretUse::CdnCredential { site, name } => format!(
+        SecretUse::CdnCredential { owner: site, name } => format!(
             "cdn.prod.{name} of {site} has no value in the environment; it is a random stand-in"
         ),
     }
@@ -404,15 +409,15 @@ fn read_templates(
         ) else {
             continue;
         };
-        let prefix = format!(
-            "sites/{}/{}/templates/",
-            resource.site.org, resource.site.site
-        );
+        let Some(site) = resource.site() else {
+            continue;
+        };
+        let prefix = format!("sites/{}/{}/templates/", site.org, site.site);
         for path in repo.paths().filter(|p| p.starts_with(&prefix)) {
             let file = &path[prefix.len() - "templates/".len()..];
             templates.push(Template {
                 path: path.to_string(),
-                key: code_key(&resource.site.org, owner, code_repo, "main", file),
+                key: code_key(&site.org, owner, code_repo, "main", file),
                 bytes: read_listed(root, repo, path)?,
             });
         }
@@ -455,6 +460,14 @@ async fn apply_to_self(
     )
     .map_err(|e| Failure::new(e.to_string()))?;
     let scope = PruneScope::every_site_of(orgs);
+    // The bundled service does not keep org or profile documents yet (h-server adds
+    // them): only the sites' resources are applied to it. Remove when it does.
+    let compiled = &Compiled {
+        resources: (compiled.resources.iter())
+            .filter(|r| r.site().is_some())
+            .cloned()
+            .collect(),
+    };
     let state = live::read(&client, compiled, Some(&scope), 8)
         .await
         .map_err(|e| Failure::new(format!("cannot read the bundled service: {e}")))?;

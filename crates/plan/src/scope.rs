@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use siteops_config::compile::Compiled;
+use siteops_config::compile::{Compiled, Resource};
 use siteops_config::model::{Fleet, SiteId};
 use siteops_config::rules::is_id;
 
@@ -79,12 +79,14 @@ impl Scope {
     }
 
     /// The sites of `fleet` to compile: the named ones only, so that only their secrets
-    /// are needed.
+    /// are needed; the org documents and profiles are a whole repository's plan only.
     pub fn fleet(&self, fleet: &Fleet) -> Fleet {
         if self.sites.is_empty() {
             return fleet.clone();
         }
         Fleet {
+            orgs: Vec::new(),
+            profiles: Vec::new(),
             sites: (fleet.sites.iter())
                 .filter(|site| self.sites.contains(&site.id))
                 .cloned()
@@ -96,7 +98,11 @@ impl Scope {
     /// which live sites to read for pruning (`None` without pruning).
     pub fn narrow(&self, compiled: &mut Compiled) -> Result<Option<PruneScope>, ScopeError> {
         if !self.prune {
-            let present: BTreeSet<&SiteId> = compiled.resources.iter().map(|r| &r.site).collect();
+            let present: BTreeSet<&SiteId> = compiled
+                .resources
+                .iter()
+                .filter_map(Resource::site)
+                .collect();
             if let Some(missing) = self.sites.iter().find(|s| !present.contains(s)) {
                 return Err(ScopeError::NoSuchSite(missing.clone()));
             }
@@ -109,10 +115,14 @@ impl Scope {
         if let Some(shard) = self.shard {
             let groups = site_groups(compiled);
             compiled.resources.retain(|r| {
-                let name = r.site.to_string();
-                let ours = shard.takes(groups.get(&r.site).unwrap_or(&name));
+                // The org's documents go with the shard its name hashes to.
+                let Some(site) = r.site() else {
+                    return shard.takes(r.owner.org());
+                };
+                let name = site.to_string();
+                let ours = shard.takes(groups.get(site).unwrap_or(&name));
                 if !ours {
-                    elsewhere.insert(r.site.clone());
+                    elsewhere.insert(site.clone());
                 }
                 ours
             });
@@ -131,10 +141,10 @@ impl Scope {
     }
 }
 
-/// The orgs `compiled` has sites in.
+/// The orgs `compiled` has sites or documents in.
 pub fn orgs(compiled: &Compiled) -> BTreeSet<String> {
     (compiled.resources.iter())
-        .map(|r| r.site.org.clone())
+        .map(|r| r.owner.org().to_string())
         .collect()
 }
 
@@ -149,7 +159,7 @@ fn parse_site(text: &str) -> Option<SiteId> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use siteops_config::compile::{Resource, ResourceKind};
+    use siteops_config::compile::{Owner, ResourceKind};
 
     use super::*;
 
@@ -161,13 +171,13 @@ mod tests {
     fn compiled(names: &[&str]) -> Compiled {
         let mut resources: Vec<Resource> = (names.iter())
             .map(|name| Resource {
-                site: id(name),
+                owner: Owner::Site(id(name)),
                 kind: ResourceKind::Site,
                 body: json!({"version": 1}),
             })
             .collect();
         resources.push(Resource {
-            site: id(names[0]),
+            owner: Owner::Site(id(names[0])),
             kind: ResourceKind::Secret("sync".into()),
             body: json!({"value": "v"}),
         });
@@ -187,7 +197,7 @@ mod tests {
         compiled
             .resources
             .iter()
-            .map(|r| r.site.to_string())
+            .map(|r| r.owner.to_string())
             .collect()
     }
 

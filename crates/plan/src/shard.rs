@@ -39,12 +39,13 @@ pub fn site_groups(compiled: &Compiled) -> HashMap<SiteId, String> {
         .resources
         .iter()
         .filter(|r| r.kind == ResourceKind::Site)
-        .map(|r| {
+        .filter_map(|r| {
+            let site = r.site()?;
             let group = match crate::apply::order::external_repository(&r.body) {
                 Some((owner, repo)) => format!("repository {owner}/{repo}"),
-                None => r.site.to_string(),
+                None => site.to_string(),
             };
-            (r.site.clone(), group)
+            Some((site.clone(), group))
         })
         .collect()
 }

@@ -9,14 +9,18 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 use super::{Fixture, Run, SYNC_SECRET, TEMPLATE_KEY};
 
 impl Fixture {
-    /// GETs a resource from the service, as the plan reads it.
+    /// GETs a resource from the service (through the stub), as the plan reads it.
     async fn live(&self, location: &Location) -> crate::harness::Answer {
-        let base = match location.service {
-            Service::Admin => "/admin",
-            Service::Worker => "/transform",
+        let url = match location.service {
+            Service::Admin => format!("{}/{}", self.admin_url(), location.path),
+            Service::Worker => self.server.url(&format!("/transform/{}", location.path)),
         };
-        let path = format!("{base}/{}", location.path);
-        self.server.get(&path, &self.token).await
+        let request = self
+            .server
+            .client
+            .get(url)
+            .header("x-auth-token", &self.token);
+        crate::harness::answer(request.send().await.expect("answered")).await
     }
 }
 
@@ -34,7 +38,7 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
     assert!(
         plan.stdout
-            .ends_with("\nPlan: 10 to create, 0 to update, 0 to delete.\n"),
+            .ends_with("\nPlan: 12 to create, 0 to update, 0 to delete.\n"),
         "{}",
         plan.stdout
     );
@@ -42,19 +46,19 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     assert!(
         apply
             .stdout
-            .ends_with("\nApply complete: 10 created, 0 updated, 0 deleted.\n"),
+            .ends_with("\nApply complete: 12 created, 0 updated, 0 deleted.\n"),
         "{}",
         apply.stdout
     );
     assert_eq!(
         apply.stderr.lines().count(),
-        10,
+        12,
         "one line per change in CI"
     );
 
     // The service holds exactly the compiled bodies; secrets exist, without values.
     for resource in f.compiled(&f.worker_url()).resources {
-        let answer = f.live(&Location::of(&resource.site, &resource.kind)).await;
+        let answer = f.live(&Location::of(&resource.owner, &resource.kind)).await;
         assert_eq!(answer.status, 200, "{}", resource.path());
         match resource.kind {
             ResourceKind::Secret(id) => assert_eq!(
@@ -67,6 +71,21 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
             ),
             // The service keeps one document per site: the site's answer holds its public
             // configuration and secrets too, each also a resource of its own.
+            // The org's secrets are kept, their values never answered.
+            ResourceKind::Org => {
+                let mut expected = resource.body.clone();
+                let mut document = without_dates(answer.body);
+                for (id, entry) in expected["secrets"].as_object_mut().expect("secrets") {
+                    entry.as_object_mut().expect("an entry").remove("value");
+                    let stored = document["secrets"][id].take();
+                    document["secrets"][id] = without_dates(stored);
+                }
+                assert_eq!(document, expected, "{}", resource.path());
+                assert_eq!(
+                    f.stub.document("acme.json").expect("stored")["secrets"]["partner-preview"]["value"],
+                    super::PARTNER_SECRET
+                );
+            }
             ResourceKind::Site => {
                 let mut document = without_dates(answer.body);
                 for part in ["public", "secrets"] {
@@ -85,7 +104,7 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
 
     let again = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
     assert_eq!(again.stdout, "No changes.\n");
-    let site = Location::of(&site_id("acme", "website"), &ResourceKind::Site);
+    let site = Location::of_site(&site_id("acme", "website"), &ResourceKind::Site);
     let stamped = f.live(&site).await.body["lastModified"].clone();
     let second = f.siteops("apply", &["--yes"]).await.expect(0);
     assert_eq!(second.stdout, "No changes.\n");
@@ -156,13 +175,13 @@ async fn prune_deletes_what_the_repository_no_longer_has() {
             .ends_with("Apply complete: 0 created, 0 updated, 3 deleted.\n")
     );
     let website = site_id("acme", "website");
-    let dev = Location::of(&website, &ResourceKind::Worker("dev".into()));
+    let dev = Location::of_site(&website, &ResourceKind::Worker("dev".into()));
     assert_eq!(f.live(&dev).await.status, 404);
-    let main = Location::of(&website, &ResourceKind::Worker("main".into()));
+    let main = Location::of_site(&website, &ResourceKind::Worker("main".into()));
     assert_eq!(f.live(&main).await.status, 200);
-    let legacy = Location::of(&site_id("acme", "legacy"), &ResourceKind::Site);
+    let legacy = Location::of_site(&site_id("acme", "legacy"), &ResourceKind::Site);
     assert_eq!(f.live(&legacy).await.status, 404);
-    let docs = Location::of(&site_id("globex", "docs"), &ResourceKind::Site);
+    let docs = Location::of_site(&site_id("globex", "docs"), &ResourceKind::Site);
     assert_eq!(f.live(&docs).await.status, 200);
     f.siteops("plan", &["--prune", "--detailed-exitcode"])
         .await
@@ -443,7 +462,7 @@ async fn a_failure_part_way_is_reported_and_a_rerun_converges() {
     assert!(!first.stdout.contains(TEMPLATE_KEY) && !first.stderr.contains(TEMPLATE_KEY));
     assert!(!first.stdout.contains(SYNC_SECRET) && !first.stderr.contains(SYNC_SECRET));
     assert!(first.stdout.ends_with(
-        "Apply failed: 9 of 10 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
+        "Apply failed: 11 of 12 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
     ), "{}", first.stdout);
 
     // The rerun, against the working worker, creates the worker configuration and points
@@ -522,4 +541,70 @@ async fn shards_split_the_fleet_and_its_deletions() {
     f.siteops("plan", &["--prune", "--detailed-exitcode"])
         .await
         .expect(0);
+}
+
+/// The org's document and its profiles, planned and applied like a site's documents
+/// (against [`super::org_stub::OrgStub`] until the bundled service keeps them): a changed
+/// profile names the sites that extend it, an org secret is rewritten only on request,
+/// and an unlisted profile goes only with `--prune`.
+#[tokio::test]
+async fn the_org_and_its_profiles_are_planned_and_applied() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let org = f.stub.document("acme.json").expect("the org's document");
+    assert_eq!(
+        org["secrets"]["partner-preview"]["value"],
+        super::PARTNER_SECRET
+    );
+    assert_eq!(
+        f.stub
+            .document("acme/profiles/repoless.json")
+            .expect("the profile")["sidekick"],
+        json!({"project": "Acme content sites"})
+    );
+
+    f.edit(
+        "sites/acme/repoless.profile.toml",
+        "project = \"Acme content sites\"",
+        "project = \"Acme sites\"",
+    );
+    std::fs::write(
+        f.root.join("sites/acme/spare.profile.toml"),
+        "[robots]\ntxt = \"\"\n",
+    )
+    .expect("write");
+    let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
+    insta::assert_snapshot!("plan-profile-change", plan.stdout);
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+
+    // An org secret's value is write-only: rewritten on request only.
+    let replace = [
+        "--replace-secret",
+        "acme/partner-preview",
+        "--detailed-exitcode",
+    ];
+    let plan = f.siteops("plan", &replace).await.expect(2);
+    assert_eq!(
+        plan.stdout,
+        "~ update  acme.json  (--replace-secret: the stored value is replaced)\n      \
+         ~ secrets.partner-preview.value: (sensitive) (value changed)\n\
+         \nPlan: 0 to create, 1 to update, 0 to delete.\n"
+    );
+
+    std::fs::remove_file(f.root.join("sites/acme/spare.profile.toml")).expect("remove");
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+    let prune = f.siteops("apply", &["--yes", "--prune"]).await.expect(0);
+    assert!(
+        prune.stdout.contains(
+            "- delete  acme/profiles/spare.json  (the repository no longer has this profile)\n"
+        ),
+        "{}",
+        prune.stdout
+    );
+    assert!(f.stub.document("acme/profiles/spare.json").is_none());
+    assert!(
+        f.stub.document("acme.json").is_some(),
+        "the org's document stays"
+    );
 }

@@ -3,6 +3,7 @@
 //! wiremock (`resilience`).
 
 mod e2e;
+mod org_stub;
 mod outputs;
 mod resilience;
 
@@ -15,15 +16,20 @@ use siteops_config::validate::{Options, validate};
 
 use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::{copy_dir, repo_root};
+use org_stub::OrgStub;
 
 /// Distinctive values for the example sites' secrets, so that a test can search every
 /// output for them.
 pub(crate) const SYNC_SECRET: &str = "sync-secret-4f1b9e27";
 pub(crate) const TEMPLATE_KEY: &str = "template-key-8c2d7a51";
+/// The value of the org's secret (`sites/acme/org.toml`).
+pub(crate) const PARTNER_SECRET: &str = "partner-secret-93c0d6e4";
 
-/// The bundled service, and a copy of the example repository to edit.
+/// The bundled service (behind [`OrgStub`], which keeps the org's documents until the
+/// service does), and a copy of the example repository to edit.
 pub(crate) struct Fixture {
     pub server: TestServer,
+    pub stub: OrgStub,
     pub token: String,
     pub root: PathBuf,
     _dir: tempfile::TempDir,
@@ -33,6 +39,7 @@ impl Fixture {
     pub(crate) async fn start() -> Fixture {
         let server = TestServer::start().await;
         let token = server.token(ORG_ADMIN);
+        let stub = OrgStub::start(server.url(""), token.clone()).await;
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path().join("repo");
         copy_dir(&repo_root().join("sites"), &root.join("sites"));
@@ -40,6 +47,7 @@ impl Fixture {
             .expect("copy siteops.toml");
         Fixture {
             server,
+            stub,
             token,
             root,
             _dir: dir,
@@ -47,7 +55,7 @@ impl Fixture {
     }
 
     pub(crate) fn admin_url(&self) -> String {
-        self.server.url("/admin")
+        format!("http://{}/admin", self.stub.addr)
     }
 
     pub(crate) fn worker_url(&self) -> String {
@@ -110,6 +118,7 @@ fn secret_value(name: &str) -> Option<&'static str> {
     match name {
         "ACME_GIT_SYNC_SECRET" => Some(SYNC_SECRET),
         "ACME_TEMPLATE_API_KEY" => Some(TEMPLATE_KEY),
+        "ACME_PARTNER_PREVIEW_SECRET" => Some(PARTNER_SECRET),
         _ => None,
     }
 }
@@ -157,6 +166,7 @@ async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &
             .env("NO_COLOR", "1")
             .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
             .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)
+            .env("ACME_PARTNER_PREVIEW_SECRET", PARTNER_SECRET)
             .envs(env);
         for name in &unset {
             command.env_remove(name);

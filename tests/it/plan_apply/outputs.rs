@@ -1,12 +1,12 @@
 //! What plan prints: snapshots of the human, JSON and Markdown forms of one plan with
 //! every kind of change, and the rule that no secret value appears in any output.
 
-use siteops_config::compile::{Compiled, Resource, ResourceKind};
+use siteops_config::compile::{Compiled, Owner, Resource, ResourceKind};
 use siteops_config::model::SiteId;
 use siteops_plan::plan::markdown::{COMMENT_LIMIT, markdown};
 use siteops_plan::plan::{LiveState, PlanSettings, diff};
 
-use super::{Fixture, Run, SYNC_SECRET, TEMPLATE_KEY, run_siteops};
+use super::{Fixture, PARTNER_SECRET, Run, SYNC_SECRET, TEMPLATE_KEY, run_siteops};
 
 const ROTATED_KEY: &str = "template-key-rotated-93e1";
 
@@ -62,7 +62,8 @@ async fn plan(f: &Fixture, extra: &[&str]) -> Run {
 
 /// Ports and fingerprints vary between runs.
 fn stable(f: &Fixture, text: &str) -> String {
-    let text = text.replace(&f.server.server.addr.to_string(), "127.0.0.1:[port]");
+    let text = (text.replace(&f.server.server.addr.to_string(), "127.0.0.1:[port]"))
+        .replace(&f.stub.addr.to_string(), "127.0.0.1:[port]");
     let fingerprint = regex::Regex::new("sha256:[0-9a-f]{64}").expect("regex");
     fingerprint
         .replace_all(&text, "sha256:[fingerprint]")
@@ -113,7 +114,7 @@ async fn no_secret_value_appears_in_any_output() {
     let apply = f.siteops("apply", &env_args).await.expect(0);
     outputs.push(apply.stdout);
     outputs.push(apply.stderr);
-    let values = [SYNC_SECRET, TEMPLATE_KEY, ROTATED_KEY];
+    let values = [SYNC_SECRET, TEMPLATE_KEY, ROTATED_KEY, PARTNER_SECRET];
     for output in &outputs {
         for value in values {
             assert!(!output.contains(value), "{value} printed in:\n{output}");
@@ -142,10 +143,11 @@ async fn github_actions_masks_secret_values_first() {
         ("GITHUB_ACTIONS", "true"),
     ];
     let run = run_siteops(args, &env).await;
-    let first: Vec<&str> = run.stdout.lines().take(2).collect();
+    let first: Vec<&str> = run.stdout.lines().take(3).collect();
     assert_eq!(
         first,
         [
+            format!("::add-mask::{PARTNER_SECRET}"),
             format!("::add-mask::{SYNC_SECRET}"),
             format!("::add-mask::{TEMPLATE_KEY}")
         ]
@@ -156,10 +158,10 @@ async fn github_actions_masks_secret_values_first() {
 fn a_large_plan_stays_within_the_comment_limit() {
     let resources = (0..3000)
         .map(|n| Resource {
-            site: SiteId {
+            owner: Owner::Site(SiteId {
                 org: "org".into(),
                 site: format!("site-{n:04}"),
-            },
+            }),
             kind: ResourceKind::Site,
             body: serde_json::json!({"version": 1, "content": {"source": {
                 "type": "markup", "url": format!("https://content.example/site-{n:04}")}}}),

@@ -42,7 +42,7 @@ fn web() -> Location {
         org: "acme".into(),
         site: "web".into(),
     };
-    Location::of(&site, &ResourceKind::Site)
+    Location::of_site(&site, &ResourceKind::Site)
 }
 
 async fn requests(mock: &MockServer) -> usize {
@@ -154,9 +154,9 @@ async fn the_token_goes_in_each_service_header_and_nowhere_else() {
         org: "acme".into(),
         site: "web".into(),
     };
-    let worker = Location::of(&site, &ResourceKind::Worker("main".into()));
+    let worker = Location::of_site(&site, &ResourceKind::Worker("main".into()));
     assert_eq!(client.get(&worker).await.expect("worker"), Some(json!([])));
-    let missing = Location::of(&site, &ResourceKind::Public);
+    let missing = Location::of_site(&site, &ResourceKind::Public);
     let error = client.post(&missing, &json!({})).await.unwrap_err();
     assert!(!error.to_string().contains(TOKEN));
     assert!(!format!("{client:?}").contains(TOKEN));
@@ -179,7 +179,7 @@ async fn a_failure_part_way_skips_what_depends_on_it_and_a_rerun_completes() {
         .await
         .expect("live state");
     let plan = diff(&desired, &live, &PlanSettings::default()).expect("plan");
-    assert_eq!(plan.summary.create, 10);
+    assert_eq!(plan.summary.create, 12);
 
     let report = apply::run(&client, &plan, &ApplyOptions::default())
         .await
@@ -215,7 +215,7 @@ async fn a_failure_part_way_skips_what_depends_on_it_and_a_rerun_completes() {
     assert!(rerun.succeeded(), "{}", report::table(&rerun));
     assert_eq!(
         report::summary(&rerun),
-        "Apply complete: 10 created, 0 updated, 0 deleted."
+        "Apply complete: 12 created, 0 updated, 0 deleted."
     );
 }
 

@@ -137,17 +137,18 @@ struct JsonReport<'a, T: Serialize> {
     version: u32,
     summary: Summary,
     diagnostics: &'a [Diagnostic],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explain: Option<T>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    extra: Option<T>,
 }
 
-/// A versioned JSON document: `{version, summary, diagnostics, explain?}`.
-pub fn json<T: Serialize>(diagnostics: &[Diagnostic], explain: Option<T>) -> String {
+/// A versioned JSON document: `{version, summary, diagnostics}`, and `extra`'s fields
+/// after them (`validate --explain`'s `explain` and `effective`).
+pub fn json<T: Serialize>(diagnostics: &[Diagnostic], extra: Option<T>) -> String {
     let report = JsonReport {
         version: JSON_FORMAT_VERSION,
         summary: Summary::of(diagnostics),
         diagnostics,
-        explain,
+        extra,
     };
     let mut text = serde_json::to_string_pretty(&report).expect("diagnostics serialize");
     text.push('\n');

@@ -26,10 +26,34 @@ impl fmt::Display for SiteId {
     }
 }
 
-/// Every site of the repository, validated, sorted by org and site name.
+/// Every org document, profile and site of the repository, validated, each sorted by
+/// name (org, then profile or site).
 #[derive(Debug, Clone, Default)]
 pub struct Fleet {
+    /// The orgs with an `org.toml`.
+    pub orgs: Vec<Org>,
+    pub profiles: Vec<Profile>,
     pub sites: Vec<Site>,
+}
+
+/// An org's own document (`sites/<org>/org.toml`).
+#[derive(Debug, Clone)]
+pub struct Org {
+    pub name: String,
+    /// The document without `secrets`, whose values compilation reads.
+    pub config: api::OrgConfig,
+    /// Secret id -> where its value comes from.
+    pub secrets: BTreeMap<String, Sensitive>,
+}
+
+/// A profile (`sites/<org>/<name>.profile.toml`), which the sites that extend it take.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    pub org: String,
+    pub name: String,
+    /// The document without `cdn`, whose credentials compilation reads.
+    pub config: api::ProfileConfig,
+    pub cdn: Option<api::CdnConfig<Sensitive>>,
 }
 
 #[derive(Debug, Clone)]

@@ -13,6 +13,7 @@
 //!
 //! Pure: no I/O, no environment. Secret values are read only by compilation.
 
+mod documents;
 mod fleet;
 mod load;
 mod references;
@@ -137,9 +138,14 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
         .map(|(draft, origin)| model_site(draft, origin))
         .collect();
     let effective = effective(&loaded, &sites);
+    let (orgs, profiles) = documents::model(&loaded);
     diagnostic::sort(&mut diagnostics);
     Validation {
-        fleet: Fleet { sites },
+        fleet: Fleet {
+            orgs,
+            profiles,
+            sites,
+        },
         diagnostics,
         explanations,
         effective,

@@ -190,7 +190,7 @@ async fn apply_and_preview(
         let known = snapshot
             .compiled
             .as_ref()
-            .is_some_and(|c| c.resources.iter().any(|r| r.site == *recording.site));
+            .is_some_and(|c| c.resources.iter().any(|r| r.site() == Some(recording.site)));
         if !known {
             return Err(RecordError::UnknownSite {
                 site: format!("{}/{}", recording.site.org, recording.site.site),

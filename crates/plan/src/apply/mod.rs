@@ -214,7 +214,7 @@ fn step(resource: &Planned, outcome: Outcome) -> Step {
 
 /// One change: POST the body (create or replace), or DELETE.
 async fn perform(client: &Client, resource: &Planned) -> Result<(), ClientError> {
-    let location = Location::of(&resource.site_id(), &resource.resource_kind());
+    let location = Location::of(&resource.owner(), &resource.resource_kind());
     match (&resource.action, &resource.body) {
         (Action::Delete, _) => client.delete(&location).await,
         (Action::Create | Action::Update, Some(Body(body))) => client.post(&location, body).await,

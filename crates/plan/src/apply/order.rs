@@ -6,8 +6,10 @@
 //!   own secrets, and a site that selects a shared external repository waits for the
 //!   repository's onboarding site and its sync secret (the repository is not selectable
 //!   until that secret is stored).
+//! - The org's document before its profiles, and both before the sites (a site names a
+//!   profile, and the org's groups and secrets).
 //! - Deletions in reverse: a site's sub-resources go before the site; a secret goes after
-//!   the site change that stops naming it.
+//!   the site change that stops naming it; a profile after its org's site changes.
 
 use std::collections::HashMap;
 
@@ -35,13 +37,38 @@ pub fn dependencies(resources: &[Planned]) -> Vec<Vec<usize>> {
             .get(&(r.org.as_str(), r.site.as_str(), Kind::Site, None))
             .copied()
     };
+    let written = |j: usize| matches!(changes[j].action, Action::Create | Action::Update);
+    let org_of = |r: &Planned| {
+        index
+            .get(&(r.org.as_str(), "", Kind::Org, None))
+            .copied()
+            .filter(|&j| written(j))
+    };
+    let profile_of = |r: &Planned| {
+        let name = (r.after.as_ref())
+            .and_then(|body| body.pointer("/extends/profile"))
+            .and_then(Value::as_str)
+            .unwrap_or("default");
+        index
+            .get(&(r.org.as_str(), "", Kind::Profile, Some(name)))
+            .copied()
+            .filter(|&j| written(j))
+    };
     let onboarding = onboarding_sites(changes);
     let mut deps = vec![Vec::new(); changes.len()];
     for (i, resource) in changes.iter().enumerate() {
         let site = site_of(resource).map(|s| (s, changes[s].action));
         match (resource.kind, resource.action) {
-            (_, Action::NoOp) => {}
+            (_, Action::NoOp) | (Kind::Org, _) => {}
+            (Kind::Profile, Action::Create | Action::Update) => deps[i].extend(org_of(resource)),
+            (Kind::Profile, Action::Delete) => {
+                deps[i].extend((0..changes.len()).filter(|&j| {
+                    changes[j].kind == Kind::Site && changes[j].org == resource.org && written(j)
+                }));
+            }
             (Kind::Site, Action::Create | Action::Update) => {
+                deps[i].extend(org_of(resource));
+                deps[i].extend(profile_of(resource));
                 if resource.action == Action::Update {
                     // Its own new or replaced secrets first.
                     deps[i].extend(changes.iter().enumerate().filter_map(|(j, r)| {
@@ -148,15 +175,15 @@ mod tests {
 
     use super::*;
     use crate::plan::{Body, LiveSite, LiveState, Plan, PlanSettings, diff};
-    use siteops_config::compile::{Compiled, Resource, ResourceKind};
+    use siteops_config::compile::{Compiled, Owner, Resource, ResourceKind};
     use siteops_config::model::SiteId;
 
     fn resource(site: &str, kind: ResourceKind, body: Value) -> Resource {
         Resource {
-            site: SiteId {
+            owner: Owner::Site(SiteId {
                 org: "acme".into(),
                 site: site.into(),
-            },
+            }),
             kind,
             body,
         }
@@ -262,6 +289,33 @@ mod tests {
             "transform/acme/web/main.json".into(),
             vec!["acme/sites/web.json".into()]
         )));
+    }
+
+    #[test]
+    fn the_org_goes_before_its_profiles_and_both_before_the_sites() {
+        let mut desired = fleet();
+        desired.resources.push(Resource {
+            owner: Owner::Org("acme".into()),
+            kind: ResourceKind::Org,
+            body: json!({"version": 1}),
+        });
+        desired.resources.push(Resource {
+            owner: Owner::Profile {
+                org: "acme".into(),
+                name: "default".into(),
+            },
+            kind: ResourceKind::Profile,
+            body: json!({"version": 1}),
+        });
+        let plan = diff(&desired, &LiveState::default(), &PlanSettings::default()).unwrap();
+        let waits = waits(&plan);
+        let of = |address: &str| &waits.iter().find(|(a, _)| a == address).unwrap().1;
+        assert!(of("acme.json").is_empty());
+        assert_eq!(of("acme/profiles/default.json"), &["acme.json"]);
+        assert_eq!(
+            of("acme/sites/web.json"),
+            &["acme.json", "acme/profiles/default.json"]
+        );
     }
 
     #[test]

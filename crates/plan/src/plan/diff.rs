@@ -8,7 +8,8 @@ use super::{
     Action, Body, Change, FORMAT_VERSION, Kind, LiveSite, LiveState, Plan, PlanSettings, Planned,
     Summary,
 };
-use siteops_config::compile::{Compiled, REDACTED, Resource, ResourceKind, mask_at, masked};
+use siteops_config::compile::{Compiled, Owner, REDACTED, Resource, ResourceKind, mask_at, masked};
+use siteops_config::document::push_token;
 use siteops_config::model::SiteId;
 
 /// Fields the service stamps on the documents it stores; the diff ignores them.
@@ -17,7 +18,7 @@ pub(super) const SERVER_MANAGED: [&str; 2] = ["created", "lastModified"];
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     #[error(
-        "--replace-secret {0}: no secret of that name among the sites planned (give `id` or `org/site/id`)"
+        "--replace-secret {0}: no secret of that name among the sites and orgs planned (give `id`, `org/site/id` or `org/id`)"
     )]
     UnknownSecret(String),
     #[error(
@@ -28,23 +29,39 @@ pub enum PlanError {
 
 /// Compares `desired` with `live`. Without `settings.prune` nothing is deleted; with it,
 /// live resources that `desired` lacks are deleted, within the sites `live` holds (the
-/// caller reads only the sites in scope).
+/// caller reads only the sites in scope) and the profiles it lists.
 pub fn diff(
     desired: &Compiled,
     live: &LiveState,
     settings: &PlanSettings,
 ) -> Result<Plan, PlanError> {
     let replace = ReplaceSecrets::new(&settings.replace_secrets, desired)?;
+    let extenders = extenders(desired);
     let absent = LiveSite::default();
     let mut resources = Vec::new();
     let mut wanted: BTreeMap<&SiteId, BTreeSet<&ResourceKind>> = BTreeMap::new();
+    let mut wanted_profiles: BTreeSet<(&str, &str)> = BTreeSet::new();
     for resource in desired.resources.iter().filter(|r| planned_kind(&r.kind)) {
-        wanted
-            .entry(&resource.site)
-            .or_default()
-            .insert(&resource.kind);
-        let live_site = live.sites.get(&resource.site).unwrap_or(&absent);
-        resources.push(compare(resource, live_site, &replace));
+        let planned = match &resource.owner {
+            Owner::Org(org) => compare_org(resource, live.orgs.get(org), &replace),
+            Owner::Profile { org, name } => {
+                wanted_profiles.insert((org, name));
+                let key = (org.clone(), name.clone());
+                let before =
+                    (live.profiles.get(&key)).map(|d| normalise(&resource.kind, d, &resource.body));
+                let mut planned = compare_body(resource, before);
+                if planned.action != Action::NoOp {
+                    planned.extended_by = extenders.get(&key).cloned().unwrap_or_default();
+                }
+                planned
+            }
+            Owner::Site(id) => {
+                wanted.entry(id).or_default().insert(&resource.kind);
+                let live_site = live.sites.get(id).unwrap_or(&absent);
+                compare(resource, live_site, &replace)
+            }
+        };
+        resources.push(planned);
     }
     let mut notes = Vec::new();
     if settings.prune {
@@ -55,6 +72,7 @@ pub fn diff(
                 Some(kinds) => prune_within(id, site, kinds, &mut resources, &mut notes),
             }
         }
+        prune_profiles(live, &wanted_profiles, &extenders, &mut resources);
         let deletes = resources.len() - before;
         if wanted.is_empty() && deletes > 0 {
             return Err(PlanError::PruneEverything(deletes));
@@ -77,17 +95,51 @@ fn planned_kind(kind: &ResourceKind) -> bool {
     !matches!(kind, ResourceKind::Access | ResourceKind::Code)
 }
 
+/// (org, profile) → the sites of `desired` that extend it (`default` when a site names
+/// none), as `org/site`, sorted: what a change of the profile reaches.
+fn extenders(desired: &Compiled) -> BTreeMap<(String, String), Vec<String>> {
+    let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for resource in desired
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Site)
+    {
+        let Some(site) = resource.site() else {
+            continue;
+        };
+        let profile = (resource.body.pointer("/extends/profile"))
+            .and_then(Value::as_str)
+            .unwrap_or("default");
+        out.entry((site.org.clone(), profile.to_string()))
+            .or_default()
+            .push(site.to_string());
+    }
+    out
+}
+
 fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets<'_>) -> Planned {
     let desired = &resource.body;
     if let ResourceKind::Secret(id) = &resource.kind {
-        return compare_secret(resource, live.secrets.contains_key(id), replace);
+        return compare_secret(resource, id, live.secrets.contains_key(id), replace);
     }
     let before = match &resource.kind {
-        ResourceKind::Site => live.document.as_ref().map(|d| normalise(d, desired)),
-        ResourceKind::Public => live.public.as_ref().map(|d| normalise(d, desired)),
+        ResourceKind::Site => live
+            .document
+            .as_ref()
+            .map(|d| normalise(&resource.kind, d, desired)),
+        ResourceKind::Public => live
+            .public
+            .as_ref()
+            .map(|d| normalise(&resource.kind, d, desired)),
         ResourceKind::Worker(branch) => live.workers.get(branch).map(|Body(b)| b.clone()),
         _ => None,
     };
+    compare_body(resource, before)
+}
+
+/// A document against what the service holds of it (`None`: nothing), both as compared.
+fn compare_body(resource: &Resource, before: Option<Value>) -> Planned {
+    let desired = &resource.body;
     let mut planned = planned(resource, Action::Create);
     planned.after = Some(masked(&resource.kind, desired));
     planned.body = Some(Body(desired.clone()));
@@ -105,11 +157,70 @@ fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets<'_>) -
     planned
 }
 
+/// The org's document. Its secrets' values are write-only, as a site's secrets are: the
+/// document is compared without them, and a value is sent again only with the rest of a
+/// changed document, or when `--replace-secret` names it.
+fn compare_org(resource: &Resource, live: Option<&Value>, replace: &ReplaceSecrets<'_>) -> Planned {
+    let desired = &resource.body;
+    let comparable = without_secret_values(desired);
+    let before = live.map(|live| without_secret_values(&normalise(&resource.kind, live, desired)));
+    let replaced: Vec<&str> = secret_ids(resource)
+        .into_iter()
+        .filter(|id| replace.wants(resource, id))
+        .collect();
+    let mut planned = planned(resource, Action::Create);
+    planned.after = Some(masked(&resource.kind, desired));
+    planned.body = Some(Body(desired.clone()));
+    let Some(before) = before else {
+        return planned;
+    };
+    if before == comparable && replaced.is_empty() {
+        planned.action = Action::NoOp;
+        planned.body = None;
+        return planned;
+    }
+    planned.action = Action::Update;
+    planned.changes = changes(&resource.kind, &before, &comparable);
+    for id in &replaced {
+        planned.changes.push(Change {
+            path: format!("{}/value", push_token("/secrets", id)),
+            before: Some(json!(REDACTED)),
+            after: Some(json!(REDACTED)),
+        });
+    }
+    if !replaced.is_empty() {
+        planned.reason = Some("--replace-secret: the stored value is replaced".into());
+    }
+    planned.before = Some(masked(&resource.kind, &before));
+    planned
+}
+
+/// An org document's secret entries as compared: id, type and description (values are
+/// write-only, dates and hashes the service's).
+fn without_secret_values(document: &Value) -> Value {
+    let mut document = document.clone();
+    if let Some(Value::Object(secrets)) = document.get_mut("secrets") {
+        for entry in secrets.values_mut() {
+            if let Value::Object(entry) = entry {
+                for field in ["value", "hash", "created", "lastModified"] {
+                    entry.remove(field);
+                }
+            }
+        }
+    }
+    document
+}
+
 /// Secrets are write-only: an existing one is left alone unless its replacement is asked
 /// for, since its value cannot be compared.
-fn compare_secret(resource: &Resource, exists: bool, replace: &ReplaceSecrets<'_>) -> Planned {
+fn compare_secret(
+    resource: &Resource,
+    id: &str,
+    exists: bool,
+    replace: &ReplaceSecrets<'_>,
+) -> Planned {
     let hidden = json!({ "value": REDACTED });
-    let action = match (exists, replace.wants(resource)) {
+    let action = match (exists, replace.wants(resource, id)) {
         (false, _) => Action::Create,
         (true, true) => Action::Update,
         (true, false) => Action::NoOp,
@@ -133,25 +244,37 @@ fn compare_secret(resource: &Resource, exists: bool, replace: &ReplaceSecrets<'_
 }
 
 fn planned(resource: &Resource, action: Action) -> Planned {
-    let (kind, name) = match &resource.kind {
-        ResourceKind::Site | ResourceKind::Access | ResourceKind::Code => (Kind::Site, None),
-        ResourceKind::Public => (Kind::Public, None),
-        ResourceKind::Secret(id) => (Kind::Secret, Some(id.clone())),
-        ResourceKind::Worker(branch) => (Kind::Worker, Some(branch.clone())),
+    let (kind, name) = match (&resource.owner, &resource.kind) {
+        (Owner::Org(_), _) => (Kind::Org, None),
+        (Owner::Profile { name, .. }, _) => (Kind::Profile, Some(name.clone())),
+        (Owner::Site(_), kind) => site_kind(kind),
     };
     Planned {
         address: resource.path(),
-        org: resource.site.org.clone(),
-        site: resource.site.site.clone(),
+        org: resource.owner.org().to_string(),
+        site: resource.site().map(|s| s.site.clone()).unwrap_or_default(),
         kind,
         name,
         action,
         sensitive: matches!(kind, Kind::Secret) || resource.is_sensitive(),
         reason: None,
+        extended_by: Vec::new(),
         before: None,
         after: None,
         changes: Vec::new(),
         body: None,
+    }
+}
+
+/// The plan's kind of a site's resource, and its name (secret id, branch).
+fn site_kind(kind: &ResourceKind) -> (Kind, Option<String>) {
+    match kind {
+        ResourceKind::Org => (Kind::Org, None),
+        ResourceKind::Profile => (Kind::Profile, None),
+        ResourceKind::Site | ResourceKind::Access | ResourceKind::Code => (Kind::Site, None),
+        ResourceKind::Public => (Kind::Public, None),
+        ResourceKind::Secret(id) => (Kind::Secret, Some(id.clone())),
+        ResourceKind::Worker(branch) => (Kind::Worker, Some(branch.clone())),
     }
 }
 
@@ -161,21 +284,25 @@ const STAMPED_IN_SITE: [(&str, &str); 1] = [("content", "contentBusId")];
 
 /// The parts of a live site document that the plan manages as resources of their own
 /// (`public.json`, `secrets/<id>.json`) or not at all (`apiKeys`, which the service mints):
-/// the service keeps one document per site, and answers them in it.
-const OWN_RESOURCES: [&str; 3] = ["public", "secrets", "apiKeys"];
+/// the service keeps one document per site, and answers them in it. Of the org's and a
+/// profile's documents, the parts the service keeps that the repository need not write
+/// (minted keys, the deprecated `tokens`, a profile's `secrets`).
+const OWN_RESOURCES: [&str; 4] = ["public", "secrets", "apiKeys", "tokens"];
 
 /// The live document without what the service manages: `created`, `lastModified`, a
 /// `version` the service stamped when the desired body has none, and the fields the
 /// platform stamps inside it ([`STAMPED_IN_SITE`]) when the desired body has none; of a
 /// site's document, the parts that are resources of their own ([`OWN_RESOURCES`]).
-fn normalise(live: &Value, desired: &Value) -> Value {
+fn normalise(kind: &ResourceKind, live: &Value, desired: &Value) -> Value {
     let mut live = live.clone();
     if let Value::Object(map) = &mut live {
         for field in SERVER_MANAGED {
             map.remove(field);
         }
         for part in OWN_RESOURCES {
-            if desired.get(part).is_none() {
+            // A profile's `public` is a part of its document, not a resource of its own.
+            let own = part != "public" || *kind != ResourceKind::Profile;
+            if own && desired.get(part).is_none() {
                 map.remove(part);
             }
         }
@@ -195,9 +322,9 @@ fn normalise(live: &Value, desired: &Value) -> Value {
 }
 
 /// A deletion of a live resource, with its masked body as `before`.
-fn deletion(site: &SiteId, kind: ResourceKind, live: Option<&Value>, reason: &str) -> Planned {
+fn deletion(owner: &Owner, kind: ResourceKind, live: Option<&Value>, reason: &str) -> Planned {
     let resource = Resource {
-        site: site.clone(),
+        owner: owner.clone(),
         kind,
         body: Value::Null,
     };
@@ -220,10 +347,11 @@ fn prune_site(id: &SiteId, site: &LiveSite, out: &mut Vec<Planned>) {
     if site.document.is_none() {
         return;
     }
+    let owner = &Owner::Site(id.clone());
     let reason = "the repository no longer has this site";
     for (branch, Body(entries)) in &site.workers {
         out.push(deletion(
-            id,
+            owner,
             ResourceKind::Worker(branch.clone()),
             Some(entries),
             reason,
@@ -231,17 +359,17 @@ fn prune_site(id: &SiteId, site: &LiveSite, out: &mut Vec<Planned>) {
     }
     for secret in site.secrets.keys() {
         out.push(deletion(
-            id,
+            owner,
             ResourceKind::Secret(secret.clone()),
             None,
             reason,
         ));
     }
     if let Some(public) = &site.public {
-        out.push(deletion(id, ResourceKind::Public, Some(public), reason));
+        out.push(deletion(owner, ResourceKind::Public, Some(public), reason));
     }
     out.push(deletion(
-        id,
+        owner,
         ResourceKind::Site,
         site.document.as_ref(),
         reason,
@@ -259,11 +387,12 @@ fn prune_within(
     if site.document.is_none() {
         return;
     }
+    let owner = &Owner::Site(id.clone());
     let reason = "the repository no longer has it";
     let gone = |kind: &ResourceKind| !wanted.contains(kind);
     if site.public.is_some() && gone(&ResourceKind::Public) {
         out.push(deletion(
-            id,
+            owner,
             ResourceKind::Public,
             site.public.as_ref(),
             reason,
@@ -272,13 +401,13 @@ fn prune_within(
     for secret in site.secrets.keys() {
         let kind = ResourceKind::Secret(secret.clone());
         if gone(&kind) {
-            out.push(deletion(id, kind, None, reason));
+            out.push(deletion(owner, kind, None, reason));
         }
     }
     for (branch, Body(entries)) in &site.workers {
         let kind = ResourceKind::Worker(branch.clone());
         if gone(&kind) {
-            out.push(deletion(id, kind, Some(entries), reason));
+            out.push(deletion(owner, kind, Some(entries), reason));
         }
     }
     if !site.secrets_listed {
@@ -290,6 +419,30 @@ fn prune_within(
         notes.push(format!(
             "{id}: the worker does not list branches, so branches the repository no longer configures are not pruned"
         ));
+    }
+}
+
+/// The profiles the service listed in the repository's orgs that the repository no
+/// longer has.
+fn prune_profiles(
+    live: &LiveState,
+    wanted: &BTreeSet<(&str, &str)>,
+    extenders: &BTreeMap<(String, String), Vec<String>>,
+    out: &mut Vec<Planned>,
+) {
+    for ((org, name), body) in &live.profiles {
+        if !live.profiles_listed.contains(org) || wanted.contains(&(org.as_str(), name.as_str())) {
+            continue;
+        }
+        let owner = Owner::Profile {
+            org: org.clone(),
+            name: name.clone(),
+        };
+        let reason = "the repository no longer has this profile";
+        let mut planned = deletion(&owner, ResourceKind::Profile, Some(body), reason);
+        let key = (org.clone(), name.clone());
+        planned.extended_by = extenders.get(&key).cloned().unwrap_or_default();
+        out.push(planned);
     }
 }
 
@@ -371,7 +524,11 @@ impl<'a> ReplaceSecrets<'a> {
     fn new(selectors: &'a [String], desired: &Compiled) -> Result<Self, PlanError> {
         let this = ReplaceSecrets { selectors };
         for selector in selectors {
-            let found = desired.resources.iter().any(|r| this.matches(selector, r));
+            let found = (desired.resources.iter()).any(|r| {
+                secret_ids(r)
+                    .iter()
+                    .any(|id| Self::matches(selector, r, id))
+            });
             if !found {
                 return Err(PlanError::UnknownSecret(selector.clone()));
             }
@@ -379,18 +536,31 @@ impl<'a> ReplaceSecrets<'a> {
         Ok(this)
     }
 
-    fn matches(&self, selector: &str, resource: &Resource) -> bool {
-        let ResourceKind::Secret(id) = &resource.kind else {
-            return false;
-        };
+    /// Whether `selector` names the secret `id` of `resource` (a site's secret, or one of
+    /// the org document's): `id`, or its owner and id (`org/site/id`, `org/id`).
+    fn matches(selector: &str, resource: &Resource, id: &str) -> bool {
         match selector.rsplit_once('/') {
-            Some((site, name)) => name == id && site == resource.site.to_string(),
+            Some((owner, name)) => name == id && owner == resource.owner.to_string(),
             None => selector == id,
         }
     }
 
-    fn wants(&self, resource: &Resource) -> bool {
-        self.selectors.iter().any(|s| self.matches(s, resource))
+    fn wants(&self, resource: &Resource, id: &str) -> bool {
+        self.selectors
+            .iter()
+            .any(|s| Self::matches(s, resource, id))
+    }
+}
+
+/// The secrets a resource holds: a site's secret, or the entries of the org's document.
+fn secret_ids(resource: &Resource) -> Vec<&str> {
+    match &resource.kind {
+        ResourceKind::Secret(id) => vec![id.as_str()],
+        ResourceKind::Org => (resource.body.get("secrets"))
+            .and_then(Value::as_object)
+            .map(|secrets| secrets.keys().map(String::as_str).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
     }
 }
 

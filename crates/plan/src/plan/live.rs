@@ -1,7 +1,7 @@
 //! The live state: what the service answered to GET, as data. `remote::live` fills it;
 //! [`super::diff`] reads it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -11,10 +11,17 @@ use siteops_config::compile::{ResourceKind, masked};
 use siteops_config::model::SiteId;
 
 /// The live state of every site read: the repository's sites, and with `--prune` the
-/// other sites of its orgs.
+/// other sites of its orgs; and the org documents and profiles read likewise.
 #[derive(Debug, Clone, Default)]
 pub struct LiveState {
     pub sites: BTreeMap<SiteId, LiveSite>,
+    /// Org → its document, of the orgs read that have one.
+    pub orgs: BTreeMap<String, Value>,
+    /// (org, profile) → its document, of the profiles read that exist.
+    pub profiles: BTreeMap<(String, String), Value>,
+    /// The orgs whose profiles the service listed (with `--prune`): only a listed profile
+    /// can be pruned.
+    pub profiles_listed: BTreeSet<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -62,8 +69,33 @@ impl LiveState {
                 }),
             );
         }
+        // The org's documents are masked (their secrets' values are write-only, a service
+        // answers none; a masked one cannot be guessed back), and added only when read, so
+        // the fingerprint of a state of sites alone is what it was.
+        let mut state = Value::Object(sites);
+        if !self.orgs.is_empty() {
+            let orgs: Map<String, Value> = (self.orgs.iter())
+                .map(|(org, body)| (org.clone(), masked(&ResourceKind::Org, body)))
+                .collect();
+            state = json!({ "sites": state, "orgs": orgs });
+        }
+        if !self.profiles.is_empty() || !self.profiles_listed.is_empty() {
+            let profiles: Map<String, Value> = (self.profiles.iter())
+                .map(|((org, name), body)| {
+                    (
+                        format!("{org}/{name}"),
+                        masked(&ResourceKind::Profile, body),
+                    )
+                })
+                .collect();
+            state = json!({
+                "state": state,
+                "profiles": profiles,
+                "profilesListed": self.profiles_listed,
+            });
+        }
         // serde_json's map is sorted: the serialization is canonical.
-        let bytes = serde_json::to_vec(&Value::Object(sites)).expect("JSON serializes");
+        let bytes = serde_json::to_vec(&state).expect("JSON serializes");
         let digest = Sha256::digest(&bytes);
         let hex = hex::encode(digest);
         format!("sha256:{hex}")

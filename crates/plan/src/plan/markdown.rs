@@ -2,7 +2,7 @@
 //! (GitHub colours `+` and `-` lines), kept under the comment size limit by summarising
 //! the changes that do not fit. Pure; bodies in the plan are already masked.
 
-use super::render::{change_line, field_name, summary_line};
+use super::render::{change_line, extended_by_line, field_name, summary_line};
 use super::{Action, Plan, Planned};
 
 /// GitHub's limit on the body of a comment, in characters.
@@ -83,6 +83,9 @@ fn block(resource: &Planned) -> String {
         out.push_str(&format!("  ({reason})"));
     }
     out.push('\n');
+    if let Some(line) = extended_by_line(resource) {
+        out.push_str(&format!("        {line}\n"));
+    }
     if resource.action == Action::Update {
         for change in &resource.changes {
             match (&change.before, &change.after) {

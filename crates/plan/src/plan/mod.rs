@@ -8,8 +8,9 @@
 //! printed, logged, saved and posted anywhere. The bodies to send, secret values included,
 //! ride along in [`Planned::body`], which is never serialized and never printed.
 //!
-//! What the plan manages, per site: the site document (which holds `code`, `content` and
-//! `access`, so the compiled `code.json` and `access.json` are not planned separately),
+//! What the plan manages: per org, its document (when the repository has `org.toml`) and
+//! each profile; per site, the site document (which holds `code`, `content` and `access`,
+//! so the compiled `code.json` and `access.json` are not planned separately),
 //! `public.json`, each secret, and each branch's worker configuration.
 
 mod diff;
@@ -25,7 +26,7 @@ use serde_json::Value;
 pub use diff::{PlanError, diff};
 pub use live::{LiveSite, LiveState};
 
-use siteops_config::compile::{REDACTED, ResourceKind};
+use siteops_config::compile::{Owner, REDACTED, ResourceKind};
 use siteops_config::model::SiteId;
 
 /// The version of the JSON plan document; bumped on any incompatible change.
@@ -44,6 +45,10 @@ pub enum Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
+    /// The org's document.
+    Org,
+    /// A profile's document (`name`: the profile).
+    Profile,
     Site,
     Public,
     Secret,
@@ -77,9 +82,11 @@ pub struct Planned {
     /// The resource's path, as `siteops compile --out` writes it.
     pub address: String,
     pub org: String,
+    /// Empty for the org's and a profile's document.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub site: String,
     pub kind: Kind,
-    /// The secret id or the branch.
+    /// The secret id, the branch, or the profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub action: Action,
@@ -89,6 +96,10 @@ pub struct Planned {
     /// Why, where the action needs explaining (a replaced secret, a pruned resource).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Of a profile that changes: the sites of the repository that extend it (`org/site`),
+    /// whose effective configuration changes with it.
+    #[serde(rename = "extendedBy", default, skip_serializing_if = "Vec::is_empty")]
+    pub extended_by: Vec<String>,
     /// The live body, masked, without the fields the service manages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<Value>,
@@ -105,16 +116,26 @@ pub struct Planned {
 }
 
 impl Planned {
-    pub fn site_id(&self) -> SiteId {
-        SiteId {
-            org: self.org.clone(),
-            site: self.site.clone(),
+    pub fn owner(&self) -> Owner {
+        let org = self.org.clone();
+        match self.kind {
+            Kind::Org => Owner::Org(org),
+            Kind::Profile => Owner::Profile {
+                org,
+                name: self.name.clone().unwrap_or_default(),
+            },
+            _ => Owner::Site(SiteId {
+                org,
+                site: self.site.clone(),
+            }),
         }
     }
 
     pub fn resource_kind(&self) -> ResourceKind {
         let name = || self.name.clone().unwrap_or_default();
         match self.kind {
+            Kind::Org => ResourceKind::Org,
+            Kind::Profile => ResourceKind::Profile,
             Kind::Site => ResourceKind::Site,
             Kind::Public => ResourceKind::Public,
             Kind::Secret => ResourceKind::Secret(name()),
@@ -128,7 +149,7 @@ impl Planned {
             return Vec::new();
         };
         let resource = siteops_config::compile::Resource {
-            site: self.site_id(),
+            owner: self.owner(),
             kind: self.resource_kind(),
             body: body.clone(),
         };

@@ -44,6 +44,11 @@ pub fn human(plan: &Plan, styled: bool) -> String {
             out.push_str(&format!("  ({reason})"));
         }
         out.push('\n');
+        if let Some(line) = extended_by_line(resource) {
+            out.push_str("      ");
+            out.push_str(&line);
+            out.push('\n');
+        }
         if resource.action == Action::Update {
             for change in &resource.changes {
                 let line = change_line(change);
@@ -67,6 +72,13 @@ pub fn human(plan: &Plan, styled: bool) -> String {
     out.push_str(&paint(BOLD, &summary_line(&plan.summary)));
     out.push('\n');
     out
+}
+
+/// Of a profile that changes: `extended by acme/blog, acme/campaigns`, the sites whose
+/// effective configuration changes with it.
+pub fn extended_by_line(resource: &Planned) -> Option<String> {
+    (!resource.extended_by.is_empty())
+        .then(|| format!("extended by {}", resource.extended_by.join(", ")))
 }
 
 /// The sign, word and colour of an action.

@@ -1,6 +1,8 @@
-//! Reads the live state that a plan compares: for each site in scope its document, and
-//! when it exists its public configuration, secrets (ids and dates only) and worker
-//! configurations. A site that does not exist costs one request.
+//! Reads the live state that a plan compares: the org documents and profiles the
+//! repository has (and with pruning, every profile the service lists in its orgs); for
+//! each site in scope its document, and when it exists its public configuration, secrets
+//! (ids and dates only) and worker configurations. A site that does not exist costs one
+//! request.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,7 +12,7 @@ use serde_json::Value;
 use super::{Client, ClientError, Location};
 use crate::plan::{Body, LiveSite, LiveState};
 use crate::scope::PruneScope;
-use siteops_config::compile::{Compiled, ResourceKind};
+use siteops_config::compile::{Compiled, Owner, ResourceKind};
 use siteops_config::model::SiteId;
 
 /// What the repository wants of one site, so that only those are asked for when the
@@ -30,8 +32,13 @@ pub async fn read(
     sites_at_once: usize,
 ) -> Result<LiveState, ClientError> {
     let mut wanted: BTreeMap<SiteId, Wanted> = BTreeMap::new();
+    let mut documents: BTreeSet<Owner> = BTreeSet::new();
     for resource in &desired.resources {
-        let entry = wanted.entry(resource.site.clone()).or_default();
+        let Owner::Site(site) = &resource.owner else {
+            documents.insert(resource.owner.clone());
+            continue;
+        };
+        let entry = wanted.entry(site.clone()).or_default();
         match &resource.kind {
             ResourceKind::Secret(id) => {
                 entry.secrets.insert(id.clone());
@@ -40,6 +47,42 @@ pub async fn read(
                 entry.branches.insert(branch.clone());
             }
             _ => {}
+        }
+    }
+    let mut live = LiveState::default();
+    if let Some(PruneScope::Orgs { orgs, shard, .. }) = prune {
+        // Profiles are pruned by the shard that holds the org's documents.
+        for org in orgs.iter().filter(|org| shard.is_none_or(|s| s.takes(org))) {
+            if let Some(names) = list_profiles(client, org).await? {
+                live.profiles_listed.insert(org.clone());
+                documents.extend(names.into_iter().map(|name| Owner::Profile {
+                    org: org.clone(),
+                    name,
+                }));
+            }
+        }
+    }
+    let reads = documents.into_iter().map(|owner| async move {
+        let kind = match owner {
+            Owner::Org(_) => ResourceKind::Org,
+            _ => ResourceKind::Profile,
+        };
+        let document = client.get(&Location::of(&owner, &kind)).await?;
+        Ok::<_, ClientError>(document.map(|document| (owner, document)))
+    });
+    for (owner, document) in futures_util::future::try_join_all(reads)
+        .await?
+        .into_iter()
+        .flatten()
+    {
+        match owner {
+            Owner::Org(org) => {
+                live.orgs.insert(org, document);
+            }
+            Owner::Profile { org, name } => {
+                live.profiles.insert((org, name), document);
+            }
+            Owner::Site(_) => {}
         }
     }
     match prune {
@@ -71,12 +114,21 @@ pub async fn read(
             Ok::<_, ClientError>((id, site))
         })
         .buffer_unordered(sites_at_once.max(1));
-    let mut live = LiveState::default();
     while let Some(result) = reads.next().await {
         let (id, site) = result?;
         live.sites.insert(id, site);
     }
     Ok(live)
+}
+
+/// The org's profiles by name; `None` when the service has no listing (404, 405).
+async fn list_profiles(client: &Client, org: &str) -> Result<Option<Vec<String>>, ClientError> {
+    let location = Location::profiles_of(org);
+    let Some(listing) = client.get_listing(&location).await? else {
+        return Ok(None);
+    };
+    let names = listed(client, &location, &listing, "profiles", "name")?;
+    Ok(Some(names.into_iter().map(|(name, _)| name).collect()))
 }
 
 async fn list_sites(client: &Client, org: &str) -> Result<Vec<SiteId>, ClientError> {
@@ -100,10 +152,13 @@ async fn read_site(
     wanted: &Wanted,
     pruning: bool,
 ) -> Result<LiveSite, ClientError> {
-    let Some(document) = client.get(&Location::of(id, &ResourceKind::Site)).await? else {
+    let Some(document) = client
+        .get(&Location::of_site(id, &ResourceKind::Site))
+        .await?
+    else {
         return Ok(LiveSite::default());
     };
-    let public_location = Location::of(id, &ResourceKind::Public);
+    let public_location = Location::of_site(id, &ResourceKind::Public);
     let public = client.get(&public_location);
     let (public, (secrets, secrets_listed), (workers, branches_listed)) = tokio::try_join!(
         public,
@@ -133,7 +188,7 @@ async fn read_secrets(
     }
     let mut secrets = BTreeMap::new();
     for secret in &wanted.secrets {
-        let location = Location::of(id, &ResourceKind::Secret(secret.clone()));
+        let location = Location::of_site(id, &ResourceKind::Secret(secret.clone()));
         if let Some(metadata) = client.get(&location).await? {
             // Only what GET shows of a secret is kept, whatever the service sends.
             let metadata = match metadata {
@@ -174,7 +229,7 @@ async fn read_workers(
         }
     }
     let reads = branches.into_iter().map(|branch| async move {
-        let location = Location::of(id, &ResourceKind::Worker(branch.clone()));
+        let location = Location::of_site(id, &ResourceKind::Worker(branch.clone()));
         let entries = client.get(&location).await?;
         Ok::<_, ClientError>(entries.map(|e| (branch, Body(e))))
     });

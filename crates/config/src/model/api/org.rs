@@ -112,9 +112,16 @@ pub struct SecretEntry {
     pub hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    pub created: String,
-    #[serde(rename = "lastModified")]
-    pub last_modified: String,
+    /// Stamped by the service, as a document's `created`; a body to write has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// Stamped by the service.
+    #[serde(
+        rename = "lastModified",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_modified: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }

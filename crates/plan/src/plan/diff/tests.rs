@@ -12,7 +12,7 @@ fn id(site: &str) -> SiteId {
 
 fn resource(site: &str, kind: ResourceKind, body: Value) -> Resource {
     Resource {
-        site: id(site),
+        owner: Owner::Site(id(site)),
         kind,
         body,
     }
@@ -67,6 +67,7 @@ fn applied() -> LiveState {
     };
     LiveState {
         sites: [(id("web"), site)].into(),
+        ..LiveState::default()
     }
 }
 
@@ -316,4 +317,94 @@ fn field_changes_inside_arrays() {
     let odd = changes(&kind, &json!({"a/b": 1, "c~d": 1}), &json!({}));
     assert_eq!(odd[0].path, "/a~1b");
     assert_eq!(odd[1].path, "/c~0d");
+}
+
+/// The org's document with secret `reader`, a profile, and a site that extends it.
+fn documents() -> Compiled {
+    let org = Owner::Org("acme".into());
+    let profile = Owner::Profile {
+        org: "acme".into(),
+        name: "shared".into(),
+    };
+    let mut site = site_body("https://c/web");
+    site["extends"] = json!({"profile": "shared"});
+    Compiled {
+        resources: vec![
+            Resource {
+                owner: org,
+                kind: ResourceKind::Org,
+                body: json!({"version": 1, "title": "Acme",
+                    "secrets": {"reader": {"id": "reader", "type": "key", "value": "r3ader-value"}}}),
+            },
+            Resource {
+                owner: profile,
+                kind: ResourceKind::Profile,
+                body: json!({"version": 1, "robots": {"txt": "new"}}),
+            },
+            resource("web", ResourceKind::Site, site),
+        ],
+    }
+}
+
+#[test]
+fn the_org_and_profiles_are_compared_as_the_service_keeps_them() {
+    let mut live = LiveState::default();
+    // As stored: stamped, the secret's value never answered, a key the service minted.
+    live.orgs.insert(
+        "acme".into(),
+        json!({"version": 1, "title": "Acme", "created": "x", "lastModified": "y",
+            "apiKeys": {"k": {"id": "k"}},
+            "secrets": {"reader": {"id": "reader", "type": "key", "created": "x", "lastModified": "y"}}}),
+    );
+    live.profiles.insert(
+        ("acme".into(), "shared".into()),
+        json!({"version": 1, "robots": {"txt": "old"}, "created": "x"}),
+    );
+    let plan = diff(&documents(), &live, &settings(false)).expect("plan");
+    let org = &plan.resources[0];
+    assert_eq!(
+        (org.address.as_str(), org.action),
+        ("acme.json", Action::NoOp)
+    );
+    let profile = &plan.resources[1];
+    assert_eq!(profile.action, Action::Update);
+    assert_eq!(profile.extended_by, ["acme/web"]);
+    assert_eq!(profile.changes.len(), 1);
+    assert_eq!(profile.changes[0].path, "/robots/txt");
+
+    // --replace-secret acme/reader rewrites the org's document, its value masked.
+    let replace = PlanSettings {
+        replace_secrets: vec!["acme/reader".into()],
+        ..settings(false)
+    };
+    let plan = diff(&documents(), &live, &replace).expect("plan");
+    let org = &plan.resources[0];
+    assert_eq!(org.action, Action::Update);
+    assert_eq!(org.changes[0].path, "/secrets/reader/value");
+    assert_eq!(
+        org.after.as_ref().unwrap()["secrets"]["reader"]["value"],
+        REDACTED
+    );
+    assert_eq!(plan.secret_values(), ["r3ader-value"]);
+    let text = crate::plan::render::json(&plan);
+    assert!(!text.contains("r3ader-value"), "{text}");
+}
+
+#[test]
+fn listed_profiles_the_repository_lacks_are_pruned_and_the_org_never() {
+    let mut live = LiveState::default();
+    live.profiles
+        .insert(("acme".into(), "old".into()), json!({"version": 1}));
+    live.profiles_listed.insert("acme".into());
+    live.orgs.insert("globex".into(), json!({"version": 1}));
+    let plan = diff(&documents(), &live, &settings(true)).expect("plan");
+    let deleted: Vec<&str> = (plan.resources.iter())
+        .filter(|r| r.action == Action::Delete)
+        .map(|r| r.address.as_str())
+        .collect();
+    assert_eq!(deleted, ["acme/profiles/old.json"]);
+    // Unlisted, nothing is deleted.
+    live.profiles_listed.clear();
+    let plan = diff(&documents(), &live, &settings(true)).expect("plan");
+    assert_eq!(plan.summary.delete, 0);
 }

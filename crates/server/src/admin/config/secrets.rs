@@ -168,7 +168,7 @@ fn view_of(document: &Site, id: &str) -> Option<SecretView> {
     let entry = document.config.secrets.as_ref()?.0.get(id)?;
     Some(SecretView {
         id: id.to_string(),
-        created: Some(entry.created.clone()),
-        last_modified: Some(entry.last_modified.clone()),
+        created: entry.created.clone(),
+        last_modified: entry.last_modified.clone(),
     })
 }
