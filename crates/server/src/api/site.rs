@@ -15,10 +15,8 @@ use axum::http::request::Parts;
 use siteops_config::model::api::AccessConfig;
 
 use super::caller::{caller, why_unauthenticated};
-use super::{ApiError, check_names, strip_json};
-use crate::auth::{
-    Action, Claims, Decision, Grants, OrgAdmins, SigningKey, authorize, authorize_in,
-};
+use super::{ApiError, check_names_for, strip_json};
+use crate::auth::{Action, Claims, Decision, OrgAdmins, SigningKey, authorize, authorize_in};
 use crate::sites::{self, Site};
 use crate::store::Store;
 
@@ -75,8 +73,14 @@ impl SiteAccess {
                 format!("the API key `{id}` is not one of {org}/{site}'s (revoked?)"),
             ));
         }
-        let grants = Grants::of(&document.config);
-        match authorize_in(Some(caller), org, site, grants, &self.org_admins, action) {
+        match authorize_in(
+            Some(caller),
+            org,
+            site,
+            document.grants(),
+            &self.org_admins,
+            action,
+        ) {
             Decision::Allow => Ok(document),
             Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
             Decision::Unauthenticated => Err(ApiError::new(
@@ -174,7 +178,7 @@ where
         let site = site_param(&params)?;
         let mut names = vec![("org", org), ("site", site)];
         names.extend(param("branch").map(|branch| ("branch", branch)));
-        check_names(&names)?;
+        check_names_for(&parts.method, &names)?;
         let access = SiteAccess::from_ref(state);
         let caller = caller(&parts.headers, &access.key).ok_or_else(|| {
             ApiError::new(

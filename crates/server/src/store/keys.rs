@@ -79,6 +79,44 @@ pub fn secret(org: &str, site: &str, id: &str) -> String {
     api_path::secret(org, site, id)
 }
 
+/// The org document (the platform's `/config/<org>.json`), inside the org's folder so that
+/// an org's data stays one prefix.
+pub fn org_document(org: &str) -> String {
+    format!("config/{org}/org.json")
+}
+
+/// The name an org secret `id` is sealed for (its value lives in the org document).
+pub fn org_secret(org: &str, id: &str) -> String {
+    format!("config/{org}/secrets/{id}.json")
+}
+
+/// The folder of `org`'s profile documents.
+pub fn profiles(org: &str) -> String {
+    format!("config/{org}/profiles")
+}
+
+/// A profile document (its lock name too).
+pub fn profile(org: &str, profile: &str) -> String {
+    format!("{}/{profile}.json", profiles(org))
+}
+
+/// The name a profile's secret `id` is sealed for.
+pub fn profile_secret(org: &str, profile: &str, id: &str) -> String {
+    format!("{}/{profile}/secrets/{id}.json", profiles(org))
+}
+
+/// Where stores from before one document per site kept a site's public configuration
+/// (folded into the site's document when the service opens the store: [`crate::sites::legacy`]).
+pub(crate) fn legacy_public(org: &str, site: &str) -> String {
+    format!("{}/public.json", site_folder(org, site))
+}
+
+/// The folder where stores from before one document per site kept a site's secrets, one
+/// `<id>.json` each (sealed for [`secret`]).
+pub(crate) fn legacy_secrets(org: &str, site: &str) -> String {
+    format!("{}/secrets", site_folder(org, site))
+}
+
 /// `org`'s registration of the external repository `owner/repo` (names lowercased);
 /// `None` for names that cannot be keys.
 pub fn repository(org: &str, owner: &str, repo: &str) -> Option<String> {
@@ -225,6 +263,13 @@ mod tests {
             site(org, "web"),
             site_folder(org, "web"),
             secret(org, "web", "s1"),
+            org_document(org),
+            org_secret(org, "s1"),
+            profiles(org),
+            profile(org, "default"),
+            profile_secret(org, "default", "s1"),
+            legacy_public(org, "web"),
+            legacy_secrets(org, "web"),
             repository(org, "Owner", "Repo").expect("a valid name"),
             worker_configs(org, "web"),
             worker_config(org, "web", "main"),

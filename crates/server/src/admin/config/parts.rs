@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::check_access_change;
-use super::{ConfigStore, api_keys, save_json, secrets, stamp};
+use super::{ConfigStore, api_keys, keep_content_bus, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_json_body};
@@ -129,7 +129,7 @@ async fn document_part(
                     check_access_change(
                         |old, action| authorized.permit(old, action),
                         (org, site),
-                        existing.access(),
+                        (existing.own_access(), existing.access()),
                         changed.typed.access.as_ref(),
                         "/access",
                     )?;
@@ -140,6 +140,7 @@ async fn document_part(
                     }
                     let mut document = changed.json;
                     restore(&mut document, kept);
+                    keep_content_bus(&mut document, Some(&existing.json))?;
                     stamp(&mut document, Some(&existing.json));
                     save_json(store, &keys::site(org, site), &document).await?;
                     if touches_code {
@@ -194,7 +195,7 @@ pub(super) fn restore(document: &mut Value, parts: Vec<(&'static str, Value)>) {
 
 /// Sets (`Some`) or removes (`None`) the part of `document` at `segments`, making the
 /// objects on the way; 400 when one on the way is not an object.
-fn set_part(document: &mut Value, segments: &[&str], new: Option<Value>) -> Result<(), ApiError> {
+pub(super) fn set_part(document: &mut Value, segments: &[&str], new: Option<Value>) -> Result<(), ApiError> {
     let (last, parents) = segments.split_last().expect("a sub-path has a segment");
     let mut at = document;
     for segment in parents {
