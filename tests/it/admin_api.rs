@@ -41,9 +41,13 @@ async fn both_families_answer_the_same_documents() {
         .await;
     assert_eq!(read.body, access);
 
+    // The newer family's list is the platform's (`sites-list`: names alone); the older
+    // keeps each document's path.
     let listed = server.get("/api/acme/sites", &root).await;
+    assert_eq!(listed.body, json!({"sites": [{"name": "web"}]}));
+    let older_list = server.get("/admin/config/acme/sites.json", &root).await;
     assert_eq!(
-        listed.body,
+        older_list.body,
         json!({"sites": [{"name": "web", "path": "/acme/sites/web/config.json"}]})
     );
 

@@ -418,11 +418,16 @@ async fn part(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let path = params
-        .get("path")
-        .or_else(|| params.get("file"))
-        .map(String::as_str)
-        .unwrap_or_default();
+    // The newer family's `{*path}`; the older's `{file}`, or `{part}/{*rest}` nested.
+    let path = match (params.get("part"), params.get("rest")) {
+        (Some(part), Some(rest)) => format!("{part}/{rest}"),
+        _ => params
+            .get("path")
+            .or_else(|| params.get("file"))
+            .cloned()
+            .unwrap_or_default(),
+    };
+    let path = path.as_str();
     let segments = sub_path(path)?;
     // A body is read before the caller is refused, as every write.
     let sent = match method {

@@ -80,6 +80,11 @@ pub(crate) fn resources() -> Vec<Resource> {
             any(documents::org),
         ),
         resource(Some("/config/{org}/{file}"), None, any(org_file)),
+        resource(
+            Some("/config/{org}/{part}/{*rest}"),
+            None,
+            any(documents::org_part),
+        ),
         resource(None, Some("/{org}/config/{*path}"), any(documents::org_part)),
         resource(None, Some("/{org}/sites"), get(list_sites)),
         resource(None, Some("/{org}/profiles"), get(documents::newer_profiles)),
