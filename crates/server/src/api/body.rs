@@ -43,14 +43,16 @@ pub(crate) fn parse_value<T: DeserializeOwned>(
     schema: SchemaKind,
     rules: impl Fn(&T) -> Vec<Diagnostic>,
 ) -> Result<Parsed<T>, ApiError> {
+    // The service's fields a client sends back are checked as the schema says (a date is
+    // a string), then ignored.
+    let problems = schema.check(&json);
+    if !problems.is_empty() {
+        return Err(ApiError::invalid_body(&problems));
+    }
     if let Value::Object(map) = &mut json {
         for field in MANAGED {
             map.remove(field);
         }
-    }
-    let problems = schema.check(&json);
-    if !problems.is_empty() {
-        return Err(ApiError::invalid_body(&problems));
     }
     // The schema is the type's: a body it accepts reads as the type, else that is the
     // schema's bug, answered as a bad request rather than ignored.

@@ -268,7 +268,10 @@ pub fn authorize_org(
         return Decision::Unauthenticated;
     };
     if !caller.covers_org(org) {
-        return Decision::Forbidden(format!("the token is for {}, not the org {org}", caller.aud));
+        return Decision::Forbidden(format!(
+            "the token is for {}, not the org {org}",
+            caller.aud
+        ));
     }
     if caller.roles.is_some() {
         return Decision::Forbidden(format!("an API key does not configure the org {org}"));
@@ -529,7 +532,13 @@ mod tests {
         );
         let none = OrgAdmins::default();
         let read = |who: Option<&str>| {
-            may_read_content(who.map(caller).as_ref(), ("acme", "web"), &site, None, &none)
+            may_read_content(
+                who.map(caller).as_ref(),
+                ("acme", "web"),
+                &site,
+                None,
+                &none,
+            )
         };
         assert_eq!(read(Some("rev@partner.example")), Decision::Allow);
         assert!(

@@ -176,7 +176,10 @@ pub async fn start_on(
     // public configurations and secrets go into their documents, once.
     let folded = crate::sites::legacy::fold_all(&store, &locks).await?;
     if folded > 0 {
-        tracing::info!(folded, "sites' old public configurations and secrets folded");
+        tracing::info!(
+            folded,
+            "sites' old public configurations and secrets folded"
+        );
     }
     let transport: Arc<dyn crate::preview::Transport> = config
         .preview_transport

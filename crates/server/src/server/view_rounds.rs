@@ -165,7 +165,10 @@ async fn a_repeated_view_of_a_stored_page_is_one_round_trip_and_sees_every_chang
     assert_eq!((status, body.contains("one")), (200, true), "{body}");
     assert_eq!(
         of_view(rounds),
-        [vec![profile.clone(), site.clone(), record.clone()], vec![file]]
+        [
+            vec![profile.clone(), site.clone(), record.clone()],
+            vec![file]
+        ]
     );
     // Again: the file is immutable, and comes from memory.
     let ((status, body), rounds) = counting.rounds_of(views.get(&a, "/"), SETTLE).await;

@@ -105,7 +105,9 @@ pub async fn fold(
             // What is written reads back, or it is not written.
             let site = super::Site::from_json(org, site, document)?;
             let bytes = serde_json::to_vec_pretty(&site.json).expect("JSON serializes");
-            store.put(&keys::site(org, site.name.as_str()), &bytes).await?;
+            store
+                .put(&keys::site(org, site.name.as_str()), &bytes)
+                .await?;
             Ok(true)
         })
     })

@@ -305,7 +305,10 @@ impl Site {
                 keys::site(&self.org, &self.name),
             ),
             None => {
-                let org = self.org_shared.as_ref().and_then(|org| org.secrets.as_ref());
+                let org = self
+                    .org_shared
+                    .as_ref()
+                    .and_then(|org| org.secrets.as_ref());
                 let Some(entry) = org.and_then(|s| s.0.get(id)) else {
                     return Ok(None);
                 };
@@ -400,13 +403,22 @@ pub async fn public(
 }
 
 /// A stored document as the API answers it: secrets without their values and without
-/// what the service keeps beside them.
+/// what the service keeps beside them. A kept secret is answered as the platform answers
+/// a hashed one, with a `hash`: a digest of what is stored (base64url SHA-256 of the sealed
+/// value, or of the value where nothing is sealed), which changes when the value does and
+/// gives nothing of it away.
 pub fn answer_of(json: &Value) -> Value {
+    use base64::Engine as _;
+    use sha2::Digest as _;
     let mut answer = json.clone();
     if let Some(Value::Object(secrets)) = answer.get_mut("secrets") {
         for entry in secrets.values_mut() {
             if let Value::Object(entry) = entry {
-                entry.remove("value");
+                if let Some(Value::String(stored)) = entry.remove("value") {
+                    let digest = sha2::Sha256::digest(stored.as_bytes());
+                    let hash = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest);
+                    entry.entry("hash").or_insert(Value::String(hash));
+                }
                 entry.remove(SECRET_ORIGIN);
             }
         }

@@ -73,6 +73,13 @@ pub(crate) fn site_folder(org: &str, site: &str) -> String {
     format!("{}/{site}", sites(org))
 }
 
+/// A site's index or sitemap configuration (`query`, `sitemap`), YAML kept as sent:
+/// `…/sites/<site>/content/<name>.yaml`, beside the site's document (the platform's path;
+/// deleted with the site).
+pub(crate) fn site_yaml(org: &str, site: &str, name: &str) -> String {
+    format!("{}/content/{name}.yaml", site_folder(org, site))
+}
+
 /// The name a site's secret `id` is sealed for (its value lives in the site's document):
 /// a sealed value opens only as that secret's.
 pub fn secret(org: &str, site: &str, id: &str) -> String {
@@ -270,6 +277,7 @@ mod tests {
             profile_secret(org, "default", "s1"),
             legacy_public(org, "web"),
             legacy_secrets(org, "web"),
+            site_yaml(org, "web", "query"),
             repository(org, "Owner", "Repo").expect("a valid name"),
             worker_configs(org, "web"),
             worker_config(org, "web", "main"),

@@ -25,8 +25,8 @@ use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, witho
 use crate::api::answers::{MadeSecret, ProfileList, SecretList, SiteName};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::{
-    ApiError, Caller, DOCUMENT_METHODS, SITE_METHODS, SiteAccess, check_names_for, read_json_body,
-    strip_json,
+    ApiError, Caller, DOCUMENT_METHODS, SITE_METHODS, SiteAccess, check_existing_names,
+    check_names, check_names_for, read_json_body, strip_json,
 };
 use crate::auth::{Claims, Decision, OrgAction, authorize_org};
 use crate::sites::{self, OrgDocument, Profile, answer_of, without_managed};
@@ -45,8 +45,12 @@ enum Doc {
 impl Doc {
     /// The document of a matched path: `org` (or `org_json`, the older family's
     /// `<org>.json`), and `profile` (or `profile_json`) for a profile. A name that cannot
-    /// be one is 404 on a read, 400 on a write ([`check_names_for`]).
-    fn of(params: &HashMap<String, String>, method: &Method, profile: bool) -> Result<Doc, ApiError> {
+    /// be one is 404 where the document must exist (a read, a delete, a part), else 400.
+    fn of(
+        params: &HashMap<String, String>,
+        must_exist: bool,
+        profile: bool,
+    ) -> Result<Doc, ApiError> {
         let name = |plain: &str, json: &str| -> Result<String, ApiError> {
             Ok(match (params.get(plain), params.get(json)) {
                 (Some(name), _) => name.clone(),
@@ -55,16 +59,22 @@ impl Doc {
             })
         };
         let org = name("org", "org_json")?;
-        check_names_for(method, &[("org", &org)])?;
+        let names = [("org", org.as_str())];
+        if must_exist {
+            check_existing_names(&names)?;
+        } else {
+            check_names(&names)?;
+        }
         if !profile {
             return Ok(Doc::Org { org });
         }
         let name = name("profile", "profile_json")?;
         if !rules::is_profile_name(&name) || name.len() > crate::api::MAX_NAME_LEN {
             let error = format!("invalid profile name `{name}`: names are [0-9a-zA-Z-_]+");
-            return Err(match *method {
-                Method::GET | Method::HEAD | Method::DELETE => ApiError::missing(error),
-                _ => ApiError::bad_request(error),
+            return Err(if must_exist {
+                ApiError::missing(error)
+            } else {
+                ApiError::bad_request(error)
             });
         }
         Ok(Doc::Profile { org, name })
@@ -128,6 +138,11 @@ impl Doc {
     }
 }
 
+/// Whether a request of `method` to a whole document needs it to exist (a read, a delete).
+fn reads(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::DELETE)
+}
+
 /// The rules of a profile document: its code, content, access and public blocks', as a
 /// site's.
 fn profile_rules(config: &ProfileConfig) -> Vec<Diagnostic> {
@@ -136,13 +151,25 @@ fn profile_rules(config: &ProfileConfig) -> Vec<Diagnostic> {
         problems.extend(rules::code(code).into_iter().map(|d| d.under("/code")));
     }
     if let Some(content) = &config.content {
-        problems.extend(rules::content(content).into_iter().map(|d| d.under("/content")));
+        problems.extend(
+            rules::content(content)
+                .into_iter()
+                .map(|d| d.under("/content")),
+        );
     }
     if let Some(access) = &config.access {
-        problems.extend(rules::access(access).into_iter().map(|d| d.under("/access")));
+        problems.extend(
+            rules::access(access)
+                .into_iter()
+                .map(|d| d.under("/access")),
+        );
     }
     if let Some(public) = &config.public {
-        problems.extend(rules::public(public).into_iter().map(|d| d.under("/public")));
+        problems.extend(
+            rules::public(public)
+                .into_iter()
+                .map(|d| d.under("/public")),
+        );
     }
     problems
 }
@@ -194,19 +221,28 @@ impl Gate<'_> {
     }
 
     /// A write of the org document that changes its `users` needs an admin.
-    fn check_users_change(&self, doc: &Doc, old: Option<&Value>, new: &Value) -> Result<(), ApiError> {
+    fn check_users_change(
+        &self,
+        doc: &Doc,
+        old: Option<&Value>,
+        new: &Value,
+    ) -> Result<(), ApiError> {
         let users = |document: Option<&Value>| document.and_then(|d| d.get("users")).cloned();
         if matches!(doc, Doc::Org { .. }) && users(old) != users(Some(new)) {
-            self.permit(doc.org(), OrgAction::GrantAdmin).map_err(|error| {
-                if error.status == StatusCode::FORBIDDEN {
-                    ApiError::new(
-                        StatusCode::FORBIDDEN,
-                        format!("/users: only an admin of the org {} may change its users", doc.org()),
-                    )
-                } else {
-                    error
-                }
-            })?;
+            self.permit(doc.org(), OrgAction::GrantAdmin)
+                .map_err(|error| {
+                    if error.status == StatusCode::FORBIDDEN {
+                        ApiError::new(
+                            StatusCode::FORBIDDEN,
+                            format!(
+                                "/users: only an admin of the org {} may change its users",
+                                doc.org()
+                            ),
+                        )
+                    } else {
+                        error
+                    }
+                })?;
         }
         Ok(())
     }
@@ -222,7 +258,7 @@ pub(super) async fn org(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let doc = Doc::of(&params, &method, false)?;
+    let doc = Doc::of(&params, reads(&method), false)?;
     document(&config, &access, caller, doc, method, &headers, body).await
 }
 
@@ -237,7 +273,7 @@ pub(super) async fn profile(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let doc = Doc::of(&params, &method, true)?;
+    let doc = Doc::of(&params, reads(&method), true)?;
     document(&config, &access, caller, doc, method, &headers, body).await
 }
 
@@ -252,8 +288,11 @@ pub(super) async fn org_part(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let doc = Doc::of(&params, &method, false)?;
-    part(&config, &access, caller, doc, &params, method, &headers, body).await
+    let doc = Doc::of(&params, true, false)?;
+    part(
+        &config, &access, caller, doc, &params, method, &headers, body,
+    )
+    .await
 }
 
 /// A part of a profile document: `/<org>/profiles/<profile>/config/<path>`,
@@ -267,8 +306,11 @@ pub(super) async fn profile_part(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let doc = Doc::of(&params, &method, true)?;
-    part(&config, &access, caller, doc, &params, method, &headers, body).await
+    let doc = Doc::of(&params, true, true)?;
+    part(
+        &config, &access, caller, doc, &params, method, &headers, body,
+    )
+    .await
 }
 
 /// `GET /config/<org>/profiles.json`, `GET /<org>/profiles`: the org's profiles. The
@@ -292,7 +334,9 @@ pub(super) async fn list_profiles(
             continue;
         }
         let document = if details {
-            sites::load_profile(store, org, &name).await?.map(|p| p.json)
+            sites::load_profile(store, org, &name)
+                .await?
+                .map(|p| p.json)
         } else {
             None
         };
@@ -331,9 +375,9 @@ async fn document(
         Method::PUT | Method::POST => {
             // The body is read before the caller is refused, as every write.
             let bytes = read_json_body(headers, body).await?;
-            let mut value = parse_json(&bytes)?;
-            without_nulls(&mut value);
-            doc.check(without_managed(value.clone()))?;
+            let value = parse_json(&bytes)?;
+            // The body as sent: the service's fields too must be what the schema says.
+            doc.check(value.clone())?;
             let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
             let create = method == Method::PUT;
             let (doc_ref, value) = (&doc, &value);
@@ -430,8 +474,9 @@ async fn part(
     let path = path.as_str();
     let segments = sub_path(path)?;
     // A body is read before the caller is refused, as every write.
+    // (`secrets.json` takes none: the service makes the secret.)
     let sent = match method {
-        Method::POST => {
+        Method::POST if segments != ["secrets"] => {
             let bytes = read_json_body(headers, body).await?;
             Some(parse_json(&bytes)?)
         }
@@ -476,12 +521,11 @@ async fn part(
                     Ok(Json(view).into_response())
                 }
                 Method::POST => {
-                    let body: siteops_config::model::api::SecretBody = parse_value(
-                        sent.unwrap_or_default(),
-                        SchemaKind::ApiSecret,
-                        |_| Vec::new(),
-                    )?
-                    .typed;
+                    let body: siteops_config::model::api::SecretBody =
+                        parse_value(sent.unwrap_or_default(), SchemaKind::ApiSecret, |_| {
+                            Vec::new()
+                        })?
+                        .typed;
                     let written = set_secret(config, &doc, &gate, id, Some(&body.value)).await?;
                     let view = secrets::view(doc.secrets(written)?.as_ref(), id);
                     Ok(Json(view.ok_or_else(missing)?).into_response())
@@ -497,7 +541,9 @@ async fn part(
                 _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
             }
         }
-        ([first, ..], Method::POST | Method::DELETE) if *first == "secrets" || *first == "apiKeys" => {
+        ([first, ..], Method::POST | Method::DELETE)
+            if *first == "secrets" || *first == "apiKeys" =>
+        {
             Err(ApiError::method_not_allowed("GET, HEAD"))
         }
         (segments, Method::GET | Method::HEAD) => {
@@ -549,7 +595,10 @@ async fn set_secret(
         let entries = map_part(&mut document, "secrets")?;
         let old = entries.remove(id);
         if let Some(value) = value {
-            entries.insert(id.to_string(), secrets::entry(old.as_ref(), id, &name, value)?);
+            entries.insert(
+                id.to_string(),
+                secrets::entry(old.as_ref(), id, &name, value)?,
+            );
         }
         Ok(document)
     })

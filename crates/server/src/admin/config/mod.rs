@@ -1,22 +1,26 @@
-//! The site configuration and its sub-resources, in both path families: the older one
-//! under `/admin` (`/config/<org>/sites/<site>.json`, `…/<site>/<part>.json`) and the
-//! newer, the platform's `api.aem.live` one, under `/api` (`/<org>/sites/<site>/config.json`,
+//! The configuration API in both path families: the older one under `/admin`
+//! (`/config/<org>.json`, `/config/<org>/profiles/<profile>.json`,
+//! `/config/<org>/sites/<site>.json`, `/config/<org>/aggregated/<site>.json`, each with
+//! `…/<part>.json` sub-paths) and the newer, the platform's `api.aem.live` one, under `/api`
+//! (`/<org>/config.json`, `/<org>/profiles/<profile>/config.json`,
+//! `/<org>/sites/<site>/config.json`, `/<org>/aggregated/<site>/config.json`, each with
 //! `…/config/<part>.json`). [`resources`] is the one routing table: each resource has one
 //! method router, mounted at its path in each family.
 //!
-//! Storage layout (keys of the [`Store`]):
-//! - `config/<org>/sites/<site>.json`: the site document (`version`, `code`, `content`,
-//!   `access`, `created`, `lastModified`). `access.json`, `code.json` and `content.json`
-//!   read and write one field of it, as the hosted service does.
-//! - `config/<org>/sites/<site>/public.json`: the public configuration.
-//! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`, and
-//!   `origin` when the site's code block names the secret (what the value was issued for:
-//!   [`sites::secret_origin`]); the value is never returned. `secrets.json` lists them
-//!   without values, as an object keyed by id (the platform's form).
+//! Storage layout (keys of the [`Store`], [`keys`]): one document each, the platform's.
+//! - `config/<org>/sites/<site>.json`: a site (`version`, `code`, `content`, `access`,
+//!   `public`, `secrets`, `apiKeys`, `created`, `lastModified`, …). Its parts (`access.json`,
+//!   `public.json`, `secrets/<id>.json`, …) read and write a field of it ([`parts`]); secret
+//!   values are sealed in it and never answered ([`secrets`]), API key records kept in it
+//!   ([`api_keys`]). Stores of older siteops kept `public.json` and `secrets/<id>.json`
+//!   beside it: [`sites::legacy`] folds them in when the store opens.
+//! - `config/<org>/profiles/<profile>.json` and `config/<org>/org.json`: the profiles and
+//!   the org's document ([`documents`]); `aggregated` ([`aggregated`]) reads a site over its
+//!   profile, as the service acts on it ([`sites::load`]).
 //!
 //! Errors take the platform's form ([`crate::api::error::platform_form`], a layer on every
-//! resource here). Every write of a site runs under that site's lock, so concurrent
-//! read-modify-write requests cannot lose each other's updates.
+//! resource here). Every write of a document runs under that document's lock, in
+//! [`transact`], so concurrent read-modify-write requests cannot lose each other's updates.
 
 mod access;
 mod aggregated;
@@ -24,6 +28,7 @@ mod api_keys;
 mod documents;
 mod parts;
 mod secrets;
+mod yaml;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -85,9 +90,17 @@ pub(crate) fn resources() -> Vec<Resource> {
             None,
             any(documents::org_part),
         ),
-        resource(None, Some("/{org}/config/{*path}"), any(documents::org_part)),
+        resource(
+            None,
+            Some("/{org}/config/{*path}"),
+            any(documents::org_part),
+        ),
         resource(None, Some("/{org}/sites"), get(list_sites)),
-        resource(None, Some("/{org}/profiles"), get(documents::newer_profiles)),
+        resource(
+            None,
+            Some("/{org}/profiles"),
+            get(documents::newer_profiles),
+        ),
         // Profiles.
         resource(
             Some("/config/{org}/profiles/{profile_json}"),
@@ -186,7 +199,10 @@ async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), Ap
 /// the service's (the platform's site schema requires it): the stored one, else a new
 /// one (40 hex digits, random, as stable as the site: kept on every write). One a body
 /// sends is not taken.
-pub(super) fn keep_content_bus(value: &mut Value, previous: Option<&Value>) -> Result<(), ApiError> {
+pub(super) fn keep_content_bus(
+    value: &mut Value,
+    previous: Option<&Value>,
+) -> Result<(), ApiError> {
     let Some(Value::Object(content)) = value.get_mut("content") else {
         return Ok(());
     };
@@ -261,7 +277,10 @@ pub(crate) async fn list_sites(
     check_names_for(&Method::GET, &[("org", org)])?;
     let mut sites = sites_of(&access, org, &caller, older && query.details).await?;
     if !older {
-        sites = sites.iter().map(|site| SiteName::named(&site.name)).collect();
+        sites = sites
+            .iter()
+            .map(|site| SiteName::named(&site.name))
+            .collect();
     }
     Ok(Json(SiteList { sites }).into_response())
 }
