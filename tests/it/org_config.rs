@@ -283,11 +283,6 @@ async fn a_site_over_its_profile_is_what_the_service_acts_on() {
         own.body.get("headers").is_none(),
         "the site's own document is unchanged"
     );
-    assert!(
-        own.body["content"]["contentBusId"]
-            .as_str()
-            .is_some_and(|id| id.len() == 40)
-    );
     assert_eq!(
         server
             .post("/api/acme/aggregated/web/config.json", &root, &body)
@@ -341,26 +336,6 @@ async fn a_site_over_its_profile_is_what_the_service_acts_on() {
     assert!(
         contents.body.get("robots").is_none(),
         "web extends `shared`, not `default`"
-    );
-    // contentBusId is the service's: a body's is not taken, the stored one is kept.
-    let before = server
-        .get("/admin/config/acme/sites/plain.json", &root)
-        .await;
-    let mut resent = site_body();
-    resent["content"]["contentBusId"] = json!("mine");
-    assert_eq!(
-        server
-            .post("/admin/config/acme/sites/plain.json", &root, &resent)
-            .await
-            .status,
-        StatusCode::OK
-    );
-    let after = server
-        .get("/admin/config/acme/sites/plain.json", &root)
-        .await;
-    assert_eq!(
-        after.body["content"]["contentBusId"],
-        before.body["content"]["contentBusId"]
     );
 }
 

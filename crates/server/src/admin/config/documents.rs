@@ -138,6 +138,15 @@ impl Doc {
     }
 }
 
+/// The methods a whole document answers ([`SITE_METHODS`]).
+const DOCUMENT_VERBS: [Method; 5] = [
+    Method::GET,
+    Method::HEAD,
+    Method::PUT,
+    Method::POST,
+    Method::DELETE,
+];
+
 /// Whether a request of `method` to a whole document needs it to exist (a read, a delete).
 fn reads(method: &Method) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::DELETE)
@@ -258,6 +267,9 @@ pub(super) async fn org(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    if !DOCUMENT_VERBS.contains(&method) {
+        return Err(ApiError::method_not_allowed(SITE_METHODS));
+    }
     let doc = Doc::of(&params, reads(&method), false)?;
     document(&config, &access, caller, doc, method, &headers, body).await
 }
@@ -273,6 +285,9 @@ pub(super) async fn profile(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    if !DOCUMENT_VERBS.contains(&method) {
+        return Err(ApiError::method_not_allowed(SITE_METHODS));
+    }
     let doc = Doc::of(&params, reads(&method), true)?;
     document(&config, &access, caller, doc, method, &headers, body).await
 }

@@ -195,38 +195,6 @@ async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), Ap
     Ok(store.put(key, &bytes).await?)
 }
 
-/// Sets `content.contentBusId`, the content bus the site's content is kept in, which is
-/// the service's (the platform's site schema requires it): the stored one, else a new
-/// one (40 hex digits, random, as stable as the site: kept on every write). One a body
-/// sends is not taken.
-pub(super) fn keep_content_bus(
-    value: &mut Value,
-    previous: Option<&Value>,
-) -> Result<(), ApiError> {
-    let Some(Value::Object(content)) = value.get_mut("content") else {
-        return Ok(());
-    };
-    let stored = previous
-        .and_then(|p| p.pointer("/content/contentBusId"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let id = match stored {
-        Some(id) => id,
-        None => {
-            let mut random = [0u8; 20];
-            getrandom::fill(&mut random).map_err(|error| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("no randomness: {error}"),
-                )
-            })?;
-            hex::encode(random)
-        }
-    };
-    content.insert("contentBusId".into(), Value::String(id));
-    Ok(())
-}
-
 /// `value` without the members that are `null`, at any depth: a member sent as `null`
 /// is stored as absent (the typed documents read the two alike, and the platform's
 /// schemas take no `null`).
@@ -413,7 +381,6 @@ pub(crate) async fn save_site(
             onboarding::check_selectable(config.store.as_ref(), org, site, code).await?;
             let stored = previous.as_ref().map(|p| &p.json);
             keep_parts(&mut value, stored, |id| keys::secret(org, site, id))?;
-            keep_content_bus(&mut value, stored)?;
             stamp(&mut value, stored);
             // What is written reads back, or it is not written.
             let value = sites::Site::from_json(org, site, value)?.json;

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::check_access_change;
-use super::{ConfigStore, api_keys, keep_content_bus, save_json, secrets, stamp};
+use super::{ConfigStore, api_keys, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_json_body};
@@ -143,7 +143,6 @@ async fn document_part(
                     }
                     let mut document = changed.json;
                     restore(&mut document, kept);
-                    keep_content_bus(&mut document, Some(&existing.json))?;
                     stamp(&mut document, Some(&existing.json));
                     save_json(store, &keys::site(org, site), &document).await?;
                     if touches_code {
