@@ -16,7 +16,9 @@ use siteops_config::model::api::AccessConfig;
 
 use super::caller::{caller, why_unauthenticated};
 use super::{ApiError, check_existing_names, check_names, strip_json};
-use crate::auth::{Action, Claims, Decision, OrgAdmins, SigningKey, authorize, authorize_in};
+use crate::auth::{
+    Action, Claims, Decision, Grants, OrgAdmins, SigningKey, authorize, authorize_in,
+};
 use crate::sites::{self, Site};
 use crate::store::Store;
 
@@ -77,7 +79,7 @@ impl SiteAccess {
             Some(caller),
             org,
             site,
-            document.grants(),
+            Grants::of_site(&document),
             &self.org_admins,
             action,
         ) {

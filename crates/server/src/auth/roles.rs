@@ -111,6 +111,16 @@ impl<'a> Grants<'a> {
         }
     }
 
+    /// Who holds a stored site's roles: the access block it uses (its own over its
+    /// profile's), its groups (its own and its profile's) and the org's.
+    pub fn of_site(site: &'a crate::sites::Site) -> Grants<'a> {
+        Grants {
+            access: site.effective.access.as_ref(),
+            groups: site.effective.groups.as_ref(),
+            org_groups: site.org_groups(),
+        }
+    }
+
     /// The groups a holder entry may name, the site's first.
     fn group_sets(&self) -> [Option<&'a Groups>; 2] {
         [self.groups, self.org_groups]

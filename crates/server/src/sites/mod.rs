@@ -237,16 +237,6 @@ impl Site {
             .unwrap_or(DEFAULT_PROFILE)
     }
 
-    /// Who holds the site's roles: its effective access block, its groups (its own and
-    /// its profile's) and the org's.
-    pub fn grants(&self) -> crate::auth::Grants<'_> {
-        crate::auth::Grants {
-            access: self.effective.access.as_ref(),
-            groups: self.effective.groups.as_ref(),
-            org_groups: self.org_groups(),
-        }
-    }
-
     /// The org's groups, when the site's access names one of them.
     pub fn org_groups(&self) -> Option<&Groups> {
         self.org_shared.as_ref()?.groups.as_ref()
