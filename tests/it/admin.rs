@@ -287,8 +287,9 @@ async fn bad_requests_name_the_problem() {
         ),
         (Method::POST, "/admin/config/Acme/sites/web.json", b"{}".to_vec(), StatusCode::BAD_REQUEST, "invalid org name `Acme`"),
         (Method::POST, "/admin/config/acme/sites/web_site.json", b"{}".to_vec(), StatusCode::BAD_REQUEST, "invalid site name"),
-        (Method::GET, "/admin/config/acme/sites/web/secrets/Bad.json", vec![], StatusCode::BAD_REQUEST, "invalid secret name"),
-        (Method::GET, "/admin/config/acme/sites/..%2F..%2Fkeys.json", vec![], StatusCode::BAD_REQUEST, "invalid site name"),
+        // A read of a name that cannot be one asks for what cannot exist.
+        (Method::GET, "/admin/config/acme/sites/web/secrets/Bad.json", vec![], StatusCode::NOT_FOUND, "no such resource: invalid secret name"),
+        (Method::GET, "/admin/config/acme/sites/..%2F..%2Fkeys.json", vec![], StatusCode::NOT_FOUND, "no such resource: invalid site name"),
         (Method::POST, SITE, vec![b' '; 1024 * 1024 + 1], StatusCode::PAYLOAD_TOO_LARGE, "larger than"),
         (Method::PATCH, SITE, vec![], StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
         (Method::PATCH, "/admin/config/acme/sites/web/public.json", vec![], StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
@@ -318,7 +319,7 @@ async fn bad_requests_name_the_problem() {
 }
 
 #[tokio::test]
-async fn names_too_long_for_the_store_are_400_naming_the_field() {
+async fn names_too_long_for_the_store_are_refused_naming_the_field() {
     let (server, root) = with_site().await;
     let long = "a".repeat(251);
     let longest = "a".repeat(250);
@@ -334,15 +335,15 @@ async fn names_too_long_for_the_store_are_400_naming_the_field() {
             Method::GET,
             format!("/admin/config/acme/sites/{long}.json"),
             None,
-            StatusCode::BAD_REQUEST,
-            "invalid site name",
+            StatusCode::NOT_FOUND,
+            "no such resource: invalid site name",
         ),
         (
             Method::POST,
             format!("/admin/config/acme/sites/{long}/public.json"),
             Some(json!({"paths": {}})),
-            StatusCode::BAD_REQUEST,
-            "invalid site name",
+            StatusCode::NOT_FOUND,
+            "no such resource: invalid site name",
         ),
         (
             Method::POST,
@@ -355,8 +356,8 @@ async fn names_too_long_for_the_store_are_400_naming_the_field() {
             Method::GET,
             format!("/admin/config/{long}/sites.json"),
             None,
-            StatusCode::BAD_REQUEST,
-            "invalid org name",
+            StatusCode::NOT_FOUND,
+            "no such resource: invalid org name",
         ),
         (
             Method::POST,

@@ -41,9 +41,13 @@ async fn both_families_answer_the_same_documents() {
         .await;
     assert_eq!(read.body, access);
 
+    // The newer family's list is the platform's (`sites-list`: names alone); the older
+    // keeps each document's path.
     let listed = server.get("/api/acme/sites", &root).await;
+    assert_eq!(listed.body, json!({"sites": [{"name": "web"}]}));
+    let older_list = server.get("/admin/config/acme/sites.json", &root).await;
     assert_eq!(
-        listed.body,
+        older_list.body,
         json!({"sites": [{"name": "web", "path": "/acme/sites/web/config.json"}]})
     );
 
@@ -414,4 +418,63 @@ async fn null_parts_of_a_stored_document_read_as_absent() {
         "{:?}",
         null_part.error
     );
+}
+
+#[tokio::test]
+async fn index_and_sitemap_configuration_are_yaml_beside_the_site() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    assert_eq!(
+        server.put(SITE, &root, &site_body()).await.status,
+        StatusCode::CREATED
+    );
+    let send = |method: Method, path: &str, content_type: &str, body: &str| {
+        let request = server
+            .client
+            .request(method, server.url(path))
+            .header("authorization", format!("token {root}"))
+            .header("content-type", content_type)
+            .body(body.to_string());
+        async move {
+            let response = request.send().await.expect("answered");
+            let status = response.status();
+            let error = response
+                .headers()
+                .get("x-error")
+                .map(|v| v.to_str().unwrap_or_default().to_string());
+            (status, error, response.text().await.expect("text"))
+        }
+    };
+    let older = "/admin/config/acme/sites/web/content/query.yaml";
+    let newer = "/api/acme/sites/web/config/content/query.yaml";
+    let yaml = "indices:\n  default:\n    include: ['/**']\n    target: /query-index.json\n";
+    let (status, error, _) = send(Method::POST, older, "text/yaml", yaml).await;
+    assert_eq!(status, StatusCode::OK, "{error:?}");
+    let (status, _, text) = send(Method::GET, newer, "text/yaml", "").await;
+    assert_eq!(
+        (status, text.as_str()),
+        (StatusCode::OK, yaml),
+        "as sent, on both families"
+    );
+    let (status, error, _) = send(Method::POST, newer, "text/yaml", "a: [1,\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error.unwrap_or_default().contains("does not parse"));
+    let (status, _, _) = send(Method::POST, older, "application/json", "{}").await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let big = format!("a: \"{}\"\n", "x".repeat(300 * 1024));
+    let (status, _, _) = send(Method::POST, older, "text/yaml", &big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, _, text) = send(Method::GET, older, "text/yaml", "").await;
+    assert_eq!(
+        (status, text.as_str()),
+        (StatusCode::OK, yaml),
+        "a refused body changes nothing"
+    );
+    let sitemap = "/admin/config/acme/sites/web/content/sitemap.yaml";
+    let (status, _, _) = send(Method::GET, sitemap, "text/yaml", "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, _) = send(Method::DELETE, newer, "text/yaml", "").await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _, _) = send(Method::GET, older, "text/yaml", "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }

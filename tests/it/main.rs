@@ -24,6 +24,7 @@ mod module_graph;
 mod object_store;
 mod oidc;
 mod openapi;
+mod org_config;
 mod plan_apply;
 mod platform_schemas;
 mod preview;

@@ -460,14 +460,6 @@ async fn apply_to_self(
     )
     .map_err(|e| Failure::new(e.to_string()))?;
     let scope = PruneScope::every_site_of(orgs);
-    // The bundled service does not keep org or profile documents yet (h-server adds
-    // them): only the sites' resources are applied to it. Remove when it does.
-    let compiled = &Compiled {
-        resources: (compiled.resources.iter())
-            .filter(|r| r.site().is_some())
-            .cloned()
-            .collect(),
-    };
     let state = live::read(&client, compiled, Some(&scope), 8)
         .await
         .map_err(|e| Failure::new(format!("cannot read the bundled service: {e}")))?;

@@ -29,7 +29,7 @@ use crate::preview::usage::UsageLocks;
 use crate::preview::{Limits, PagePath, PreviewHost, Transport};
 use crate::quota::Throttles;
 use crate::sites;
-use crate::sites::{content_is_protected, preview_authentication};
+use crate::sites::preview_authentication;
 use crate::store::{KeyedLocks, Store};
 use siteops_config::model::SiteId;
 
@@ -105,7 +105,7 @@ impl AppState {
         document: &sites::Site,
     ) -> Result<(), ApiError> {
         let local_session = self.session.is_some() && !self.exposed;
-        if !content_is_protected(&document.config) || local_session {
+        if !document.protects_content() || local_session {
             return Ok(());
         }
         let (org, site) = (document.org.as_str(), document.name.as_str());
@@ -119,7 +119,8 @@ impl AppState {
         let decision = may_read_content(
             caller.as_ref(),
             (org, site),
-            &document.config,
+            &document.effective,
+            document.org_groups(),
             &self.org_admins,
         );
         if decision == Decision::Allow || self.has_site_token(headers, document)? {
@@ -146,7 +147,7 @@ impl AppState {
         document: &sites::Site,
     ) -> Result<bool, ApiError> {
         let Some(ids) =
-            preview_authentication(&document.config).and_then(|rule| rule.secret_id.as_deref())
+            preview_authentication(&document.effective).and_then(|rule| rule.secret_id.as_deref())
         else {
             return Ok(false);
         };
@@ -158,7 +159,7 @@ impl AppState {
             return Ok(false);
         }
         for id in ids {
-            // The site's own secrets, which its document holds sealed.
+            // The site's own secrets, which its document holds sealed, else the org's.
             if let Some(value) = document.secret(id)?.map(|secret| secret.value) {
                 let stored = digest(&value);
                 if presented

@@ -3,7 +3,6 @@
 //! wiremock (`resilience`).
 
 mod e2e;
-mod org_stub;
 mod outputs;
 mod resilience;
 
@@ -16,7 +15,6 @@ use siteops_config::validate::{Options, validate};
 
 use crate::harness::{ORG_ADMIN, TestServer};
 use crate::support::{copy_dir, repo_root};
-use org_stub::OrgStub;
 
 /// Distinctive values for the example sites' secrets, so that a test can search every
 /// output for them.
@@ -25,11 +23,9 @@ pub(crate) const TEMPLATE_KEY: &str = "template-key-8c2d7a51";
 /// The value of the org's secret (`sites/acme/org.toml`).
 pub(crate) const PARTNER_SECRET: &str = "partner-secret-93c0d6e4";
 
-/// The bundled service (behind [`OrgStub`], which keeps the org's documents until the
-/// service does), and a copy of the example repository to edit.
+/// The bundled service, and a copy of the example repository to edit.
 pub(crate) struct Fixture {
     pub server: TestServer,
-    pub stub: OrgStub,
     pub token: String,
     pub root: PathBuf,
     _dir: tempfile::TempDir,
@@ -39,7 +35,6 @@ impl Fixture {
     pub(crate) async fn start() -> Fixture {
         let server = TestServer::start().await;
         let token = server.token(ORG_ADMIN);
-        let stub = OrgStub::start(server.url(""), token.clone()).await;
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path().join("repo");
         copy_dir(&repo_root().join("sites"), &root.join("sites"));
@@ -47,7 +42,6 @@ impl Fixture {
             .expect("copy siteops.toml");
         Fixture {
             server,
-            stub,
             token,
             root,
             _dir: dir,
@@ -55,7 +49,33 @@ impl Fixture {
     }
 
     pub(crate) fn admin_url(&self) -> String {
-        format!("http://{}/admin", self.stub.addr)
+        self.server.url("/admin")
+    }
+
+    /// The service's document at `path` under `/admin/config/` (`acme.json`,
+    /// `acme/profiles/<name>.json`) as it answers it, or `None` when it has none.
+    pub(crate) async fn document(&self, path: &str) -> Option<serde_json::Value> {
+        let answer = (self.server)
+            .get(&format!("/admin/config/{path}"), &self.token)
+            .await;
+        match answer.status {
+            reqwest::StatusCode::NOT_FOUND => None,
+            reqwest::StatusCode::OK => Some(answer.body),
+            status => panic!("GET {path}: {status} {:?}", answer.error),
+        }
+    }
+
+    /// Whether `value`, sent as a site token, opens acme/campaigns' protected preview,
+    /// whose `access.site.secretId` names the org's secret `partner-preview`: so whether
+    /// the service holds `value` as that secret (values are never answered).
+    pub(crate) async fn opens_campaigns(&self, value: &str) -> bool {
+        let answer = (self.server)
+            .preview("main--campaigns--acme.localhost", "/", Some(value))
+            .await;
+        !matches!(
+            answer.status,
+            reqwest::StatusCode::UNAUTHORIZED | reqwest::StatusCode::FORBIDDEN
+        )
     }
 
     pub(crate) fn worker_url(&self) -> String {

@@ -58,6 +58,24 @@ pub(crate) async fn site_with(
     (server, root)
 }
 
+/// The status of `GET <path>` on acme/web's preview host, with `authorization: <credential>`
+/// when given.
+pub(crate) async fn guarded_status(
+    server: &TestServer,
+    path: &str,
+    credential: Option<String>,
+) -> StatusCode {
+    let request = server
+        .client
+        .get(server.url(path))
+        .header("host", "main--web--acme.localhost");
+    let request = match credential {
+        Some(value) => request.header("authorization", value),
+        None => request,
+    };
+    request.send().await.expect("answered").status()
+}
+
 /// A site whose primary source is `url` (with `suffix`), without overlay.
 pub(crate) async fn site(url: &str, suffix: Option<&str>) -> (TestServer, String) {
     let mut source = json!({"url": url, "type": "markup"});

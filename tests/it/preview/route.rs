@@ -7,7 +7,10 @@ use siteops_server::preview::Limits;
 use wiremock::matchers::{any, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use super::{CONFIG_BOT, PAGE, SITE_ADMIN, host_get, html, preview, redact_ports, site, site_with};
+use super::{
+    CONFIG_BOT, PAGE, SITE_ADMIN, guarded_status, host_get, html, preview, redact_ports, site,
+    site_with,
+};
 
 #[tokio::test]
 async fn previews_need_a_token_with_the_right_role() {
@@ -246,17 +249,7 @@ async fn the_preview_host_answers_site_authentication() {
     assert!(secret.status().is_success(), "{}", secret.status());
     let (answer, _) = preview(&server, &root, "/guarded", &[]).await;
     assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.error);
-    let get = |credential: Option<String>| {
-        let request = server
-            .client
-            .get(server.url("/guarded"))
-            .header("host", "main--web--acme.localhost");
-        let request = match credential {
-            Some(value) => request.header("authorization", value),
-            None => request,
-        };
-        async move { request.send().await.expect("answered").status() }
-    };
+    let get = |credential: Option<String>| guarded_status(&server, "/guarded", credential);
     assert_eq!(get(None).await, StatusCode::UNAUTHORIZED);
     assert_eq!(
         get(Some("token a-site-token-of-the-preview".into())).await,

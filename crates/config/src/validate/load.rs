@@ -309,10 +309,8 @@ fn legacy_require_auth(schema: SchemaKind, value: &mut Value) -> Vec<Diagnostic>
     let Some(slot) = value.pointer_mut(pointer) else {
         return Vec::new();
     };
-    let flag = match slot.as_str() {
-        Some("true") => true,
-        Some("false") => false,
-        _ => return Vec::new(),
+    let Some(flag) = crate::model::api::legacy_require_auth(slot) else {
+        return Vec::new();
     };
     *slot = Value::Bool(flag);
     vec![

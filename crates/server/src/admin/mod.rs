@@ -50,7 +50,9 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
 pub(crate) fn api_router(state: Arc<AppState>) -> Router {
     let mut router = Router::new();
     for resource in config::resources() {
-        router = router.route(resource.newer, resource.methods);
+        if let Some(path) = resource.newer {
+            router = router.route(path, resource.methods);
+        }
     }
     router
         .fallback(|| async {

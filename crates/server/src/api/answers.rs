@@ -10,20 +10,31 @@ use crate::effective::Effective;
 use crate::preview::Trace;
 use siteops_config::model::api::ContentConfig;
 
-/// `GET /config/<org>/sites.json`: the sites of the org the caller may configure.
+/// `GET /config/<org>/sites.json`, `GET /<org>/sites`: the sites of the org the caller
+/// may configure.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SiteList {
     pub sites: Vec<SiteName>,
 }
 
-/// A site in a listing: its name and where its document is; with `?details=true`, what
-/// its document says of it (the platform does not publish its details; these are ours).
+/// `GET /config/<org>/profiles.json`, `GET /<org>/profiles`: the org's profiles.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProfileList {
+    pub profiles: Vec<SiteName>,
+}
+
+/// A site or profile in a listing: its name, and in the older family where its document
+/// is and, with `?details=true`, what its document says of it (the platform does not
+/// publish its details; these are ours). The newer family answers the name alone, as the
+/// platform's list schemas (`sites-list`, `profiles-list`) allow nothing else.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteName {
     pub name: String,
-    /// The site document's path on the newer family: `/<org>/sites/<site>/config.json`.
-    pub path: String,
+    /// The document's path on the newer family: `/<org>/sites/<site>/config.json`,
+    /// `/<org>/profiles/<profile>/config.json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,6 +48,12 @@ pub struct SiteName {
 impl SiteName {
     /// `org/site` in a listing; `document` (the stored JSON) with `?details=true`.
     pub fn of(org: &str, site: &str, document: Option<&serde_json::Value>) -> SiteName {
+        SiteName::at(site, format!("/{org}/sites/{site}/config.json"), document)
+    }
+
+    /// `name`, whose document is at `path`; `document` (the stored JSON) with
+    /// `?details=true`.
+    pub fn at(name: &str, path: String, document: Option<&serde_json::Value>) -> SiteName {
         let field = |name: &str| {
             document
                 .and_then(|document| document.get(name))
@@ -44,12 +61,24 @@ impl SiteName {
                 .map(str::to_string)
         };
         SiteName {
-            name: site.to_string(),
-            path: format!("/{org}/sites/{site}/config.json"),
+            name: name.to_string(),
+            path: Some(path),
             title: field("title"),
             description: field("description"),
             created: field("created"),
             last_modified: field("lastModified"),
+        }
+    }
+
+    /// `name` alone (the newer family's listings).
+    pub fn named(name: &str) -> SiteName {
+        SiteName {
+            name: name.to_string(),
+            path: None,
+            title: None,
+            description: None,
+            created: None,
+            last_modified: None,
         }
     }
 }

@@ -43,8 +43,8 @@ pub(crate) fn parse_value<T: DeserializeOwned>(
     schema: SchemaKind,
     rules: impl Fn(&T) -> Vec<Diagnostic>,
 ) -> Result<Parsed<T>, ApiError> {
-    // The body as sent fits its schema (a `lastModified` sent back is a string), and then
-    // the fields the service stamps are dropped.
+    // The service's fields a client sends back are checked as the schema says (a date is
+    // a string), then ignored.
     let problems = schema.check(&json);
     if !problems.is_empty() {
         return Err(ApiError::invalid_body(&problems));

@@ -50,6 +50,29 @@ pub fn check_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// [`check_names`] for a request of `method`: a read or a delete of a name that cannot be
+/// one asks for what cannot exist, so it is 404 (as the platform answers a document it
+/// does not have); a write of one is 400 (it cannot be made).
+pub fn check_names_for(
+    method: &axum::http::Method,
+    names: &[(&str, &str)],
+) -> Result<(), ApiError> {
+    use axum::http::Method;
+    if matches!(*method, Method::GET | Method::HEAD | Method::DELETE) {
+        check_existing_names(names)
+    } else {
+        check_names(names)
+    }
+}
+
+/// [`check_names`] for a request about a document that must exist (a read, a delete, a
+/// write of a part of it): 404 for a name that cannot be one, as for any document that
+/// does not exist.
+pub fn check_existing_names(names: &[(&str, &str)]) -> Result<(), ApiError> {
+    check_names(names)
+        .map_err(|error| ApiError::missing(format!("no such resource: {}", error.message)))
+}
+
 /// The name of a `<name>.json` resource of a request path; 404 for anything else.
 pub(crate) fn strip_json<'a>(file: &'a str, what: &str) -> Result<&'a str, ApiError> {
     file.strip_suffix(".json").ok_or_else(|| {

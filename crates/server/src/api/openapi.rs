@@ -10,8 +10,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::answers::{
-    BranchList, Ignored, JobList, JobStarted, MadeSecret, PreviewAnswer, SecretList, SecretView,
-    SiteList, Status,
+    BranchList, Ignored, JobList, JobStarted, MadeSecret, PreviewAnswer, ProfileList, SecretList,
+    SecretView, SiteList, Status,
 };
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 
@@ -111,7 +111,12 @@ fn schemas() -> Value {
         "PublicConfig": body(SchemaKind::ApiPublic),
         "SecretBody": body(SchemaKind::ApiSecret),
         "WorkerConfig": body(SchemaKind::ApiWorkerConfig),
+        "ProfileConfig": body(SchemaKind::ApiProfile),
+        "ProfileDocument": stored(SchemaKind::ApiProfile, &["version", "created", "lastModified"]),
+        "OrgConfig": body(SchemaKind::ApiOrg),
+        "OrgDocument": stored(SchemaKind::ApiOrg, &["version", "created", "lastModified"]),
         "SiteList": answer::<SiteList>(),
+        "ProfileList": answer::<ProfileList>(),
         "Secret": answer::<SecretView>(),
         "SecretList": answer::<SecretList>(),
         "MadeSecret": answer::<MadeSecret>(),
@@ -152,6 +157,11 @@ fn param(name: &str, what: &str, pattern: &str) -> Value {
         "name": name, "in": "path", "required": true, "description": what,
         "schema": {"type": "string", "pattern": pattern, "minLength": 1, "maxLength": MAX_NAME_LEN},
     })
+}
+
+/// A profile's name: the platform's `[0-9a-zA-Z-_]+`.
+fn profile_param() -> Value {
+    param("profile", "The profile's name.", "^[0-9a-zA-Z_-]+$")
 }
 
 fn name_param(name: &str) -> Value {
@@ -431,7 +441,7 @@ fn paths() -> Value {
         ("get", Op::new("listSites", "The org's sites the caller may configure; with `details=true`, each with its title, description and dates.").params(&["org"])
             .param(json!({"name": "details", "in": "query", "required": false,
                 "description": "Each site with its title, description and dates.", "schema": {"type": "boolean"}}))
-            .answer(200, "The sites.", Some("SiteList")).errors(&[400]).bodiless_errors()),
+            .answer(200, "The sites.", Some("SiteList")).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}.json", path_item(vec![
         ("get", Op::new("getSite", "The site's configuration.").params(&site)
@@ -442,6 +452,50 @@ fn paths() -> Value {
             .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 409]).bodiless_errors()),
         ("delete", Op::new("deleteSite", "Deletes the site and its sub-resources.").params(&site)
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/config/{org}.json", path_item(vec![
+        ("get", Op::new("getOrg", "The org's document.").params(&["org"])
+            .answer(200, "The stored document (secrets without their values).", Some("OrgDocument")).errors(&[400, 404]).bodiless_errors()),
+        ("put", Op::new("createOrg", "Creates the org's document (409 when it exists).").params(&["org"]).json_body("OrgConfig")
+            .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
+        ("post", Op::new("saveOrg", "Creates or replaces the org's document; changing its users needs an admin.").params(&["org"]).json_body("OrgConfig")
+            .answer(200, "Saved.", Some("OrgDocument")).errors(&[400, 409]).bodiless_errors()),
+        ("delete", Op::new("deleteOrg", "Deletes the org's document.").params(&["org"])
+            .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/config/{org}/secrets.json", path_item(vec![
+        ("get", Op::new("listOrgSecrets", "The org's secrets: ids and dates, never values.").params(&["org"])
+            .answer(200, "The secrets.", Some("SecretList")).errors(&[400, 404]).bodiless_errors()),
+        ("post", Op::new("makeOrgSecret", "Makes an org secret whose value the service chooses; the value is answered this once.").params(&["org"])
+            .answer(201, "The secret, with its value.", Some("MadeSecret")).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/config/{org}/secrets/{secret}.json", path_item(vec![
+        ("get", Op::new("getOrgSecret", "An org secret's id and dates (never its value).").params(&["org", "secret"])
+            .answer(200, "The secret.", Some("Secret")).errors(&[400, 404]).bodiless_errors()),
+        ("post", Op::new("setOrgSecret", "Sets an org secret's value.").params(&["org", "secret"]).json_body("SecretBody")
+            .answer(200, "Saved.", Some("Secret")).errors(&[400, 404]).bodiless_errors()),
+        ("delete", Op::new("deleteOrgSecret", "Deletes an org secret.").params(&["org", "secret"])
+            .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/config/{org}/profiles.json", path_item(vec![
+        ("get", Op::new("listProfiles", "The org's profiles; with `details=true`, each with its title, description and dates.").params(&["org"])
+            .param(json!({"name": "details", "in": "query", "required": false,
+                "description": "Each profile with its title, description and dates.", "schema": {"type": "boolean"}}))
+            .answer(200, "The profiles.", Some("ProfileList")).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/config/{org}/profiles/{profile}.json", path_item(vec![
+        ("get", Op::new("getProfile", "A profile's document.").params(&["org"]).param(profile_param())
+            .answer(200, "The stored document.", Some("ProfileDocument")).errors(&[400, 404]).bodiless_errors()),
+        ("put", Op::new("createProfile", "Creates a profile (409 when it exists).").params(&["org"]).param(profile_param()).json_body("ProfileConfig")
+            .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
+        ("post", Op::new("saveProfile", "Creates or replaces a profile.").params(&["org"]).param(profile_param()).json_body("ProfileConfig")
+            .answer(200, "Saved.", Some("ProfileDocument")).errors(&[400, 409]).bodiless_errors()),
+        ("delete", Op::new("deleteProfile", "Deletes a profile.").params(&["org"]).param(profile_param())
+            .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/config/{org}/aggregated/{site}.json", path_item(vec![
+        ("get", Op::new("getAggregated", "The site's document over its profile (`extends.profile`, else `default` when it exists): objects merged key by key, other values replaced.").params(&site)
+            .answer(200, "The aggregated configuration.", Some("SiteDocument")).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}/sites/{site}/access.json", site_field("access", "AccessConfig"));
     add("/admin/config/{org}/sites/{site}/code.json", site_field("code", "CodeConfig"));

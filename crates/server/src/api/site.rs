@@ -15,7 +15,7 @@ use axum::http::request::Parts;
 use siteops_config::model::api::AccessConfig;
 
 use super::caller::{caller, why_unauthenticated};
-use super::{ApiError, check_names, strip_json};
+use super::{ApiError, check_existing_names, check_names, strip_json};
 use crate::auth::{
     Action, Claims, Decision, Grants, OrgAdmins, SigningKey, authorize, authorize_in,
 };
@@ -75,8 +75,14 @@ impl SiteAccess {
                 format!("the API key `{id}` is not one of {org}/{site}'s (revoked?)"),
             ));
         }
-        let grants = Grants::of(&document.config);
-        match authorize_in(Some(caller), org, site, grants, &self.org_admins, action) {
+        match authorize_in(
+            Some(caller),
+            org,
+            site,
+            Grants::of_site(&document),
+            &self.org_admins,
+            action,
+        ) {
             Decision::Allow => Ok(document),
             Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
             Decision::Unauthenticated => Err(ApiError::new(
@@ -172,9 +178,12 @@ where
         let param = |name: &str| params.get(name).map(String::as_str);
         let org = param("org").unwrap_or_default();
         let site = site_param(&params)?;
-        let mut names = vec![("org", org), ("site", site)];
-        names.extend(param("branch").map(|branch| ("branch", branch)));
-        check_names(&names)?;
+        // The site must exist: a name that cannot be one is 404, whatever the method; a
+        // branch's is 400 (a branch is named by the request, not looked up).
+        check_existing_names(&[("org", org), ("site", site)])?;
+        if let Some(branch) = param("branch") {
+            check_names(&[("branch", branch)])?;
+        }
         let access = SiteAccess::from_ref(state);
         let caller = caller(&parts.headers, &access.key).ok_or_else(|| {
             ApiError::new(

@@ -15,7 +15,9 @@ pub mod token;
 pub use key::{SIGNING_KEY, signing_key};
 pub use sign_in::{Identity, SignIn, SignInNonces};
 
-pub use roles::{Action, Decision, Grants, OrgAdmins, authorize, authorize_in};
+pub use roles::{
+    Action, Decision, Grants, OrgAction, OrgAdmins, authorize, authorize_in, authorize_org,
+};
 pub use token::{Claims, SigningKey, TokenError};
 
 /// Whether two byte strings are equal, in time that does not depend on where they differ.

@@ -71,15 +71,19 @@ pub fn of_role(role: &str) -> &'static [Permission] {
     }
 }
 
-/// Whether `subject` (an e-mail address or technical account) is one of `holders`.
-pub fn holds(holders: &[String], subject: &str, groups: Option<&Groups>) -> bool {
+/// Whether `subject` (an e-mail address or technical account) is one of `holders`. A
+/// group reference names a group of the first of `groups` that defines its id (the
+/// site's, then the org's).
+pub fn holds(holders: &[String], subject: &str, groups: &[Option<&Groups>]) -> bool {
     holders.iter().any(|entry| {
         let entry = entry.trim();
         if entry == "*" || entry.contains('@') {
             return glob_matches(entry, subject);
         }
         groups
-            .and_then(|groups| groups.0.get(entry))
+            .iter()
+            .flatten()
+            .find_map(|groups| groups.0.get(entry))
             .is_some_and(|group| {
                 group
                     .members
@@ -141,14 +145,14 @@ mod tests {
         }))
         .unwrap();
         let holders = ["writers".to_string()];
-        assert!(holds(&holders, "bob@agency.example", Some(&groups)));
-        assert!(holds(&holders, "ANN@acme.example", Some(&groups)));
-        assert!(!holds(&holders, "eve@acme.example", Some(&groups)));
-        assert!(!holds(&holders, "bob@agency.example", None));
+        assert!(holds(&holders, "bob@agency.example", &[Some(&groups)]));
+        assert!(holds(&holders, "ANN@acme.example", &[None, Some(&groups)]));
+        assert!(!holds(&holders, "eve@acme.example", &[Some(&groups)]));
+        assert!(!holds(&holders, "bob@agency.example", &[None, None]));
         assert!(!holds(
             &["editors".into()],
             "ann@acme.example",
-            Some(&groups)
+            &[Some(&groups)]
         ));
     }
 

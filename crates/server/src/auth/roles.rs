@@ -1,7 +1,7 @@
 //! Who may do what with a site: a pure decision from the verified caller, the site's
 //! access configuration and the service's org administrators.
 
-use siteops_config::model::api::{AccessConfig, Groups, KnownRole, SiteConfig};
+use siteops_config::model::api::{AccessConfig, Groups, KnownRole, SiteConfig, User};
 
 use super::Claims;
 use super::permissions::{self, Permission};
@@ -88,17 +88,18 @@ pub fn authorize(
 ) -> Decision {
     let grants = Grants {
         access,
-        groups: None,
+        ..Grants::default()
     };
     authorize_in(caller, org, site, grants, org_admins, action)
 }
 
 /// What a site document says about who holds its roles: its access block, and the groups
-/// a holder entry may name.
+/// a holder entry may name (the site's own, its profile's, then the org's).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Grants<'a> {
     pub access: Option<&'a AccessConfig>,
     pub groups: Option<&'a Groups>,
+    pub org_groups: Option<&'a Groups>,
 }
 
 impl<'a> Grants<'a> {
@@ -106,7 +107,23 @@ impl<'a> Grants<'a> {
         Grants {
             access: config.access.as_ref(),
             groups: config.groups.as_ref(),
+            org_groups: None,
         }
+    }
+
+    /// Who holds a stored site's roles: the access block it uses (its own over its
+    /// profile's), its groups (its own and its profile's) and the org's.
+    pub fn of_site(site: &'a crate::sites::Site) -> Grants<'a> {
+        Grants {
+            access: site.effective.access.as_ref(),
+            groups: site.effective.groups.as_ref(),
+            org_groups: site.org_groups(),
+        }
+    }
+
+    /// The groups a holder entry may name, the site's first.
+    fn group_sets(&self) -> [Option<&'a Groups>; 2] {
+        [self.groups, self.org_groups]
     }
 
     /// Whether `subject` holds a role that carries `permission`: a role `admin.role`
@@ -121,7 +138,7 @@ impl<'a> Grants<'a> {
             .flat_map(|roles| &roles.0)
             .any(|(role, holders)| {
                 permissions::of_role(role).contains(&permission)
-                    && permissions::holds(holders, subject, self.groups)
+                    && permissions::holds(holders, subject, &self.group_sets())
             });
         let by_default = admin
             .default_role
@@ -205,33 +222,90 @@ pub fn authorize_in(
 }
 
 /// Whether `caller` may read `config`'s content, by a role on the site
-/// ([`Action::ReadContent`]) or by the site authentication's `allow` list. The other way
-/// in, a site token (`secretId`), is the caller's to check: it needs the secrets.
+/// ([`Action::ReadContent`]) or by the site authentication's `allow` list (whose group
+/// references may name the org's groups, `org_groups`). The other way in, a site token
+/// (`secretId`), is the caller's to check: it needs the secrets.
 pub fn may_read_content(
     caller: Option<&Claims>,
     (org, site): (&str, &str),
     config: &SiteConfig,
+    org_groups: Option<&Groups>,
     org_admins: &OrgAdmins,
 ) -> Decision {
-    let decision = authorize_in(
-        caller,
-        org,
-        site,
-        Grants::of(config),
-        org_admins,
-        Action::ReadContent,
-    );
+    let grants = Grants {
+        org_groups,
+        ..Grants::of(config)
+    };
+    let decision = authorize_in(caller, org, site, grants, org_admins, Action::ReadContent);
     match (&decision, caller, preview_authentication(config)) {
         (Decision::Forbidden(_), Some(caller), Some(rule))
             if caller.covers(org, site)
                 && caller.roles.is_none()
                 && rule.allow.as_deref().is_some_and(|allow| {
-                    permissions::holds(allow, &caller.sub, config.groups.as_ref())
+                    permissions::holds(allow, &caller.sub, &grants.group_sets())
                 }) =>
         {
             Decision::Allow
         }
         _ => decision,
+    }
+}
+
+/// What a request does with the org's own documents (the org document, its profiles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrgAction {
+    /// Read them (`config:read`).
+    Read,
+    /// Write them (`config:write`).
+    Write,
+    /// Change who holds the org's roles (its `users`): an admin only, so that a
+    /// `config_admin` cannot raise itself.
+    GrantAdmin,
+}
+
+/// Whether `caller` may do `action` with `org`'s own documents: an org administrator
+/// (`serve --org-admin`) may, and so may a user of the org document (`users`, matched by
+/// address) holding a role that carries the permission (`admin`; `config_admin` reads and
+/// writes, not [`OrgAction::GrantAdmin`]). API keys, minted for one site, may not.
+pub fn authorize_org(
+    caller: Option<&Claims>,
+    org: &str,
+    users: &[User],
+    org_admins: &OrgAdmins,
+    action: OrgAction,
+) -> Decision {
+    let Some(caller) = caller else {
+        return Decision::Unauthenticated;
+    };
+    if !caller.covers_org(org) {
+        return Decision::Forbidden(format!(
+            "the token is for {}, not the org {org}",
+            caller.aud
+        ));
+    }
+    if caller.roles.is_some() {
+        return Decision::Forbidden(format!("an API key does not configure the org {org}"));
+    }
+    if org_admins.is_admin(org, &caller.sub) {
+        return Decision::Allow;
+    }
+    let needs = match action {
+        OrgAction::Read => Permission::ConfigRead,
+        OrgAction::Write => Permission::ConfigWrite,
+        OrgAction::GrantAdmin => Permission::AdminAcl,
+    };
+    let holds = users
+        .iter()
+        .filter(|user| same_address(&user.email, &caller.sub))
+        .flat_map(|user| &user.roles)
+        .any(|role| permissions::of_role(role_name(*role)).contains(&needs));
+    if holds {
+        Decision::Allow
+    } else {
+        Decision::Forbidden(format!(
+            "{} has no role on the org {org} that allows this",
+            caller.sub
+        ))
     }
 }
 
@@ -468,7 +542,13 @@ mod tests {
         );
         let none = OrgAdmins::default();
         let read = |who: Option<&str>| {
-            may_read_content(who.map(caller).as_ref(), ("acme", "web"), &site, &none)
+            may_read_content(
+                who.map(caller).as_ref(),
+                ("acme", "web"),
+                &site,
+                None,
+                &none,
+            )
         };
         assert_eq!(read(Some("rev@partner.example")), Decision::Allow);
         assert!(

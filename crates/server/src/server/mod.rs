@@ -171,6 +171,16 @@ pub async fn start_on(
 ) -> anyhow::Result<RunningServer> {
     crate::sites::sealed::check_key(store.as_ref()).await?;
     let key = signing_key(store.as_ref()).await?;
+    let locks: Arc<crate::store::KeyedLocks> = Default::default();
+    // A store written by siteops from before one document per site: its sites' old
+    // public configurations and secrets go into their documents, once.
+    let folded = crate::sites::legacy::fold_all(&store, &locks).await?;
+    if folded > 0 {
+        tracing::info!(
+            folded,
+            "sites' old public configurations and secrets folded"
+        );
+    }
     let transport: Arc<dyn crate::preview::Transport> = config
         .preview_transport
         .clone()
@@ -185,7 +195,7 @@ pub async fn start_on(
         code_sync: code_sync.clone(),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
         store,
-        locks: Default::default(),
+        locks,
         usage_locks: Default::default(),
         key,
         org_admins: Arc::new(OrgAdmins::parse(&config.org_admins)),

@@ -148,6 +148,9 @@ async fn a_repeated_view_of_a_stored_page_is_one_round_trip_and_sees_every_chang
         .expect("an image");
 
     let site = format!("get {}", keys::site("acme", "web"));
+    // The site's profile `default` is read with its document, in the same round (the
+    // site takes it when it exists).
+    let profile = format!("get {}", keys::profile("acme", "default"));
     let record = format!(
         "get {}",
         keys::preview_page("acme", "web", "main", "/").record()
@@ -156,24 +159,31 @@ async fn a_repeated_view_of_a_stored_page_is_one_round_trip_and_sees_every_chang
         "get {}",
         keys::preview_page("acme", "web", "main", "/").file("r1", "page.html")
     );
-    // The first view: the site and the record together, then the revision's file.
+    // The first view: the site (and its profile) and the record together, then the
+    // revision's file.
     let ((status, body), rounds) = counting.rounds_of(views.get(&a, "/"), SETTLE).await;
     assert_eq!((status, body.contains("one")), (200, true), "{body}");
     assert_eq!(
         of_view(rounds),
-        [vec![site.clone(), record.clone()], vec![file]]
+        [
+            vec![profile.clone(), site.clone(), record.clone()],
+            vec![file]
+        ]
     );
     // Again: the file is immutable, and comes from memory.
     let ((status, body), rounds) = counting.rounds_of(views.get(&a, "/"), SETTLE).await;
     assert_eq!((status, body.contains("one")), (200, true), "{body}");
-    assert_eq!(of_view(rounds), [vec![site.clone(), record.clone()]]);
-    // An image seen before: the site document only.
+    assert_eq!(
+        of_view(rounds),
+        [vec![profile.clone(), site.clone(), record.clone()]]
+    );
+    // An image seen before: the site document (and its profile) only.
     views.get(&a, &format!("/{MEDIA}")).await;
     let ((status, _), rounds) = counting
         .rounds_of(views.get(&a, &format!("/{MEDIA}")), SETTLE)
         .await;
     assert_eq!(status, 200);
-    assert_eq!(of_view(rounds), [vec![site.clone()]]);
+    assert_eq!(of_view(rounds), [vec![profile.clone(), site.clone()]]);
 
     // Changes through the other instance are seen at the next view.
     store_page(other.as_ref(), "r2", "two").await;

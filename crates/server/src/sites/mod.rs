@@ -9,11 +9,14 @@
 //! site that requires authentication into an open one. The HTTP answer (500) is made at
 //! the route edge ([`crate::api::ApiError`] from [`SiteError`]).
 
+pub mod documents;
+pub mod legacy;
 mod names;
 pub mod onboarding;
 pub mod repos;
 pub mod sealed;
 
+pub use documents::{DEFAULT_PROFILE, OrgDocument, OrgShared, Profile, load_org, load_profile};
 pub use names::{MAX_NAME_LEN, is_name};
 
 use serde::de::DeserializeOwned;
@@ -22,8 +25,8 @@ use serde_json::Value;
 use crate::code::CodeRepo;
 use crate::store::{Store, StoreError, keys};
 use siteops_config::model::api::{
-    AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteAccess as SiteAuthentication,
-    SiteConfig,
+    AccessConfig, CodeConfig, ContentConfig, Groups, PublicConfig,
+    SiteAccess as SiteAuthentication, SiteConfig,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -151,51 +154,125 @@ pub const MANAGED: [&str; 2] = ["created", "lastModified"];
 
 /// A stored site document: one document per site, the platform's, with its public
 /// configuration, secrets and API key records in it; the JSON as stored and its typed
-/// configuration, read once when loaded.
+/// configuration, read once when loaded; and what the site uses ([`Site::effective`]):
+/// its document over its profile, with the org's groups and secrets its access names.
 ///
 /// A secret entry's `value` is stored sealed ([`sealed::seal_value`], bound to the
 /// secret's name [`keys::secret`]) when the service has a secrets key, and may carry
-/// [`SECRET_ORIGIN`]; neither is ever answered ([`Site::answer`]).
+/// [`SECRET_ORIGIN`]; neither is ever answered ([`answer_of`]).
 #[derive(Debug, Clone)]
 pub struct Site {
     pub org: String,
     pub name: String,
     /// The document as stored, with the service's fields (`created`, `lastModified`).
     pub json: Value,
+    /// The site's own document, typed: what writes change.
     pub config: SiteConfig,
+    /// What the site uses: its document over its profile (the same as `config` without
+    /// one). Access decisions, the content source and the code read this.
+    pub effective: SiteConfig,
+    /// The document over its profile as JSON, when it has one (the `aggregated` answer).
+    aggregated: Option<Value>,
+    /// The org's groups and secrets, read when the site's access names one it does not
+    /// define itself.
+    org_shared: Option<OrgShared>,
     /// The origin each secret's value was issued for, by secret id.
     origins: std::collections::BTreeMap<String, String>,
 }
 
 impl Site {
     /// Reads a stored document as `org/name`'s site.
-    pub fn from_json(org: &str, name: &str, json: Value) -> Result<Site, SiteError> {
+    pub fn from_json(org: &str, name: &str, mut json: Value) -> Result<Site, SiteError> {
         let key = keys::site(org, name);
+        legacy_require_auth(&key, &mut json);
         let mut platform = without_managed(json.clone());
         let origins = take_origins(&key, &mut platform)?;
-        let config = typed(&key, platform)?;
+        let config: SiteConfig = typed(&key, platform)?;
         Ok(Site {
             org: org.to_string(),
             name: name.to_string(),
             json,
+            effective: config.clone(),
             config,
+            aggregated: None,
+            org_shared: None,
             origins,
         })
+    }
+
+    /// The site laid over `profile` (the config crate's one merge rule: objects key by
+    /// key, other values replaced); damaged, naming the profile, when the result does not
+    /// read as a site.
+    pub fn over(mut self, profile: &Profile) -> Result<Site, SiteError> {
+        let merged = siteops_config::model::effective::over(&profile.shared(), &self.json);
+        let mut platform = without_managed(merged.clone());
+        take_origins(&keys::site(&self.org, &self.name), &mut platform)?;
+        let key = format!(
+            "{} over {}",
+            keys::site(&self.org, &self.name),
+            keys::profile(&profile.org, &profile.name)
+        );
+        self.effective = typed(&key, platform)?;
+        self.aggregated = Some(merged);
+        Ok(self)
     }
 
     /// The document as the API answers it: secrets without their values and without
     /// what the service keeps beside them.
     pub fn answer(&self) -> Value {
-        let mut answer = self.json.clone();
-        if let Some(Value::Object(secrets)) = answer.get_mut("secrets") {
-            for entry in secrets.values_mut() {
-                if let Value::Object(entry) = entry {
-                    entry.remove("value");
-                    entry.remove(SECRET_ORIGIN);
-                }
-            }
-        }
-        answer
+        answer_of(&self.json)
+    }
+
+    /// The document over its profile as the API answers it (`aggregated`).
+    pub fn aggregated_answer(&self) -> Value {
+        answer_of(self.aggregated.as_ref().unwrap_or(&self.json))
+    }
+
+    /// The profile the site takes: `extends.profile`, else [`DEFAULT_PROFILE`].
+    pub fn profile_name(&self) -> &str {
+        self.config
+            .extends
+            .as_ref()
+            .and_then(|extends| extends.profile.as_deref())
+            .unwrap_or(DEFAULT_PROFILE)
+    }
+
+    /// The org's groups, when the site's access names one of them.
+    pub fn org_groups(&self) -> Option<&Groups> {
+        self.org_shared.as_ref()?.groups.as_ref()
+    }
+
+    /// Whether the site's access names a group or a secret it does not define (its own
+    /// document and its profile's), which the org's may: only then is the org's document
+    /// read with the site's.
+    fn names_org_parts(&self) -> bool {
+        let Some(access) = &self.effective.access else {
+            return false;
+        };
+        let groups = self.effective.groups.as_ref();
+        let unknown_group = |entry: &String| {
+            let entry = entry.trim();
+            entry != "*"
+                && !entry.contains('@')
+                && !groups.is_some_and(|groups| groups.0.contains_key(entry))
+        };
+        let holders = access
+            .admin
+            .iter()
+            .flat_map(|admin| admin.role.iter())
+            .flat_map(|roles| roles.0.values().flatten());
+        let rules = [&access.site, &access.preview, &access.live];
+        let allowed = rules
+            .iter()
+            .filter_map(|rule| rule.as_ref()?.allow.as_ref())
+            .flatten();
+        let secrets = self.effective.secrets.as_ref();
+        let unknown_secret = rules
+            .iter()
+            .filter_map(|rule| rule.as_ref()?.secret_id.as_ref())
+            .flatten()
+            .any(|id| !secrets.is_some_and(|secrets| secrets.0.contains_key(id)));
+        holders.chain(allowed).any(unknown_group) || unknown_secret
     }
 
     /// Whether the document records API key `id` (`apiKeys.<id>`): a key holds only while
@@ -207,18 +284,34 @@ impl Site {
             .is_some_and(|keys| keys.0.contains_key(id))
     }
 
-    /// Secret `id`'s value, opened, and the origin it was issued for.
+    /// Secret `id`'s value, opened, and the origin it was issued for: the site's own
+    /// secret, else the org's of that id (when the site's access names it).
     pub fn secret(&self, id: &str) -> Result<Option<repos::SyncSecret>, SiteError> {
-        let Some(entry) = self.config.secrets.as_ref().and_then(|s| s.0.get(id)) else {
-            return Ok(None);
+        let own = self.config.secrets.as_ref().and_then(|s| s.0.get(id));
+        let (entry, name, key) = match own {
+            Some(entry) => (
+                entry,
+                keys::secret(&self.org, &self.name, id),
+                keys::site(&self.org, &self.name),
+            ),
+            None => {
+                let org = self
+                    .org_shared
+                    .as_ref()
+                    .and_then(|org| org.secrets.as_ref());
+                let Some(entry) = org.and_then(|s| s.0.get(id)) else {
+                    return Ok(None);
+                };
+                let org = &self.org;
+                (entry, keys::org_secret(org, id), keys::org_document(org))
+            }
         };
         let Some(stored) = &entry.value else {
             // A hashed secret (the platform's form): no value to use.
             return Ok(None);
         };
-        let name = keys::secret(&self.org, &self.name, id);
         let value = sealed::open_value(&name, stored).map_err(|reason| SiteError::Damaged {
-            key: keys::site(&self.org, &self.name),
+            key,
             reason: format!("secret `{id}`: {reason}"),
         })?;
         Ok(Some(repos::SyncSecret {
@@ -227,21 +320,29 @@ impl Site {
         }))
     }
 
+    /// The code the site uses (its own code block, else its profile's).
     pub fn code(&self) -> Option<&CodeConfig> {
-        self.config.code.as_ref()
+        self.effective.code.as_ref()
     }
 
+    /// The content source the site uses.
     pub fn content(&self) -> Option<&ContentConfig> {
-        self.config.content.as_ref()
+        self.effective.content.as_ref()
     }
 
+    /// The access block the site uses: who may do what is decided on this.
     pub fn access(&self) -> Option<&AccessConfig> {
+        self.effective.access.as_ref()
+    }
+
+    /// The site's own access block: what a write of its document changes.
+    pub fn own_access(&self) -> Option<&AccessConfig> {
         self.config.access.as_ref()
     }
 
     /// Whether the site's content needs a credential ([`content_is_protected`]).
     pub(crate) fn protects_content(&self) -> bool {
-        content_is_protected(&self.config)
+        content_is_protected(&self.effective)
     }
 
     /// The site's code repository, when it has a code block.
@@ -250,15 +351,37 @@ impl Site {
     }
 }
 
-/// `org/site`'s stored site document; `None` when the site does not exist.
+/// `org/site`'s stored site document, with what it uses ([`Site::effective`]); `None`
+/// when the site does not exist.
+///
+/// The document and the [`DEFAULT_PROFILE`] are read together (one round trip); a site
+/// that extends another profile costs a second, and one whose access names a group or a
+/// secret of the org's a third (the org's document). A profile the site names that does
+/// not exist adds nothing.
 pub async fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Site>, SiteError> {
-    read::<Value>(store, &keys::site(org, site))
-        .await?
-        .map(|json| Site::from_json(org, site, json))
-        .transpose()
+    let key = keys::site(org, site);
+    let (document, default) = tokio::join!(
+        read::<Value>(store, &key),
+        load_profile(store, org, DEFAULT_PROFILE),
+    );
+    let Some(json) = document? else {
+        return Ok(None);
+    };
+    let mut site = Site::from_json(org, site, json)?;
+    let profile = match site.profile_name() {
+        DEFAULT_PROFILE => default?,
+        other => load_profile(store, org, other).await?,
+    };
+    if let Some(profile) = profile {
+        site = site.over(&profile)?;
+    }
+    if site.names_org_parts() {
+        site.org_shared = load_org(store, org).await?.map(|org| org.shared());
+    }
+    Ok(Some(site))
 }
 
-/// `org/site`'s public configuration (`public` of its document).
+/// `org/site`'s public configuration (`public` of what it uses).
 pub async fn public(
     store: &dyn Store,
     org: &str,
@@ -266,7 +389,46 @@ pub async fn public(
 ) -> Result<Option<PublicConfig>, SiteError> {
     Ok(load(store, org, site)
         .await?
-        .and_then(|site| site.config.public))
+        .and_then(|site| site.effective.public))
+}
+
+/// A stored document as the API answers it: secrets without their values and without
+/// what the service keeps beside them. A kept secret is answered as the platform answers
+/// a hashed one, with a `hash`: a digest of what is stored (base64url SHA-256 of the sealed
+/// value, or of the value where nothing is sealed), which changes when the value does and
+/// gives nothing of it away.
+pub fn answer_of(json: &Value) -> Value {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let mut answer = json.clone();
+    if let Some(Value::Object(secrets)) = answer.get_mut("secrets") {
+        for entry in secrets.values_mut() {
+            if let Value::Object(entry) = entry {
+                if let Some(Value::String(stored)) = entry.remove("value") {
+                    let digest = sha2::Sha256::digest(stored.as_bytes());
+                    let hash = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest);
+                    entry.entry("hash").or_insert(Value::String(hash));
+                }
+                entry.remove(SECRET_ORIGIN);
+            }
+        }
+    }
+    answer
+}
+
+/// `access.admin.requireAuth` as older siteops stored it (`"true"`, `"false"`): read as
+/// the boolean, as `siteops validate` does, with a warning in the log, not as damage.
+pub(crate) fn legacy_require_auth(key: &str, json: &mut Value) {
+    let Some(slot) = json.pointer_mut("/access/admin/requireAuth") else {
+        return;
+    };
+    if let Some(flag) = siteops_config::model::api::legacy_require_auth(slot) {
+        tracing::warn!(
+            document = key,
+            "`requireAuth` is the string \"{flag}\" (older siteops): read as {flag}"
+        );
+        *slot = Value::Bool(flag);
+    }
 }
 
 /// Takes [`SECRET_ORIGIN`] out of each secret entry of a stored document (the platform's

@@ -73,10 +73,55 @@ pub(crate) fn site_folder(org: &str, site: &str) -> String {
     format!("{}/{site}", sites(org))
 }
 
+/// A site's index or sitemap configuration (`query`, `sitemap`), YAML kept as sent:
+/// `…/sites/<site>/content/<name>.yaml`, beside the site's document (the platform's path;
+/// deleted with the site).
+pub(crate) fn site_yaml(org: &str, site: &str, name: &str) -> String {
+    format!("{}/content/{name}.yaml", site_folder(org, site))
+}
+
 /// The name a site's secret `id` is sealed for (its value lives in the site's document):
 /// a sealed value opens only as that secret's.
 pub fn secret(org: &str, site: &str, id: &str) -> String {
     api_path::secret(org, site, id)
+}
+
+/// The org document (the platform's `/config/<org>.json`), inside the org's folder so that
+/// an org's data stays one prefix.
+pub fn org_document(org: &str) -> String {
+    format!("config/{org}/org.json")
+}
+
+/// The name an org secret `id` is sealed for (its value lives in the org document).
+pub fn org_secret(org: &str, id: &str) -> String {
+    format!("config/{org}/secrets/{id}.json")
+}
+
+/// The folder of `org`'s profile documents.
+pub fn profiles(org: &str) -> String {
+    format!("config/{org}/profiles")
+}
+
+/// A profile document (its lock name too).
+pub fn profile(org: &str, profile: &str) -> String {
+    format!("{}/{profile}.json", profiles(org))
+}
+
+/// The name a profile's secret `id` is sealed for.
+pub fn profile_secret(org: &str, profile: &str, id: &str) -> String {
+    format!("{}/{profile}/secrets/{id}.json", profiles(org))
+}
+
+/// Where stores from before one document per site kept a site's public configuration
+/// (folded into the site's document when the service opens the store: [`crate::sites::legacy`]).
+pub(crate) fn legacy_public(org: &str, site: &str) -> String {
+    format!("{}/public.json", site_folder(org, site))
+}
+
+/// The folder where stores from before one document per site kept a site's secrets, one
+/// `<id>.json` each (sealed for [`secret`]).
+pub(crate) fn legacy_secrets(org: &str, site: &str) -> String {
+    format!("{}/secrets", site_folder(org, site))
 }
 
 /// `org`'s registration of the external repository `owner/repo` (names lowercased);
@@ -225,6 +270,14 @@ mod tests {
             site(org, "web"),
             site_folder(org, "web"),
             secret(org, "web", "s1"),
+            org_document(org),
+            org_secret(org, "s1"),
+            profiles(org),
+            profile(org, "default"),
+            profile_secret(org, "default", "s1"),
+            legacy_public(org, "web"),
+            legacy_secrets(org, "web"),
+            site_yaml(org, "web", "query"),
             repository(org, "Owner", "Repo").expect("a valid name"),
             worker_configs(org, "web"),
             worker_config(org, "web", "main"),

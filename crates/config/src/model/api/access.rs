@@ -176,6 +176,17 @@ impl RequireAuth {
     }
 }
 
+/// `requireAuth` as older siteops wrote it, the strings `"true"` and `"false"`: the
+/// boolean each stands for (`None` for any other value). `siteops validate` reads it so,
+/// with a warning, and so does the service reading a document an older siteops stored.
+pub fn legacy_require_auth(value: &serde_json::Value) -> Option<bool> {
+    match value.as_str()? {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
 /// A role the platform defines; the closed set of `defaultRole` and of a user's roles.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,

@@ -30,12 +30,13 @@ fn protects(access: Option<&AccessConfig>) -> bool {
 /// authentication ([`Action::DropAuthentication`]) needs an admin of the site or of the
 /// org: a `config_admin` may not raise anyone (itself included) nor open a protected site
 /// (protecting one is configuration). `permit` asks whether the caller may do an action
-/// with the old access block. 403 naming the field, under `at` (the access block's pointer
-/// in the body).
+/// with the access block the site uses now (`uses`: its own over its profile's). `old` is
+/// the document's own block, which `new` replaces. 403 naming the field, under `at` (the
+/// access block's pointer in the body).
 pub(super) fn check_access_change(
     permit: impl Fn(Option<&AccessConfig>, Action) -> Result<(), ApiError>,
     (org, site): (&str, &str),
-    old: Option<&AccessConfig>,
+    (old, uses): (Option<&AccessConfig>, Option<&AccessConfig>),
     new: Option<&AccessConfig>,
     at: &str,
 ) -> Result<(), ApiError> {
@@ -57,7 +58,7 @@ pub(super) fn check_access_change(
         if !changed {
             continue;
         }
-        permit(old, action).map_err(|error| {
+        permit(uses, action).map_err(|error| {
             if error.status == StatusCode::FORBIDDEN {
                 ApiError::new(
                     StatusCode::FORBIDDEN,

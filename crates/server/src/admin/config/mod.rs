@@ -1,27 +1,34 @@
-//! The site configuration and its sub-resources, in both path families: the older one
-//! under `/admin` (`/config/<org>/sites/<site>.json`, `…/<site>/<part>.json`) and the
-//! newer, the platform's `api.aem.live` one, under `/api` (`/<org>/sites/<site>/config.json`,
+//! The configuration API in both path families: the older one under `/admin`
+//! (`/config/<org>.json`, `/config/<org>/profiles/<profile>.json`,
+//! `/config/<org>/sites/<site>.json`, `/config/<org>/aggregated/<site>.json`, each with
+//! `…/<part>.json` sub-paths) and the newer, the platform's `api.aem.live` one, under `/api`
+//! (`/<org>/config.json`, `/<org>/profiles/<profile>/config.json`,
+//! `/<org>/sites/<site>/config.json`, `/<org>/aggregated/<site>/config.json`, each with
 //! `…/config/<part>.json`). [`resources`] is the one routing table: each resource has one
 //! method router, mounted at its path in each family.
 //!
-//! Storage layout (keys of the [`Store`]):
-//! - `config/<org>/sites/<site>.json`: the site document (`version`, `code`, `content`,
-//!   `access`, `created`, `lastModified`). `access.json`, `code.json` and `content.json`
-//!   read and write one field of it, as the hosted service does.
-//! - `config/<org>/sites/<site>/public.json`: the public configuration.
-//! - `config/<org>/sites/<site>/secrets/<id>.json`: `{value, created, lastModified}`, and
-//!   `origin` when the site's code block names the secret (what the value was issued for:
-//!   [`sites::secret_origin`]); the value is never returned. `secrets.json` lists them
-//!   without values, as an object keyed by id (the platform's form).
+//! Storage layout (keys of the [`Store`], [`keys`]): one document each, the platform's.
+//! - `config/<org>/sites/<site>.json`: a site (`version`, `code`, `content`, `access`,
+//!   `public`, `secrets`, `apiKeys`, `created`, `lastModified`, …). Its parts (`access.json`,
+//!   `public.json`, `secrets/<id>.json`, …) read and write a field of it ([`parts`]); secret
+//!   values are sealed in it and never answered ([`secrets`]), API key records kept in it
+//!   ([`api_keys`]). Stores of older siteops kept `public.json` and `secrets/<id>.json`
+//!   beside it: [`sites::legacy`] folds them in when the store opens.
+//! - `config/<org>/profiles/<profile>.json` and `config/<org>/org.json`: the profiles and
+//!   the org's document ([`documents`]); `aggregated` ([`aggregated`]) reads a site over its
+//!   profile, as the service acts on it ([`sites::load`]).
 //!
 //! Errors take the platform's form ([`crate::api::error::platform_form`], a layer on every
-//! resource here). Every write of a site runs under that site's lock, so concurrent
-//! read-modify-write requests cannot lose each other's updates.
+//! resource here). Every write of a document runs under that document's lock, in
+//! [`transact`], so concurrent read-modify-write requests cannot lose each other's updates.
 
 mod access;
+mod aggregated;
 mod api_keys;
+mod documents;
 mod parts;
 mod secrets;
+mod yaml;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -38,7 +45,8 @@ use crate::api::answers::{SiteList, SiteName};
 use crate::api::body::parse_body;
 use crate::api::site::{Configure, DeleteSite, site_param};
 use crate::api::{
-    ApiError, AuthorizedSite, Caller, SITE_METHODS, SiteAccess, check_names, read_json_body,
+    ApiError, AuthorizedSite, Caller, SITE_METHODS, SiteAccess, check_names, check_names_for,
+    read_json_body,
 };
 use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
@@ -50,10 +58,11 @@ use siteops_config::model::api::{AccessConfig, SiteConfig};
 use siteops_config::schema::SchemaKind;
 
 /// A configuration resource: its path in the older family (under `/admin`; `None`: the
-/// newer family only), in the newer (under `/api`), and what answers it there.
+/// newer family only), in the newer (under `/api`; `None`: the older only), and what
+/// answers it there.
 pub(crate) struct Resource {
     pub(crate) older: Option<&'static str>,
-    pub(crate) newer: &'static str,
+    pub(crate) newer: Option<&'static str>,
     pub(crate) methods: MethodRouter<Arc<AppState>>,
 }
 
@@ -68,14 +77,45 @@ pub(crate) fn resources() -> Vec<Resource> {
         methods: methods.layer(platform()),
     };
     vec![
+        // The org: its document, its parts; the older family's `/config/<org>/<file>`
+        // also lists the org's sites and profiles.
         resource(
-            Some("/config/{org}/{file}"),
-            "/{org}/sites",
-            get(list_sites),
+            Some("/config/{org_json}"),
+            Some("/{org}/config.json"),
+            any(documents::org),
+        ),
+        resource(Some("/config/{org}/{file}"), None, any(org_file)),
+        resource(
+            Some("/config/{org}/{part}/{*rest}"),
+            None,
+            any(documents::org_part),
         ),
         resource(
+            None,
+            Some("/{org}/config/{*path}"),
+            any(documents::org_part),
+        ),
+        resource(None, Some("/{org}/sites"), get(list_sites)),
+        resource(
+            None,
+            Some("/{org}/profiles"),
+            get(documents::newer_profiles),
+        ),
+        // Profiles.
+        resource(
+            Some("/config/{org}/profiles/{profile_json}"),
+            Some("/{org}/profiles/{profile}/config.json"),
+            any(documents::profile),
+        ),
+        resource(
+            Some("/config/{org}/profiles/{profile}/{*path}"),
+            Some("/{org}/profiles/{profile}/config/{*path}"),
+            any(documents::profile_part),
+        ),
+        // Sites.
+        resource(
             Some("/config/{org}/sites/{site_json}"),
-            "/{org}/sites/{site}/config.json",
+            Some("/{org}/sites/{site}/config.json"),
             get(site)
                 .delete(delete_site)
                 .put(save_site)
@@ -84,10 +124,48 @@ pub(crate) fn resources() -> Vec<Resource> {
         ),
         resource(
             Some("/config/{org}/sites/{site}/{*path}"),
-            "/{org}/sites/{site}/config/{*path}",
+            Some("/{org}/sites/{site}/config/{*path}"),
             any(parts::sub_resource),
         ),
+        // A site over its profile, read only.
+        resource(
+            Some("/config/{org}/aggregated/{site_json}"),
+            Some("/{org}/aggregated/{site}/config.json"),
+            any(aggregated::document),
+        ),
+        resource(
+            Some("/config/{org}/aggregated/{site}/{*path}"),
+            Some("/{org}/aggregated/{site}/config/{*path}"),
+            any(aggregated::part),
+        ),
     ]
+}
+
+/// The older family's `/config/<org>/<file>`: `sites.json` and `profiles.json` list the
+/// org's sites and profiles; any other name is a part of the org document.
+#[allow(clippy::too_many_arguments)]
+async fn org_file(
+    config: State<ConfigStore>,
+    access: State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    query: Query<ListQuery>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let file = params.get("file").map(String::as_str).unwrap_or_default();
+    let org = params.get("org").map(String::as_str).unwrap_or_default();
+    match file {
+        "sites.json" | "profiles.json" if !matches!(method, Method::GET | Method::HEAD) => {
+            Err(ApiError::method_not_allowed(crate::api::LIST_METHODS))
+        }
+        "sites.json" => list_sites(access, caller?, Path(params), query).await,
+        "profiles.json" => {
+            documents::list_profiles(&access, caller?.0, org, true, query.details).await
+        }
+        _ => documents::org_part(config, access, caller, Path(params), method, headers, body).await,
+    }
 }
 
 /// What the configuration routes write with: the store, the per-site locks, and how many
@@ -117,6 +195,20 @@ async fn save_json(store: &dyn Store, key: &str, value: &Value) -> Result<(), Ap
     Ok(store.put(key, &bytes).await?)
 }
 
+/// `value` without the members that are `null`, at any depth: a member sent as `null`
+/// is stored as absent (the typed documents read the two alike, and the platform's
+/// schemas take no `null`).
+pub(super) fn without_nulls(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, member| !member.is_null());
+            map.values_mut().for_each(without_nulls);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_nulls),
+        _ => {}
+    }
+}
+
 /// Sets `created` (kept from the previous version) and `lastModified`.
 fn stamp(value: &mut Value, previous: Option<&Value>) {
     let now = crate::time::now_rfc3339();
@@ -134,7 +226,7 @@ fn stamp(value: &mut Value, previous: Option<&Value>) {
 #[derive(Debug, Default, serde::Deserialize)]
 pub(crate) struct ListQuery {
     #[serde(default)]
-    details: bool,
+    pub(crate) details: bool,
 }
 
 /// `GET /config/<org>/sites.json`, `GET /<org>/sites`: the sites of the org the caller may
@@ -146,12 +238,18 @@ pub(crate) async fn list_sites(
     Path(params): Path<HashMap<String, String>>,
     Query(query): Query<ListQuery>,
 ) -> Result<Response, ApiError> {
-    if let Some(file) = params.get("file").filter(|file| *file != "sites.json") {
-        return Err(ApiError::not_found(format!("no such resource `{file}`")));
-    }
+    // The older family's `/config/<org>/sites.json`; the newer's `/<org>/sites` answers
+    // the platform's list: names alone.
+    let older = params.contains_key("file");
     let org = params.get("org").map(String::as_str).unwrap_or_default();
-    check_names(&[("org", org)])?;
-    let sites = sites_of(&access, org, &caller, query.details).await?;
+    check_names_for(&Method::GET, &[("org", org)])?;
+    let mut sites = sites_of(&access, org, &caller, older && query.details).await?;
+    if !older {
+        sites = sites
+            .iter()
+            .map(|site| SiteName::named(&site.name))
+            .collect();
+    }
     Ok(Json(SiteList { sites }).into_response())
 }
 
@@ -269,19 +367,21 @@ pub(crate) async fn save_site(
                     check_access_change(
                         permit,
                         (org, site),
-                        document.access(),
+                        (document.own_access(), document.access()),
                         body.typed.access.as_ref(),
                         "/access",
                     )?;
                 }
             }
+            without_nulls(&mut value);
             if let Value::Object(map) = &mut value {
                 map.entry("version").or_insert(json!(1));
             }
             let code = body.typed.code.as_ref();
             onboarding::check_selectable(config.store.as_ref(), org, site, code).await?;
-            keep_parts(&mut value, previous.as_ref(), org, site)?;
-            stamp(&mut value, previous.as_ref().map(|p| &p.json));
+            let stored = previous.as_ref().map(|p| &p.json);
+            keep_parts(&mut value, stored, |id| keys::secret(org, site, id))?;
+            stamp(&mut value, stored);
             // What is written reads back, or it is not written.
             let value = sites::Site::from_json(org, site, value)?.json;
             save_json(store, &keys::site(org, site), &value).await?;
@@ -296,15 +396,15 @@ pub(crate) async fn save_site(
     .await
 }
 
-/// The parts of a site document with resources of their own (`public`, `secrets`,
-/// `apiKeys`) that a body of the whole document does not carry are kept from the stored
-/// one: a client that writes the configuration (`siteops apply` among them) does not
-/// wipe them. Secret values a body carries are sealed as `secrets/<id>.json` seals them.
-fn keep_parts(
+/// The parts of a document with resources of their own (`public`, `secrets`, `apiKeys`)
+/// that a body of the whole document does not carry are kept from the stored one: a
+/// client that writes the configuration (`siteops apply` among them) does not wipe them.
+/// Secret values a body carries are sealed as `secrets/<id>.json` seals them (`seal_name`:
+/// the name a secret of the document is sealed for).
+pub(super) fn keep_parts(
     value: &mut Value,
-    previous: Option<&sites::Site>,
-    org: &str,
-    site: &str,
+    previous: Option<&Value>,
+    seal_name: impl Fn(&str) -> String,
 ) -> Result<(), ApiError> {
     let Value::Object(map) = value else {
         return Ok(());
@@ -312,12 +412,12 @@ fn keep_parts(
     if let Some(Value::Object(secrets)) = map.get_mut("secrets") {
         for (id, entry) in secrets.iter_mut() {
             if let Some(Value::String(clear)) = entry.get_mut("value") {
-                *clear = sites::sealed::seal_value(&keys::secret(org, site, id), clear)
+                *clear = sites::sealed::seal_value(&seal_name(id), clear)
                     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
             }
         }
     }
-    let Some(Value::Object(stored)) = previous.map(|p| &p.json) else {
+    let Some(Value::Object(stored)) = previous else {
         return Ok(());
     };
     for part in ["public", "secrets", "apiKeys"] {

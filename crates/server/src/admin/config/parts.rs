@@ -56,6 +56,9 @@ pub(crate) async fn sub_resource(
     body: Body,
 ) -> Result<Response, ApiError> {
     let path = params.get("path").map(String::as_str).unwrap_or_default();
+    if let Some(name) = super::yaml::name_of(path) {
+        return super::yaml::resource(&config, authorized, name, method, &headers, body).await;
+    }
     let segments = sub_path(path)?;
     let segments = match segments.as_slice() {
         ["secrets"] => return secrets::list(&config, authorized, method).await,
@@ -129,7 +132,7 @@ async fn document_part(
                     check_access_change(
                         |old, action| authorized.permit(old, action),
                         (org, site),
-                        existing.access(),
+                        (existing.own_access(), existing.access()),
                         changed.typed.access.as_ref(),
                         "/access",
                     )?;
@@ -194,7 +197,11 @@ pub(super) fn restore(document: &mut Value, parts: Vec<(&'static str, Value)>) {
 
 /// Sets (`Some`) or removes (`None`) the part of `document` at `segments`, making the
 /// objects on the way; 400 when one on the way is not an object.
-fn set_part(document: &mut Value, segments: &[&str], new: Option<Value>) -> Result<(), ApiError> {
+pub(super) fn set_part(
+    document: &mut Value,
+    segments: &[&str],
+    new: Option<Value>,
+) -> Result<(), ApiError> {
     let (last, parents) = segments.split_last().expect("a sub-path has a segment");
     let mut at = document;
     for segment in parents {

@@ -17,7 +17,7 @@ use super::{ConfigStore, save_json};
 use crate::api::answers::{MadeSecret, SecretList, SecretView};
 use crate::api::body::parse_body;
 use crate::api::site::Configure;
-use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, check_names, read_json_body};
+use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, check_names_for, read_json_body};
 use crate::sites::{self, Site};
 use crate::store::{keys, transact};
 use siteops_config::model::api::SecretBody;
@@ -32,7 +32,7 @@ pub(super) async fn secret(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    check_names(&[("secret", id)])?;
+    check_names_for(&method, &[("secret", id)])?;
     // A body is read before the caller is refused, as every write (see `save_site`).
     let value = match method {
         Method::POST => {
@@ -83,11 +83,7 @@ pub(super) async fn list(
             Ok(Json(SecretList { secrets }).into_response())
         }
         Method::POST => {
-            let id = format!(
-                "s-{}",
-                random_text(9)?.to_ascii_lowercase().replace('_', "-")
-            );
-            let value = random_text(32)?;
+            let (id, value) = made()?;
             let view = write(config, &authorized, &id, Some(&value)).await?;
             let answer = MadeSecret {
                 id,
@@ -99,6 +95,49 @@ pub(super) async fn list(
         }
         _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
     }
+}
+
+/// A stored secret entry: `value` sealed for `name` (the secret's own name, so that it
+/// opens only as that secret's), `created` kept from the `previous` entry.
+pub(super) fn entry(
+    previous: Option<&serde_json::Value>,
+    id: &str,
+    name: &str,
+    value: &str,
+) -> Result<serde_json::Value, ApiError> {
+    let now = crate::time::now_rfc3339();
+    let created = previous
+        .and_then(|p| p.get("created"))
+        .cloned()
+        .unwrap_or_else(|| json!(now));
+    let sealed = sites::sealed::seal_value(name, value)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    Ok(json!({
+        "id": id, "type": "key", "value": sealed,
+        "created": created, "lastModified": now,
+    }))
+}
+
+/// A new secret's id and value, both the service's choice.
+pub(super) fn made() -> Result<(String, String), ApiError> {
+    let id = format!(
+        "s-{}",
+        random_text(9)?.to_ascii_lowercase().replace('_', "-")
+    );
+    Ok((id, random_text(32)?))
+}
+
+/// Secret `id` of a document's `secrets` as GET shows it: its id and dates.
+pub(super) fn view(
+    secrets: Option<&siteops_config::model::api::SecretEntries>,
+    id: &str,
+) -> Option<SecretView> {
+    let entry = secrets?.0.get(id)?;
+    Some(SecretView {
+        id: id.to_string(),
+        created: entry.created.clone(),
+        last_modified: entry.last_modified.clone(),
+    })
 }
 
 /// `bytes` random bytes as base64url text.
@@ -131,18 +170,7 @@ async fn write(
             let entries = super::parts::map_part(&mut document, "secrets")?;
             let previous = entries.remove(id);
             if let Some(value) = value {
-                let now = crate::time::now_rfc3339();
-                let created = previous
-                    .as_ref()
-                    .and_then(|p| p.get("created"))
-                    .cloned()
-                    .unwrap_or_else(|| json!(now));
-                let sealed = sites::sealed::seal_value(&keys::secret(org, site, id), value)
-                    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-                let mut entry = json!({
-                    "id": id, "type": "key", "value": sealed,
-                    "created": created, "lastModified": now,
-                });
+                let mut entry = entry(previous.as_ref(), id, &keys::secret(org, site, id), value)?;
                 // The value is issued for where the code block points now; code sync
                 // sends it there and nowhere else, whatever the code block says later.
                 if let Some(origin) = sites::secret_origin(&existing, id) {
@@ -165,10 +193,5 @@ async fn write(
 
 /// Secret `id` as GET shows it: its id and dates, never its value.
 fn view_of(document: &Site, id: &str) -> Option<SecretView> {
-    let entry = document.config.secrets.as_ref()?.0.get(id)?;
-    Some(SecretView {
-        id: id.to_string(),
-        created: entry.created.clone(),
-        last_modified: entry.last_modified.clone(),
-    })
+    view(document.config.secrets.as_ref(), id)
 }

@@ -1,0 +1,55 @@
+//! A site's aggregated configuration, read only: its document over its profile
+//! (`extends.profile`, else the profile `default` when it exists), merged by the config
+//! crate's one rule (objects key by key, other values replaced: siteops's rule, the
+//! platform's is not public). Older family `/config/<org>/aggregated/<site>.json` and
+//! `…/<site>/<part>.json`; newer `/<org>/aggregated/<site>/config.json` and
+//! `…/config/<part>.json`. Who may read it: whoever may read the site's configuration.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::extract::Path;
+use axum::http::Method;
+use axum::response::{IntoResponse, Response};
+
+use super::parts::sub_path;
+use crate::api::site::Configure;
+use crate::api::{ApiError, AuthorizedSite, LIST_METHODS};
+
+/// The whole aggregated document.
+pub(super) async fn document(
+    method: Method,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+) -> Result<Response, ApiError> {
+    read_only(&method)?;
+    Ok(Json(authorized?.document.aggregated_answer()).into_response())
+}
+
+/// A part of the aggregated document, by sub-path.
+pub(super) async fn part(
+    method: Method,
+    Path(params): Path<HashMap<String, String>>,
+    authorized: Result<AuthorizedSite<Configure>, ApiError>,
+) -> Result<Response, ApiError> {
+    read_only(&method)?;
+    let path = params.get("path").map(String::as_str).unwrap_or_default();
+    let segments = sub_path(path)?;
+    let authorized = authorized?;
+    let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
+    let answer = authorized.document.aggregated_answer();
+    let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
+        let AuthorizedSite { org, site, .. } = &authorized;
+        ApiError::missing(format!(
+            "{org}/{site}'s aggregated configuration has no `{pointer}`"
+        ))
+    })?;
+    Ok(Json(part).into_response())
+}
+
+/// Only GET and HEAD (405 otherwise).
+fn read_only(method: &Method) -> Result<(), ApiError> {
+    match *method {
+        Method::GET | Method::HEAD => Ok(()),
+        _ => Err(ApiError::method_not_allowed(LIST_METHODS)),
+    }
+}

@@ -1,0 +1,621 @@
+//! The org's own documents, one each, in both path families: the org document (older
+//! `/config/<org>.json`, newer `/<org>/config.json`) and its profiles (older
+//! `/config/<org>/profiles/<profile>.json`, newer `/<org>/profiles/<profile>/config.json`),
+//! answered as site documents are: GET reads, PUT creates (an empty 201; 409
+//! `AEM_BACKEND_CONFIG_EXISTS` when it exists), POST creates or replaces, DELETE removes;
+//! `created`/`lastModified` stamped; sub-paths (`…/<part>[/<part>…].json`) read and write
+//! a part, the document checked whole; `secrets` as a site's (a value the service makes is
+//! answered once; values are stored sealed and never read back).
+//!
+//! Who may: an org administrator, or a user of the org document whose role carries the
+//! permission ([`crate::auth::authorize_org`]: `config_admin` reads and writes; changing
+//! the org's `users` needs `admin`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
+use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, without_nulls};
+use crate::api::answers::{MadeSecret, ProfileList, SecretList, SiteName};
+use crate::api::body::{parse_json, parse_value};
+use crate::api::{
+    ApiError, Caller, DOCUMENT_METHODS, SITE_METHODS, SiteAccess, check_existing_names,
+    check_names, check_names_for, read_json_body, strip_json,
+};
+use crate::auth::{Claims, Decision, OrgAction, authorize_org};
+use crate::sites::{self, OrgDocument, Profile, answer_of, without_managed};
+use crate::store::{keys, transact};
+use siteops_config::diagnostic::Diagnostic;
+use siteops_config::model::api::{OrgConfig, ProfileConfig, SecretEntries, User};
+use siteops_config::rules;
+use siteops_config::schema::SchemaKind;
+
+/// Which of the org's documents a request is about.
+enum Doc {
+    Org { org: String },
+    Profile { org: String, name: String },
+}
+
+impl Doc {
+    /// The document of a matched path: `org` (or `org_json`, the older family's
+    /// `<org>.json`), and `profile` (or `profile_json`) for a profile. A name that cannot
+    /// be one is 404 where the document must exist (a read, a delete, a part), else 400.
+    fn of(
+        params: &HashMap<String, String>,
+        must_exist: bool,
+        profile: bool,
+    ) -> Result<Doc, ApiError> {
+        let name = |plain: &str, json: &str| -> Result<String, ApiError> {
+            Ok(match (params.get(plain), params.get(json)) {
+                (Some(name), _) => name.clone(),
+                (None, Some(file)) => strip_json(file, plain)?.to_string(),
+                (None, None) => String::new(),
+            })
+        };
+        let org = name("org", "org_json")?;
+        let names = [("org", org.as_str())];
+        if must_exist {
+            check_existing_names(&names)?;
+        } else {
+            check_names(&names)?;
+        }
+        if !profile {
+            return Ok(Doc::Org { org });
+        }
+        let name = name("profile", "profile_json")?;
+        if !rules::is_profile_name(&name) || name.len() > crate::api::MAX_NAME_LEN {
+            let error = format!("invalid profile name `{name}`: names are [0-9a-zA-Z-_]+");
+            return Err(if must_exist {
+                ApiError::missing(error)
+            } else {
+                ApiError::bad_request(error)
+            });
+        }
+        Ok(Doc::Profile { org, name })
+    }
+
+    fn org(&self) -> &str {
+        match self {
+            Doc::Org { org } | Doc::Profile { org, .. } => org,
+        }
+    }
+
+    fn key(&self) -> String {
+        match self {
+            Doc::Org { org } => keys::org_document(org),
+            Doc::Profile { org, name } => keys::profile(org, name),
+        }
+    }
+
+    /// The name secret `id` of the document is sealed for.
+    fn seal_name(&self, id: &str) -> String {
+        match self {
+            Doc::Org { org } => keys::org_secret(org, id),
+            Doc::Profile { org, name } => keys::profile_secret(org, name, id),
+        }
+    }
+
+    fn what(&self) -> String {
+        match self {
+            Doc::Org { org } => format!("the org {org}"),
+            Doc::Profile { org, name } => format!("profile {org}/{name}"),
+        }
+    }
+
+    /// `document` (without the service's fields) checked whole: its schema and rules.
+    fn check(&self, document: Value) -> Result<(), ApiError> {
+        match self {
+            Doc::Org { .. } => {
+                parse_value::<OrgConfig>(document, SchemaKind::ApiOrg, |_| Vec::new())?;
+            }
+            Doc::Profile { .. } => {
+                parse_value::<ProfileConfig>(document, SchemaKind::ApiProfile, profile_rules)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The stored document's secrets, typed (it reads back, or it is damaged: 500).
+    fn secrets(&self, json: Value) -> Result<Option<SecretEntries>, ApiError> {
+        Ok(match self {
+            Doc::Org { org } => OrgDocument::from_json(org, json)?.config.secrets,
+            Doc::Profile { org, name } => Profile::from_json(org, name, json)?.config.secrets,
+        })
+    }
+
+    /// What is written must read back.
+    fn reads_back(&self, json: Value) -> Result<Value, ApiError> {
+        Ok(match self {
+            Doc::Org { org } => OrgDocument::from_json(org, json)?.json,
+            Doc::Profile { org, name } => Profile::from_json(org, name, json)?.json,
+        })
+    }
+}
+
+/// The methods a whole document answers ([`SITE_METHODS`]).
+const DOCUMENT_VERBS: [Method; 5] = [
+    Method::GET,
+    Method::HEAD,
+    Method::PUT,
+    Method::POST,
+    Method::DELETE,
+];
+
+/// Whether a request of `method` to a whole document needs it to exist (a read, a delete).
+fn reads(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::DELETE)
+}
+
+/// The rules of a profile document: its code, content, access and public blocks', as a
+/// site's.
+fn profile_rules(config: &ProfileConfig) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    if let Some(code) = &config.code {
+        problems.extend(rules::code(code).into_iter().map(|d| d.under("/code")));
+    }
+    if let Some(content) = &config.content {
+        problems.extend(
+            rules::content(content)
+                .into_iter()
+                .map(|d| d.under("/content")),
+        );
+    }
+    if let Some(access) = &config.access {
+        problems.extend(
+            rules::access(access)
+                .into_iter()
+                .map(|d| d.under("/access")),
+        );
+    }
+    if let Some(public) = &config.public {
+        problems.extend(
+            rules::public(public)
+                .into_iter()
+                .map(|d| d.under("/public")),
+        );
+    }
+    problems
+}
+
+/// Who is asking, and the org's users they may hold roles as.
+struct Gate<'a> {
+    access: &'a SiteAccess,
+    caller: Claims,
+    users: Vec<User>,
+}
+
+impl Gate<'_> {
+    /// The caller allowed `action` on `org`'s documents (403 otherwise); the org's users
+    /// read from its document.
+    async fn open<'a>(
+        access: &'a SiteAccess,
+        caller: Claims,
+        org: &str,
+        action: OrgAction,
+    ) -> Result<Gate<'a>, ApiError> {
+        let users = sites::load_org(access.store.as_ref(), org)
+            .await?
+            .map(|document| document.users().to_vec())
+            .unwrap_or_default();
+        let gate = Gate {
+            access,
+            caller,
+            users,
+        };
+        gate.permit(org, action)?;
+        Ok(gate)
+    }
+
+    fn permit(&self, org: &str, action: OrgAction) -> Result<(), ApiError> {
+        match authorize_org(
+            Some(&self.caller),
+            org,
+            &self.users,
+            &self.access.org_admins,
+            action,
+        ) {
+            Decision::Allow => Ok(()),
+            Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
+            Decision::Unauthenticated => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "authentication required: send a token",
+            )),
+        }
+    }
+
+    /// A write of the org document that changes its `users` needs an admin.
+    fn check_users_change(
+        &self,
+        doc: &Doc,
+        old: Option<&Value>,
+        new: &Value,
+    ) -> Result<(), ApiError> {
+        let users = |document: Option<&Value>| document.and_then(|d| d.get("users")).cloned();
+        if matches!(doc, Doc::Org { .. }) && users(old) != users(Some(new)) {
+            self.permit(doc.org(), OrgAction::GrantAdmin)
+                .map_err(|error| {
+                    if error.status == StatusCode::FORBIDDEN {
+                        ApiError::new(
+                            StatusCode::FORBIDDEN,
+                            format!(
+                                "/users: only an admin of the org {} may change its users",
+                                doc.org()
+                            ),
+                        )
+                    } else {
+                        error
+                    }
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// The org document: `/config/<org>.json`, `/<org>/config.json`.
+pub(super) async fn org(
+    config: State<ConfigStore>,
+    access: State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    if !DOCUMENT_VERBS.contains(&method) {
+        return Err(ApiError::method_not_allowed(SITE_METHODS));
+    }
+    let doc = Doc::of(&params, reads(&method), false)?;
+    document(&config, &access, caller, doc, method, &headers, body).await
+}
+
+/// A profile document: `/config/<org>/profiles/<profile>.json`,
+/// `/<org>/profiles/<profile>/config.json`.
+pub(super) async fn profile(
+    config: State<ConfigStore>,
+    access: State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    if !DOCUMENT_VERBS.contains(&method) {
+        return Err(ApiError::method_not_allowed(SITE_METHODS));
+    }
+    let doc = Doc::of(&params, reads(&method), true)?;
+    document(&config, &access, caller, doc, method, &headers, body).await
+}
+
+/// A part of the org document: `/<org>/config/<path>`, and the older family's
+/// `/config/<org>/<part>.json` (which also lists the org's sites and profiles).
+pub(super) async fn org_part(
+    config: State<ConfigStore>,
+    access: State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let doc = Doc::of(&params, true, false)?;
+    part(
+        &config, &access, caller, doc, &params, method, &headers, body,
+    )
+    .await
+}
+
+/// A part of a profile document: `/<org>/profiles/<profile>/config/<path>`,
+/// `/config/<org>/profiles/<profile>/<path>`.
+pub(super) async fn profile_part(
+    config: State<ConfigStore>,
+    access: State<SiteAccess>,
+    caller: Result<Caller, ApiError>,
+    Path(params): Path<HashMap<String, String>>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let doc = Doc::of(&params, true, true)?;
+    part(
+        &config, &access, caller, doc, &params, method, &headers, body,
+    )
+    .await
+}
+
+/// `GET /config/<org>/profiles.json`, `GET /<org>/profiles`: the org's profiles. The
+/// newer family answers the platform's list (`{"profiles": [{"name"}]}`); the older, as
+/// its list of sites, each with its document's path and, with `?details=true`, its title,
+/// description and dates.
+pub(super) async fn list_profiles(
+    access: &SiteAccess,
+    caller: Claims,
+    org: &str,
+    older: bool,
+    details: bool,
+) -> Result<Response, ApiError> {
+    check_names_for(&Method::GET, &[("org", org)])?;
+    Gate::open(access, caller, org, OrgAction::Read).await?;
+    let store = access.store.as_ref();
+    let mut profiles = Vec::new();
+    for name in sites::documents::profile_names(store, org).await? {
+        if !older {
+            profiles.push(SiteName::named(&name));
+            continue;
+        }
+        let document = if details {
+            sites::load_profile(store, org, &name)
+                .await?
+                .map(|p| p.json)
+        } else {
+            None
+        };
+        let path = format!("/{org}/profiles/{name}/config.json");
+        profiles.push(SiteName::at(&name, path, document.as_ref()));
+    }
+    Ok(Json(ProfileList { profiles }).into_response())
+}
+
+/// The newer family's `/<org>/profiles`.
+pub(super) async fn newer_profiles(
+    State(access): State<SiteAccess>,
+    Caller(caller): Caller,
+    Path(org): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    list_profiles(&access, caller, &org, false, query.details).await
+}
+
+/// A whole document.
+async fn document(
+    config: &ConfigStore,
+    access: &SiteAccess,
+    caller: Result<Caller, ApiError>,
+    doc: Doc,
+    method: Method,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    match method {
+        Method::GET | Method::HEAD => {
+            Gate::open(access, caller?.0, doc.org(), OrgAction::Read).await?;
+            let stored = read(config, &doc).await?;
+            Ok(Json(answer_of(&stored)).into_response())
+        }
+        Method::PUT | Method::POST => {
+            // The body is read before the caller is refused, as every write.
+            let bytes = read_json_body(headers, body).await?;
+            let value = parse_json(&bytes)?;
+            // The body as sent: the service's fields too must be what the schema says.
+            doc.check(value.clone())?;
+            let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
+            let create = method == Method::PUT;
+            let (doc_ref, value) = (&doc, &value);
+            let written = write(config, &doc, &gate, move |previous| {
+                if let (true, Some(_)) = (create, previous) {
+                    return Err(ApiError::exists(format!(
+                        "{} has a document; POST replaces it",
+                        doc_ref.what()
+                    )));
+                }
+                let mut value = value.clone();
+                if let Value::Object(map) = &mut value {
+                    map.entry("version").or_insert(serde_json::json!(1));
+                }
+                keep_parts(&mut value, previous, |id| doc_ref.seal_name(id))?;
+                Ok(value)
+            })
+            .await?;
+            Ok(if create {
+                StatusCode::CREATED.into_response()
+            } else {
+                Json(answer_of(&written)).into_response()
+            })
+        }
+        Method::DELETE => {
+            Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
+            let _guard = config.locks.lock(&doc.key()).await;
+            if !config.store.delete(&doc.key()).await? {
+                return Err(ApiError::missing(format!("{} has no document", doc.what())));
+            }
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
+    }
+}
+
+/// The stored document; 404 when there is none.
+async fn read(config: &ConfigStore, doc: &Doc) -> Result<Value, ApiError> {
+    sites::read::<Value>(config.store.as_ref(), &doc.key())
+        .await?
+        .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))
+}
+
+/// Writes `doc` under its lock in one transaction: `change` makes the new document from
+/// the stored one (`None`: there is none); the result, without `null` members, is checked
+/// whole (schema and rules), stamped, read back and written, or nothing is.
+async fn write(
+    config: &ConfigStore,
+    doc: &Doc,
+    gate: &Gate<'_>,
+    change: impl Fn(Option<&Value>) -> Result<Value, ApiError> + Send + Sync,
+) -> Result<Value, ApiError> {
+    let key = doc.key();
+    let _guard = config.locks.lock(&key).await;
+    let (key, change) = (&key, &change);
+    transact(&config.store, move |view| {
+        Box::pin(async move {
+            let store = view.as_ref();
+            let previous = sites::read::<Value>(store, key).await?;
+            let mut new = change(previous.as_ref())?;
+            without_nulls(&mut new);
+            doc.check(without_managed(new.clone()))?;
+            gate.check_users_change(doc, previous.as_ref(), &new)?;
+            stamp(&mut new, previous.as_ref());
+            let new = doc.reads_back(new)?;
+            save_json(store, key, &new).await?;
+            Ok(new)
+        })
+    })
+    .await
+}
+
+/// A part of a document, by sub-path.
+#[allow(clippy::too_many_arguments)]
+async fn part(
+    config: &ConfigStore,
+    access: &SiteAccess,
+    caller: Result<Caller, ApiError>,
+    doc: Doc,
+    params: &HashMap<String, String>,
+    method: Method,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    // The newer family's `{*path}`; the older's `{file}`, or `{part}/{*rest}` nested.
+    let path = match (params.get("part"), params.get("rest")) {
+        (Some(part), Some(rest)) => format!("{part}/{rest}"),
+        _ => params
+            .get("path")
+            .or_else(|| params.get("file"))
+            .cloned()
+            .unwrap_or_default(),
+    };
+    let path = path.as_str();
+    let segments = sub_path(path)?;
+    // A body is read before the caller is refused, as every write.
+    // (`secrets.json` takes none: the service makes the secret.)
+    let sent = match method {
+        Method::POST if segments != ["secrets"] => {
+            let bytes = read_json_body(headers, body).await?;
+            Some(parse_json(&bytes)?)
+        }
+        _ => None,
+    };
+    let action = match method {
+        Method::GET | Method::HEAD => OrgAction::Read,
+        _ => OrgAction::Write,
+    };
+    let gate = Gate::open(access, caller?.0, doc.org(), action).await?;
+    match (segments.as_slice(), method.clone()) {
+        (["secrets"], Method::GET | Method::HEAD) => {
+            let entries = doc.secrets(read(config, &doc).await?)?;
+            let list: BTreeMap<_, _> = entries
+                .iter()
+                .flat_map(|entries| entries.0.keys())
+                .filter_map(|id| Some((id.clone(), secrets::view(entries.as_ref(), id)?)))
+                .collect();
+            Ok(Json(SecretList { secrets: list }).into_response())
+        }
+        (["secrets"], Method::POST) => {
+            let (id, value) = secrets::made()?;
+            let written = set_secret(config, &doc, &gate, &id, Some(&value)).await?;
+            let view = secrets::view(doc.secrets(written)?.as_ref(), &id);
+            let view = view.ok_or_else(|| ApiError::missing("the secret was not kept"))?;
+            let answer = MadeSecret {
+                id,
+                value,
+                created: view.created.unwrap_or_default(),
+                last_modified: view.last_modified.unwrap_or_default(),
+            };
+            Ok((StatusCode::CREATED, Json(answer)).into_response())
+        }
+        (["secrets"], _) => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
+        (["secrets", id], _) => {
+            check_names_for(&method, &[("secret", id)])?;
+            let missing = || ApiError::missing(format!("{} has no secret `{id}`", doc.what()));
+            match method {
+                Method::GET | Method::HEAD => {
+                    let entries = doc.secrets(read(config, &doc).await?)?;
+                    let view = secrets::view(entries.as_ref(), id).ok_or_else(missing)?;
+                    Ok(Json(view).into_response())
+                }
+                Method::POST => {
+                    let body: siteops_config::model::api::SecretBody =
+                        parse_value(sent.unwrap_or_default(), SchemaKind::ApiSecret, |_| {
+                            Vec::new()
+                        })?
+                        .typed;
+                    let written = set_secret(config, &doc, &gate, id, Some(&body.value)).await?;
+                    let view = secrets::view(doc.secrets(written)?.as_ref(), id);
+                    Ok(Json(view.ok_or_else(missing)?).into_response())
+                }
+                Method::DELETE => {
+                    let entries = doc.secrets(read(config, &doc).await?)?;
+                    if secrets::view(entries.as_ref(), id).is_none() {
+                        return Err(missing());
+                    }
+                    set_secret(config, &doc, &gate, id, None).await?;
+                    Ok(StatusCode::NO_CONTENT.into_response())
+                }
+                _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
+            }
+        }
+        ([first, ..], Method::POST | Method::DELETE)
+            if *first == "secrets" || *first == "apiKeys" =>
+        {
+            Err(ApiError::method_not_allowed("GET, HEAD"))
+        }
+        (segments, Method::GET | Method::HEAD) => {
+            let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
+            let answer = answer_of(&read(config, &doc).await?);
+            let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
+                ApiError::missing(format!("{} has no `{pointer}` configuration", doc.what()))
+            })?;
+            Ok(Json(part).into_response())
+        }
+        (segments, Method::POST | Method::DELETE) => {
+            if sent.as_ref().is_some_and(Value::is_null) {
+                return Err(ApiError::bad_request(format!(
+                    "the body of `{path}` is null: send the part, or DELETE it"
+                )));
+            }
+            let missing = || ApiError::missing(format!("{} has no document", doc.what()));
+            write(config, &doc, &gate, |previous| {
+                let mut document = without_managed(previous.cloned().ok_or_else(missing)?);
+                let kept = take_service_parts(&mut document);
+                set_part(&mut document, segments, sent.clone())?;
+                restore(&mut document, kept);
+                Ok(document)
+            })
+            .await?;
+            Ok(match sent {
+                Some(value) => Json(value).into_response(),
+                None => StatusCode::NO_CONTENT.into_response(),
+            })
+        }
+        _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
+    }
+}
+
+/// Sets (`Some`) or deletes (`None`) secret `id` of `doc`, its value sealed for the
+/// secret's name; the document as written.
+async fn set_secret(
+    config: &ConfigStore,
+    doc: &Doc,
+    gate: &Gate<'_>,
+    id: &str,
+    value: Option<&str>,
+) -> Result<Value, ApiError> {
+    let name = doc.seal_name(id);
+    write(config, doc, gate, |previous| {
+        let mut document = previous
+            .cloned()
+            .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
+        let entries = map_part(&mut document, "secrets")?;
+        let old = entries.remove(id);
+        if let Some(value) = value {
+            entries.insert(
+                id.to_string(),
+                secrets::entry(old.as_ref(), id, &name, value)?,
+            );
+        }
+        Ok(document)
+    })
+    .await
+}
