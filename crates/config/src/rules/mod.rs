@@ -123,6 +123,13 @@ pub enum UrlProblem {
     Scheme(String),
     #[error("has no host")]
     NoHost,
+    /// Parses, but not as the schemas' `HTTP_URL_PATTERN` says: a host with characters
+    /// other than letters, digits, `-`, `_` and dots (`http://a*`), a punycode label, a
+    /// space in the path.
+    #[error(
+        "is not an http(s) URL siteops takes: the host is letters, digits, `-`, `_` and dots, and nothing has spaces"
+    )]
+    Shape,
 }
 
 impl UrlError {
@@ -182,6 +189,17 @@ pub fn http_url(text: &str) -> Result<Url, UrlError> {
     if url.host_str().is_none_or(str::is_empty) {
         return Err(error(UrlProblem::NoHost));
     }
+    // The schemas state this rule as a pattern (`x-siteops-rule: invalid-url`) and leave
+    // its failures to this function: it must refuse all they refuse, with the same engine.
+    static SHAPE: std::sync::LazyLock<jsonschema::Validator> = std::sync::LazyLock::new(|| {
+        jsonschema::validator_for(
+            &serde_json::json!({ "pattern": crate::model::api::HTTP_URL_PATTERN }),
+        )
+        .expect("the URL pattern compiles")
+    });
+    if !SHAPE.is_valid(&serde_json::Value::String(text.to_string())) {
+        return Err(error(UrlProblem::Shape));
+    }
     Ok(url)
 }
 
@@ -211,6 +229,11 @@ mod tests {
         assert!(http_url("ftp://example.com").is_err());
         assert!(http_url("/relative").is_err());
         assert!(http_url("https://").is_err());
+        // Parses (WHATWG hosts may hold `*`), but the schemas' pattern refuses it.
+        assert!(matches!(
+            http_url("hTtP://jJM9*").map_err(|e| e.problem),
+            Err(UrlProblem::Shape)
+        ));
     }
 
     /// Issue 28: a URL without its scheme says to add one.

@@ -111,13 +111,18 @@ pub struct SidekickPlugin {
     /// Paths that show the plugin (over `excludePaths`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_paths: Option<Vec<String>>,
+    // A key another depends on (`dependentRequired`) is not nullable in the schema: a
+    // null is stored as absent, which would leave the dependent key without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool")]
     pub is_badge: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_container: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool")]
     pub is_palette: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool")]
     pub is_popover: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub palette_rect: Option<String>,
@@ -140,6 +145,7 @@ pub struct SidekickPlugin {
     pub title_i18n: Option<BTreeMap<String, String>>,
     /// The URL opened on click.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub url: Option<String>,
     /// Keys the platform does not define, kept as they are.
     #[serde(flatten)]
