@@ -550,7 +550,10 @@ async fn shards_split_the_fleet_and_its_deletions() {
 async fn the_org_and_its_profiles_are_planned_and_applied() {
     let f = Fixture::start().await;
     f.siteops("apply", &["--yes"]).await.expect(0);
-    assert!(f.document("acme.json").await.is_some(), "the org's document");
+    assert!(
+        f.document("acme.json").await.is_some(),
+        "the org's document"
+    );
     assert!(f.opens_campaigns(super::PARTNER_SECRET).await);
     assert!(!f.opens_campaigns("not-the-secret").await);
     assert_eq!(
