@@ -16,27 +16,42 @@ pub use worker::worker_entries;
 use url::Url;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::api::SiteConfig;
+use crate::model::api::{AccessConfig, CodeConfig, ContentConfig, PublicConfig, SiteConfig};
 
 /// Rules for a whole site body: its code, content and access blocks.
 pub fn site_config(config: &SiteConfig) -> Vec<Diagnostic> {
+    parts(
+        config.code.as_ref(),
+        config.content.as_ref(),
+        config.access.as_ref(),
+        None,
+    )
+}
+
+/// Rules for the parts a site and a profile document both have (`code`, `content`,
+/// `access`, `public`), each problem under its part's pointer.
+pub fn parts(
+    code_config: Option<&CodeConfig>,
+    content_config: Option<&ContentConfig>,
+    access_config: Option<&AccessConfig>,
+    public_config: Option<&PublicConfig>,
+) -> Vec<Diagnostic> {
+    let under = |part: &str, problems: Vec<Diagnostic>| {
+        let pointer = format!("/{part}");
+        problems.into_iter().map(move |d| d.under(&pointer))
+    };
     let mut diagnostics = Vec::new();
-    if let Some(code_config) = &config.code {
-        diagnostics.extend(code(code_config).into_iter().map(|d| d.under("/code")));
+    if let Some(config) = code_config {
+        diagnostics.extend(under("code", code(config)));
     }
-    if let Some(content_config) = &config.content {
-        diagnostics.extend(
-            content(content_config)
-                .into_iter()
-                .map(|d| d.under("/content")),
-        );
+    if let Some(config) = content_config {
+        diagnostics.extend(under("content", content(config)));
     }
-    if let Some(access_config) = &config.access {
-        diagnostics.extend(
-            access(access_config)
-                .into_iter()
-                .map(|d| d.under("/access")),
-        );
+    if let Some(config) = access_config {
+        diagnostics.extend(under("access", access(config)));
+    }
+    if let Some(config) = public_config {
+        diagnostics.extend(under("public", public(config)));
     }
     diagnostics
 }

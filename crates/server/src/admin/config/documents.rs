@@ -155,32 +155,12 @@ fn reads(method: &Method) -> bool {
 /// The rules of a profile document: its code, content, access and public blocks', as a
 /// site's.
 fn profile_rules(config: &ProfileConfig) -> Vec<Diagnostic> {
-    let mut problems = Vec::new();
-    if let Some(code) = &config.code {
-        problems.extend(rules::code(code).into_iter().map(|d| d.under("/code")));
-    }
-    if let Some(content) = &config.content {
-        problems.extend(
-            rules::content(content)
-                .into_iter()
-                .map(|d| d.under("/content")),
-        );
-    }
-    if let Some(access) = &config.access {
-        problems.extend(
-            rules::access(access)
-                .into_iter()
-                .map(|d| d.under("/access")),
-        );
-    }
-    if let Some(public) = &config.public {
-        problems.extend(
-            rules::public(public)
-                .into_iter()
-                .map(|d| d.under("/public")),
-        );
-    }
-    problems
+    rules::parts(
+        config.code.as_ref(),
+        config.content.as_ref(),
+        config.access.as_ref(),
+        config.public.as_ref(),
+    )
 }
 
 /// Who is asking, and the org's users they may hold roles as.

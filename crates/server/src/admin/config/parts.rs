@@ -160,18 +160,14 @@ async fn document_part(
     }
 }
 
-/// The rules of a site document: its parts' (`code`, `content`, `access`) and its public
-/// configuration's.
+/// The rules of a site document: its parts' (`code`, `content`, `access`, `public`).
 pub(super) fn document_rules(config: &SiteConfig) -> Vec<siteops_config::diagnostic::Diagnostic> {
-    let mut problems = rules::site_config(config);
-    if let Some(public) = &config.public {
-        problems.extend(
-            rules::public(public)
-                .into_iter()
-                .map(|d| d.under("/public")),
-        );
-    }
-    problems
+    rules::parts(
+        config.code.as_ref(),
+        config.content.as_ref(),
+        config.access.as_ref(),
+        config.public.as_ref(),
+    )
 }
 
 /// The parts of a stored site document only the service writes (`secrets`, `apiKeys`),
