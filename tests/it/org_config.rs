@@ -446,3 +446,52 @@ async fn a_store_of_older_siteops_reads_as_one_document_per_site() {
     let value = sites.secret("sync").expect("opens").expect("kept").value;
     assert_eq!(value, "0ld-v4lue");
 }
+
+/// A secret written in the org's whole document is dated as the platform's secrets schema
+/// wants, and the document sent back as answered (a `hash` in place of the value, what an
+/// editor does) keeps the stored value: the hash, a digest of it, is unchanged.
+#[tokio::test]
+async fn the_orgs_secrets_are_dated_and_survive_a_round_trip() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let org = "/api/acme/config.json";
+    let body = json!({"title": "Acme",
+        "secrets": {"partner": {"id": "partner", "type": "key", "value": "v-1"}}});
+    let written = server.post(org, &root, &body).await;
+    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    let first = server.get(org, &root).await.body;
+    let entry = &first["secrets"]["partner"];
+    for field in ["created", "lastModified", "hash"] {
+        assert!(entry[field].is_string(), "{field}: {entry}");
+    }
+    assert!(entry.get("value").is_none(), "{entry}");
+    let stored_value = || {
+        let stored = std::fs::read(server.data.join("config/acme/org.json")).expect("stored");
+        let stored: Value = serde_json::from_slice(&stored).expect("JSON");
+        stored["secrets"]["partner"]["value"].clone()
+    };
+    let sealed = stored_value();
+    assert!(sealed.is_string(), "{sealed}");
+
+    let mut answered = first.clone();
+    answered["title"] = json!("Acme Inc.");
+    let sent_back = server.post(org, &root, &answered).await;
+    assert_eq!(sent_back.status, StatusCode::OK, "{:?}", sent_back.error);
+    let second = server.get(org, &root).await.body;
+    assert_eq!(second["title"], "Acme Inc.");
+    assert_eq!(second["secrets"]["partner"], first["secrets"]["partner"]);
+    assert_eq!(stored_value(), sealed, "the stored (sealed) value stays");
+
+    let rotated = json!({"title": "Acme Inc.",
+        "secrets": {"partner": {"id": "partner", "type": "key", "value": "v-2"}}});
+    assert_eq!(
+        server.post(org, &root, &rotated).await.status,
+        StatusCode::OK
+    );
+    let third = server.get(org, &root).await.body["secrets"]["partner"].clone();
+    assert_ne!(
+        third["hash"], first["secrets"]["partner"]["hash"],
+        "a new value"
+    );
+    assert_eq!(third["created"], first["secrets"]["partner"]["created"]);
+}

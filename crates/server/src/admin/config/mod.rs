@@ -401,6 +401,8 @@ pub(crate) async fn save_site(
 /// client that writes the configuration (`siteops apply` among them) does not wipe them.
 /// Secret values a body carries are sealed as `secrets/<id>.json` seals them (`seal_name`:
 /// the name a secret of the document is sealed for).
+/// Each secret entry is dated as the platform's schema wants (`created` kept from the
+/// stored entry); one sent back without its value, as answered, keeps the stored value.
 pub(super) fn keep_parts(
     value: &mut Value,
     previous: Option<&Value>,
@@ -409,12 +411,33 @@ pub(super) fn keep_parts(
     let Value::Object(map) = value else {
         return Ok(());
     };
+    let stored_secrets = previous
+        .and_then(|p| p.get("secrets"))
+        .and_then(Value::as_object);
     if let Some(Value::Object(secrets)) = map.get_mut("secrets") {
+        let now = crate::time::now_rfc3339();
         for (id, entry) in secrets.iter_mut() {
+            let Value::Object(entry) = entry else {
+                continue;
+            };
+            let before = stored_secrets.and_then(|s| s.get(id));
+            let kept = |field: &str| before.and_then(|b| b.get(field)).cloned();
             if let Some(Value::String(clear)) = entry.get_mut("value") {
                 *clear = sites::sealed::seal_value(&seal_name(id), clear)
                     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+                entry.insert("lastModified".into(), Value::String(now.clone()));
+            } else {
+                // Sent back as answered (a `hash`, no value): the stored value stays.
+                if let Some(value) = kept("value") {
+                    entry.remove("hash");
+                    entry.insert("value".into(), value);
+                }
+                let modified = kept("lastModified").unwrap_or(Value::String(now.clone()));
+                entry.insert("lastModified".into(), modified);
             }
+            // Each entry carries its dates, as the platform's secrets schema requires.
+            let created = kept("created").unwrap_or(Value::String(now.clone()));
+            entry.insert("created".into(), created);
         }
     }
     let Some(Value::Object(stored)) = previous else {
