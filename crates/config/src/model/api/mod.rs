@@ -140,9 +140,11 @@ macro_rules! config_document {
             pub description: Option<String>,
             /// Stamped by the service; never compiled.
             #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schemars(extend("format" = "date-time"))]
             pub created: Option<String>,
             /// Stamped by the service; never compiled.
             #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
+            #[schemars(extend("format" = "date-time"))]
             pub last_modified: Option<String>,
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub code: Option<CodeConfig>,

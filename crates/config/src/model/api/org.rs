@@ -20,6 +20,7 @@ pub struct OrgConfig {
     pub version: Option<u32>,
     /// Stamped by the service; never compiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date-time"))]
     pub created: Option<String>,
     /// Stamped by the service; never compiled.
     #[serde(
@@ -27,6 +28,7 @@ pub struct OrgConfig {
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(extend("format" = "date-time"))]
     pub last_modified: Option<String>,
     /// Human-readable title; no effect on the configuration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,6 +116,7 @@ pub struct SecretEntry {
     pub value: Option<String>,
     /// Stamped by the service, as a document's `created`; a body to write has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date-time"))]
     pub created: Option<String>,
     /// Stamped by the service.
     #[serde(
@@ -121,6 +124,7 @@ pub struct SecretEntry {
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(extend("format" = "date-time"))]
     pub last_modified: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -184,6 +188,7 @@ pub struct Token {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date-time"))]
     pub created: Option<String>,
 }
 
