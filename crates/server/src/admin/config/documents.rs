@@ -237,8 +237,14 @@ impl Gate<'_> {
     }
 }
 
-/// The org document: `/config/<org>.json`, `/<org>/config.json`.
-pub(super) async fn org(
+/// Which documents a route of [`whole`] or [`part_of`] addresses: the org's own
+/// (`/config/<org>.json`, `/<org>/config.json`) or a profile
+/// (`/config/<org>/profiles/<profile>.json`, `/<org>/profiles/<profile>/config.json`).
+pub(super) const ORG: bool = false;
+pub(super) const PROFILE: bool = true;
+
+/// A whole org document (`IS_PROFILE` = [`ORG`]) or profile document ([`PROFILE`]).
+pub(super) async fn whole<const IS_PROFILE: bool>(
     config: State<ConfigStore>,
     access: State<SiteAccess>,
     caller: Result<Caller, ApiError>,
@@ -250,13 +256,15 @@ pub(super) async fn org(
     if !DOCUMENT_VERBS.contains(&method) {
         return Err(ApiError::method_not_allowed(SITE_METHODS));
     }
-    let doc = Doc::of(&params, reads(&method), false)?;
+    let doc = Doc::of(&params, reads(&method), IS_PROFILE)?;
     document(&config, &access, caller, doc, method, &headers, body).await
 }
 
-/// A profile document: `/config/<org>/profiles/<profile>.json`,
-/// `/<org>/profiles/<profile>/config.json`.
-pub(super) async fn profile(
+/// A part of the org document (`/<org>/config/<path>`, and the older family's
+/// `/config/<org>/<part>.json`, which also lists the org's sites and profiles) or of a
+/// profile document (`/<org>/profiles/<profile>/config/<path>`,
+/// `/config/<org>/profiles/<profile>/<path>`).
+pub(super) async fn part_of<const IS_PROFILE: bool>(
     config: State<ConfigStore>,
     access: State<SiteAccess>,
     caller: Result<Caller, ApiError>,
@@ -265,43 +273,7 @@ pub(super) async fn profile(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    if !DOCUMENT_VERBS.contains(&method) {
-        return Err(ApiError::method_not_allowed(SITE_METHODS));
-    }
-    let doc = Doc::of(&params, reads(&method), true)?;
-    document(&config, &access, caller, doc, method, &headers, body).await
-}
-
-/// A part of the org document: `/<org>/config/<path>`, and the older family's
-/// `/config/<org>/<part>.json` (which also lists the org's sites and profiles).
-pub(super) async fn org_part(
-    config: State<ConfigStore>,
-    access: State<SiteAccess>,
-    caller: Result<Caller, ApiError>,
-    Path(params): Path<HashMap<String, String>>,
-    method: Method,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, ApiError> {
-    let doc = Doc::of(&params, true, false)?;
-    part(
-        &config, &access, caller, doc, &params, method, &headers, body,
-    )
-    .await
-}
-
-/// A part of a profile document: `/<org>/profiles/<profile>/config/<path>`,
-/// `/config/<org>/profiles/<profile>/<path>`.
-pub(super) async fn profile_part(
-    config: State<ConfigStore>,
-    access: State<SiteAccess>,
-    caller: Result<Caller, ApiError>,
-    Path(params): Path<HashMap<String, String>>,
-    method: Method,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, ApiError> {
-    let doc = Doc::of(&params, true, true)?;
+    let doc = Doc::of(&params, true, IS_PROFILE)?;
     part(
         &config, &access, caller, doc, &params, method, &headers, body,
     )

@@ -82,18 +82,18 @@ pub(crate) fn resources() -> Vec<Resource> {
         resource(
             Some("/config/{org_json}"),
             Some("/{org}/config.json"),
-            any(documents::org),
+            any(documents::whole::<{ documents::ORG }>),
         ),
         resource(Some("/config/{org}/{file}"), None, any(org_file)),
         resource(
             Some("/config/{org}/{part}/{*rest}"),
             None,
-            any(documents::org_part),
+            any(documents::part_of::<{ documents::ORG }>),
         ),
         resource(
             None,
             Some("/{org}/config/{*path}"),
-            any(documents::org_part),
+            any(documents::part_of::<{ documents::ORG }>),
         ),
         resource(None, Some("/{org}/sites"), get(list_sites)),
         resource(
@@ -105,12 +105,12 @@ pub(crate) fn resources() -> Vec<Resource> {
         resource(
             Some("/config/{org}/profiles/{profile_json}"),
             Some("/{org}/profiles/{profile}/config.json"),
-            any(documents::profile),
+            any(documents::whole::<{ documents::PROFILE }>),
         ),
         resource(
             Some("/config/{org}/profiles/{profile}/{*path}"),
             Some("/{org}/profiles/{profile}/config/{*path}"),
-            any(documents::profile_part),
+            any(documents::part_of::<{ documents::PROFILE }>),
         ),
         // Sites.
         resource(
@@ -164,7 +164,18 @@ async fn org_file(
         "profiles.json" => {
             documents::list_profiles(&access, caller?.0, org, true, query.details).await
         }
-        _ => documents::org_part(config, access, caller, Path(params), method, headers, body).await,
+        _ => {
+            documents::part_of::<{ documents::ORG }>(
+                config,
+                access,
+                caller,
+                Path(params),
+                method,
+                headers,
+                body,
+            )
+            .await
+        }
     }
 }
 
