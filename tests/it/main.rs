@@ -26,6 +26,7 @@ mod oidc;
 mod openapi;
 mod org_config;
 mod plan_apply;
+mod platform_documents;
 mod platform_schemas;
 mod preview;
 mod quotas;

@@ -19,7 +19,7 @@ use crate::support::{repo, repo_root, validate_repo};
 
 /// The platform's schema `name` (`site`, `code`…), compiled; `None` (skipped) without
 /// `../shared`.
-fn platform(name: &str) -> Option<jsonschema::Validator> {
+pub(crate) fn platform(name: &str) -> Option<jsonschema::Validator> {
     let path = siteops_testkit::shared(&format!("reference/platform/schemas/{name}.schema.json"))?;
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("readable"))
         .expect("the platform's schema is JSON");

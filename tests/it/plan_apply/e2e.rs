@@ -90,6 +90,22 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
                 for part in ["public", "secrets"] {
                     document.as_object_mut().expect("an object").remove(part);
                 }
+                // The service stamps a content bus on a site that has content, as the
+                // platform does: 40 hex digits.
+                if let Some(content) = document.get_mut("content") {
+                    let id = content
+                        .as_object_mut()
+                        .expect("content")
+                        .remove("contentBusId");
+                    let id = id.and_then(|id| id.as_str().map(str::to_owned));
+                    assert!(
+                        id.as_ref().is_some_and(
+                            |id| id.len() == 40 && id.bytes().all(|b| b.is_ascii_hexdigit())
+                        ),
+                        "{}: contentBusId {id:?}",
+                        resource.path()
+                    );
+                }
                 assert_eq!(document, resource.body, "{}", resource.path());
             }
             _ => assert_eq!(

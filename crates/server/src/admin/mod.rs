@@ -64,6 +64,7 @@ pub(crate) fn api_router(state: Arc<AppState>) -> Router {
             )
             .await
         })
+        .layer(axum::Extension(crate::api::Family::Newer))
         .with_state(state)
 }
 

@@ -9,6 +9,7 @@ pub mod answers;
 pub mod body;
 pub mod caller;
 pub mod error;
+pub mod family;
 pub mod openapi;
 pub mod site;
 
@@ -18,6 +19,7 @@ use axum::http::StatusCode;
 pub use crate::sites::{MAX_NAME_LEN, is_name};
 pub use caller::{Caller, OptionalCaller};
 pub use error::{ApiError, X_ERROR_CODE};
+pub use family::Family;
 pub use site::{AuthorizedSite, SiteAccess};
 
 /// The methods of a document resource: read, write, delete.

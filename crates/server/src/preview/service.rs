@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::HeaderValue;
-use sha2::{Digest, Sha256};
 use url::Url;
 
 use super::fetch::WorkerCredential;
@@ -179,7 +178,7 @@ impl PreviewService<'_> {
         let mut page_lock = None;
         let saved = match preview {
             Ok(preview) => {
-                let content_bus_id = hex_id(&content.value.source.url);
+                let content_bus_id = crate::sites::content_bus_id(&content.value);
                 let now = crate::time::now_rfc3339();
                 page_lock = Some(
                     self.locks
@@ -268,12 +267,6 @@ impl PreviewService<'_> {
 async fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
     code.text(&site.org, &site.code_repo()?, branch, "head.html")
         .await
-}
-
-/// A content bus id: 40 hex digits of the SHA-256 of the primary source's URL, so sites
-/// that share a source share it.
-fn hex_id(source: &str) -> String {
-    hex::encode(&Sha256::digest(source.as_bytes())[..20])
 }
 
 /// `serve` shows each fetch attempt and each image of a preview in its log.

@@ -416,6 +416,23 @@ pub fn answer_of(json: &Value) -> Value {
     answer
 }
 
+/// The content bus of `content`: the id the document carries, else the one the service
+/// stamps on a document written without one ([`derived_content_bus_id`]).
+pub(crate) fn content_bus_id(content: &ContentConfig) -> String {
+    content
+        .content_bus_id
+        .clone()
+        .unwrap_or_else(|| derived_content_bus_id(&content.source.url))
+}
+
+/// The content bus id the service gives a document that has none: 40 hex digits of the
+/// SHA-256 of the primary source's URL, so sites that share a source share it, and the
+/// same document written to two services gets the same id.
+pub(crate) fn derived_content_bus_id(source_url: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(&sha2::Sha256::digest(source_url.as_bytes())[..20])
+}
+
 /// `access.admin.requireAuth` as older siteops stored it (`"true"`, `"false"`): read as
 /// the boolean, as `siteops validate` does, with a warning in the log, not as damage.
 pub(crate) fn legacy_require_auth(key: &str, json: &mut Value) {

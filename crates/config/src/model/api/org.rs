@@ -64,7 +64,7 @@ pub enum Registry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct User {
-    #[schemars(regex(pattern = r"^[a-zA-Z0-9-_=]+$"))]
+    #[schemars(regex(pattern = ID_KEY_PATTERN))]
     pub id: String,
     pub email: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,12 +105,12 @@ pub struct SecretEntries(
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecretEntry {
-    #[schemars(regex(pattern = r"^[a-zA-Z0-9-_=]+$"))]
+    #[schemars(regex(pattern = ID_KEY_PATTERN))]
     pub id: String,
     #[serde(rename = "type")]
     pub kind: SecretType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = r"^[a-zA-Z0-9-_=]+$"))]
+    #[schemars(regex(pattern = ID_KEY_PATTERN))]
     pub hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
@@ -184,8 +184,10 @@ pub struct Tokens(
 #[serde(deny_unknown_fields)]
 pub struct Token {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = ID_KEY_PATTERN))]
     pub id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = ID_KEY_PATTERN))]
     pub hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("format" = "date-time"))]

@@ -3,13 +3,17 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The body of `public.json`: configuration the site publishes.
+/// The body of `public.json`: configuration the site publishes. Open, as the platform's
+/// schema is: besides `paths` (the interface's), a site publishes what its code reads, and
+/// a document exported from the platform carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct PublicConfig {
     /// Path mappings and includes of the site's pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paths: Option<PublicPaths>,
+    /// Everything else the site publishes, kept as written.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]

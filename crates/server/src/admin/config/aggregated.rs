@@ -14,20 +14,23 @@ use axum::response::{IntoResponse, Response};
 
 use super::parts::sub_path;
 use crate::api::site::Configure;
-use crate::api::{ApiError, AuthorizedSite, LIST_METHODS};
+use crate::api::{ApiError, AuthorizedSite, Family, LIST_METHODS};
 
 /// The whole aggregated document.
 pub(super) async fn document(
     method: Method,
+    family: Family,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
 ) -> Result<Response, ApiError> {
     read_only(&method)?;
-    Ok(Json(authorized?.document.aggregated_answer()).into_response())
+    let answer = family.shape(authorized?.document.aggregated_answer());
+    Ok(Json(answer).into_response())
 }
 
 /// A part of the aggregated document, by sub-path.
 pub(super) async fn part(
     method: Method,
+    family: Family,
     Path(params): Path<HashMap<String, String>>,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
 ) -> Result<Response, ApiError> {
@@ -36,7 +39,7 @@ pub(super) async fn part(
     let segments = sub_path(path)?;
     let authorized = authorized?;
     let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
-    let answer = authorized.document.aggregated_answer();
+    let answer = family.shape(authorized.document.aggregated_answer());
     let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
         let AuthorizedSite { org, site, .. } = &authorized;
         ApiError::missing(format!(

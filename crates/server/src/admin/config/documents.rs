@@ -25,7 +25,7 @@ use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, witho
 use crate::api::answers::{MadeSecret, ProfileList, SecretList, SiteName};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::{
-    ApiError, Caller, DOCUMENT_METHODS, SITE_METHODS, SiteAccess, check_existing_names,
+    ApiError, Caller, DOCUMENT_METHODS, Family, SITE_METHODS, SiteAccess, check_existing_names,
     check_names, check_names_for, read_json_body, strip_json,
 };
 use crate::auth::{Claims, Decision, OrgAction, authorize_org};
@@ -247,6 +247,7 @@ pub(super) const PROFILE: bool = true;
 pub(super) async fn whole<const IS_PROFILE: bool>(
     config: State<ConfigStore>,
     access: State<SiteAccess>,
+    family: Family,
     caller: Result<Caller, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
@@ -257,7 +258,8 @@ pub(super) async fn whole<const IS_PROFILE: bool>(
         return Err(ApiError::method_not_allowed(SITE_METHODS));
     }
     let doc = Doc::of(&params, reads(&method), IS_PROFILE)?;
-    document(&config, &access, caller, doc, method, &headers, body).await
+    let request = (method, &headers, body);
+    document(&config, &access, caller, doc, family, request).await
 }
 
 /// A part of the org document (`/<org>/config/<path>`, and the older family's
@@ -267,6 +269,7 @@ pub(super) async fn whole<const IS_PROFILE: bool>(
 pub(super) async fn part_of<const IS_PROFILE: bool>(
     config: State<ConfigStore>,
     access: State<SiteAccess>,
+    family: Family,
     caller: Result<Caller, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
@@ -274,10 +277,8 @@ pub(super) async fn part_of<const IS_PROFILE: bool>(
     body: Body,
 ) -> Result<Response, ApiError> {
     let doc = Doc::of(&params, true, IS_PROFILE)?;
-    part(
-        &config, &access, caller, doc, &params, method, &headers, body,
-    )
-    .await
+    let request = (method, &headers, body);
+    part(&config, &access, caller, doc, family, &params, request).await
 }
 
 /// `GET /config/<org>/profiles.json`, `GET /<org>/profiles`: the org's profiles. The
@@ -329,15 +330,14 @@ async fn document(
     access: &SiteAccess,
     caller: Result<Caller, ApiError>,
     doc: Doc,
-    method: Method,
-    headers: &HeaderMap,
-    body: Body,
+    family: Family,
+    (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     match method {
         Method::GET | Method::HEAD => {
             Gate::open(access, caller?.0, doc.org(), OrgAction::Read).await?;
             let stored = read(config, &doc).await?;
-            Ok(Json(answer_of(&stored)).into_response())
+            Ok(Json(family.shape(answer_of(&stored))).into_response())
         }
         Method::PUT | Method::POST => {
             // The body is read before the caller is refused, as every write.
@@ -366,7 +366,7 @@ async fn document(
             Ok(if create {
                 StatusCode::CREATED.into_response()
             } else {
-                Json(answer_of(&written)).into_response()
+                Json(family.shape(answer_of(&written))).into_response()
             })
         }
         Method::DELETE => {
@@ -418,16 +418,14 @@ async fn write(
 }
 
 /// A part of a document, by sub-path.
-#[allow(clippy::too_many_arguments)]
 async fn part(
     config: &ConfigStore,
     access: &SiteAccess,
     caller: Result<Caller, ApiError>,
     doc: Doc,
+    family: Family,
     params: &HashMap<String, String>,
-    method: Method,
-    headers: &HeaderMap,
-    body: Body,
+    (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     // The newer family's `{*path}`; the older's `{file}`, or `{part}/{*rest}` nested.
     let path = match (params.get("part"), params.get("rest")) {
@@ -515,7 +513,7 @@ async fn part(
         }
         (segments, Method::GET | Method::HEAD) => {
             let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
-            let answer = answer_of(&read(config, &doc).await?);
+            let answer = family.shape(answer_of(&read(config, &doc).await?));
             let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
                 ApiError::missing(format!("{} has no `{pointer}` configuration", doc.what()))
             })?;

@@ -45,8 +45,8 @@ use crate::api::answers::{SiteList, SiteName};
 use crate::api::body::parse_body;
 use crate::api::site::{Configure, DeleteSite, site_param};
 use crate::api::{
-    ApiError, AuthorizedSite, Caller, SITE_METHODS, SiteAccess, check_names, check_names_for,
-    read_json_body,
+    ApiError, AuthorizedSite, Caller, Family, SITE_METHODS, SiteAccess, check_names,
+    check_names_for, read_json_body,
 };
 use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
@@ -160,7 +160,7 @@ async fn org_file(
         "sites.json" | "profiles.json" if !matches!(method, Method::GET | Method::HEAD) => {
             Err(ApiError::method_not_allowed(crate::api::LIST_METHODS))
         }
-        "sites.json" => list_sites(access, caller?, Path(params), query).await,
+        "sites.json" => list_sites(access, Family::Older, caller?, Path(params), query).await,
         "profiles.json" => {
             documents::list_profiles(&access, caller?.0, org, true, query.details).await
         }
@@ -168,6 +168,7 @@ async fn org_file(
             documents::part_of::<{ documents::ORG }>(
                 config,
                 access,
+                Family::Older,
                 caller,
                 Path(params),
                 method,
@@ -220,8 +221,11 @@ pub(super) fn without_nulls(value: &mut Value) {
     }
 }
 
-/// Sets `created` (kept from the previous version) and `lastModified`.
+/// Sets `created` (kept from the previous version) and `lastModified`, and gives a
+/// `content` block without a `contentBusId` the previous version's, else a new one, as
+/// the platform stamps one on every content source (its schema requires it in answers).
 fn stamp(value: &mut Value, previous: Option<&Value>) {
+    stamp_content_bus(value, previous);
     let now = crate::time::now_rfc3339();
     let created = previous
         .and_then(|p| p.get("created"))
@@ -230,6 +234,27 @@ fn stamp(value: &mut Value, previous: Option<&Value>) {
     if let Value::Object(map) = value {
         map.insert("created".into(), created);
         map.insert("lastModified".into(), Value::String(now));
+    }
+}
+
+/// `content.contentBusId` of a document that has a content source and no id.
+fn stamp_content_bus(value: &mut Value, previous: Option<&Value>) {
+    const POINTER: &str = "/content/contentBusId";
+    let Some(Value::Object(content)) = value.get_mut("content") else {
+        return;
+    };
+    if content.contains_key("contentBusId") {
+        return;
+    }
+    let kept = previous
+        .and_then(|previous| previous.pointer(POINTER))
+        .cloned();
+    let derived = || {
+        let url = content.get("source")?.get("url")?.as_str()?;
+        Some(Value::String(sites::derived_content_bus_id(url)))
+    };
+    if let Some(id) = kept.or_else(derived) {
+        content.insert("contentBusId".into(), id);
     }
 }
 
@@ -245,13 +270,13 @@ pub(crate) struct ListQuery {
 /// each with its document's title, description and dates too.
 pub(crate) async fn list_sites(
     State(access): State<SiteAccess>,
+    family: Family,
     Caller(caller): Caller,
     Path(params): Path<HashMap<String, String>>,
     Query(query): Query<ListQuery>,
 ) -> Result<Response, ApiError> {
-    // The older family's `/config/<org>/sites.json`; the newer's `/<org>/sites` answers
-    // the platform's list: names alone.
-    let older = params.contains_key("file");
+    // The newer family's `/<org>/sites` answers the platform's list: names alone.
+    let older = !family.is_newer();
     let org = params.get("org").map(String::as_str).unwrap_or_default();
     check_names_for(&Method::GET, &[("org", org)])?;
     let mut sites = sites_of(&access, org, &caller, older && query.details).await?;
@@ -307,8 +332,8 @@ async fn sites_of(
 }
 
 /// `GET` of a site document.
-async fn site(authorized: AuthorizedSite<Configure>) -> Response {
-    Json(authorized.document.answer()).into_response()
+async fn site(family: Family, authorized: AuthorizedSite<Configure>) -> Response {
+    Json(family.shape(authorized.document.answer())).into_response()
 }
 
 /// `DELETE` of a site document: the site, its sub-resources and previews.
@@ -334,6 +359,7 @@ pub(crate) async fn delete_site(
 pub(crate) async fn save_site(
     State(config): State<ConfigStore>,
     State(access): State<SiteAccess>,
+    family: Family,
     caller: Result<Caller, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
@@ -384,6 +410,7 @@ pub(crate) async fn save_site(
                     )?;
                 }
             }
+            family.check_site(&value)?;
             without_nulls(&mut value);
             if let Value::Object(map) = &mut value {
                 map.entry("version").or_insert(json!(1));
@@ -400,7 +427,7 @@ pub(crate) async fn save_site(
             Ok(if *method == Method::PUT {
                 StatusCode::CREATED.into_response()
             } else {
-                Json(value).into_response()
+                Json(family.shape(sites::answer_of(&value))).into_response()
             })
         })
     })

@@ -15,7 +15,7 @@ use super::access::check_access_change;
 use super::{ConfigStore, api_keys, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
-use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_json_body};
+use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, Family, read_json_body};
 use crate::sites::{onboarding, without_managed};
 use crate::store::{keys, transact};
 use siteops_config::model::api::SiteConfig;
@@ -49,6 +49,7 @@ pub(super) fn sub_path(path: &str) -> Result<Vec<&str>, ApiError> {
 /// field of the site document.
 pub(crate) async fn sub_resource(
     State(config): State<ConfigStore>,
+    family: Family,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
@@ -72,7 +73,8 @@ pub(crate) async fn sub_resource(
         }
         segments => segments,
     };
-    document_part(&config, authorized, segments, method, &headers, body).await
+    let request = (method, &headers, body);
+    document_part(&config, authorized, family, segments, request).await
 }
 
 /// The part of a site document at `segments` (`access`, `access/admin`, `cdn/prod`, …):
@@ -82,17 +84,17 @@ pub(crate) async fn sub_resource(
 async fn document_part(
     config: &ConfigStore,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
+    family: Family,
     segments: &[&str],
-    method: Method,
-    headers: &HeaderMap,
-    body: Body,
+    (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
     match method {
         Method::GET | Method::HEAD => {
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
-            let part = authorized.document.answer().pointer(&pointer).cloned();
+            let answer = family.shape(authorized.document.answer());
+            let part = answer.pointer(&pointer).cloned();
             let part = part.ok_or_else(|| {
                 ApiError::missing(format!("{org}/{site} has no `{pointer}` configuration"))
             })?;
@@ -129,6 +131,12 @@ async fn document_part(
                     set_part(&mut document, segments, new.clone())?;
                     let changed =
                         parse_value::<SiteConfig>(document, SchemaKind::ApiSite, document_rules)?;
+                    // A part written may not take away what the family requires of a site
+                    // (a site that lacked it before, written by the older family, keeps
+                    // taking writes of its other parts).
+                    if family.check_site(&existing.json).is_ok() {
+                        family.check_site(&changed.json)?;
+                    }
                     check_access_change(
                         |old, action| authorized.permit(old, action),
                         (org, site),
