@@ -255,6 +255,7 @@ impl PreviewService<'_> {
             aud: format!("{org}/{site}"),
             jti: None,
             roles: None,
+            profile: None,
         });
         Some(WorkerCredential {
             own,
