@@ -12,12 +12,12 @@ use axum::Json;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::secrets::random_text;
 use super::{ConfigStore, save_json};
-use crate::api::body::parse_json;
+use crate::api::answers::MadeApiKey;
+use crate::api::body::{KeyRequest, parse_json};
 use crate::api::error::code;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, read_json_body};
@@ -25,36 +25,26 @@ use crate::auth::permissions::{self, Permission};
 use crate::auth::{Action, Claims};
 use crate::sites::Site;
 use crate::store::{keys, transact};
-use siteops_config::model::api::{ApiKeys, ROLE_PATTERN};
+use siteops_config::model::api::{ApiKey, ApiKeys, ROLE_PATTERN};
 
 /// How long a minted key holds: a year, as the platform's keys.
 const KEY_LIFETIME: u64 = 365 * 86_400;
 
-/// The body of a POST to `apiKeys.json`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct KeyRequest {
-    #[serde(default)]
-    description: Option<String>,
-    roles: Vec<String>,
+/// The body of a POST, checked: at least one role, each a role name.
+pub(super) fn parse_request(value: Value) -> Result<KeyRequest, ApiError> {
+    let request: KeyRequest = serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(e.to_string()).with_code(code::TYPE_INVALID))?;
+    check_roles(&request.roles)?;
+    Ok(request)
 }
 
-impl KeyRequest {
-    /// The body of a POST, checked: at least one role, each a role name.
-    pub(super) fn parse(value: Value) -> Result<KeyRequest, ApiError> {
-        let request: KeyRequest = serde_json::from_value(value)
-            .map_err(|e| ApiError::bad_request(e.to_string()).with_code(code::TYPE_INVALID))?;
-        check_roles(&request.roles)?;
-        Ok(request)
-    }
-
-    /// Whether a key with these roles could change who administers a site
-    /// (`admin:acl`): minting one is granting that.
-    pub(super) fn grants_admin(&self) -> bool {
-        self.roles
-            .iter()
-            .any(|role| permissions::of_role(role).contains(&Permission::AdminAcl))
-    }
+/// Whether a key with `request`'s roles could change who administers a site
+/// (`admin:acl`): minting one is granting that.
+pub(super) fn grants_admin(request: &KeyRequest) -> bool {
+    request
+        .roles
+        .iter()
+        .any(|role| permissions::of_role(role).contains(&Permission::AdminAcl))
 }
 
 /// A document API keys are minted for and recorded in: a site's, the org's, a profile's.
@@ -82,6 +72,9 @@ pub(super) async fn key(
     id: &str,
     method: Method,
 ) -> Result<Response, ApiError> {
+    if !matches!(method, Method::GET | Method::HEAD | Method::DELETE) {
+        return Err(ApiError::method_not_allowed("GET, HEAD, DELETE"));
+    }
     let missing = || ApiError::missing(format!("{} has no API key `{id}`", document.what()));
     let records = document.records().await?;
     let record = records.as_ref().and_then(|keys| keys.0.get(id));
@@ -109,19 +102,18 @@ pub(super) async fn mint(
         roles: Some(request.roles.clone()),
         ..document.claims(&id, now)
     };
-    let mut record = json!({
-        "id": id,
-        "subject": claims.sub,
-        "created": crate::time::format_rfc3339(now, 0),
-        "expiration": crate::time::format_rfc3339(claims.exp, 0),
-        "roles": request.roles,
-    });
-    if let Some(description) = request.description {
-        record["description"] = json!(description);
-    }
-    document.write(&id, Some(record.clone())).await?;
-    record["value"] = json!(config.key.sign(&claims));
-    Ok((StatusCode::CREATED, Json(record)).into_response())
+    let record = ApiKey {
+        id: id.clone(),
+        subject: claims.sub.clone(),
+        created: crate::time::format_rfc3339(now, 0),
+        expiration: crate::time::format_rfc3339(claims.exp, 0),
+        roles: request.roles,
+        description: request.description,
+    };
+    let stored = serde_json::to_value(&record).expect("records serialize");
+    document.write(&id, Some(stored)).await?;
+    let value = config.key.sign(&claims);
+    Ok((StatusCode::CREATED, Json(MadeApiKey { record, value })).into_response())
 }
 
 /// The claims every key shares: its id, its dates; `sub` and `aud` are the document's.
@@ -165,7 +157,7 @@ pub(super) async fn site_list(
         Method::GET | Method::HEAD => list(&SiteKeys(config, &authorized?)).await,
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
-            let request = KeyRequest::parse(parse_json(&bytes)?)?;
+            let request = parse_request(parse_json(&bytes)?)?;
             let authorized = authorized?;
             authorized.permit(authorized.document.access(), Action::GrantAdmin)?;
             mint(config, &SiteKeys(config, &authorized), request).await

@@ -22,7 +22,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::api_keys::{self, KeyRequest};
+use super::api_keys;
 use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
 use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, without_nulls};
 use crate::api::answers::{MadeSecret, ProfileList, SecretList, SiteName};
@@ -523,10 +523,10 @@ async fn part(
             api_keys::list(&DocKeys(config, &doc, &gate)).await
         }
         (["apiKeys"], Method::POST) => {
-            let request = KeyRequest::parse(sent.unwrap_or_default())?;
+            let request = api_keys::parse_request(sent.unwrap_or_default())?;
             // A key that could change who administers a site needs an admin to mint it,
             // as changing the org's users does: a `config_admin` cannot raise anyone.
-            if request.grants_admin() {
+            if api_keys::grants_admin(&request) {
                 gate.permit(doc.org(), OrgAction::GrantAdmin)
                     .map_err(|error| match error.status {
                         StatusCode::FORBIDDEN => ApiError::new(
