@@ -377,6 +377,10 @@ async fn who_may_mint_the_orgs_and_a_profiles_keys() {
         let put = server.put(keys, &root, &json!({"roles": ["admin"]})).await;
         assert_eq!(put.status, StatusCode::METHOD_NOT_ALLOWED);
         let missing = keys.replace("apiKeys.json", "apiKeys/nope.json");
+        let no_body = server
+            .send(reqwest::Method::POST, &missing, Some(&root), None)
+            .await;
+        assert_eq!(no_body.status, StatusCode::METHOD_NOT_ALLOWED);
         assert_eq!(
             server.get(&missing, &root).await.status,
             StatusCode::NOT_FOUND

@@ -452,9 +452,10 @@ async fn part(
     let path = path.as_str();
     let segments = sub_path(path)?;
     // A body is read before the caller is refused, as every write.
-    // (`secrets.json` takes none: the service makes the secret.)
+    // (`secrets.json` takes none: the service makes the secret; nor does a key's record,
+    // which a POST does not write: 405.)
     let sent = match method {
-        Method::POST if segments != ["secrets"] => {
+        Method::POST if segments != ["secrets"] && !matches!(segments[..], ["apiKeys", _]) => {
             let bytes = read_json_body(headers, body).await?;
             Some(parse_json(&bytes)?)
         }
