@@ -53,6 +53,7 @@ async fn run() {
         aud: "*".into(),
         jti: None,
         roles: None,
+        profile: None,
     }));
     let base = format!("http://{}", server.addr);
     let endpoints = Endpoints {

@@ -289,6 +289,7 @@ async fn configure(
         aud: "*".into(),
         jti: None,
         roles: None,
+        profile: None,
     });
     let base = format!("http://{}", server.addr);
     let site = json!({

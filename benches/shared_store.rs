@@ -199,6 +199,7 @@ async fn configure(server: &RunningServer, client: &reqwest::Client, source: Soc
         aud: "*".into(),
         jti: None,
         roles: None,
+        profile: None,
     });
     let base = format!("http://{}", server.addr);
     let site = json!({

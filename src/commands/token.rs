@@ -34,6 +34,7 @@ pub(crate) fn run(args: &TokenArgs) -> Result<Outcome> {
         aud: args.site.clone(),
         jti: None,
         roles: None,
+        profile: None,
     };
     println!("{}", key.sign(&claims));
     Ok(Outcome::Success)

@@ -101,6 +101,7 @@ impl Harness {
             aud: "*".into(),
             jti: None,
             roles: None,
+            profile: None,
         });
         Ok(Harness {
             server,

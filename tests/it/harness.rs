@@ -237,6 +237,7 @@ impl TestServer {
             aud: aud.into(),
             jti: None,
             roles: None,
+            profile: None,
         })
     }
 

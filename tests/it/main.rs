@@ -2,6 +2,7 @@
 
 mod admin;
 mod admin_api;
+mod api_keys;
 mod browser;
 mod cli;
 mod code_host;

@@ -236,6 +236,7 @@ pub(crate) async fn rendered(
         aud: "*".into(),
         jti: None,
         roles: None,
+        profile: None,
     });
     let client = reqwest::Client::new();
     let port = format!(":{}", server.addr.port());

@@ -31,6 +31,8 @@ fn concrete(path: &str) -> String {
         .replace("{site}", "web")
         .replace("{branch}", "main")
         .replace("{secret}", "token")
+        .replace("{profile}", "default")
+        .replace("{key}", "no-such-key")
         .replace("{job}", "no-such-job")
         .replace("{path}", "about")
 }

@@ -295,10 +295,13 @@ async fn preview_host(
         }),
     };
     // Who may not read the page does not get it previewed either.
-    let site = site.and_then(|site| {
-        state.check_content_access(&headers, &site)?;
-        Ok(site)
-    });
+    let site = match site {
+        Ok(site) => state
+            .check_content_access(&headers, &site)
+            .await
+            .map(|()| site),
+        Err(error) => Err(error),
+    };
     let previewed = match site {
         Ok(site) => match wanted.page(state, &site, &host.branch).await {
             Ok(Some(page)) => preview_on_view(state, &site, host, &headers, viewer.as_ref(), &page)

@@ -97,6 +97,7 @@ impl SessionKeys {
                 aud: "*".into(),
                 jti: None,
                 roles: None,
+                profile: None,
             }),
             issued_at: now,
             nonce,
@@ -117,6 +118,7 @@ impl SessionKeys {
                 aud: format!("{}/{}", site.org, site.site),
                 jti: None,
                 roles: None,
+                profile: None,
             }),
             SecretUse::Secret { owner, id } => {
                 format!("unset-{}-{id}-{}", slug(owner), self.nonce)

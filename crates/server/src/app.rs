@@ -99,7 +99,7 @@ impl AppState {
     /// grants neither. A live session serving only this machine (`serve` on loopback) does
     /// not ask the local developer; one reached beyond it asks as any service does. The
     /// preview hosts and the worker's pages ask the same question here.
-    pub fn check_content_access(
+    pub async fn check_content_access(
         &self,
         headers: &HeaderMap,
         document: &sites::Site,
@@ -109,13 +109,15 @@ impl AppState {
             return Ok(());
         }
         let (org, site) = (document.org.as_str(), document.name.as_str());
-        // An API key the site no longer records is no caller at all.
-        let caller = self.caller(headers).filter(|caller| {
-            caller
-                .jti
-                .as_deref()
-                .is_none_or(|id| document.records_key(id))
-        });
+        // An API key that does not hold on the site (its record gone, or a profile's key
+        // on a site not extending the profile) is no caller at all.
+        let caller = match self.caller(headers) {
+            Some(caller) => {
+                let standing = crate::auth::standing(self.store.as_ref(), document, &caller);
+                (standing.await? == crate::auth::KeyStanding::Holds).then_some(caller)
+            }
+            None => None,
+        };
         let decision = may_read_content(
             caller.as_ref(),
             (org, site),

@@ -206,6 +206,7 @@ async fn apply_and_preview(
         aud: "*".into(),
         jti: None,
         roles: None,
+        profile: None,
     });
     // Time enough for a page, its worker data and many images, retries included.
     let client = siteops_plan::http::client(std::time::Duration::from_secs(300));

@@ -198,6 +198,7 @@ fn signed_in(state: &SignInState, email: String, now: u64) -> Response {
         aud: "*".into(),
         jti: None,
         roles: None,
+        profile: None,
     };
     let token = state.key.sign(&claims);
     let mut response = profile_page(&claims, Some(&token)).into_response();

@@ -104,6 +104,25 @@ pub struct MadeSecret {
     pub last_modified: String,
 }
 
+/// `201` of `POST …/apiKeys.json`: the minted key's record, with its token (`value`),
+/// answered this once and never again.
+#[derive(Serialize, JsonSchema)]
+pub struct MadeApiKey {
+    #[serde(flatten)]
+    pub record: siteops_config::model::api::ApiKey,
+    /// The token: send it as `x-auth-token`, or `authorization: token <value>`.
+    pub value: String,
+}
+
+impl std::fmt::Debug for MadeApiKey {
+    // The token never reaches a log, even through a debug print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MadeApiKey")
+            .field("id", &self.record.id)
+            .finish_non_exhaustive()
+    }
+}
+
 impl std::fmt::Debug for MadeSecret {
     // The value never reaches a log, even through a debug print.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

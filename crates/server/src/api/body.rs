@@ -66,3 +66,16 @@ pub(crate) fn parse_value<T: DeserializeOwned>(
     }
     Ok(Parsed { json, typed })
 }
+
+/// The body of `POST …/apiKeys.json` (a site's, the org's, a profile's): the key's roles,
+/// one or more role names as `admin.role` takes them, and what it is for.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeyRequest {
+    /// What the key is for; no effect.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The roles the key holds on the sites it is for.
+    #[schemars(length(min = 1), inner(regex(pattern = siteops_config::model::api::ROLE_PATTERN)))]
+    pub roles: Vec<String>,
+}

@@ -184,6 +184,7 @@ mod tests {
             aud: "*".into(),
             jti: None,
             roles: None,
+            profile: None,
         };
         let valid = key.sign(&claims);
         let mut headers = HeaderMap::new();
@@ -208,6 +209,7 @@ mod tests {
             aud: "*".into(),
             jti: None,
             roles: None,
+            profile: None,
         };
         assert_eq!(
             why_unauthenticated(&HeaderMap::new(), &key),

@@ -10,9 +10,10 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::answers::{
-    BranchList, Ignored, JobList, JobStarted, MadeSecret, PreviewAnswer, ProfileList, SecretList,
-    SecretView, SiteList, Status,
+    BranchList, Ignored, JobList, JobStarted, MadeApiKey, MadeSecret, PreviewAnswer, ProfileList,
+    SecretList, SecretView, SiteList, Status,
 };
+use crate::api::body::KeyRequest;
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 
 use crate::codesync::job::Job;
@@ -120,6 +121,10 @@ fn schemas() -> Value {
         "Secret": answer::<SecretView>(),
         "SecretList": answer::<SecretList>(),
         "MadeSecret": answer::<MadeSecret>(),
+        "ApiKeyRequest": answer::<KeyRequest>(),
+        "ApiKey": answer::<siteops_config::model::api::ApiKey>(),
+        "ApiKeyList": answer::<siteops_config::model::api::ApiKeys>(),
+        "MadeApiKey": answer::<MadeApiKey>(),
         "BranchList": answer::<BranchList>(),
         "JobStarted": answer::<JobStarted>(),
         "Ignored": answer::<Ignored>(),
@@ -170,8 +175,8 @@ fn name_param(name: &str) -> Value {
 
 /// What one operation answers and needs.
 struct Op {
-    id: &'static str,
-    summary: &'static str,
+    id: String,
+    summary: String,
     secured: bool,
     params: Vec<Value>,
     body: Option<Value>,
@@ -188,10 +193,10 @@ struct Op {
 }
 
 impl Op {
-    fn new(id: &'static str, summary: &'static str) -> Op {
+    fn new(id: impl Into<String>, summary: impl Into<String>) -> Op {
         Op {
-            id,
-            summary,
+            id: id.into(),
+            summary: summary.into(),
             secured: true,
             params: Vec::new(),
             body: None,
@@ -305,7 +310,7 @@ impl Op {
             responses.insert("4XX".into(), response);
         }
         let mut op = json!({
-            "operationId": if head { format!("{}Head", self.id) } else { self.id.to_string() },
+            "operationId": if head { format!("{}Head", self.id) } else { self.id.clone() },
             "summary": self.summary,
             "parameters": self.params,
             "responses": responses,
@@ -477,6 +482,31 @@ fn paths() -> Value {
         ("delete", Op::new("deleteOrgSecret", "Deletes an org secret.").params(&["org", "secret"])
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
+    for (path, owner, params, id) in [
+        ("/admin/config/{org}", "the org's: every site of the org", vec![name_param("org")], "Org"),
+        ("/admin/config/{org}/profiles/{profile}", "the profile's: every site that extends it",
+            vec![name_param("org"), profile_param()], "Profile"),
+        ("/admin/config/{org}/sites/{site}", "the site's", vec![name_param("org"), name_param("site")], "Site"),
+    ] {
+        let op = |verb: &str, what: &str| {
+            let plural = if verb == "list" { "s" } else { "" };
+            let op = Op::new(format!("{verb}{id}ApiKey{plural}"), what);
+            params.iter().fold(op, |op, p| op.param(p.clone()))
+        };
+        let key = param("key", "The key's id (`jti`).", "^[a-zA-Z0-9_-]+$");
+        add(&format!("{path}/apiKeys.json"), path_item(vec![
+            ("get", op("list", "The records of the API keys minted here (never their tokens).")
+                .answer(200, "The records, by id.", Some("ApiKeyList")).errors(&[400, 404]).bodiless_errors()),
+            ("post", op("mint", &format!("Mints an API key, good for {owner}, with the roles asked; the token is answered this once.")).json_body("ApiKeyRequest")
+                .answer(201, "The key's record, with its token.", Some("MadeApiKey")).errors(&[400, 404]).bodiless_errors()),
+        ]));
+        add(&format!("{path}/apiKeys/{{key}}.json"), path_item(vec![
+            ("get", op("get", "An API key's record.").param(key.clone())
+                .answer(200, "The record.", Some("ApiKey")).errors(&[400, 404]).bodiless_errors()),
+            ("delete", op("revoke", "Deletes an API key's record, revoking the key.").param(key)
+                .answer(204, "Revoked.", None).errors(&[400, 404]).bodiless_errors()),
+        ]));
+    }
     add("/admin/config/{org}/profiles.json", path_item(vec![
         ("get", Op::new("listProfiles", "The org's profiles; with `details=true`, each with its title, description and dates.").params(&["org"])
             .param(json!({"name": "details", "in": "query", "required": false,

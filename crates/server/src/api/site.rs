@@ -17,7 +17,7 @@ use siteops_config::model::api::AccessConfig;
 use super::caller::{caller, why_unauthenticated};
 use super::{ApiError, check_existing_names, check_names, strip_json};
 use crate::auth::{
-    Action, Claims, Decision, Grants, OrgAdmins, SigningKey, authorize, authorize_in,
+    Action, Claims, Decision, Grants, KeyStanding, OrgAdmins, SigningKey, authorize, authorize_in,
 };
 use crate::sites::{self, Site};
 use crate::store::Store;
@@ -64,17 +64,9 @@ impl SiteAccess {
         let document = sites::load(store, org, site)
             .await?
             .ok_or_else(|| ApiError::missing(format!("site {org}/{site} does not exist")))?;
-        // An API key holds only while the site's document records it (a key of another
-        // site is refused as any token for another site is: 403, below).
-        if let Some(id) = &caller.jti
-            && caller.covers(org, site)
-            && !document.records_key(id)
-        {
-            return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                format!("the API key `{id}` is not one of {org}/{site}'s (revoked?)"),
-            ));
-        }
+        // An API key holds only while the document it was minted for records it (a key
+        // of another site or org is refused as any token for another site is: 403, below).
+        check_key(store, &document, caller).await?;
         match authorize_in(
             Some(caller),
             org,
@@ -90,6 +82,20 @@ impl SiteAccess {
                 "authentication required: send a token",
             )),
         }
+    }
+}
+
+/// `caller`'s API key, if it is one, holds on `document`'s site: 401 when its record is
+/// gone (revoked), 403 for a profile's key on a site that does not extend the profile.
+pub(crate) async fn check_key(
+    store: &dyn Store,
+    document: &Site,
+    caller: &Claims,
+) -> Result<(), ApiError> {
+    match crate::auth::standing(store, document, caller).await? {
+        KeyStanding::Holds => Ok(()),
+        KeyStanding::Revoked(reason) => Err(ApiError::new(StatusCode::UNAUTHORIZED, reason)),
+        KeyStanding::NotHere(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
     }
 }
 

@@ -3,8 +3,10 @@
 //! function, what a verified caller may do with a site, from the platform's roles and
 //! their permissions ([`permissions`]); [`key`] keeps the signing key in
 //! the store; [`sign_in`] and [`oidc`] are how people sign in (an e-mail form's nonces, an
-//! OpenID Connect provider), which the administration API's sign-in routes use.
+//! OpenID Connect provider), which the administration API's sign-in routes use;
+//! [`api_keys`] whether an API key still holds on a site (its record is kept).
 
+pub mod api_keys;
 mod key;
 pub mod oidc;
 pub mod permissions;
@@ -15,10 +17,11 @@ pub mod token;
 pub use key::{SIGNING_KEY, signing_key};
 pub use sign_in::{Identity, SignIn, SignInNonces};
 
+pub use api_keys::{KeyStanding, standing};
 pub use roles::{
     Action, Decision, Grants, OrgAction, OrgAdmins, authorize, authorize_in, authorize_org,
 };
-pub use token::{Claims, SigningKey, TokenError};
+pub use token::{Claims, KeyHolder, SigningKey, TokenError};
 
 /// Whether two byte strings are equal, in time that does not depend on where they differ.
 pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {

@@ -360,6 +360,7 @@ mod tests {
             aud: "*".into(),
             jti: None,
             roles: None,
+            profile: None,
         });
         assert!(
             key.derive(PENDING_PURPOSE)

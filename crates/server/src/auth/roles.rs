@@ -323,6 +323,7 @@ mod tests {
             aud: "*".into(),
             jti: None,
             roles: None,
+            profile: None,
         }
     }
 

@@ -26,14 +26,31 @@ pub struct Claims {
     /// The sites the token is good for: `org/site`, `org/*` or `*`.
     #[serde(default = "any_site")]
     pub aud: String,
-    /// An API key's id (`jti`): the key holds only while its site's document records it
-    /// (`apiKeys.<id>`), so deleting the record revokes it. People's tokens have none.
+    /// An API key's id (`jti`): the key holds only while the document it was minted for
+    /// records it (`apiKeys.<id>`: its site's, the org's, or its profile's, see
+    /// [`Claims::key_holder`]), so deleting the record revokes it. People's tokens have
+    /// none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jti: Option<String>,
-    /// An API key's roles on its one site (`aud`), which stand for the roles the site's
-    /// access configuration would give; people's tokens have none.
+    /// An API key's roles on the sites it is for (`aud`), which stand for the roles the
+    /// site's access configuration would give; people's tokens have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roles: Option<Vec<String>>,
+    /// A profile's API key: the profile (of the org of `aud`, `<org>/*`) whose document
+    /// records it; it holds on the sites that extend that profile only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+}
+
+/// The document that records an API key, which holds only while it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyHolder<'a> {
+    /// The one site of `aud` (`<org>/<site>`).
+    Site,
+    /// The org of `aud` (`<org>/*`): every site of the org.
+    Org,
+    /// A profile of the org of `aud`: the sites that extend it.
+    Profile(&'a str),
 }
 
 fn any_site() -> String {
@@ -41,12 +58,24 @@ fn any_site() -> String {
 }
 
 impl Claims {
-    /// Whether the token may be used for `org/site` at all (roles decide the rest).
+    /// An API key's id and the document that records it; `None` for people's tokens.
+    pub fn key_holder(&self) -> Option<(&str, KeyHolder<'_>)> {
+        let id = self.jti.as_deref()?;
+        let holder = match (&self.profile, self.aud.split_once('/')) {
+            (Some(profile), _) => KeyHolder::Profile(profile),
+            (None, Some((_, "*"))) => KeyHolder::Org,
+            (None, _) => KeyHolder::Site,
+        };
+        Some((id, holder))
+    }
+
     /// Whether the token is good for every site of `org`.
     pub(crate) fn covers_org(&self, org: &str) -> bool {
         self.aud == "*" || self.aud.split_once('/') == Some((org, "*"))
     }
 
+    /// Whether the token may be used for `org/site` at all (roles, and for an API key
+    /// the document that records it, decide the rest).
     pub(crate) fn covers(&self, org: &str, site: &str) -> bool {
         match self.aud.split_once('/') {
             _ if self.aud == "*" => true,
@@ -178,6 +207,7 @@ mod tests {
             aud: aud.into(),
             jti: None,
             roles: None,
+            profile: None,
         }
     }
 

@@ -254,6 +254,7 @@ impl PreviewService<'_> {
             aud: format!("{org}/{site}"),
             jti: None,
             roles: None,
+            profile: None,
         });
         Some(WorkerCredential {
             own,

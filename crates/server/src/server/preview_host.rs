@@ -67,10 +67,10 @@ pub async fn serve(
     let store = state.store.as_ref();
     let PreviewHost { org, site, branch } = host;
     let previews = BranchPreviews::new(store, org, site, branch);
-    let existing = |document: Result<Option<sites::Site>, sites::SiteError>| {
+    let existing = async |document: Result<Option<sites::Site>, sites::SiteError>| {
         let document = document?
             .ok_or_else(|| ApiError::not_found(format!("site {org}/{site} does not exist")))?;
-        state.check_content_access(headers, &document)?;
+        state.check_content_access(headers, &document).await?;
         Ok::<_, ApiError>(document)
     };
     let code_file = async |document: &sites::Site| {
@@ -89,7 +89,7 @@ pub async fn serve(
             sites::load(store, org, site),
             sites::public(store, org, site)
         );
-        let document = existing(document)?;
+        let document = existing(document).await?;
         let public = public?;
         let mappings = path_mappings(&state.code, &document, branch, public.clone())
             .await
@@ -98,7 +98,7 @@ pub async fn serve(
         return config_json(&previews, public, &mappings).await;
     }
     if is_code_path(path) {
-        let document = existing(sites::load(store, org, site).await)?;
+        let document = existing(sites::load(store, org, site).await).await?;
         return code_file(&document).await;
     }
     let not_found = || ApiError::not_found(format!("{path} has not been previewed"));
@@ -108,7 +108,7 @@ pub async fn serve(
         Ok(Requested::Media(name)) => {
             let (document, bytes) =
                 tokio::join!(sites::load(store, org, site), previews.media(&name));
-            existing(document)?;
+            existing(document).await?;
             let bytes = bytes?.ok_or_else(not_found)?;
             let extension = name.rsplit('.').next().unwrap_or("");
             Ok(typed(
@@ -120,7 +120,7 @@ pub async fn serve(
             let web_path = page.web_path();
             let (document, record) =
                 tokio::join!(sites::load(store, org, site), previews.load(&web_path));
-            let document = existing(document)?;
+            let document = existing(document).await?;
             match page_file(&previews, &web_path, record?, variant).await? {
                 Some(response) => Ok(response),
                 // A JSON file that is no previewed sheet may be the code's.
@@ -129,7 +129,7 @@ pub async fn serve(
             }
         }
         Err(error) => {
-            existing(sites::load(store, org, site).await)?;
+            existing(sites::load(store, org, site).await).await?;
             Err(error)
         }
     }

@@ -102,6 +102,7 @@ impl Views {
             aud: "*".into(),
             jti: None,
             roles: None,
+            profile: None,
         });
         let mut request = self
             .client

@@ -77,6 +77,15 @@ impl OrgDocument {
         })
     }
 
+    /// Whether the document records API key `id` (`apiKeys.<id>`), which holds on every
+    /// site of the org while it does.
+    pub fn records_key(&self, id: &str) -> bool {
+        self.config
+            .api_keys
+            .as_ref()
+            .is_some_and(|keys| keys.0.contains_key(id))
+    }
+
     /// The org's users (who hold roles on every site and profile of the org).
     pub fn users(&self) -> &[User] {
         self.config.users.as_deref().unwrap_or_default()

@@ -178,6 +178,8 @@ pub struct Site {
     org_shared: Option<OrgShared>,
     /// The origin each secret's value was issued for, by secret id.
     origins: std::collections::BTreeMap<String, String>,
+    /// The profile the site is laid over, and the ids of the API keys it records.
+    profile_keys: Option<(String, std::collections::BTreeSet<String>)>,
 }
 
 impl Site {
@@ -197,6 +199,7 @@ impl Site {
             aggregated: None,
             org_shared: None,
             origins,
+            profile_keys: None,
         })
     }
 
@@ -214,6 +217,12 @@ impl Site {
         );
         self.effective = typed(&key, platform)?;
         self.aggregated = Some(merged);
+        let ids = profile
+            .config
+            .api_keys
+            .iter()
+            .flat_map(|keys| keys.0.keys());
+        self.profile_keys = Some((profile.name.clone(), ids.cloned().collect()));
         Ok(self)
     }
 
@@ -282,6 +291,20 @@ impl Site {
             .api_keys
             .as_ref()
             .is_some_and(|keys| keys.0.contains_key(id))
+    }
+
+    /// Whether the site is laid over profile `name` (it extends it, and it exists).
+    pub fn extends(&self, name: &str) -> bool {
+        self.profile_keys
+            .as_ref()
+            .is_some_and(|(profile, _)| profile == name)
+    }
+
+    /// Whether the site is laid over profile `name` and that profile records API key `id`.
+    pub fn profile_records_key(&self, name: &str, id: &str) -> bool {
+        self.profile_keys
+            .as_ref()
+            .is_some_and(|(profile, ids)| profile == name && ids.contains(id))
     }
 
     /// Secret `id`'s value, opened, and the origin it was issued for: the site's own

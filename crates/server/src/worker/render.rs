@@ -82,7 +82,7 @@ pub async fn handle(
     );
     let site_document = site_document?;
     if let Some(document) = &site_document {
-        state.check_content_access(&headers, document)?;
+        state.check_content_access(&headers, document).await?;
     }
     let Some((entries, _)) = effective? else {
         // Nothing configured to render: the page is not found (no server fault).
@@ -355,12 +355,14 @@ async fn template_source(
     let path = entry.template.as_deref()?.strip_prefix('/')?;
     let site = site?;
     if site.protects_content() {
-        let covered = entry
+        let claims = entry
             .template_api_key
             .as_deref()
             .and_then(|key| state.key.verify(key, crate::time::now_seconds()).ok())
-            .is_some_and(|claims| claims.covers(&site.org, &site.name));
-        if !covered {
+            .filter(|claims| claims.covers(&site.org, &site.name))?;
+        // An API key holds only while its record is kept, and on the sites it is for.
+        let standing = crate::auth::standing(state.store.as_ref(), site, &claims).await;
+        if !matches!(standing, Ok(crate::auth::KeyStanding::Holds)) {
             return None;
         }
     }

@@ -203,7 +203,12 @@ config_document! {
 config_document! {
     /// A profile document, whose fields every site that extends it takes:
     /// `POST /config/<org>/profiles/<profile>.json`.
-    pub struct ProfileConfig {}
+    pub struct ProfileConfig {
+        /// The admin API keys issued for the profile, which hold on every site that
+        /// extends it (the service's; the platform's profile has none).
+        #[serde(rename = "apiKeys", default, skip_serializing_if = "Option::is_none")]
+        pub api_keys: Option<ApiKeys>,
+    }
 }
 
 /// `extends`: what a site builds on.

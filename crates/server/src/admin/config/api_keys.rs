@@ -1,41 +1,152 @@
-//! A site's API keys: `apiKeys.json` lists the records of the keys minted for the site
-//! (`apiKeys` of its document) and, on POST `{description, roles}`, mints one: a token the
-//! service signs for the site alone, holding those roles, answered this once; its id
-//! (`jti`) is recorded in the document, and `apiKeys/<id>.json` shows or deletes the
-//! record. A key holds only while its record does: deleting it revokes the key.
+//! API keys of a site, of the org and of a profile, one code path for the three: the
+//! document's `apiKeys.json` lists the records of the keys minted for it (`apiKeys` of the
+//! document) and, on POST `{description, roles}`, mints one: a token the service signs,
+//! holding those roles, answered this once; its id (`jti`) is recorded in the document,
+//! and `apiKeys/<id>.json` shows or deletes the record. A key holds only while its record
+//! does: deleting it revokes the key ([`crate::auth::standing`]).
+//!
+//! What a key is good for: a site's, that site ([`Site`]); the org's, every site of the
+//! org; a profile's, every site that extends the profile. Each is a [`KeyDocument`].
 
 use axum::Json;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::secrets::random_text;
 use super::{ConfigStore, save_json};
-use crate::api::body::parse_json;
+use crate::api::answers::MadeApiKey;
+use crate::api::body::{KeyRequest, parse_json};
 use crate::api::error::code;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, read_json_body};
+use crate::auth::permissions::{self, Permission};
 use crate::auth::{Action, Claims};
 use crate::sites::Site;
 use crate::store::{keys, transact};
-use siteops_config::model::api::ROLE_PATTERN;
+use siteops_config::model::api::{ApiKey, ApiKeys, ROLE_PATTERN};
 
 /// How long a minted key holds: a year, as the platform's keys.
 const KEY_LIFETIME: u64 = 365 * 86_400;
 
-/// The body of a POST to `apiKeys.json`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct KeyRequest {
-    #[serde(default)]
-    description: Option<String>,
-    roles: Vec<String>,
+/// The body of a POST, checked: at least one role, each a role name.
+pub(super) fn parse_request(value: Value) -> Result<KeyRequest, ApiError> {
+    let request: KeyRequest = serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(e.to_string()).with_code(code::TYPE_INVALID))?;
+    check_roles(&request.roles)?;
+    Ok(request)
 }
 
-/// `apiKeys.json`: GET lists the records; POST mints a key (201, with its token).
-pub(super) async fn list(
+/// Whether a key with `request`'s roles could change who administers a site
+/// (`admin:acl`): minting one is granting that.
+pub(super) fn grants_admin(request: &KeyRequest) -> bool {
+    request
+        .roles
+        .iter()
+        .any(|role| permissions::of_role(role).contains(&Permission::AdminAcl))
+}
+
+/// A document API keys are minted for and recorded in: a site's, the org's, a profile's.
+pub(super) trait KeyDocument {
+    /// The document, for messages: `acme/web`, `the org acme`, `profile acme/shared`.
+    fn what(&self) -> String;
+    /// The claims of a key `id` minted now (`iat`), before its roles: its subject and
+    /// audience (and profile), the sites it is good for.
+    fn claims(&self, id: &str, now: u64) -> Claims;
+    /// The records the document holds now.
+    async fn records(&self) -> Result<Option<ApiKeys>, ApiError>;
+    /// Records (`Some`) or removes (`None`) key `id` in the document, in one transaction;
+    /// what is written must read back.
+    async fn write(&self, id: &str, record: Option<Value>) -> Result<(), ApiError>;
+}
+
+/// `GET apiKeys.json`: the records, as the platform's `apikeys` schema has them.
+pub(super) async fn list(document: &impl KeyDocument) -> Result<Response, ApiError> {
+    Ok(Json(document.records().await?.unwrap_or_default()).into_response())
+}
+
+/// `apiKeys/<id>.json`: GET shows the record; DELETE removes it, revoking the key.
+pub(super) async fn key(
+    document: &impl KeyDocument,
+    id: &str,
+    method: Method,
+) -> Result<Response, ApiError> {
+    if !matches!(method, Method::GET | Method::HEAD | Method::DELETE) {
+        return Err(ApiError::method_not_allowed("GET, HEAD, DELETE"));
+    }
+    let missing = || ApiError::missing(format!("{} has no API key `{id}`", document.what()));
+    let records = document.records().await?;
+    let record = records.as_ref().and_then(|keys| keys.0.get(id));
+    match method {
+        Method::GET | Method::HEAD => Ok(Json(record.ok_or_else(missing)?).into_response()),
+        Method::DELETE => {
+            record.ok_or_else(missing)?;
+            document.write(id, None).await?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        _ => Err(ApiError::method_not_allowed("GET, HEAD, DELETE")),
+    }
+}
+
+/// Mints a key for `document` and records it there: 201, the record with the token
+/// (`value`), answered this once.
+pub(super) async fn mint(
+    config: &ConfigStore,
+    document: &impl KeyDocument,
+    request: KeyRequest,
+) -> Result<Response, ApiError> {
+    let id = random_text(12)?;
+    let now = crate::time::now_seconds();
+    let claims = Claims {
+        roles: Some(request.roles.clone()),
+        ..document.claims(&id, now)
+    };
+    let record = ApiKey {
+        id: id.clone(),
+        subject: claims.sub.clone(),
+        created: crate::time::format_rfc3339(now, 0),
+        expiration: crate::time::format_rfc3339(claims.exp, 0),
+        roles: request.roles,
+        description: request.description,
+    };
+    let stored = serde_json::to_value(&record).expect("records serialize");
+    document.write(&id, Some(stored)).await?;
+    let value = config.key.sign(&claims);
+    Ok((StatusCode::CREATED, Json(MadeApiKey { record, value })).into_response())
+}
+
+/// The claims every key shares: its id, its dates; `sub` and `aud` are the document's.
+pub(super) fn claims(sub: String, aud: String, id: &str, now: u64) -> Claims {
+    Claims {
+        sub,
+        iat: now,
+        exp: now + KEY_LIFETIME,
+        aud,
+        jti: Some(id.to_string()),
+        roles: None,
+        profile: None,
+    }
+}
+
+/// Sets (`Some`) or removes (`None`) record `id` in `document`'s `apiKeys`.
+pub(super) fn set_record(
+    document: &mut Value,
+    id: &str,
+    record: Option<&Value>,
+) -> Result<(), ApiError> {
+    let entries = super::parts::map_part(document, "apiKeys")?;
+    match record {
+        Some(record) => entries.insert(id.to_string(), record.clone()),
+        None => entries.remove(id),
+    };
+    Ok(())
+}
+
+/// A site's `apiKeys.json`: GET lists the records; POST mints a key (201, with its
+/// token), which needs the site's `admin` (a key may carry any role: minting one is
+/// granting it).
+pub(super) async fn site_list(
     config: &ConfigStore,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     method: Method,
@@ -43,48 +154,61 @@ pub(super) async fn list(
     body: Body,
 ) -> Result<Response, ApiError> {
     match method {
-        Method::GET | Method::HEAD => {
-            let records = authorized?.document.config.api_keys.unwrap_or_default();
-            Ok(Json(records).into_response())
-        }
+        Method::GET | Method::HEAD => list(&SiteKeys(config, &authorized?)).await,
         Method::POST => {
             let bytes = read_json_body(headers, body).await?;
-            let request: KeyRequest = serde_json::from_value(parse_json(&bytes)?)
-                .map_err(|e| ApiError::bad_request(e.to_string()).with_code(code::TYPE_INVALID))?;
-            check_roles(&request.roles)?;
+            let request = parse_request(parse_json(&bytes)?)?;
             let authorized = authorized?;
-            // A key may carry any role, `admin` among them: minting one is granting it.
             authorized.permit(authorized.document.access(), Action::GrantAdmin)?;
-            mint(config, &authorized, request).await
+            mint(config, &SiteKeys(config, &authorized), request).await
         }
         _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
     }
 }
 
-/// `apiKeys/<id>.json`: GET shows the record; DELETE removes it, revoking the key.
-pub(super) async fn key(
+/// A site's `apiKeys/<id>.json`.
+pub(super) async fn site_key(
     config: &ConfigStore,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     id: &str,
     method: Method,
 ) -> Result<Response, ApiError> {
-    let authorized = authorized?;
-    let AuthorizedSite { org, site, .. } = &authorized;
-    let missing = || ApiError::missing(format!("{org}/{site} has no API key `{id}`"));
-    match method {
-        Method::GET | Method::HEAD => {
-            let keys = authorized.document.config.api_keys.as_ref();
-            let record = keys.and_then(|keys| keys.0.get(id)).ok_or_else(missing)?;
-            Ok(Json(record).into_response())
-        }
-        Method::DELETE => {
-            if !authorized.document.records_key(id) {
-                return Err(missing());
-            }
-            write(config, &authorized, id, None).await?;
-            Ok(StatusCode::NO_CONTENT.into_response())
-        }
-        _ => Err(ApiError::method_not_allowed("GET, HEAD, DELETE")),
+    key(&SiteKeys(config, &authorized?), id, method).await
+}
+
+/// A site's document, as API keys see it: a key for that site alone.
+struct SiteKeys<'a>(&'a ConfigStore, &'a AuthorizedSite<Configure>);
+
+impl KeyDocument for SiteKeys<'_> {
+    fn what(&self) -> String {
+        format!("{}/{}", self.1.org, self.1.site)
+    }
+
+    fn claims(&self, id: &str, now: u64) -> Claims {
+        let names = format!("{}/{}", self.1.org, self.1.site);
+        claims(names.clone(), names, id, now)
+    }
+
+    async fn records(&self) -> Result<Option<ApiKeys>, ApiError> {
+        Ok(self.1.document.config.api_keys.clone())
+    }
+
+    async fn write(&self, id: &str, record: Option<Value>) -> Result<(), ApiError> {
+        let SiteKeys(config, authorized) = self;
+        let AuthorizedSite { org, site, .. } = authorized;
+        let _guard = config.locks.lock(&keys::site(org, site)).await;
+        let record = &record;
+        transact(&config.store, move |view| {
+            Box::pin(async move {
+                let store = view.as_ref();
+                let mut document = authorized.reread(store).await?.json;
+                set_record(&mut document, id, record.as_ref())?;
+                let changed = Site::from_json(org, site, document)?;
+                save_json(store, &keys::site(org, site), &changed.json).await?;
+                Ok(())
+            })
+        })
+        .await
     }
 }
 
@@ -109,64 +233,4 @@ fn regex_lite_match(pattern: &str) -> impl Fn(&str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
     }
-}
-
-/// Mints a key for the authorised site and records it in its document.
-async fn mint(
-    config: &ConfigStore,
-    authorized: &AuthorizedSite<Configure>,
-    request: KeyRequest,
-) -> Result<Response, ApiError> {
-    let AuthorizedSite { org, site, .. } = authorized;
-    let id = random_text(12)?;
-    let now = crate::time::now_seconds();
-    let claims = Claims {
-        sub: format!("{org}/{site}"),
-        iat: now,
-        exp: now + KEY_LIFETIME,
-        aud: format!("{org}/{site}"),
-        jti: Some(id.clone()),
-        roles: Some(request.roles.clone()),
-    };
-    let mut record = json!({
-        "id": id,
-        "subject": claims.sub,
-        "created": crate::time::format_rfc3339(now, 0),
-        "expiration": crate::time::format_rfc3339(claims.exp, 0),
-        "roles": request.roles,
-    });
-    if let Some(description) = request.description {
-        record["description"] = json!(description);
-    }
-    write(config, authorized, &id, Some(record.clone())).await?;
-    record["value"] = json!(config.key.sign(&claims));
-    Ok((StatusCode::CREATED, Json(record)).into_response())
-}
-
-/// Records (`Some`) or removes (`None`) API key `id` in the site's document, in one
-/// transaction; what is written must read back.
-async fn write(
-    config: &ConfigStore,
-    authorized: &AuthorizedSite<Configure>,
-    id: &str,
-    record: Option<Value>,
-) -> Result<(), ApiError> {
-    let AuthorizedSite { org, site, .. } = authorized;
-    let _guard = config.locks.lock(&keys::site(org, site)).await;
-    let record = &record;
-    transact(&config.store, move |view| {
-        Box::pin(async move {
-            let store = view.as_ref();
-            let mut document = authorized.reread(store).await?.json;
-            let entries = super::parts::map_part(&mut document, "apiKeys")?;
-            match record {
-                Some(record) => entries.insert(id.to_string(), record.clone()),
-                None => entries.remove(id),
-            };
-            let changed = Site::from_json(org, site, document)?;
-            save_json(store, &keys::site(org, site), &changed.json).await?;
-            Ok(())
-        })
-    })
-    .await
 }

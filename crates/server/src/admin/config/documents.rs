@@ -5,11 +5,13 @@
 //! `AEM_BACKEND_CONFIG_EXISTS` when it exists), POST creates or replaces, DELETE removes;
 //! `created`/`lastModified` stamped; sub-paths (`…/<part>[/<part>…].json`) read and write
 //! a part, the document checked whole; `secrets` as a site's (a value the service makes is
-//! answered once; values are stored sealed and never read back).
+//! answered once; values are stored sealed and never read back); `apiKeys` as a site's
+//! ([`api_keys`]: the org's key holds on every site of the org, a profile's on every site
+//! that extends it).
 //!
 //! Who may: an org administrator, or a user of the org document whose role carries the
 //! permission ([`crate::auth::authorize_org`]: `config_admin` reads and writes; changing
-//! the org's `users` needs `admin`).
+//! the org's `users`, or minting a key whose roles administer sites, needs `admin`).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -20,6 +22,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
+use super::api_keys;
 use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
 use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, without_nulls};
 use crate::api::answers::{MadeSecret, ProfileList, SecretList, SiteName};
@@ -32,7 +35,7 @@ use crate::auth::{Claims, Decision, OrgAction, authorize_org};
 use crate::sites::{self, OrgDocument, Profile, answer_of, without_managed};
 use crate::store::{keys, transact};
 use siteops_config::diagnostic::Diagnostic;
-use siteops_config::model::api::{OrgConfig, ProfileConfig, SecretEntries, User};
+use siteops_config::model::api::{ApiKeys, OrgConfig, ProfileConfig, SecretEntries, User};
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
@@ -126,6 +129,14 @@ impl Doc {
         Ok(match self {
             Doc::Org { org } => OrgDocument::from_json(org, json)?.config.secrets,
             Doc::Profile { org, name } => Profile::from_json(org, name, json)?.config.secrets,
+        })
+    }
+
+    /// The stored document's API key records, typed (500 when it is damaged).
+    fn api_keys(&self, json: Value) -> Result<Option<ApiKeys>, ApiError> {
+        Ok(match self {
+            Doc::Org { org } => OrgDocument::from_json(org, json)?.config.api_keys,
+            Doc::Profile { org, name } => Profile::from_json(org, name, json)?.config.api_keys,
         })
     }
 
@@ -439,9 +450,10 @@ async fn part(
     let path = path.as_str();
     let segments = sub_path(path)?;
     // A body is read before the caller is refused, as every write.
-    // (`secrets.json` takes none: the service makes the secret.)
+    // (`secrets.json` takes none: the service makes the secret; nor does a key's record,
+    // which a POST does not write: 405.)
     let sent = match method {
-        Method::POST if segments != ["secrets"] => {
+        Method::POST if segments != ["secrets"] && !matches!(segments[..], ["apiKeys", _]) => {
             let bytes = read_json_body(headers, body).await?;
             Some(parse_json(&bytes)?)
         }
@@ -506,6 +518,31 @@ async fn part(
                 _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
             }
         }
+        (["apiKeys"], Method::GET | Method::HEAD) => {
+            api_keys::list(&DocKeys(config, &doc, &gate)).await
+        }
+        (["apiKeys"], Method::POST) => {
+            let request = api_keys::parse_request(sent.unwrap_or_default())?;
+            // A key that could change who administers a site needs an admin to mint it,
+            // as changing the org's users does: a `config_admin` cannot raise anyone.
+            if api_keys::grants_admin(&request) {
+                gate.permit(doc.org(), OrgAction::GrantAdmin)
+                    .map_err(|error| match error.status {
+                        StatusCode::FORBIDDEN => ApiError::new(
+                            StatusCode::FORBIDDEN,
+                            format!(
+                                "/roles: only an admin of the org {} may mint a key that \
+                                 administers sites",
+                                doc.org()
+                            ),
+                        ),
+                        _ => error,
+                    })?;
+            }
+            api_keys::mint(config, &DocKeys(config, &doc, &gate), request).await
+        }
+        (["apiKeys"], _) => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
+        (["apiKeys", id], _) => api_keys::key(&DocKeys(config, &doc, &gate), id, method).await,
         ([first, ..], Method::POST | Method::DELETE)
             if *first == "secrets" || *first == "apiKeys" =>
         {
@@ -568,4 +605,43 @@ async fn set_secret(
         Ok(document)
     })
     .await
+}
+
+/// The org's or a profile's document, as API keys see it: the org's key holds on every
+/// site of the org, a profile's on every site that extends it.
+struct DocKeys<'a>(&'a ConfigStore, &'a Doc, &'a Gate<'a>);
+
+impl api_keys::KeyDocument for DocKeys<'_> {
+    fn what(&self) -> String {
+        self.1.what()
+    }
+
+    fn claims(&self, id: &str, now: u64) -> Claims {
+        let every_site = format!("{}/*", self.1.org());
+        match self.1 {
+            Doc::Org { org } => api_keys::claims(org.clone(), every_site, id, now),
+            Doc::Profile { org, name } => Claims {
+                profile: Some(name.clone()),
+                ..api_keys::claims(format!("{org}/profiles/{name}"), every_site, id, now)
+            },
+        }
+    }
+
+    async fn records(&self) -> Result<Option<ApiKeys>, ApiError> {
+        self.1.api_keys(read(self.0, self.1).await?)
+    }
+
+    async fn write(&self, id: &str, record: Option<Value>) -> Result<(), ApiError> {
+        let DocKeys(config, doc, gate) = self;
+        let record = &record;
+        write(config, doc, gate, |previous| {
+            let mut document = previous
+                .cloned()
+                .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
+            api_keys::set_record(&mut document, id, record.as_ref())?;
+            Ok(document)
+        })
+        .await?;
+        Ok(())
+    }
 }

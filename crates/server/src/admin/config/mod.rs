@@ -43,7 +43,7 @@ use serde_json::{Value, json};
 
 use crate::api::answers::{SiteList, SiteName};
 use crate::api::body::parse_body;
-use crate::api::site::{Configure, DeleteSite, site_param};
+use crate::api::site::{Configure, DeleteSite, check_key, site_param};
 use crate::api::{
     ApiError, AuthorizedSite, Caller, Family, SITE_METHODS, SiteAccess, check_names,
     check_names_for, read_json_body,
@@ -298,7 +298,9 @@ async fn sites_of(
     details: bool,
 ) -> Result<Vec<SiteName>, ApiError> {
     let store = access.store.as_ref();
-    let org_admin = access.org_admins.is_admin(org, &caller.sub) && caller.covers_org(org);
+    let org_admin = caller.roles.is_none()
+        && access.org_admins.is_admin(org, &caller.sub)
+        && caller.covers_org(org);
     let mut sites = Vec::new();
     for name in store.list(&keys::sites(org)).await? {
         let Some(site) = name.strip_suffix(".json") else {
@@ -312,8 +314,10 @@ async fn sites_of(
             };
             Some(document)
         };
-        let allowed = org_admin
-            || document.as_ref().is_some_and(|document| {
+        let allowed = match &document {
+            _ if org_admin => true,
+            None => false,
+            Some(document) => {
                 authorize(
                     Some(caller),
                     org,
@@ -322,7 +326,11 @@ async fn sites_of(
                     &access.org_admins,
                     Action::Configure,
                 ) == Decision::Allow
-            });
+                    // An API key lists the sites it holds on.
+                    && crate::auth::standing(store, document, caller).await?
+                        == crate::auth::KeyStanding::Holds
+            }
+        };
         if allowed {
             let details = document.as_ref().filter(|_| details).map(|d| &d.json);
             sites.push(SiteName::of(org, site, details));
@@ -383,6 +391,7 @@ pub(crate) async fn save_site(
     let _guard = config.locks.lock(&keys::site(&org, site)).await;
     // Another instance may write the site meanwhile: the section runs again if so.
     let (config, org, method, body, permit) = (&config, org.as_str(), &method, &body, &permit);
+    let caller = &caller;
     transact(&config.store, move |view| {
         let mut value = body.json.clone();
         Box::pin(async move {
@@ -394,12 +403,14 @@ pub(crate) async fn save_site(
                     check_room(config, org).await?;
                 }
                 Some(document) if *method == Method::PUT => {
+                    check_key(store, document, caller).await?;
                     permit(document.access(), Action::Configure)?;
                     return Err(ApiError::exists(format!(
                         "site {org}/{site} exists; POST replaces it"
                     )));
                 }
                 Some(document) => {
+                    check_key(store, document, caller).await?;
                     permit(document.access(), Action::Configure)?;
                     check_access_change(
                         permit,

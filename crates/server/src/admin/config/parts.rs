@@ -66,8 +66,10 @@ pub(crate) async fn sub_resource(
         ["secrets", id] => {
             return secrets::secret(&config, authorized, id, method, &headers, body).await;
         }
-        ["apiKeys"] => return api_keys::list(&config, authorized, method, &headers, body).await,
-        ["apiKeys", id] => return api_keys::key(&config, authorized, id, method).await,
+        ["apiKeys"] => {
+            return api_keys::site_list(&config, authorized, method, &headers, body).await;
+        }
+        ["apiKeys", id] => return api_keys::site_key(&config, authorized, id, method).await,
         ["secrets", ..] | ["apiKeys", ..] => {
             return Err(ApiError::missing(format!("no such sub-resource `{path}`")));
         }
