@@ -614,14 +614,3 @@ mod tests {
         );
     }
 }
-#[cfg(test)]
-mod scratch_public {
-    #[test]
-    fn scratch_open_public() {
-        let doc: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string("/tmp/scratch/doc.json").unwrap())
-                .unwrap();
-        let problems = super::SchemaKind::ApiSite.check(&doc);
-        assert!(problems.is_empty(), "{problems:?}");
-    }
-}
