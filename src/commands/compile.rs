@@ -72,7 +72,7 @@ fn write_dir(dir: &Path, compiled: &Compiled) -> Result<()> {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)?;
         }
-        fs::write(&path, pretty(&resource.body))
+        fs::write(&path, resource.text())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     fs::create_dir_all(&staging)?;

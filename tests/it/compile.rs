@@ -102,3 +102,41 @@ fn output_is_deterministic_with_sorted_keys() {
     sorted.sort();
     assert_eq!(keys, sorted);
 }
+
+/// The primary site's index and sitemap configurations compile to YAML text: the golden
+/// text, which reads back as the body, in the shape of the files' schemas (the platform's
+/// index and sitemap schemas, as modelled); a site without them has none.
+#[test]
+fn index_and_sitemap_configurations_compile_to_yaml() {
+    use siteops_config::document::Document;
+    use siteops_config::schema::SchemaKind;
+    use siteops_config::source::SourceFile;
+
+    let compiled = compile(&example_fleet(), &Secrets::Redacted).expect("compiles");
+    let yaml: Vec<_> = (compiled.resources.iter())
+        .filter(|r| r.kind.is_yaml())
+        .collect();
+    let paths: Vec<String> = yaml.iter().map(|r| r.path()).collect();
+    assert_eq!(
+        paths,
+        [
+            "acme/sites/website/content/query.yaml",
+            "acme/sites/website/content/sitemap.yaml"
+        ]
+    );
+    for resource in yaml {
+        let text = resource.text();
+        let name = resource.path().replace('/', "__");
+        insta::assert_snapshot!(name, text);
+        let parsed = Document::parse_yaml(SourceFile::new("compiled.yaml", text))
+            .expect("the compiled YAML parses")
+            .value;
+        assert_eq!(parsed, resource.body);
+        assert_eq!(parsed["version"], 1);
+        let schema = match resource.kind {
+            ResourceKind::Query => SchemaKind::QueryFile,
+            _ => SchemaKind::SitemapFile,
+        };
+        assert_eq!(schema.check(&parsed), [], "{}", resource.path());
+    }
+}

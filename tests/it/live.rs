@@ -39,7 +39,7 @@ async fn reloads_apply_and_a_bad_edit_keeps_the_last_good_state() {
     {
         let snapshot = live.snapshot.read().expect("snapshot");
         assert_eq!(snapshot.error, None);
-        assert_eq!(snapshot.changes.len(), 12, "{:?}", snapshot.changes);
+        assert_eq!(snapshot.changes.len(), 14, "{:?}", snapshot.changes);
         // Only notes: the example's secrets are not set here, so they have stand-ins.
         assert!(
             snapshot

@@ -36,6 +36,9 @@ fn every_compiled_body_satisfies_its_api_schema() {
             ResourceKind::Code => SchemaKind::ApiCode,
             ResourceKind::Secret(_) => SchemaKind::ApiSecret,
             ResourceKind::Worker(_) => SchemaKind::ApiWorkerConfig,
+            // The files are the bodies as is: the compiled YAML parses to their shape.
+            ResourceKind::Query => SchemaKind::QueryFile,
+            ResourceKind::Sitemap => SchemaKind::SitemapFile,
         };
         let problems = kind.check(&resource.body);
         assert!(problems.is_empty(), "{}: {problems:?}", resource.path());
@@ -211,6 +214,11 @@ fn stated_rules() -> Vec<Stated> {
         row(SiteFile, "/content/source/url", json!({"content": content(markup("content.example.com"))}), json!({"content": content(markup("{transform_url}/acme/web/main"))}), Some("invalid-url")),
         row(SettingsFile, "/transform_url", json!({"transform_url": "worker.example.com"}), json!({"transform_url": "https://worker.example.com"}), Some("invalid-url")),
         row(AccessFile, "/admin/role/publish/0", roles("publish", "a@b..c"), roles("publish", "a@b.c"), Some("invalid-access-entry")),
+        row(QueryFile, "/indices/default/target", json!({"indices": {"default": {"target": "query-index.json", "properties": {"title": {"select": "h1", "value": "textContent(el)"}}}}}), json!({"indices": {"default": {"target": "/query-index.json", "properties": {"title": {"select": "h1", "value": "textContent(el)"}}}}}), Some("invalid-path")),
+        row(QueryFile, "/indices/default/include/0", json!({"indices": {"default": {"include": ["blog/**"], "target": "/q.json", "properties": {"t": {"select": "h1", "value": "x"}}}}}), json!({"indices": {"default": {"include": ["/blog/**"], "target": "/q.json", "properties": {"t": {"select": "h1", "value": "x"}}}}}), Some("invalid-path")),
+        row(SitemapFile, "/sitemaps/web/origin", json!({"sitemaps": {"web": {"origin": "www.acme.example", "source": "/q.json", "destination": "/sitemap.xml"}}}), json!({"sitemaps": {"web": {"origin": "https://www.acme.example", "source": "/q.json", "destination": "/sitemap.xml"}}}), Some("invalid-url")),
+        row(SitemapFile, "/sitemaps/web/destination", json!({"sitemaps": {"web": {"source": "/q.json", "destination": "sitemap.xml"}}}), json!({"sitemaps": {"web": {"source": "/q.json", "destination": "/sitemap.xml"}}}), Some("invalid-path")),
+        row(SitemapFile, "/sitemaps/web/extension", json!({"sitemaps": {"web": {"source": "/q.json", "destination": "/s.xml", "extension": "html"}}}), json!({"sitemaps": {"web": {"source": "/q.json", "destination": "/s.xml", "extension": ".html"}}}), None),
         row(TransformFile, "/entry/0/path", json!({"entry": [{"path": "", "endpoint": "https://x.example"}]}), json!({"entry": [{"path": "/", "endpoint": "https://x.example"}]}), Some("invalid-worker-path")),
     ]
 }
@@ -243,6 +251,8 @@ fn semantic_rules(
             let entries: Vec<api::WorkerEntry> = serde_json::from_value(body.clone()).ok()?;
             rules::worker_entries(&entries)
         }
+        SchemaKind::QueryFile => rules::query(&serde_json::from_value(body.clone()).ok()?),
+        SchemaKind::SitemapFile => rules::sitemap(&serde_json::from_value(body.clone()).ok()?),
         // Files: `tests/cases/validate/` holds their rules' diagnostics.
         _ => return None,
     })

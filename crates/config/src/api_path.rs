@@ -54,6 +54,12 @@ pub fn secret(org: &str, site: &str, id: &str) -> String {
     format!("config/{org}/sites/{site}/secrets/{id}.json")
 }
 
+/// A site's configuration the service keeps as YAML (`query`, `sitemap`):
+/// `config/<org>/sites/<site>/content/<name>.yaml`.
+pub fn site_yaml(org: &str, site: &str, name: &str) -> String {
+    format!("config/{org}/sites/{site}/content/{name}.yaml")
+}
+
 /// The org's sites: `config/<org>/sites.json`.
 pub fn sites(org: &str) -> String {
     format!("config/{org}/sites.json")
@@ -108,6 +114,8 @@ impl Location {
             ResourceKind::Code => Location::admin(site_part(org, name, "code")),
             ResourceKind::Secret(id) => Location::admin(secret(org, name, id)),
             ResourceKind::Worker(branch) => Location::worker(worker_branch(org, name, branch)),
+            ResourceKind::Query => Location::admin(site_yaml(org, name, "query")),
+            ResourceKind::Sitemap => Location::admin(site_yaml(org, name, "sitemap")),
         }
     }
 
@@ -182,6 +190,16 @@ mod tests {
                 ResourceKind::Worker("main".into()),
                 "config/acme/web/main",
                 "transform/acme/web/main.json",
+            ),
+            (
+                ResourceKind::Query,
+                "config/acme/sites/web/content/query.yaml",
+                "acme/sites/web/content/query.yaml",
+            ),
+            (
+                ResourceKind::Sitemap,
+                "config/acme/sites/web/content/sitemap.yaml",
+                "acme/sites/web/content/sitemap.yaml",
             ),
         ];
         for (kind, api, out) in cases {

@@ -96,9 +96,19 @@ pub enum ResourceKind {
     Secret(String),
     /// The worker configuration of one branch.
     Worker(String),
+    /// The index configuration, `content/query.yaml`: kept as YAML by the service.
+    Query,
+    /// The sitemap configuration, `content/sitemap.yaml`: kept as YAML by the service.
+    Sitemap,
 }
 
 impl ResourceKind {
+    /// Whether the service keeps bodies of this kind as YAML text (sent as `text/yaml`,
+    /// answered as YAML): the body is the data, [`Resource::text`] the text.
+    pub fn is_yaml(&self) -> bool {
+        matches!(self, ResourceKind::Query | ResourceKind::Sitemap)
+    }
+
     /// Whether the value at `pointer` (JSON pointer segments) in a body of this kind is a
     /// secret value: a secret's `value` (of `secrets/<id>.json`, or of an org document's
     /// `secrets` entry), an entry's `templateApiKey`, a CDN credential.
@@ -178,6 +188,16 @@ impl Resource {
     /// The site, for a site's resource.
     pub fn site(&self) -> Option<&SiteId> {
         self.owner.site()
+    }
+
+    /// The body as the service takes it: YAML for the kinds it keeps as YAML, else
+    /// [`pretty`] JSON. What `siteops compile --out` writes.
+    pub fn text(&self) -> String {
+        if self.kind.is_yaml() {
+            crate::document::to_yaml(&self.body)
+        } else {
+            pretty(&self.body)
+        }
     }
 
     /// The secret values the body holds, for masking (`::add-mask::`) and scrubbing.
@@ -345,6 +365,16 @@ impl Compiler<'_> {
         }
         if let Some(code) = &config.code {
             self.push(owner.clone(), ResourceKind::Code, to_value(code));
+        }
+        if let Some(query) = &site.query {
+            let mut body = to_value(query);
+            body["version"] = 1.into();
+            self.push(owner.clone(), ResourceKind::Query, body);
+        }
+        if let Some(sitemap) = &site.sitemap {
+            let mut body = to_value(sitemap);
+            body["version"] = 1.into();
+            self.push(owner.clone(), ResourceKind::Sitemap, body);
         }
         for (id, sensitive) in &site.secrets {
             let usage = SecretUse::Secret { owner: &owner, id };

@@ -45,10 +45,12 @@ pub enum SchemaKind {
     ApiOrg,
     OrgFile,
     ProfileFile,
+    QueryFile,
+    SitemapFile,
 }
 
 impl SchemaKind {
-    pub const ALL: [SchemaKind; 18] = [
+    pub const ALL: [SchemaKind; 20] = [
         SchemaKind::ApiSite,
         SchemaKind::ApiCode,
         SchemaKind::ApiContent,
@@ -67,6 +69,8 @@ impl SchemaKind {
         SchemaKind::ApiOrg,
         SchemaKind::OrgFile,
         SchemaKind::ProfileFile,
+        SchemaKind::QueryFile,
+        SchemaKind::SitemapFile,
     ];
 
     /// Path of the schema under `schemas/`.
@@ -90,6 +94,8 @@ impl SchemaKind {
             SchemaKind::ApiOrg => "api/org.schema.json",
             SchemaKind::OrgFile => "files/org.toml.schema.json",
             SchemaKind::ProfileFile => "files/profile.toml.schema.json",
+            SchemaKind::QueryFile => "files/query.toml.schema.json",
+            SchemaKind::SitemapFile => "files/sitemap.toml.schema.json",
         }
     }
 
@@ -121,6 +127,9 @@ impl SchemaKind {
             SchemaKind::ApiOrg => schema_for::<api::OrgConfig>(),
             SchemaKind::OrgFile => schema_for::<files::OrgFile>(),
             SchemaKind::ProfileFile => with_url_variables(schema_for::<files::ProfileFile>()),
+            // The files are the bodies as is; the compiled YAML parses to the same shape.
+            SchemaKind::QueryFile => schema_for::<api::QueryConfig>(),
+            SchemaKind::SitemapFile => schema_for::<api::SitemapConfig>(),
         };
         schema.insert(
             "$id".into(),

@@ -38,7 +38,7 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
     assert!(
         plan.stdout
-            .ends_with("\nPlan: 12 to create, 0 to update, 0 to delete.\n"),
+            .ends_with("\nPlan: 14 to create, 0 to update, 0 to delete.\n"),
         "{}",
         plan.stdout
     );
@@ -46,13 +46,13 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     assert!(
         apply
             .stdout
-            .ends_with("\nApply complete: 12 created, 0 updated, 0 deleted.\n"),
+            .ends_with("\nApply complete: 14 created, 0 updated, 0 deleted.\n"),
         "{}",
         apply.stdout
     );
     assert_eq!(
         apply.stderr.lines().count(),
-        12,
+        14,
         "one line per change in CI"
     );
 
@@ -108,6 +108,8 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
                 }
                 assert_eq!(document, resource.body, "{}", resource.path());
             }
+            // Kept as YAML: `index_and_sitemap_configurations_apply_as_yaml`.
+            ref kind if kind.is_yaml() => {}
             _ => assert_eq!(
                 without_dates(answer.body),
                 resource.body,
@@ -128,6 +130,113 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
         stamped,
         "nothing was written"
     );
+}
+
+impl Fixture {
+    /// The text the service answers for a YAML document, and its content type.
+    async fn yaml_text(&self, kind: &ResourceKind) -> (reqwest::StatusCode, String, String) {
+        let location = Location::of_site(&site_id("acme", "website"), kind);
+        let url = format!("{}/{}", self.admin_url(), location.path);
+        let response = (self.server.client.get(url))
+            .header("x-auth-token", &self.token)
+            .send()
+            .await
+            .expect("answered");
+        let status = response.status();
+        let content_type = (response.headers().get("content-type"))
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        (status, content_type, response.text().await.expect("text"))
+    }
+}
+
+/// The primary site's `query.toml` and `sitemap.toml` become the YAML the service keeps:
+/// read back, it is the compiled text; the service's formatting is not a change, an edit
+/// is exactly one, and a removed file goes only with `--prune`.
+#[tokio::test]
+async fn index_and_sitemap_configurations_apply_as_yaml() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let compiled = f.compiled(&f.worker_url());
+    for kind in [ResourceKind::Query, ResourceKind::Sitemap] {
+        let resource = (compiled.resources.iter())
+            .find(|r| r.kind == kind && r.site() == Some(&site_id("acme", "website")))
+            .expect("compiled");
+        let (status, content_type, text) = f.yaml_text(&kind).await;
+        assert_eq!(status, 200, "{kind:?}");
+        assert!(content_type.starts_with("text/yaml"), "{content_type}");
+        assert_eq!(text, resource.text(), "{kind:?}");
+        assert!(text.starts_with(if kind == ResourceKind::Query {
+            "indices:\n"
+        } else {
+            "sitemaps:\n"
+        }));
+    }
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+
+    // The same data written otherwise (flow style, other order, a comment) is no change.
+    let query = Location::of_site(&site_id("acme", "website"), &ResourceKind::Query);
+    let (_, _, text) = f.yaml_text(&ResourceKind::Query).await;
+    let data = siteops_config::document::Document::parse_yaml(
+        siteops_config::source::SourceFile::new("q.yaml", text),
+    )
+    .expect("parses")
+    .value;
+    let reformatted = format!("# kept by hand\nversion: 1\nindices: {}\n", data["indices"]);
+    let written = (f
+        .server
+        .client
+        .post(format!("{}/{}", f.admin_url(), query.path)))
+    .header("x-auth-token", &f.token)
+    .header("content-type", "text/yaml")
+    .body(reformatted.clone())
+    .send()
+    .await
+    .expect("answered");
+    assert_eq!(written.status(), 200);
+    assert_eq!(f.yaml_text(&ResourceKind::Query).await.2, reformatted);
+    let same = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+    assert_eq!(same.stdout, "No changes.\n");
+
+    f.edit(
+        "sites/acme/website/query.toml",
+        "target = \"/news/query-index.json\"",
+        "target = \"/news/index.json\"",
+    );
+    let plan = f.siteops("plan", &["--detailed-exitcode"]).await.expect(2);
+    assert_eq!(
+        plan.stdout,
+        "~ update  acme/sites/website/content/query.yaml\n      \
+         ~ indices.news.target: \"/news/query-index.json\" → \"/news/index.json\"\n\
+         \nPlan: 0 to create, 1 to update, 0 to delete.\n"
+    );
+    let apply = f.siteops("apply", &["--yes"]).await.expect(0);
+    assert!(
+        apply
+            .stdout
+            .ends_with("Apply complete: 0 created, 1 updated, 0 deleted.\n"),
+        "{}",
+        apply.stdout
+    );
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+
+    std::fs::remove_file(f.root.join("sites/acme/website/sitemap.toml")).expect("remove");
+    f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+    let prune = f
+        .siteops("plan", &["--prune", "--detailed-exitcode"])
+        .await
+        .expect(2);
+    assert_eq!(
+        prune.stdout,
+        "- delete  acme/sites/website/content/sitemap.yaml  (the repository no longer has it)\n\
+         \nPlan: 0 to create, 0 to update, 1 to delete.\n"
+    );
+    f.siteops("apply", &["--prune", "--yes"]).await.expect(0);
+    assert_eq!(f.yaml_text(&ResourceKind::Sitemap).await.0, 404);
+    f.siteops("plan", &["--prune", "--detailed-exitcode"])
+        .await
+        .expect(0);
 }
 
 #[tokio::test]
@@ -477,7 +586,7 @@ async fn a_failure_part_way_is_reported_and_a_rerun_converges() {
     assert!(!first.stdout.contains(TEMPLATE_KEY) && !first.stderr.contains(TEMPLATE_KEY));
     assert!(!first.stdout.contains(SYNC_SECRET) && !first.stderr.contains(SYNC_SECRET));
     assert!(first.stdout.ends_with(
-        "Apply failed: 11 of 12 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
+        "Apply failed: 13 of 14 changes made, 1 failed, 0 not attempted. Run apply again once the cause is fixed: it picks up where this one stopped.\n"
     ), "{}", first.stdout);
 
     // The rerun, against the working worker, creates the worker configuration and points

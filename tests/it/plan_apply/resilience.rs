@@ -179,7 +179,7 @@ async fn a_failure_part_way_skips_what_depends_on_it_and_a_rerun_completes() {
         .await
         .expect("live state");
     let plan = diff(&desired, &live, &PlanSettings::default()).expect("plan");
-    assert_eq!(plan.summary.create, 12);
+    assert_eq!(plan.summary.create, 14);
 
     let report = apply::run(&client, &plan, &ApplyOptions::default())
         .await
@@ -215,7 +215,7 @@ async fn a_failure_part_way_skips_what_depends_on_it_and_a_rerun_completes() {
     assert!(rerun.succeeded(), "{}", report::table(&rerun));
     assert_eq!(
         report::summary(&rerun),
-        "Apply complete: 12 created, 0 updated, 0 deleted."
+        "Apply complete: 14 created, 0 updated, 0 deleted."
     );
 }
 

@@ -181,6 +181,18 @@ codes! {
     LegacyRequireAuth = "legacy-require-auth" (Warning),
     /// A content source key of another source type (`suffix` on a google source).
     ForeignSourceKey = "foreign-source-key" (Error),
+    /// A path of an index or sitemap configuration (`target`, `include`, `exclude`,
+    /// `source`, `destination`, `alternate`) that is not absolute, or has spaces.
+    InvalidPath = "invalid-path" (Error),
+    /// An index property without one selector (`select` or `selectFirst`) and one
+    /// expression (`value` or `values`), or `faceted` without `select`.
+    InvalidIndexProperty = "invalid-index-property" (Error),
+    /// A sitemap without `source` and `destination` or `languages` (or with both), a
+    /// `default` that names none of its languages, an `alternate` without `{path}`.
+    InvalidSitemap = "invalid-sitemap" (Error),
+    /// An index or sitemap configuration on a site that takes its code from a base: only
+    /// the primary site of a repoless group carries them.
+    NotPrimarySite = "not-primary-site" (Error),
 }
 
 impl Serialize for Code {

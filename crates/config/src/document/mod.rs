@@ -5,9 +5,12 @@
 //! rules address values by JSON pointer, so one rule serves both. The span index turns a
 //! pointer back into `file:line:col` for repository files.
 
+mod emit;
 mod strings;
 mod toml;
 mod yaml;
+
+pub use emit::to_yaml;
 
 use std::collections::HashMap;
 use std::ops::Range;

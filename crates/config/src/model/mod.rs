@@ -66,6 +66,10 @@ pub struct Site {
     /// The site body with code inherited from the base and URL variables filled in.
     pub config: api::SiteConfig,
     pub public: Option<api::PublicConfig>,
+    /// The index configuration (`query.toml`), of a primary site only.
+    pub query: Option<api::QueryConfig>,
+    /// The sitemap configuration (`sitemap.toml`), of a primary site only.
+    pub sitemap: Option<api::SitemapConfig>,
     /// `cdn` with its purge credentials still to read; compilation puts it in `config`.
     pub cdn: Option<api::CdnConfig<Sensitive>>,
     /// Secret id -> where its value comes from.

@@ -7,10 +7,12 @@
 
 mod access;
 mod content;
+mod indexing;
 mod worker;
 
 pub use access::{access, public};
 pub use content::{check_suffix, code, content};
+pub use indexing::{query, sitemap};
 pub use worker::worker_entries;
 
 use url::Url;

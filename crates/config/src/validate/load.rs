@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::document::{Document, Spans};
 use crate::model::SiteId;
-use crate::model::api::{AccessConfig, PublicConfig};
+use crate::model::api::{AccessConfig, PublicConfig, QueryConfig, SitemapConfig};
 use crate::model::files::{
     FstabFile, OrgFile, ProfileFile, SecretsFile, SettingsFile, SiteFile, TransformFile,
 };
@@ -53,6 +53,10 @@ pub(super) struct SiteFiles {
     pub access: Option<Parsed<AccessConfig>>,
     pub secrets: Option<Parsed<SecretsFile>>,
     pub fstab: Option<Parsed<FstabFile>>,
+    /// `query.toml`, the index configuration.
+    pub query: Option<Parsed<QueryConfig>>,
+    /// `sitemap.toml`, the sitemap configuration.
+    pub sitemap: Option<Parsed<SitemapConfig>>,
     pub transform: BTreeMap<String, Parsed<TransformFile>>,
 }
 
@@ -200,6 +204,8 @@ impl Loaded {
             access: None,
             secrets: None,
             fstab: None,
+            query: None,
+            sitemap: None,
             transform: BTreeMap::new(),
         }
     }
@@ -217,6 +223,8 @@ impl Loaded {
             "access.toml" => site.access = self.parse(path, bytes, SchemaKind::AccessFile),
             "secrets.toml" => site.secrets = self.parse(path, bytes, SchemaKind::SecretsFile),
             "fstab.yaml" => site.fstab = self.parse(path, bytes, SchemaKind::FstabFile),
+            "query.toml" => site.query = self.parse(path, bytes, SchemaKind::QueryFile),
+            "sitemap.toml" => site.sitemap = self.parse(path, bytes, SchemaKind::SitemapFile),
             _ if rest.starts_with("templates/") || rest.starts_with("mocks/") => {}
             _ => {
                 if let Some(branch) = rest
@@ -232,7 +240,7 @@ impl Loaded {
                 } else if is_config_file(rest) {
                     self.diagnostics.push(unknown_file(
                         path,
-                        "a site holds site.toml, public.toml, access.toml, secrets.toml, fstab.yaml, transform/<branch>.toml, templates/ and mocks/",
+                        "a site holds site.toml, public.toml, access.toml, secrets.toml, query.toml, sitemap.toml, fstab.yaml, transform/<branch>.toml, templates/ and mocks/",
                     ));
                 }
             }

@@ -359,6 +359,8 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         base,
         config,
         public: files.public.as_ref().map(|p| p.value.clone()),
+        query: files.query.as_ref().map(|q| q.value.clone()),
+        sitemap: files.sitemap.as_ref().map(|s| s.value.clone()),
         cdn,
         secrets,
         transform,

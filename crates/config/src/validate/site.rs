@@ -106,6 +106,13 @@ pub(super) fn check<'a>(
     if let Some(public) = &files.public {
         out.extend(located(public, rules::public(&public.value), ""));
     }
+    if let Some(query) = &files.query {
+        out.extend(located(query, rules::query(&query.value), ""));
+    }
+    if let Some(sitemap) = &files.sitemap {
+        out.extend(located(sitemap, rules::sitemap(&sitemap.value), ""));
+    }
+    primary_only(files, out);
     let mut entries = BTreeMap::new();
     for (branch, transform) in &files.transform {
         let branch_entries: Vec<WorkerEntry> =
@@ -132,6 +139,40 @@ fn located<'a, T>(
     diagnostics
         .into_iter()
         .map(move |d| parsed.locate(d.under(prefix)))
+}
+
+/// The index and sitemap configurations are the primary site's: a site that takes its
+/// code from a `base` (a repoless site) is served the base's, and declares none.
+fn primary_only(files: &SiteFiles, out: &mut Vec<Diagnostic>) {
+    let Some(base) = files.site.as_ref().and_then(|s| s.value.base.as_ref()) else {
+        return;
+    };
+    let declared = [
+        (
+            "query.toml",
+            "an index",
+            files.query.as_ref().map(|q| &q.spans),
+        ),
+        (
+            "sitemap.toml",
+            "a sitemap",
+            files.sitemap.as_ref().map(|s| &s.spans),
+        ),
+    ];
+    for (file, what, spans) in declared {
+        let Some(spans) = spans else { continue };
+        out.push(spans.locate(
+            Diagnostic::error(
+                Code::NotPrimarySite,
+                format!(
+                    "site `{}` takes its code from `{base}`, so it has no {what} configuration of its own: only the primary site of a repoless group carries {file}",
+                    files.id
+                ),
+            )
+            .with_help(format!("move {file} to the base site's directory, or remove it"))
+            .at_pointer(""),
+        ));
+    }
 }
 
 /// The worker entry as the worker takes it. `templateApiKey` is left out here: its value is

@@ -212,11 +212,18 @@ fn step(resource: &Planned, outcome: Outcome) -> Step {
     }
 }
 
-/// One change: POST the body (create or replace), or DELETE.
+/// One change: POST the body (create or replace; as YAML for the kinds the service keeps
+/// as YAML), or DELETE.
 async fn perform(client: &Client, resource: &Planned) -> Result<(), ClientError> {
     let location = Location::of(&resource.owner(), &resource.resource_kind());
     match (&resource.action, &resource.body) {
         (Action::Delete, _) => client.delete(&location).await,
+        (Action::Create | Action::Update, Some(Body(body)))
+            if resource.resource_kind().is_yaml() =>
+        {
+            let text = siteops_config::document::to_yaml(body);
+            client.post_yaml(&location, &text).await
+        }
         (Action::Create | Action::Update, Some(Body(body))) => client.post(&location, body).await,
         _ => Ok(()),
     }

@@ -329,6 +329,8 @@ mod tests {
             LiveSite {
                 document: Some(json!({"version": 1})),
                 public: Some(json!({})),
+                query: Some(json!({"version": 1, "indices": {}})),
+                sitemap: None,
                 secrets: [("s".to_string(), json!({"id": "s"}))].into(),
                 workers: [("main".to_string(), Body(json!([])))].into(),
                 secrets_listed: true,
@@ -350,6 +352,7 @@ mod tests {
         assert_eq!(
             site.1,
             [
+                "acme/sites/old/content/query.yaml",
                 "acme/sites/old/public.json",
                 "acme/sites/old/secrets/s.json",
                 "transform/acme/old/main.json"

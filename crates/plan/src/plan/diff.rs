@@ -132,6 +132,9 @@ fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets<'_>) -
             .as_ref()
             .map(|d| normalise(&resource.kind, d, desired)),
         ResourceKind::Worker(branch) => live.workers.get(branch).map(|Body(b)| b.clone()),
+        // Read from YAML: compared as data, so the service's formatting shows no change.
+        ResourceKind::Query => live.query.clone(),
+        ResourceKind::Sitemap => live.sitemap.clone(),
         _ => None,
     };
     compare_body(resource, before)
@@ -275,6 +278,8 @@ fn site_kind(kind: &ResourceKind) -> (Kind, Option<String>) {
         ResourceKind::Public => (Kind::Public, None),
         ResourceKind::Secret(id) => (Kind::Secret, Some(id.clone())),
         ResourceKind::Worker(branch) => (Kind::Worker, Some(branch.clone())),
+        ResourceKind::Query => (Kind::Query, None),
+        ResourceKind::Sitemap => (Kind::Sitemap, None),
     }
 }
 
@@ -368,6 +373,14 @@ fn prune_site(id: &SiteId, site: &LiveSite, out: &mut Vec<Planned>) {
     if let Some(public) = &site.public {
         out.push(deletion(owner, ResourceKind::Public, Some(public), reason));
     }
+    for (kind, live) in [
+        (ResourceKind::Query, &site.query),
+        (ResourceKind::Sitemap, &site.sitemap),
+    ] {
+        if let Some(body) = live {
+            out.push(deletion(owner, kind, Some(body), reason));
+        }
+    }
     out.push(deletion(
         owner,
         ResourceKind::Site,
@@ -397,6 +410,14 @@ fn prune_within(
             site.public.as_ref(),
             reason,
         ));
+    }
+    for (kind, live) in [
+        (ResourceKind::Query, &site.query),
+        (ResourceKind::Sitemap, &site.sitemap),
+    ] {
+        if live.is_some() && gone(&kind) {
+            out.push(deletion(owner, kind, live.as_ref(), reason));
+        }
     }
     for secret in site.secrets.keys() {
         let kind = ResourceKind::Secret(secret.clone());

@@ -29,6 +29,10 @@ pub struct LiveSite {
     /// The site document; `None` when the site does not exist (then nothing else does).
     pub document: Option<Value>,
     pub public: Option<Value>,
+    /// The index configuration (`content/query.yaml`), parsed from its YAML.
+    pub query: Option<Value>,
+    /// The sitemap configuration (`content/sitemap.yaml`), parsed from its YAML.
+    pub sitemap: Option<Value>,
     /// Secret id → what GET shows of it: its id and dates, never its value.
     pub secrets: BTreeMap<String, Value>,
     /// Whether `secrets` holds every secret of the site (the service listed them), not
@@ -57,17 +61,21 @@ impl LiveState {
                     (branch.clone(), masked(&kind, entries))
                 })
                 .collect();
-            sites.insert(
-                id.to_string(),
-                json!({
-                    "document": site.document,
-                    "public": site.public,
-                    "secrets": site.secrets,
-                    "secretsListed": site.secrets_listed,
-                    "workers": workers,
-                    "branchesListed": site.branches_listed,
-                }),
-            );
+            let mut state = json!({
+                "document": site.document,
+                "public": site.public,
+                "secrets": site.secrets,
+                "secretsListed": site.secrets_listed,
+                "workers": workers,
+                "branchesListed": site.branches_listed,
+            });
+            // Added only when read, so the fingerprint of a state without them is what it was.
+            for (name, body) in [("query", &site.query), ("sitemap", &site.sitemap)] {
+                if let Some(body) = body {
+                    state[name] = body.clone();
+                }
+            }
+            sites.insert(id.to_string(), state);
         }
         // The org's documents are masked (their secrets' values are write-only, a service
         // answers none; a masked one cannot be guessed back), and added only when read, so

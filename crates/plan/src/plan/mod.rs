@@ -11,7 +11,8 @@
 //! What the plan manages: per org, its document (when the repository has `org.toml`) and
 //! each profile; per site, the site document (which holds `code`, `content` and `access`,
 //! so the compiled `code.json` and `access.json` are not planned separately),
-//! `public.json`, each secret, and each branch's worker configuration.
+//! `public.json`, the index and sitemap configurations (YAML on the service, compared as
+//! data), each secret, and each branch's worker configuration.
 
 mod diff;
 mod live;
@@ -54,6 +55,10 @@ pub enum Kind {
     Secret,
     /// The worker configuration of one branch.
     Worker,
+    /// The index configuration (`content/query.yaml`).
+    Query,
+    /// The sitemap configuration (`content/sitemap.yaml`).
+    Sitemap,
 }
 
 /// A body that may hold secret values: compared and sent, never printed.
@@ -140,6 +145,8 @@ impl Planned {
             Kind::Public => ResourceKind::Public,
             Kind::Secret => ResourceKind::Secret(name()),
             Kind::Worker => ResourceKind::Worker(name()),
+            Kind::Query => ResourceKind::Query,
+            Kind::Sitemap => ResourceKind::Sitemap,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Reads the live state that a plan compares: the org documents and profiles the
 //! repository has (and with pruning, every profile the service lists in its orgs); for
-//! each site in scope its document, and when it exists its public configuration, secrets
-//! (ids and dates only) and worker configurations. A site that does not exist costs one
+//! each site in scope its document, and when it exists its public configuration, index and
+//! sitemap configurations, secrets (ids and dates only) and worker configurations. A site that does not exist costs one
 //! request.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,6 +21,8 @@ use siteops_config::model::SiteId;
 struct Wanted {
     secrets: BTreeSet<String>,
     branches: BTreeSet<String>,
+    /// The YAML documents the repository has for the site (`Query`, `Sitemap`).
+    yaml: BTreeSet<ResourceKind>,
 }
 
 /// Reads the live state of `desired`'s sites, and with `prune` of the other sites in its
@@ -45,6 +47,9 @@ pub async fn read(
             }
             ResourceKind::Worker(branch) => {
                 entry.branches.insert(branch.clone());
+            }
+            kind if kind.is_yaml() => {
+                entry.yaml.insert(kind.clone());
             }
             _ => {}
         }
@@ -160,19 +165,39 @@ async fn read_site(
     };
     let public_location = Location::of_site(id, &ResourceKind::Public);
     let public = client.get(&public_location);
-    let (public, (secrets, secrets_listed), (workers, branches_listed)) = tokio::try_join!(
+    let (public, (query, sitemap), (secrets, secrets_listed), (workers, branches_listed)) = tokio::try_join!(
         public,
+        read_yaml(client, id, wanted, pruning),
         read_secrets(client, id, wanted),
         read_workers(client, id, wanted, pruning)
     )?;
     Ok(LiveSite {
         document: Some(document),
         public,
+        query,
+        sitemap,
         secrets,
         secrets_listed,
         workers,
         branches_listed,
     })
+}
+
+/// The index and sitemap configurations, as data: each one the repository has, and with
+/// `pruning` both (one the repository no longer has is deleted).
+async fn read_yaml(
+    client: &Client,
+    id: &SiteId,
+    wanted: &Wanted,
+    pruning: bool,
+) -> Result<(Option<Value>, Option<Value>), ClientError> {
+    let read = |kind: ResourceKind| async move {
+        if !pruning && !wanted.yaml.contains(&kind) {
+            return Ok(None);
+        }
+        client.get_yaml(&Location::of_site(id, &kind)).await
+    };
+    tokio::try_join!(read(ResourceKind::Query), read(ResourceKind::Sitemap))
 }
 
 /// The site's secrets from its listing; from one GET per wanted secret when the service

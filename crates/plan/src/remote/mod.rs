@@ -33,6 +33,10 @@ pub use location::{Location, Service};
 pub use rate::RateLimiter;
 pub use retry::RetryPolicy;
 
+/// The content types of the bodies sent.
+const JSON: &str = "application/json";
+const YAML: &str = "text/yaml";
+
 /// The largest response body read (a site document, a worker configuration, a listing).
 const RESPONSE_LIMIT: usize = 16 * 1024 * 1024;
 
@@ -186,14 +190,10 @@ impl Client {
         absent: &[StatusCode],
     ) -> Result<Option<Value>, ClientError> {
         let url = self.url(location)?;
-        let exchange = self
-            .request(Method::GET, location.service, &url, None)
-            .await?;
-        if absent.contains(&exchange.status) {
+        let Some(body) = self.get_bytes(location, &url, absent).await? else {
             return Ok(None);
-        }
-        check(&Method::GET, &url, &exchange)?;
-        serde_json::from_slice(&exchange.body)
+        };
+        serde_json::from_slice(&body)
             .map(Some)
             .map_err(|e| ClientError::NotJson {
                 method: "GET".into(),
@@ -202,12 +202,78 @@ impl Client {
             })
     }
 
+    /// GETs a document the service keeps as YAML, as data; `None` when the service answers
+    /// 404. Compared as data, the service's formatting of the text does not matter.
+    pub async fn get_yaml(&self, location: &Location) -> Result<Option<Value>, ClientError> {
+        let url = self.url(location)?;
+        let Some(body) = self
+            .get_bytes(location, &url, &[StatusCode::NOT_FOUND])
+            .await?
+        else {
+            return Ok(None);
+        };
+        let not_yaml = |message: String| ClientError::NotJson {
+            method: "GET".into(),
+            url: url.clone(),
+            message,
+        };
+        let text = String::from_utf8(body).map_err(|_| not_yaml("the YAML is not UTF-8".into()))?;
+        let source = siteops_config::source::SourceFile::new(location.path.clone(), text);
+        match siteops_config::document::Document::parse_yaml(source) {
+            Ok(document) => Ok(Some(document.value)),
+            Err(problems) => Err(not_yaml(format!(
+                "not YAML: {}",
+                problems
+                    .first()
+                    .map(|p| p.headline())
+                    .unwrap_or_else(|| "it does not parse".into())
+            ))),
+        }
+    }
+
+    /// The body of a successful GET; `None` when the status is one of `absent`.
+    async fn get_bytes(
+        &self,
+        location: &Location,
+        url: &str,
+        absent: &[StatusCode],
+    ) -> Result<Option<Vec<u8>>, ClientError> {
+        let exchange = self
+            .request(Method::GET, location.service, url, None)
+            .await?;
+        if absent.contains(&exchange.status) {
+            return Ok(None);
+        }
+        check(&Method::GET, url, &exchange)?;
+        Ok(Some(exchange.body))
+    }
+
     /// POSTs a body (create or replace).
     pub async fn post(&self, location: &Location, body: &Value) -> Result<(), ClientError> {
-        let url = self.url(location)?;
         let bytes = serde_json::to_vec(body).expect("JSON serializes");
+        self.post_as(location, JSON, bytes).await
+    }
+
+    /// POSTs YAML text (`content-type: text/yaml`), for the documents the service keeps
+    /// as YAML.
+    pub async fn post_yaml(&self, location: &Location, text: &str) -> Result<(), ClientError> {
+        self.post_as(location, YAML, text.as_bytes().to_vec()).await
+    }
+
+    async fn post_as(
+        &self,
+        location: &Location,
+        content_type: &'static str,
+        bytes: Vec<u8>,
+    ) -> Result<(), ClientError> {
+        let url = self.url(location)?;
         let exchange = self
-            .request(Method::POST, location.service, &url, Some(bytes))
+            .request(
+                Method::POST,
+                location.service,
+                &url,
+                Some((content_type, bytes)),
+            )
             .await?;
         check(&Method::POST, &url, &exchange)
     }
@@ -231,12 +297,12 @@ impl Client {
         method: Method,
         service: Service,
         url: &str,
-        body: Option<Vec<u8>>,
+        body: Option<(&'static str, Vec<u8>)>,
     ) -> Result<Exchange, ClientError> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let outcome = self.once(&method, service, url, body.as_deref()).await;
+            let outcome = self.once(&method, service, url, body.as_ref()).await;
             let wait = match &outcome {
                 Ok(e) if e.status == StatusCode::TOO_MANY_REQUESTS => Some(self.retry.after_429(
                     attempt,
@@ -280,7 +346,7 @@ impl Client {
         method: &Method,
         service: Service,
         url: &str,
-        body: Option<&[u8]>,
+        body: Option<&(&'static str, Vec<u8>)>,
     ) -> Result<Exchange, String> {
         if let Some(rate) = &self.rate {
             rate.acquire().await;
@@ -296,10 +362,10 @@ impl Client {
             Service::Admin => request.header("x-auth-token", self.admin_header.clone()),
             Service::Worker => request.header("authorization", self.worker_header.clone()),
         };
-        if let Some(body) = body {
+        if let Some((content_type, body)) = body {
             request = request
-                .header("content-type", "application/json")
-                .body(body.to_vec());
+                .header("content-type", *content_type)
+                .body(body.clone());
         }
         let response = request.send().await.map_err(|e| describe(&e))?;
         let status = response.status();

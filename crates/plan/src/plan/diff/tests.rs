@@ -60,6 +60,8 @@ fn applied() -> LiveState {
     let site = LiveSite {
         document: Some(document),
         public: Some(json!({"paths": {"includes": ["/a/"]}, "created": "x", "lastModified": "y"})),
+        query: None,
+        sitemap: None,
         secrets: [("sync".to_string(), json!({"id": "sync", "created": "x"}))].into(),
         secrets_listed: true,
         workers: [("main".to_string(), Body(worker_body("k3y-value")))].into(),
