@@ -4,9 +4,8 @@
 //! (`../shared/reference/platform/schemas/config-api.openapi.json`, at `/api`, every check,
 //! `tests/api/schemathesis-platform.toml`), which holds the newer path family to the
 //! platform's own description. Without `../shared` the second run is skipped with the
-//! reason, except under CI, where that fails the check. The first run's failures fail the
-//! check; the second's, until the `byogit` code source is settled (the one group left),
-//! only with `SITEOPS_API_CHECK_PLATFORM_STRICT=1`.
+//! reason, except under CI, where that fails the check. Failures of either run fail the
+//! check.
 //!
 //! schemathesis (PyPI) is installed, pinned, into a virtual environment under `target/`
 //! on first use. The check fails on any schemathesis failure, and when the server panicked
@@ -100,29 +99,11 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
         ));
     }
     match platform {
-        Some(status) if !status.success() && platform_is_strict() => Err(format!(
+        Some(status) if !status.success() => Err(format!(
             "schemathesis found failures with the platform's document ({status})"
         )),
-        Some(status) if !status.success() => {
-            // One known group is left (issue 30): the example fleet's `byogit` code sources
-            // (the interface's type; the platform's document has `github` only) fail the
-            // response schema. Reported, not yet a gate; strict makes it one.
-            eprintln!(
-                "api-check: schemathesis found failures with the platform's document ({status}); \
-                 reported, not failing the check until `byogit` is settled \
-                 (set {PLATFORM_STRICT}=1 to fail on them)"
-            );
-            Ok(())
-        }
         _ => Ok(()),
     }
-}
-
-/// Set to `1`: failures with the platform's document fail the check.
-const PLATFORM_STRICT: &str = "SITEOPS_API_CHECK_PLATFORM_STRICT";
-
-fn platform_is_strict() -> bool {
-    std::env::var(PLATFORM_STRICT).is_ok_and(|value| value == "1")
 }
 
 /// The platform's OpenAPI document beside the repository; `None` (said why) when

@@ -4,6 +4,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{HTTP_URL_PATTERN, KNOWN_CODE_SOURCE_TYPES, MAX_NAME_LEN};
+
+/// A code owner's or repository's name, as the platform's code schema has it.
+pub const CODE_NAME_PATTERN: &str = "^[a-zA-Z0-9_-]+$";
 use crate::schema::ID_PATTERN;
 
 /// `code`: where the site's code comes from. Also the body of `code.json`.
@@ -17,8 +20,10 @@ pub struct CodeConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Code host org.
+    #[schemars(regex(pattern = CODE_NAME_PATTERN))]
     pub owner: String,
     /// Repository name.
+    #[schemars(regex(pattern = CODE_NAME_PATTERN))]
     pub repo: String,
     /// Where the code comes from: a hosted repository or an external git service.
     pub source: CodeSource,
@@ -54,12 +59,12 @@ pub struct CodeSource {
     /// With `byogit`: the program identifier of the external repository. Part of the
     /// service's store keys, so bounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_NAME_LEN))]
+    #[schemars(regex(pattern = CODE_NAME_PATTERN), length(max = MAX_NAME_LEN))]
     pub owner: Option<String>,
     /// With `byogit`: the repository identifier. Part of the service's store keys, so
     /// bounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_NAME_LEN))]
+    #[schemars(regex(pattern = CODE_NAME_PATTERN), length(max = MAX_NAME_LEN))]
     pub repo: Option<String>,
     /// With `byogit`: the secret that holds the sync secret. Only on the first site of a
     /// shared repository.
