@@ -288,3 +288,63 @@ async fn the_newer_family_requires_what_the_platforms_site_schema_requires() {
         "nothing changed"
     );
 }
+
+#[tokio::test]
+async fn the_newer_family_takes_the_code_source_types_its_schema_has() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let [older, newer, ..] = paths("web");
+    let mut sent = exported("web");
+    sent["code"]["source"]["type"] = json!("gitlab");
+    let refused = server.put(&newer, &root, &sent).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    assert!(
+        refused
+            .error
+            .is_some_and(|e| e.contains("/code/source/type")),
+        "names the field"
+    );
+    let profile = "/api/acme/profiles/shared/config.json";
+    let refused = server
+        .put(profile, &root, &json!({"code": sent["code"]}))
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::BAD_REQUEST,
+        "{:?}",
+        refused.error
+    );
+    // The older family takes another hosted type (the interface's open set).
+    assert_eq!(
+        server.put(&older, &root, &sent).await.status,
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn the_newer_family_answers_a_profile_without_the_keys_its_schema_has_no_field_for() {
+    let server = TestServer::start().await;
+    let root = server.token(ORG_ADMIN);
+    let [newer, older] = [
+        "/api/acme/profiles/shared/config.json",
+        "/admin/config/acme/profiles/shared.json",
+    ];
+    let created = server.put(newer, &root, &json!({"title": "Shared"})).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
+    let minted = server
+        .post(
+            "/admin/config/acme/profiles/shared/apiKeys.json",
+            &root,
+            &json!({"description": "ci", "roles": ["publish"]}),
+        )
+        .await;
+    assert!(minted.status.is_success(), "{:?}", minted.error);
+    assert!(server.get(older, &root).await.body["apiKeys"].is_object());
+    let answer = server.get(newer, &root).await.body;
+    assert!(answer.get("apiKeys").is_none(), "{answer}");
+    assert_eq!(answer["title"], "Shared");
+    if let Some(schema) = crate::platform_schemas::platform("profile") {
+        let problems: Vec<String> = schema.iter_errors(&answer).map(|e| e.to_string()).collect();
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+}

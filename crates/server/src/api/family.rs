@@ -8,6 +8,12 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use serde_json::Value;
 
+use super::ApiError;
+
+/// The code source types the newer family takes: the platform's one, and the interface's
+/// external repository, which it answers as that one.
+const ANSWERABLE_TYPES: [&str; 2] = ["github", "byogit"];
+
 /// The path family a request came by. The newer family's router marks its requests (an
 /// extension, [`Family::Newer`]); a request without the mark came by the older family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,23 +39,56 @@ impl Family {
         answer
     }
 
+    /// A profile document as this family answers it: as [`Family::shape`] does, and in
+    /// the newer family without `apiKeys`, a field the platform's profile schema does not
+    /// have (siteops records a profile's keys there; `apiKeys.json` lists them).
+    pub fn shape_profile(self, answer: Value) -> Value {
+        let mut answer = self.shape(answer);
+        if self == Family::Newer
+            && let Value::Object(map) = &mut answer
+        {
+            map.remove("apiKeys");
+        }
+        answer
+    }
+
     /// Checks a site document about to be written by this family. The newer family's
     /// site schema requires `code` and `content` (the older family takes a site without
     /// them: the interface creates a site, then writes its `code.json`; a site set up the
-    /// file-based way has no `content`); 400 naming the first that is missing.
-    pub fn check_site(self, document: &Value) -> Result<(), super::ApiError> {
+    /// file-based way has no `content`); 400 naming the first that is missing. Its code
+    /// source is one the newer family can answer ([`Family::check_profile`]).
+    pub fn check_site(self, document: &Value) -> Result<(), ApiError> {
         if self != Family::Newer {
             return Ok(());
         }
         for part in ["code", "content"] {
             if document.get(part).is_none() {
-                return Err(super::ApiError::bad_request(format!(
+                return Err(ApiError::bad_request(format!(
                     "`/{part}` is required: a site's document has one (the platform's site \
                      schema)"
                 )));
             }
         }
-        Ok(())
+        self.check_profile(document)
+    }
+
+    /// Checks a profile document (or a site's, through [`Family::check_site`]) about to
+    /// be written by this family. The newer family's code schema knows one source type,
+    /// `github`; the interface's `byogit` is taken too (it is answered as `github`), any
+    /// other hosted type is the older family's only.
+    pub fn check_profile(self, document: &Value) -> Result<(), ApiError> {
+        let kind = document
+            .pointer("/code/source/type")
+            .and_then(Value::as_str);
+        match kind {
+            Some(kind) if self == Family::Newer && !ANSWERABLE_TYPES.contains(&kind) => {
+                Err(ApiError::bad_request(format!(
+                    "/code/source/type: `{kind}` is not a code source type here: `github` \
+                     (or `byogit`, answered as `github`), as the platform's code schema says"
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 
     pub fn is_newer(self) -> bool {

@@ -104,6 +104,14 @@ impl Doc {
         }
     }
 
+    /// The document's answer as `family` gives it.
+    fn shape(&self, family: Family, answer: Value) -> Value {
+        match self {
+            Doc::Org { .. } => family.shape(answer),
+            Doc::Profile { .. } => family.shape_profile(answer),
+        }
+    }
+
     fn what(&self) -> String {
         match self {
             Doc::Org { org } => format!("the org {org}"),
@@ -348,7 +356,7 @@ async fn document(
         Method::GET | Method::HEAD => {
             Gate::open(access, caller?.0, doc.org(), OrgAction::Read).await?;
             let stored = read(config, &doc).await?;
-            Ok(Json(family.shape(answer_of(&stored))).into_response())
+            Ok(Json(doc.shape(family, answer_of(&stored))).into_response())
         }
         Method::PUT | Method::POST => {
             // The body is read before the caller is refused, as every write.
@@ -356,6 +364,7 @@ async fn document(
             let value = parse_json(&bytes)?;
             // The body as sent: the service's fields too must be what the schema says.
             doc.check(value.clone())?;
+            family.check_profile(&value)?;
             let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
             let create = method == Method::PUT;
             let (doc_ref, value) = (&doc, &value);
@@ -377,7 +386,7 @@ async fn document(
             Ok(if create {
                 StatusCode::CREATED.into_response()
             } else {
-                Json(family.shape(answer_of(&written))).into_response()
+                Json(doc.shape(family, answer_of(&written))).into_response()
             })
         }
         Method::DELETE => {
@@ -550,7 +559,7 @@ async fn part(
         }
         (segments, Method::GET | Method::HEAD) => {
             let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
-            let answer = family.shape(answer_of(&read(config, &doc).await?));
+            let answer = doc.shape(family, answer_of(&read(config, &doc).await?));
             let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
                 ApiError::missing(format!("{} has no `{pointer}` configuration", doc.what()))
             })?;
@@ -567,6 +576,7 @@ async fn part(
                 let mut document = without_managed(previous.cloned().ok_or_else(missing)?);
                 let kept = take_service_parts(&mut document);
                 set_part(&mut document, segments, sent.clone())?;
+                family.check_profile(&document)?;
                 restore(&mut document, kept);
                 Ok(document)
             })
