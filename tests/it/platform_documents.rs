@@ -262,6 +262,10 @@ async fn the_newer_family_requires_what_the_platforms_site_schema_requires() {
                 .is_some_and(|e| e.contains(&format!("`/{part}` is required")))
         );
     }
+    // `null` is absence.
+    let mut sent = exported("web");
+    sent["code"] = Value::Null;
+    assert_eq!(server.put(&newer, &root, &sent).await.status, StatusCode::BAD_REQUEST);
     // The older family takes a site without code (its code comes next, by `code.json`).
     let mut sent = exported("web");
     sent.as_object_mut().expect("a document").remove("code");

@@ -62,7 +62,8 @@ impl Family {
             return Ok(());
         }
         for part in ["code", "content"] {
-            if document.get(part).is_none() {
+            // A member sent as `null` is absent (it is stored so).
+            if document.get(part).is_none_or(Value::is_null) {
                 return Err(ApiError::bad_request(format!(
                     "`/{part}` is required: a site's document has one (the platform's site \
                      schema)"

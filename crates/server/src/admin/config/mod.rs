@@ -421,8 +421,8 @@ pub(crate) async fn save_site(
                     )?;
                 }
             }
-            family.check_site(&value)?;
             without_nulls(&mut value);
+            family.check_site(&value)?;
             if let Value::Object(map) = &mut value {
                 map.entry("version").or_insert(json!(1));
             }
