@@ -265,7 +265,10 @@ async fn the_newer_family_requires_what_the_platforms_site_schema_requires() {
     // `null` is absence.
     let mut sent = exported("web");
     sent["code"] = Value::Null;
-    assert_eq!(server.put(&newer, &root, &sent).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        server.put(&newer, &root, &sent).await.status,
+        StatusCode::BAD_REQUEST
+    );
     // The older family takes a site without code (its code comes next, by `code.json`).
     let mut sent = exported("web");
     sent.as_object_mut().expect("a document").remove("code");
