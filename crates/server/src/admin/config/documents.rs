@@ -263,6 +263,8 @@ pub(super) const ORG: bool = false;
 pub(super) const PROFILE: bool = true;
 
 /// A whole org document (`IS_PROFILE` = [`ORG`]) or profile document ([`PROFILE`]).
+// An axum handler: one argument per extractor.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn whole<const IS_PROFILE: bool>(
     config: State<ConfigStore>,
     access: State<SiteAccess>,
@@ -285,6 +287,8 @@ pub(super) async fn whole<const IS_PROFILE: bool>(
 /// `/config/<org>/<part>.json`, which also lists the org's sites and profiles) or of a
 /// profile document (`/<org>/profiles/<profile>/config/<path>`,
 /// `/config/<org>/profiles/<profile>/<path>`).
+// An axum handler: one argument per extractor.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn part_of<const IS_PROFILE: bool>(
     config: State<ConfigStore>,
     access: State<SiteAccess>,

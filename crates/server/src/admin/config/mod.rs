@@ -364,6 +364,8 @@ pub(crate) async fn delete_site(
 
 /// `PUT` (create; an empty 201, as the platform answers) and `POST` (create or replace;
 /// the document as stored) of a site document.
+// An axum handler: one argument per extractor.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn save_site(
     State(config): State<ConfigStore>,
     State(access): State<SiteAccess>,
