@@ -1,152 +1,59 @@
 //! JSON value -> YAML text, for the bodies the platform keeps as YAML (a site's
-//! `query.yaml` and `sitemap.yaml`). Block style, two spaces per level, keys in the value's
-//! order (sorted: serde_json's map); a string is written plain when it reads back as the
-//! same string, else quoted ([`string`]). Deterministic:
-//! one value, one text; [`super::Document::parse_yaml`] reads it back to the same value.
+//! `query.yaml` and `sitemap.yaml`), written by saphyr's [`YamlEmitter`]: block style, two
+//! spaces per level, keys in the value's order (sorted: serde_json's map), a string plain
+//! unless it would read back as something else, else double-quoted with JSON's escapes.
+//! Numbers keep serde_json's text. Deterministic: one value, one text;
+//! [`super::Document::parse_yaml`] reads it back to the same value.
 
-use std::fmt::Write;
-
+use saphyr::{Mapping, Scalar, ScalarStyle, Yaml, YamlEmitter};
 use serde_json::Value;
 
-/// `value` as a YAML document, ending with a newline.
+/// `value` as a YAML document, ending with a newline. No `---` marker, as in the
+/// platform's own files.
 pub fn to_yaml(value: &Value) -> String {
     let mut out = String::new();
+    YamlEmitter::new(&mut out)
+        .dump(&yaml(value))
+        .expect("writing to a String does not fail");
+    let mut text = out.strip_prefix("---\n").map(str::to_string).unwrap_or(out);
+    text.push('\n');
+    text
+}
+
+fn yaml(value: &Value) -> Yaml<'_> {
     match value {
-        Value::Object(map) if !map.is_empty() => mapping(map, 0, &mut out),
-        Value::Array(items) if !items.is_empty() => sequence(items, 0, &mut out),
-        scalar => {
-            out.push_str(&inline(scalar));
-            out.push('\n');
+        Value::Null => Yaml::Value(Scalar::Null),
+        Value::Bool(flag) => Yaml::Value(Scalar::Boolean(*flag)),
+        // serde_json's shortest text, which also holds integers beyond `i64`.
+        Value::Number(number) => {
+            Yaml::Representation(number.to_string().into(), ScalarStyle::Plain, None)
         }
-    }
-    out
-}
-
-fn indent(level: usize, out: &mut String) {
-    out.extend(std::iter::repeat_n(' ', level));
-}
-
-/// A scalar, or an empty collection, on one line.
-fn inline(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(flag) => flag.to_string(),
-        Value::Number(number) => number.to_string(),
         Value::String(text) => string(text),
-        Value::Array(_) => "[]".into(),
-        Value::Object(_) => "{}".into(),
+        Value::Array(items) => Yaml::Sequence(items.iter().map(yaml).collect()),
+        Value::Object(map) => Yaml::Mapping(
+            map.iter()
+                .map(|(key, value)| (string(key), yaml(value)))
+                .collect::<Mapping<'_>>(),
+        ),
     }
 }
 
-fn is_block(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => !map.is_empty(),
-        Value::Array(items) => !items.is_empty(),
-        _ => false,
-    }
-}
-
-fn mapping(map: &serde_json::Map<String, Value>, level: usize, out: &mut String) {
-    for (key, value) in map {
-        indent(level, out);
-        entry(key, value, level, out);
-    }
-}
-
-/// `key: value` from where the line's indentation ends.
-fn entry(key: &str, value: &Value, level: usize, out: &mut String) {
-    out.push_str(&string(key));
-    out.push(':');
-    match value {
-        Value::Object(map) if !map.is_empty() => {
-            out.push('\n');
-            mapping(map, level + 2, out);
-        }
-        Value::Array(items) if !items.is_empty() => {
-            out.push('\n');
-            sequence(items, level + 2, out);
-        }
-        scalar => {
-            let _ = writeln!(out, " {}", inline(scalar));
-        }
-    }
-}
-
-fn sequence(items: &[Value], level: usize, out: &mut String) {
-    for item in items {
-        indent(level, out);
-        out.push('-');
-        match item {
-            Value::Object(map) if !map.is_empty() => {
-                // The first entry beside the dash, the others under it.
-                out.push(' ');
-                for (index, (key, value)) in map.iter().enumerate() {
-                    if index > 0 {
-                        indent(level + 2, out);
-                    }
-                    entry(key, value, level + 2, out);
-                }
-            }
-            nested if is_block(nested) => {
-                out.push('\n');
-                if let Value::Array(items) = nested {
-                    sequence(items, level + 2, out);
-                }
-            }
-            scalar => {
-                let _ = writeln!(out, " {}", inline(scalar));
-            }
-        }
-    }
-}
-
-/// A string as a YAML scalar: plain when that reads back as this very string; else
-/// single-quoted (no escapes but `''`: selectors and expressions stay readable); else, with
-/// a control character, double-quoted with JSON's escapes.
-fn string(text: &str) -> String {
-    if is_plain(text) {
-        text.to_string()
-    } else if text
-        .chars()
-        .all(|c| !c.is_control() && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'))
-    {
-        format!("'{}'", text.replace('\'', "''"))
+/// A string, as saphyr writes it, except one that starts like a number: saphyr writes
+/// `2024-01-01`, `1_000` or `0b1` plain, which YAML 1.2 reads as a string but a YAML 1.1
+/// reader (js-yaml's default schema, say) as a date or a number; those are double-quoted.
+fn string(text: &str) -> Yaml<'_> {
+    let numeric = text
+        .strip_prefix('+')
+        .unwrap_or(text)
+        .starts_with(|c: char| c.is_ascii_digit());
+    // With a control character saphyr quotes and escapes it itself.
+    let printable = !text.contains(|c: char| c.is_ascii_control() || c == '\u{feff}');
+    if numeric && printable {
+        let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+        Yaml::Representation(escaped.into(), ScalarStyle::DoubleQuoted, None)
     } else {
-        serde_json::to_string(text).expect("strings serialize")
+        Yaml::Value(Scalar::String(text.into()))
     }
-}
-
-/// Whether `text` can be written as a plain scalar, in a block mapping or sequence, and
-/// read back as a string equal to it: a conservative set of characters, a safe first
-/// character, nothing a parser reads as a comment, a mapping, or a boolean, null or
-/// number (YAML 1.1's words too, which other readers of the file may follow).
-fn is_plain(text: &str) -> bool {
-    let Some(first) = text.chars().next() else {
-        return false;
-    };
-    let allowed =
-        |c: char| c.is_ascii_alphanumeric() || " _./*{}()=+~^$%-,;@&!?<>[]:#|".contains(c);
-    let safe_first = first.is_ascii_alphabetic() || first == '/' || first == '_';
-    let words = [
-        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
-    ];
-    safe_first
-        && text.chars().all(allowed)
-        && !text.ends_with(' ')
-        && !text.ends_with(':')
-        && !text.contains(": ")
-        && !text.contains(" #")
-        && !words.iter().any(|word| text.eq_ignore_ascii_case(word))
-        && !looks_numeric(text)
-}
-
-/// `.inf`, `0x1F`, `1_000` and the like: anything that starts like a number.
-fn looks_numeric(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    let rest = lower.trim_start_matches(['+', '-']);
-    rest.starts_with(|c: char| c.is_ascii_digit())
-        || rest.starts_with(".inf")
-        || rest.starts_with(".nan")
 }
 
 #[cfg(test)]
@@ -190,10 +97,10 @@ mod tests {
     properties:
       lastModified:
         select: none
-        value: 'parseTimestamp(headers["last-modified"], "ddd, DD MMM YYYY hh:mm:ss GMT")'
+        value: "parseTimestamp(headers[\"last-modified\"], \"ddd, DD MMM YYYY hh:mm:ss GMT\")"
       title:
-        select: 'head > meta[property="og:title"]'
-        value: 'attribute(el, "content")'
+        select: "head > meta[property=\"og:title\"]"
+        value: "attribute(el, \"content\")"
     target: /query-index.json
 version: 1
 "#
@@ -264,11 +171,109 @@ version: 1
             "\u{7f}",
             "a\r",
             "\0",
+            // Spaces, comments, quotes.
+            "  two  ",
+            "\ta",
+            "a:  b",
+            "a: b: c",
+            "key: value # comment",
+            "# comment",
+            "a \"b\" 'c'",
+            "\"",
+            "'",
+            "\\",
+            "\\\"",
+            // Words and numbers a reader could take for something else.
+            "YES",
+            "off",
+            "y",
+            "n",
+            "Null",
+            "NULL",
+            "FALSE",
+            "0",
+            "007",
+            "1.0",
+            "1e5",
+            "1E-5",
+            "-0",
+            "0o17",
+            "0b101",
+            "+.5",
+            "-.inf",
+            ".NaN",
+            "inf",
+            "NaN",
+            "12:30",
+            "1 2",
+            "1\"",
+            "2024-01-01T10:00:00Z",
+            // Several lines, document markers.
+            "a\nb\n",
+            "\n",
+            "a\n\n",
+            "\na",
+            "a\r\nb",
+            "---",
+            "...",
+            "--- a",
+            "a\n---\nb",
+            // Unicode.
+            "日本語",
+            "ça: va",
+            "🙂",
+            "\u{a0}a",
+            "a\u{85}b",
+            "\u{2029}",
+            "\u{200b}",
+            "\u{10ffff}",
         ];
         for text in strings {
             let value = json!({ text: [text, {text: text}] });
             assert_eq!(round_trip(&value), value, "{text:?}\n{}", to_yaml(&value));
         }
+    }
+
+    #[test]
+    fn a_string_that_starts_like_a_number_is_quoted() {
+        let value = json!(["2024-01-01", "1_000", "+1", "0b1", "1 item", "a1"]);
+        assert_eq!(
+            to_yaml(&value),
+            "- \"2024-01-01\"\n- \"1_000\"\n- \"+1\"\n- \"0b1\"\n- \"1 item\"\n- a1\n"
+        );
+        assert_eq!(round_trip(&value), value);
+    }
+
+    #[test]
+    fn a_document_has_no_marker_and_ends_with_a_line_break() {
+        assert_eq!(to_yaml(&json!({"a": 1})), "a: 1\n");
+        assert_eq!(to_yaml(&json!("a")), "a\n");
+        assert_eq!(to_yaml(&json!({})), "{}\n");
+        assert_eq!(to_yaml(&json!([])), "[]\n");
+        assert_eq!(to_yaml(&json!(null)), "~\n");
+        assert_eq!(to_yaml(&json!([["a"], []])), "- - a\n- []\n");
+    }
+
+    #[test]
+    fn scalars_round_trip_at_the_top_and_numbers_keep_their_text() {
+        // (The reader takes an integer beyond `i64` as a float, so `u64::MAX` is only written.)
+        for value in [
+            json!(null),
+            json!(true),
+            json!(""),
+            json!("a\nb"),
+            json!(i64::MAX),
+            json!(i64::MIN),
+            json!(1e300),
+            json!(-0.5),
+            json!(1.0),
+        ] {
+            assert_eq!(round_trip(&value), value, "{}", to_yaml(&value));
+        }
+        assert_eq!(
+            to_yaml(&json!([u64::MAX, 1e300, 1.0])),
+            "- 18446744073709551615\n- 1e+300\n- 1.0\n"
+        );
     }
 
     #[test]
