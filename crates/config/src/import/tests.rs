@@ -229,6 +229,7 @@ fn the_files_compile_to_the_documents_they_came_from() {
     };
     let mut expected = snapshot.profiles["repoless"].clone();
     expected.as_object_mut().unwrap().remove("created");
+    expected["version"] = json!(1);
     assert_eq!(body(profile, ResourceKind::Profile), expected);
 }
 
