@@ -314,9 +314,15 @@ fn site_files(
         let at = crate::api_path::site_yaml(org, name, part);
         let header = format!("Imported from the service's {at}.");
         let text = if part == "query" {
-            toml_text(&at, &typed_value::<QueryConfig>(&at, "(document)", value.clone())?)?
+            toml_text(
+                &at,
+                &typed_value::<QueryConfig>(&at, "(document)", value.clone())?,
+            )?
         } else {
-            toml_text(&at, &typed_value::<SitemapConfig>(&at, "(document)", value.clone())?)?
+            toml_text(
+                &at,
+                &typed_value::<SitemapConfig>(&at, "(document)", value.clone())?,
+            )?
         };
         push(file, with_header(&schema(file), &header, &text));
     }
@@ -374,11 +380,7 @@ fn strip_content_bus(map: &mut Map<String, Value>) {
 
 /// `cdn.prod`'s credentials as environment references named after `owner` and the
 /// credential (`ACME_WEBSITE_CDN_AUTHTOKEN`).
-fn credentials(
-    at: &str,
-    map: &mut Map<String, Value>,
-    owner: &[&str],
-) -> Result<(), ImportError> {
+fn credentials(at: &str, map: &mut Map<String, Value>, owner: &[&str]) -> Result<(), ImportError> {
     let Some(cdn) = map.remove("cdn") else {
         return Ok(());
     };

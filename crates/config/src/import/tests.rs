@@ -118,7 +118,11 @@ fn acme() -> OrgSnapshot {
                    "robots": {"txt": "User-agent: *\nAllow: /\n"}}),
         )]
         .into(),
-        sites: [("website".to_string(), website()), ("blog".to_string(), blog)].into(),
+        sites: [
+            ("website".to_string(), website()),
+            ("blog".to_string(), blog),
+        ]
+        .into(),
     }
 }
 
@@ -158,7 +162,13 @@ fn a_site_becomes_its_files() {
     );
     // No secret value, no stamp.
     for f in &imported.files {
-        for never in ["t0ken-value", "contentBusId", "created = \"x\"", "abc", "lastModified"] {
+        for never in [
+            "t0ken-value",
+            "contentBusId",
+            "created = \"x\"",
+            "abc",
+            "lastModified",
+        ] {
             assert!(!f.text.contains(never), "{}: {never}", f.path);
         }
     }
@@ -184,7 +194,10 @@ fn the_files_compile_to_the_documents_they_came_from() {
             .resources
             .iter()
             .find(|r| r.owner == owner && r.kind == kind);
-        found.unwrap_or_else(|| panic!("no {owner} {kind:?}")).body.clone()
+        found
+            .unwrap_or_else(|| panic!("no {owner} {kind:?}"))
+            .body
+            .clone()
     };
     let site = |name: &str| {
         Owner::Site(crate::model::SiteId {
@@ -197,7 +210,10 @@ fn the_files_compile_to_the_documents_they_came_from() {
     for stamped in ["created", "lastModified", "public", "secrets", "apiKeys"] {
         map.remove(stamped);
     }
-    map["content"].as_object_mut().unwrap().remove("contentBusId");
+    map["content"]
+        .as_object_mut()
+        .unwrap()
+        .remove("contentBusId");
     map["cdn"]["prod"]["authToken"] = json!("value of ACME_WEBSITE_CDN_AUTHTOKEN");
     assert_eq!(body(site("website"), ResourceKind::Site), expected);
     assert_eq!(
@@ -222,7 +238,10 @@ fn the_files_compile_to_the_documents_they_came_from() {
         json!({"partner-preview": {"id": "partner-preview", "type": "key",
             "value": "value of ACME_PARTNER_PREVIEW"}})
     );
-    assert_eq!(org["apiKeys"], snapshot.document.as_ref().unwrap()["apiKeys"]);
+    assert_eq!(
+        org["apiKeys"],
+        snapshot.document.as_ref().unwrap()["apiKeys"]
+    );
     let profile = Owner::Profile {
         org: "acme".into(),
         name: "repoless".into(),
@@ -261,7 +280,9 @@ fn bad_documents_are_named_with_their_field() {
     );
 
     let mut snapshot = acme();
-    snapshot.profiles.insert("p".into(), Value::Array(Vec::new()));
+    snapshot
+        .profiles
+        .insert("p".into(), Value::Array(Vec::new()));
     let error = import(&snapshot).unwrap_err();
     assert_eq!(
         error.to_string(),
