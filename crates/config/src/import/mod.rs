@@ -362,7 +362,7 @@ fn strip(map: &mut Map<String, Value>, fields: &[&str]) {
 fn drop_version(at: &str, map: &mut Map<String, Value>) -> Result<(), ImportError> {
     match map.remove("version") {
         None => Ok(()),
-        Some(version) if version == Value::from(1) => Ok(()),
+        Some(version) if version == 1 => Ok(()),
         Some(other) => Err(ImportError {
             document: at.to_string(),
             field: "version".into(),
