@@ -32,6 +32,9 @@ pub(crate) enum Command {
     Plan(PlanArgs),
     /// Make the changes a plan shows, in dependency order.
     Apply(ApplyArgs),
+    /// Write the repository files of an org's sites, profiles and org document from a live
+    /// administration service, so that a plan of them shows no changes.
+    Import(ImportArgs),
     /// Write the JSON schemas of the file formats and API bodies into <root>/schemas/.
     Schema(SchemaArgs),
     /// Run the local administration service, transformation worker, site preview hosts
@@ -292,6 +295,29 @@ pub(crate) struct PlanArgs {
     /// Also save the plan as JSON, for `siteops apply PLAN.json`.
     #[arg(long, value_name = "PLAN.json")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// Repository root: the files go under `<DIR>/sites/<org>/`, and `siteops.toml` is
+    /// written there when it has none.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// The org whose documents are read.
+    #[arg(long, value_name = "ORG")]
+    pub org: String,
+    /// Only the sites of this name or glob (`*`, `?`; repeatable). The org's document and
+    /// profiles are always written: the sites name them.
+    #[arg(long = "site", value_name = "NAME|GLOB")]
+    pub sites: Vec<String>,
+    /// Print what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Overwrite files that exist (refused otherwise).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

@@ -3,6 +3,7 @@
 
 pub(crate) mod apply;
 pub(crate) mod compile;
+pub(crate) mod import;
 pub(crate) mod ingest;
 pub(crate) mod mocks;
 pub(crate) mod plan;

@@ -200,7 +200,7 @@ fn same_machine(admin: &str, worker: &str, worker_from_flag: bool) -> Result<Opt
     )
 }
 
-fn check_url(flag: &str, text: &str) -> Result<String> {
+pub(super) fn check_url(flag: &str, text: &str) -> Result<String> {
     match url::Url::parse(text) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => {
             Ok(text.trim_end_matches('/').to_string())

@@ -18,6 +18,7 @@ mod golden;
 mod golden_cli;
 mod harness;
 mod hostile_input;
+mod import;
 mod ingest;
 mod live;
 mod mocks_record;

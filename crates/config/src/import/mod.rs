@@ -1,0 +1,449 @@
+//! Import: the documents a live administration service holds for an org (its own
+//! document, profiles, sites with their public, index and sitemap configurations and
+//! secret ids) turned into the repository files `validate` reads, as TOML text. Pure: the
+//! caller reads the service and writes the files.
+//!
+//! What the service stamps (`created`, `lastModified`, `contentBusId`, a secret's `hash`)
+//! or mints (`apiKeys` of a site or profile, the deprecated `tokens`) is not written.
+//! Secret values are never answered: each secret, and each CDN purge credential, becomes
+//! an environment reference with a derived name ([`env_name`]). Every site is written with
+//! its full `[code]` block (no `base`), so the files compile to the same bodies.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::model::api::{AccessConfig, CdnConfig, PublicConfig, QueryConfig, SitemapConfig};
+use crate::model::files::{EnvRef, OrgFile, ProfileFile, SecretsFile, SiteFile};
+
+#[cfg(test)]
+mod tests;
+
+/// What the service holds for one org, as its documents answer.
+#[derive(Debug, Clone, Default)]
+pub struct OrgSnapshot {
+    pub org: String,
+    /// `config/<org>.json`, when the org has one.
+    pub document: Option<Value>,
+    /// Profile name -> its document.
+    pub profiles: BTreeMap<String, Value>,
+    /// Site name -> what the service holds for it.
+    pub sites: BTreeMap<String, SiteSnapshot>,
+}
+
+/// What the service holds for one site.
+#[derive(Debug, Clone, Default)]
+pub struct SiteSnapshot {
+    /// `config/<org>/sites/<site>.json`.
+    pub document: Value,
+    /// `…/public.json`, when read apart (else the document's `public`).
+    pub public: Option<Value>,
+    /// The ids of the site's secrets (else the keys of the document's `secrets`).
+    pub secrets: Option<Vec<String>>,
+    /// `…/content/query.yaml`, as data.
+    pub query: Option<Value>,
+    /// `…/content/sitemap.yaml`, as data.
+    pub sitemap: Option<Value>,
+}
+
+/// One file to write, by path relative to the repository root (`/`-separated).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// The files of an org, and what could not be written (each a sentence).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Imported {
+    pub files: Vec<ImportedFile>,
+    pub notes: Vec<String>,
+}
+
+/// A document the import cannot write as files: which, where, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{document}: `{field}`: {message}")]
+pub struct ImportError {
+    /// The service's path of the document (`config/acme/sites/web.json`).
+    pub document: String,
+    /// The field, as a dotted path (`cdn.prod`), or `(document)` for the whole.
+    pub field: String,
+    pub message: String,
+}
+
+/// The environment variable a secret's value is read from: the parts, upper case, joined
+/// by `_`, every character but letters and digits turned into `_`
+/// (`["acme", "website", "git-sync"]` → `ACME_WEBSITE_GIT_SYNC`).
+pub fn env_name(parts: &[&str]) -> String {
+    let mut name: String = parts
+        .join("_")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    name
+}
+
+/// Fields the service stamps or mints on every document; never written.
+const STAMPED: [&str; 2] = ["created", "lastModified"];
+
+/// The keys a `site.toml` takes besides `base` and `environment`, which the service has
+/// no word for.
+const SITE_KEYS: [&str; 16] = [
+    "version",
+    "code",
+    "content",
+    "title",
+    "description",
+    "extends",
+    "folders",
+    "headers",
+    "cdn",
+    "groups",
+    "sidekick",
+    "metadata",
+    "robots",
+    "events",
+    "features",
+    "limits",
+];
+
+/// The files of `snapshot`'s org: `sites/<org>/org.toml`, `<name>.profile.toml`, and for
+/// each site `site.toml` and, where the service holds them, `access.toml`, `public.toml`,
+/// `secrets.toml`, `query.toml` and `sitemap.toml`. Sorted by path.
+pub fn import(snapshot: &OrgSnapshot) -> Result<Imported, ImportError> {
+    let org = &snapshot.org;
+    let mut out = Imported::default();
+    if let Some(document) = &snapshot.document {
+        let path = format!("sites/{org}/org.toml");
+        let text = org_file(org, document, &mut out.notes)?;
+        out.files.push(ImportedFile { path, text });
+    }
+    for (name, document) in &snapshot.profiles {
+        let path = format!("sites/{org}/{name}.profile.toml");
+        let text = profile_file(org, name, document, &mut out.notes)?;
+        out.files.push(ImportedFile { path, text });
+    }
+    for (name, site) in &snapshot.sites {
+        site_files(org, name, site, &mut out)?;
+    }
+    out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// A `siteops.toml` for a repository that has none: no settings (URLs are written out).
+pub fn settings_file() -> String {
+    with_header(
+        "./schemas/files/siteops.toml.schema.json",
+        "Settings shared by every site of this repository. Site files write the worker's\n# address out; `transform_url = \"…\"` here and `{transform_url}` in them name it once.",
+        "",
+    )
+}
+
+fn org_file(org: &str, document: &Value, notes: &mut Vec<String>) -> Result<String, ImportError> {
+    let at = crate::api_path::org(org);
+    let mut map = object(&at, document)?;
+    strip(&mut map, &STAMPED);
+    drop_version(&at, &mut map)?;
+    if map.remove("tokens").is_some() {
+        notes.push(format!(
+            "{at}: the deprecated `tokens` are the service's, not written"
+        ));
+    }
+    let mut secrets = Map::new();
+    if let Some(entries) = map.remove("secrets") {
+        let entries = object(&at, &entries).map_err(|e| ImportError {
+            field: "secrets".into(),
+            ..e
+        })?;
+        for (id, entry) in entries {
+            match entry.get("type").and_then(Value::as_str) {
+                Some("key") => {
+                    let env = EnvRef {
+                        env: env_name(&[org, &id]),
+                    };
+                    secrets.insert(id, serde_json::to_value(env).expect("serializes"));
+                }
+                Some("hashed") => notes.push(format!(
+                    "{at}: secret `{id}` is hashed (made on the service): not written; its value cannot be read back"
+                )),
+                other => {
+                    return Err(ImportError {
+                        document: at,
+                        field: format!("secrets.{id}.type"),
+                        message: format!("expected \"key\" or \"hashed\", found {other:?}"),
+                    });
+                }
+            }
+        }
+    }
+    if !secrets.is_empty() {
+        map.insert("secrets".into(), Value::Object(secrets));
+    }
+    let file: OrgFile = typed(&at, map)?;
+    Ok(with_header(
+        "../../schemas/files/org.toml.schema.json",
+        &format!("The {org} org, imported from the service's {at}."),
+        &toml_text(&at, &file)?,
+    ))
+}
+
+fn profile_file(
+    org: &str,
+    name: &str,
+    document: &Value,
+    notes: &mut Vec<String>,
+) -> Result<String, ImportError> {
+    let at = crate::api_path::profile(org, name);
+    let mut map = object(&at, document)?;
+    strip(&mut map, &STAMPED);
+    drop_version(&at, &mut map)?;
+    for minted in ["apiKeys", "tokens", "secrets"] {
+        if map.remove(minted).is_some() {
+            notes.push(format!("{at}: `{minted}` is the service's, not written"));
+        }
+    }
+    strip_content_bus(&mut map);
+    credentials(&at, &mut map, &[org, "profile", name])?;
+    let file: ProfileFile = typed(&at, map)?;
+    Ok(with_header(
+        "../../schemas/files/profile.toml.schema.json",
+        &format!("Profile `{name}`, imported from the service's {at}."),
+        &toml_text(&at, &file)?,
+    ))
+}
+
+fn site_files(
+    org: &str,
+    name: &str,
+    site: &SiteSnapshot,
+    out: &mut Imported,
+) -> Result<(), ImportError> {
+    let at = crate::api_path::site(org, name);
+    let dir = format!("sites/{org}/{name}");
+    let mut map = object(&at, &site.document)?;
+    strip(&mut map, &STAMPED);
+    // The name is the directory's; keys and tokens are minted by the service.
+    map.remove("name");
+    for minted in ["apiKeys", "tokens"] {
+        if map.remove(minted).is_some() {
+            out.notes.push(format!(
+                "{at}: `{minted}` is minted by the service, not written"
+            ));
+        }
+    }
+    let listed_secrets = map.remove("secrets");
+    let public = site.public.clone().or(map.remove("public"));
+    map.remove("public");
+    let access = map.remove("access");
+    strip_content_bus(&mut map);
+    credentials(&at, &mut map, &[org, name])?;
+    if let Some(key) = map.keys().find(|key| !SITE_KEYS.contains(&key.as_str())) {
+        return Err(ImportError {
+            document: at,
+            field: key.clone(),
+            message: "not a field of a site document that siteops writes".into(),
+        });
+    }
+    let file: SiteFile = typed(&at, map)?;
+    let schema = |file: &str| format!("../../../schemas/files/{file}.schema.json");
+    let imported = format!("Imported from the service's {at}.");
+    let mut push = |file: &str, text: String| {
+        out.files.push(ImportedFile {
+            path: format!("{dir}/{file}"),
+            text,
+        });
+    };
+    push(
+        "site.toml",
+        with_header(&schema("site.toml"), &imported, &toml_text(&at, &file)?),
+    );
+    if let Some(access) = access {
+        let access: AccessConfig = typed_value(&at, "access", access)?;
+        push(
+            "access.toml",
+            with_header(&schema("access.toml"), &imported, &toml_text(&at, &access)?),
+        );
+    }
+    if let Some(public) = public {
+        let at = crate::api_path::site_part(org, name, "public");
+        let public: PublicConfig = typed_value(&at, "(document)", public)?;
+        let header = format!("Imported from the service's {at}.");
+        push(
+            "public.toml",
+            with_header(&schema("public.toml"), &header, &toml_text(&at, &public)?),
+        );
+    }
+    let ids: Vec<String> = match (&site.secrets, &listed_secrets) {
+        (Some(ids), _) => ids.clone(),
+        (None, Some(Value::Object(entries))) => entries.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    if !ids.is_empty() {
+        let secrets: SecretsFile = ids
+            .iter()
+            .map(|id| {
+                let env = env_name(&[org, name, id]);
+                (id.clone(), EnvRef { env })
+            })
+            .collect();
+        push(
+            "secrets.toml",
+            with_header(
+                &schema("secrets.toml"),
+                "Secret values are never answered: set each variable to the secret's value\n# before `siteops apply` (an existing secret is left alone unless --replace-secret).",
+                &toml_text(&at, &secrets)?,
+            ),
+        );
+    }
+    for (file, value, part) in [
+        ("query.toml", &site.query, "query"),
+        ("sitemap.toml", &site.sitemap, "sitemap"),
+    ] {
+        let Some(value) = value else { continue };
+        let at = crate::api_path::site_yaml(org, name, part);
+        let header = format!("Imported from the service's {at}.");
+        let text = if part == "query" {
+            toml_text(
+                &at,
+                &typed_value::<QueryConfig>(&at, "(document)", value.clone())?,
+            )?
+        } else {
+            toml_text(
+                &at,
+                &typed_value::<SitemapConfig>(&at, "(document)", value.clone())?,
+            )?
+        };
+        push(file, with_header(&schema(file), &header, &text));
+    }
+    Ok(())
+}
+
+fn object(at: &str, value: &Value) -> Result<Map<String, Value>, ImportError> {
+    match value {
+        Value::Object(map) => Ok(map.clone()),
+        other => Err(ImportError {
+            document: at.to_string(),
+            field: "(document)".into(),
+            message: format!("expected an object, found {}", kind_of(other)),
+        }),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn strip(map: &mut Map<String, Value>, fields: &[&str]) {
+    for field in fields {
+        map.remove(*field);
+    }
+}
+
+/// `version = 1`, which the service stamps on a document that has none, is no setting of
+/// an org or profile file (they have no `version`); another version is not understood.
+fn drop_version(at: &str, map: &mut Map<String, Value>) -> Result<(), ImportError> {
+    match map.remove("version") {
+        None => Ok(()),
+        Some(version) if version == 1 => Ok(()),
+        Some(other) => Err(ImportError {
+            document: at.to_string(),
+            field: "version".into(),
+            message: format!("expected 1, found {other}"),
+        }),
+    }
+}
+
+/// The content bus the platform gave the site.
+fn strip_content_bus(map: &mut Map<String, Value>) {
+    if let Some(Value::Object(content)) = map.get_mut("content") {
+        content.remove("contentBusId");
+    }
+}
+
+/// `cdn.prod`'s credentials as environment references named after `owner` and the
+/// credential (`ACME_WEBSITE_CDN_AUTHTOKEN`).
+fn credentials(at: &str, map: &mut Map<String, Value>, owner: &[&str]) -> Result<(), ImportError> {
+    let Some(cdn) = map.remove("cdn") else {
+        return Ok(());
+    };
+    let cdn: CdnConfig = typed_value(at, "cdn", cdn)?;
+    let cdn = cdn
+        .map_credentials(|credential, _value| {
+            let mut parts = owner.to_vec();
+            parts.extend(["cdn", credential]);
+            Ok::<_, std::convert::Infallible>(EnvRef {
+                env: env_name(&parts),
+            })
+        })
+        .unwrap_or_else(|never| match never {});
+    map.insert(
+        "cdn".into(),
+        serde_json::to_value(cdn).expect("a CDN block serializes"),
+    );
+    Ok(())
+}
+
+/// The map as `T`; on failure, the first top-level field that fails alone is named.
+fn typed<T: DeserializeOwned>(at: &str, map: Map<String, Value>) -> Result<T, ImportError> {
+    match serde_json::from_value(Value::Object(map.clone())) {
+        Ok(typed) => Ok(typed),
+        Err(error) => {
+            let field = map
+                .iter()
+                .find(|(key, value)| {
+                    let alone = Map::from_iter([((*key).clone(), (*value).clone())]);
+                    serde_json::from_value::<T>(Value::Object(alone)).is_err()
+                })
+                .map_or_else(|| "(document)".to_string(), |(key, _)| key.clone());
+            Err(ImportError {
+                document: at.to_string(),
+                field,
+                message: error.to_string(),
+            })
+        }
+    }
+}
+
+fn typed_value<T: DeserializeOwned>(at: &str, field: &str, value: Value) -> Result<T, ImportError> {
+    serde_json::from_value(value).map_err(|error| ImportError {
+        document: at.to_string(),
+        field: field.to_string(),
+        message: error.to_string(),
+    })
+}
+
+/// TOML text of a file type.
+fn toml_text(at: &str, value: &impl Serialize) -> Result<String, ImportError> {
+    toml::to_string(value).map_err(|error| ImportError {
+        document: at.to_string(),
+        field: "(document)".into(),
+        message: format!("cannot be written as TOML: {error}"),
+    })
+}
+
+/// The `#:schema` line, a comment, then the body.
+fn with_header(schema: &str, comment: &str, body: &str) -> String {
+    let mut text = format!("#:schema {schema}\n# {comment}\n");
+    if !body.is_empty() {
+        text.push_str(body);
+    }
+    text
+}

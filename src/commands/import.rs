@@ -1,0 +1,277 @@
+//! `siteops import`: an org's documents on a live administration service, written as the
+//! repository's files. The service is read here; the conversion is the config crate's
+//! (`siteops_config::import`), pure.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::Value;
+use siteops_config::compile::{Owner, ResourceKind};
+use siteops_config::import::{ImportedFile, OrgSnapshot, SiteSnapshot, import, settings_file};
+use siteops_config::model::SiteId;
+use siteops_config::repo::SETTINGS_FILE;
+use siteops_plan::remote::{Client, ClientError, ClientOptions, Endpoints, Location, Token};
+
+use super::Outcome;
+use super::planning::check_url;
+use crate::cli::ImportArgs;
+
+pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
+    let remote = &args.remote;
+    let token = std::env::var(&remote.token_env)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| {
+            anyhow!(
+                "no token: set {} to a token of the administration service (or name another variable with --token-env)",
+                remote.token_env
+            )
+        })?;
+    let endpoints = Endpoints {
+        admin: check_url("--admin", &remote.admin)?,
+        worker: None,
+    };
+    let options = ClientOptions {
+        concurrency: usize::from(remote.concurrency),
+        rate: remote.rate,
+        ..ClientOptions::default()
+    };
+    let client = Client::new(endpoints, &Token::new(token), &options)
+        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let snapshot = runtime
+        .block_on(read_org(&client, &args.org, &args.sites))
+        .with_context(|| format!("cannot read org `{}` from {}", args.org, remote.admin))?;
+    let imported = import(&snapshot).context("cannot write the service's documents as files")?;
+
+    let mut files = imported.files;
+    let settings = args.root.join(SETTINGS_FILE);
+    if !settings.exists() {
+        files.insert(
+            0,
+            ImportedFile {
+                path: SETTINGS_FILE.into(),
+                text: settings_file(),
+            },
+        );
+    }
+    let existing: Vec<&str> = files
+        .iter()
+        .filter(|f| args.root.join(&f.path).exists())
+        .map(|f| f.path.as_str())
+        .collect();
+    let verb = if args.dry_run { "Would write" } else { "Wrote" };
+    if !existing.is_empty() && !args.force {
+        let what = if args.dry_run {
+            "would be refused: these files exist"
+        } else {
+            "refused: these files exist"
+        };
+        let message = format!(
+            "{what} under {} (pass --force to overwrite them): {}",
+            args.root.display(),
+            existing.join(", ")
+        );
+        if !args.dry_run {
+            bail!(message);
+        }
+        eprintln!("warning: {message}");
+    }
+    for file in &files {
+        if !args.dry_run {
+            write(&args.root, file)?;
+        }
+        let replaced = if existing.contains(&file.path.as_str()) {
+            " (replacing the file there)"
+        } else {
+            ""
+        };
+        println!("{verb} {}{replaced}", file.path);
+    }
+    for note in &imported.notes {
+        eprintln!("note: {note}");
+    }
+    let sites = snapshot.sites.len();
+    let profiles = snapshot.profiles.len();
+    let org = if snapshot.document.is_some() {
+        "its document, "
+    } else {
+        ""
+    };
+    println!(
+        "{} org {}: {org}{profiles} profile{}, {sites} site{} ({} files{}).",
+        if args.dry_run {
+            "Dry run, nothing written:"
+        } else {
+            "Imported"
+        },
+        args.org,
+        plural(profiles),
+        plural(sites),
+        files.len(),
+        if args.root == Path::new(".") {
+            String::new()
+        } else {
+            format!(" under {}", args.root.display())
+        }
+    );
+    Ok(Outcome::Success)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn write(root: &Path, file: &ImportedFile) -> Result<()> {
+    let path = root.join(&file.path);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(&path, &file.text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads the org's document, its profiles and the selected sites. Where each lives is the
+/// remote client's [`Location`]s: the path family is theirs, not the import's.
+async fn read_org(client: &Client, org: &str, patterns: &[String]) -> Result<OrgSnapshot> {
+    let document = client
+        .get(&Location::of(&Owner::Org(org.into()), &ResourceKind::Org))
+        .await?;
+    let mut profiles = BTreeMap::new();
+    if let Some(listing) = client.get_listing(&Location::profiles_of(org)).await? {
+        for name in names(&listing, "profiles", "config/<org>/profiles.json")? {
+            let owner = Owner::Profile {
+                org: org.into(),
+                name: name.clone(),
+            };
+            if let Some(profile) = client
+                .get(&Location::of(&owner, &ResourceKind::Profile))
+                .await?
+            {
+                profiles.insert(name, profile);
+            }
+        }
+    }
+    let listing = client.get(&Location::sites_of(org)).await?.ok_or_else(|| {
+        anyhow!("the service has no org `{org}` (its sites listing is not found)")
+    })?;
+    let all = names(&listing, "sites", "config/<org>/sites.json")?;
+    let selected: Vec<String> = all
+        .iter()
+        .filter(|name| patterns.is_empty() || patterns.iter().any(|p| glob(p, name)))
+        .cloned()
+        .collect();
+    for pattern in patterns {
+        if !all.iter().any(|name| glob(pattern, name)) {
+            bail!("--site {pattern}: the service has no such site in org `{org}`");
+        }
+    }
+    let mut sites = BTreeMap::new();
+    for name in selected {
+        let id = SiteId {
+            org: org.into(),
+            site: name.clone(),
+        };
+        if let Some(site) = read_site(client, &id).await? {
+            sites.insert(name, site);
+        }
+    }
+    Ok(OrgSnapshot {
+        org: org.into(),
+        document,
+        profiles,
+        sites,
+    })
+}
+
+async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>, ClientError> {
+    let Some(document) = client
+        .get(&Location::of_site(id, &ResourceKind::Site))
+        .await?
+    else {
+        return Ok(None);
+    };
+    let (public, listing) = (
+        Location::of_site(id, &ResourceKind::Public),
+        Location::secrets_of(id),
+    );
+    let (query, sitemap) = (
+        Location::of_site(id, &ResourceKind::Query),
+        Location::of_site(id, &ResourceKind::Sitemap),
+    );
+    let (public, secrets, query, sitemap) = tokio::try_join!(
+        client.get(&public),
+        client.get_listing(&listing),
+        client.get_yaml(&query),
+        client.get_yaml(&sitemap),
+    )?;
+    // The listing is keyed by id (`{"<id>": {…}}`); without one, the document's entries.
+    let secrets = secrets
+        .as_ref()
+        .and_then(Value::as_object)
+        .map(|listing| listing.keys().cloned().collect());
+    Ok(Some(SiteSnapshot {
+        document,
+        public,
+        secrets,
+        query,
+        sitemap,
+    }))
+}
+
+/// The `key = "name"` of each item of a listing's array.
+fn names(listing: &Value, array: &str, what: &str) -> Result<Vec<String>> {
+    let items = listing
+        .get(array)
+        .and_then(Value::as_array)
+        .ok_or_else(|| anyhow!("{what}: unexpected listing: no `{array}` array"))?;
+    Ok(items
+        .iter()
+        .filter_map(|item| item.get("name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect())
+}
+
+/// Whether `name` matches `pattern`, where `*` is any run of characters and `?` one.
+fn glob(pattern: &str, name: &str) -> bool {
+    let (pattern, name): (Vec<char>, Vec<char>) =
+        (pattern.chars().collect(), name.chars().collect());
+    // The classic two-pointer match with one backtrack point.
+    let (mut p, mut n, mut star, mut mark) = (0, 0, None, 0);
+    while n < name.len() {
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == name[n]) {
+            p += 1;
+            n += 1;
+        } else if p < pattern.len() && pattern[p] == '*' {
+            star = Some(p);
+            p += 1;
+            mark = n;
+        } else if let Some(s) = star {
+            p = s + 1;
+            mark += 1;
+            n = mark;
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn globs_match_names() {
+        assert!(glob("website", "website"));
+        assert!(glob("web*", "website-prod"));
+        assert!(glob("*-prod", "website-prod"));
+        assert!(glob("b?og", "blog"));
+        assert!(glob("*", "blog"));
+        assert!(!glob("web*", "blog"));
+        assert!(!glob("website", "website-prod"));
+        assert!(!glob("*-prod", "blog"));
+    }
+}

@@ -1,0 +1,184 @@
+//! `siteops import`: the example fleet applied to the bundled service, imported into an
+//! empty directory, then validated and planned against the same service: no changes.
+
+use std::path::Path;
+
+use crate::plan_apply::{Fixture, Run, run_siteops};
+
+/// The variables the imported files name, each set (a plan compiles secret values; the
+/// service never answers them, so any value plans as no change).
+const IMPORTED_SECRETS: [&str; 2] = ["ACME_WEBSITE_GIT_SYNC", "ACME_PARTNER_PREVIEW"];
+
+impl Fixture {
+    /// `siteops import --org acme` into `root`, with `args`.
+    async fn import(&self, root: &Path, args: &[&str]) -> Run {
+        let mut full: Vec<String> = vec![
+            "import".into(),
+            "--root".into(),
+            root.display().to_string(),
+            "--admin".into(),
+            self.admin_url(),
+            "--org".into(),
+            "acme".into(),
+        ];
+        full.extend(args.iter().map(|a| a.to_string()));
+        run_siteops(full, &[("SITEOPS_ADMIN_TOKEN", &self.token)]).await
+    }
+
+    /// `siteops <command>` on the repository at `root`, against the service.
+    async fn on(&self, root: &Path, command: &str, args: &[&str]) -> Run {
+        let mut full: Vec<String> =
+            vec![command.into(), "--root".into(), root.display().to_string()];
+        if command != "validate" {
+            full.extend(["--admin".into(), self.admin_url()]);
+            full.extend(["--transform-url".into(), self.worker_url()]);
+        }
+        full.extend(args.iter().map(|a| a.to_string()));
+        let mut env = vec![("SITEOPS_ADMIN_TOKEN", self.token.as_str())];
+        env.extend(IMPORTED_SECRETS.iter().map(|name| (*name, "any-value")));
+        run_siteops(full, &env).await
+    }
+}
+
+fn files_under(root: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path.strip_prefix(root).expect("under the root");
+                found.push(relative.display().to_string().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[tokio::test]
+async fn an_imported_org_validates_and_plans_no_changes() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("imported");
+
+    let dry = f.import(&root, &["--dry-run"]).await.expect(0);
+    assert!(!root.exists(), "a dry run writes nothing");
+    assert!(
+        dry.stdout
+            .contains("Would write sites/acme/website/site.toml\n"),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout.contains("Dry run, nothing written"),
+        "{}",
+        dry.stdout
+    );
+
+    let run = f.import(&root, &[]).await.expect(0);
+    assert_eq!(
+        files_under(&root),
+        [
+            "siteops.toml",
+            "sites/acme/blog/site.toml",
+            "sites/acme/campaigns/access.toml",
+            "sites/acme/campaigns/site.toml",
+            "sites/acme/legacy/site.toml",
+            "sites/acme/org.toml",
+            "sites/acme/repoless.profile.toml",
+            "sites/acme/website-prod/access.toml",
+            "sites/acme/website-prod/public.toml",
+            "sites/acme/website-prod/site.toml",
+            "sites/acme/website/access.toml",
+            "sites/acme/website/public.toml",
+            "sites/acme/website/query.toml",
+            "sites/acme/website/secrets.toml",
+            "sites/acme/website/site.toml",
+            "sites/acme/website/sitemap.toml",
+        ],
+        "{}",
+        run.stdout
+    );
+    let secrets = std::fs::read_to_string(root.join("sites/acme/website/secrets.toml")).unwrap();
+    assert!(
+        secrets.contains("env = \"ACME_WEBSITE_GIT_SYNC\""),
+        "{secrets}"
+    );
+    for file in files_under(&root) {
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        for value in [
+            crate::plan_apply::SYNC_SECRET,
+            crate::plan_apply::PARTNER_SECRET,
+        ] {
+            assert!(!text.contains(value), "{file} holds a secret value");
+        }
+        for stamped in ["contentBusId", "lastModified =", "hash ="] {
+            assert!(!text.contains(stamped), "{file} holds `{stamped}`");
+        }
+    }
+
+    f.on(&root, "validate", &[]).await.expect(0);
+    let plan = f
+        .on(&root, "plan", &["--detailed-exitcode"])
+        .await
+        .expect(0);
+    assert_eq!(plan.stdout, "No changes.\n");
+
+    // A second import refuses to overwrite, and writes nothing; --force overwrites.
+    let again = f.import(&root, &[]).await.expect(1);
+    assert!(
+        again.stderr.contains("refused: these files exist"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again.stderr.contains("sites/acme/org.toml"),
+        "{}",
+        again.stderr
+    );
+    f.import(&root, &["--force"]).await.expect(0);
+    f.on(&root, "plan", &["--detailed-exitcode"])
+        .await
+        .expect(0);
+}
+
+#[tokio::test]
+async fn sites_are_selected_by_name_and_glob() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("imported");
+    f.import(&root, &["--site", "website*", "--site", "blog"])
+        .await
+        .expect(0);
+    let mut sites: Vec<String> = files_under(&root.join("sites/acme"))
+        .into_iter()
+        .filter_map(|f| f.strip_suffix("/site.toml").map(str::to_string))
+        .collect();
+    sites.sort();
+    assert_eq!(sites, ["blog", "website", "website-prod"]);
+    assert!(root.join("sites/acme/org.toml").is_file());
+    f.on(&root, "plan", &["--detailed-exitcode"])
+        .await
+        .expect(0);
+
+    let unknown = f
+        .import(&dir.path().join("other"), &["--site", "nope*"])
+        .await
+        .expect(1);
+    assert!(
+        unknown
+            .stderr
+            .contains("--site nope*: the service has no such site in org `acme`"),
+        "{}",
+        unknown.stderr
+    );
+    assert!(!dir.path().join("other").exists());
+}
