@@ -231,9 +231,14 @@ pub(crate) struct CompileArgs {
 #[derive(Debug, Args)]
 pub(crate) struct RemoteArgs {
     /// Base address of the administration API ({admin_url}), such as
-    /// http://127.0.0.1:3000/admin.
+    /// http://127.0.0.1:3000/admin or https://admin.hlx.page (the older path family), or
+    /// http://127.0.0.1:3000/api or https://api.aem.live (the newer).
     #[arg(long, value_name = "URL", env = "SITEOPS_ADMIN_URL")]
     pub admin: String,
+    /// The administration API's path family: `older` (config/ORG/sites/SITE.json), `newer`
+    /// (ORG/sites/SITE/config.json), or `auto`: the one that lists the org's sites at --admin.
+    #[arg(long, value_enum, value_name = "FAMILY", default_value_t = ApiFamily::Auto)]
+    pub api_family: ApiFamily,
     /// The old name of --transform-url here, kept for a release with a warning.
     #[arg(long, value_name = "URL", hide = true)]
     pub transform: Option<String>,
@@ -246,6 +251,17 @@ pub(crate) struct RemoteArgs {
     /// At most N requests per second (the hosted service allows about 10).
     #[arg(long, value_name = "N", value_parser = parse_rate)]
     pub rate: Option<f64>,
+}
+
+/// `--api-family`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ApiFamily {
+    /// `config/<org>/sites/<site>.json` (admin.hlx.page, `serve`'s /admin).
+    Older,
+    /// `<org>/sites/<site>/config.json` (api.aem.live, `serve`'s /api).
+    Newer,
+    /// Whichever lists the org's sites at --admin; the older when both or neither do.
+    Auto,
 }
 
 /// What plan and apply compare.

@@ -18,7 +18,7 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
         Some(plan) => plan.settings.clone(),
         None => settings(&args.select),
     };
-    let prepared = match prepare(&args.repo, &args.remote, settings)? {
+    let mut prepared = match prepare(&args.repo, &args.remote, settings)? {
         Ok(prepared) => prepared,
         Err(outcome) => return Ok(outcome),
     };

@@ -8,10 +8,11 @@ use siteops_plan::plan::{Plan, render};
 
 use super::planning::{prepare, settings};
 use super::{Outcome, use_color};
-use crate::cli::{PlanArgs, PlanFormat};
+use crate::cli::{ApiFamily, PlanArgs, PlanFormat};
+use clap::ValueEnum;
 
 pub(crate) fn run(args: &PlanArgs) -> Result<Outcome> {
-    let prepared = match prepare(&args.repo, &args.remote, settings(&args.select))? {
+    let mut prepared = match prepare(&args.repo, &args.remote, settings(&args.select))? {
         Ok(prepared) => prepared,
         Err(outcome) => return Ok(outcome),
     };
@@ -47,6 +48,14 @@ fn apply_command(args: &PlanArgs, path: &Path) -> String {
         words.push(format!("--root {}", args.repo.root.display()));
     }
     words.push(format!("--admin {}", args.remote.admin));
+    if args.remote.api_family != ApiFamily::Auto {
+        let family = args
+            .remote
+            .api_family
+            .to_possible_value()
+            .expect("not skipped");
+        words.push(format!("--api-family {}", family.get_name()));
+    }
     if let Some(worker) = args
         .repo
         .transform_url

@@ -6,17 +6,19 @@ use siteops_config::compile::{Compiled, Secrets, compile};
 use siteops_config::diagnostic::render;
 use siteops_plan::plan::{Plan, PlanSettings, diff, scrub};
 use siteops_plan::remote::live;
-use siteops_plan::remote::{Client, ClientOptions, Endpoints, Token};
+use siteops_plan::remote::{Client, ClientOptions, Endpoints, PathFamily, Token};
 use siteops_plan::scope::{PruneScope, Scope, ScopeError};
 
 use super::{Outcome, load_and_validate, mask_on_github_actions, use_color};
-use crate::cli::{RemoteArgs, RepoArgs, SelectArgs};
+use crate::cli::{ApiFamily, RemoteArgs, RepoArgs, SelectArgs};
 
 /// The repository's desired state, a client, and what to compare.
 pub(super) struct Prepared {
     pub compiled: Compiled,
     pub client: Client,
     pub settings: PlanSettings,
+    /// `--api-family`, until [`Prepared::plan`] settles `auto`.
+    family: Option<PathFamily>,
     prune: Option<PruneScope>,
     sites_at_once: usize,
     /// Every secret value of the desired state, scrubbed from messages.
@@ -24,8 +26,12 @@ pub(super) struct Prepared {
 }
 
 impl Prepared {
-    /// Reads the live state and compares.
-    pub(super) async fn plan(&self) -> Result<Plan> {
+    /// Reads the live state and compares (the first time, after asking the service which
+    /// path family it answers, for `--api-family auto`).
+    pub(super) async fn plan(&mut self) -> Result<Plan> {
+        if self.family.is_none() {
+            self.family = Some(self.probe().await?);
+        }
         let live = live::read(
             &self.client,
             &self.compiled,
@@ -36,6 +42,26 @@ impl Prepared {
         .map_err(|e| anyhow!(self.scrub(&e.to_string())))
         .context("cannot read the live state")?;
         Ok(diff(&self.compiled, &live, &self.settings)?)
+    }
+
+    /// The path family the service answers, asked with one of the orgs planned (the
+    /// older when there is none).
+    async fn probe(&mut self) -> Result<PathFamily> {
+        let org = (self.compiled.resources.iter())
+            .map(|r| r.owner.org().to_string())
+            .chain(self.prune.iter().flat_map(|prune| match prune {
+                PruneScope::Orgs { orgs, .. } => orgs.iter().cloned().collect::<Vec<_>>(),
+                PruneScope::Sites(sites) => sites.iter().map(|s| s.org.clone()).collect(),
+            }))
+            .next();
+        let Some(org) = org else {
+            return Ok(PathFamily::Older);
+        };
+        let family = (self.client.probe_family(&org).await)
+            .map_err(|e| anyhow!(self.scrub(&e.to_string())))
+            .context("cannot ask the administration API which path family it answers")?;
+        self.client.set_family(family);
+        Ok(family)
     }
 
     pub(super) fn scrub(&self, text: &str) -> String {
@@ -140,12 +166,19 @@ pub(super) fn prepare(
         rate: remote.rate,
         ..ClientOptions::default()
     };
+    let family = match remote.api_family {
+        ApiFamily::Older => Some(PathFamily::Older),
+        ApiFamily::Newer => Some(PathFamily::Newer),
+        ApiFamily::Auto => None,
+    };
     let client = Client::new(endpoints, &Token::new(token), &options)
-        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?;
+        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?
+        .with_family(family.unwrap_or_default());
     Ok(Ok(Prepared {
         compiled,
         client,
         settings,
+        family,
         prune,
         sites_at_once: usize::from(remote.concurrency),
         secrets,

@@ -1,7 +1,8 @@
 //! Where each resource lives on the platform's two services, written once: the
 //! administration API's `config/<org>.json`, `config/<org>/profiles/…` and
-//! `config/<org>/sites/…` paths (the older path family) and the worker's
-//! `config/<org>/<site>/<branch>`. The compile output's layout, the remote client's
+//! `config/<org>/sites/…` paths (the older path family; [`Location::path_in`] gives the
+//! newer family's `<org>/config.json`, `<org>/sites/<site>/config.json`, …) and the
+//! worker's `config/<org>/<site>/<branch>`. The compile output's layout, the remote client's
 //! requests and the bundled service's store keys of site documents are all derived from
 //! these functions, so the three cannot disagree.
 
@@ -13,6 +14,27 @@ use crate::model::SiteId;
 pub enum Service {
     Admin,
     Worker,
+}
+
+/// The administration API's two path families: the older one (`{admin_url}` such as
+/// `https://admin.hlx.page`, paths `config/<org>/sites/<site>.json`) and the newer one
+/// (a base such as `https://api.aem.live`, paths `<org>/sites/<site>/config.json`). The
+/// worker has one family.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum PathFamily {
+    #[default]
+    Older,
+    Newer,
+}
+
+impl PathFamily {
+    /// `older` or `newer`, as the CLI and the plan name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PathFamily::Older => "older",
+            PathFamily::Newer => "newer",
+        }
+    }
 }
 
 /// A resource on one of the services, by path relative to its base address
@@ -139,6 +161,20 @@ impl Location {
         Location::worker(worker_branches(&site_id.org, &site_id.site))
     }
 
+    /// The path relative to the base of `family` (the worker's paths are the same in
+    /// both). `path` is the older family's; the newer one's is derived here, and only here:
+    /// `config/<org>.json` → `<org>/config.json`, `config/<org>/sites.json` →
+    /// `<org>/sites`, `config/<org>/profiles.json` → `<org>/profiles`,
+    /// `config/<org>/{sites,profiles,aggregated}/<name>.json` → `<org>/…/<name>/config.json`
+    /// and their sub-paths `…/<name>/<part>` → `<org>/…/<name>/config/<part>`, any other
+    /// `config/<org>/<part>` → `<org>/config/<part>`.
+    pub fn path_in(&self, family: PathFamily) -> String {
+        if family == PathFamily::Older || self.service == Service::Worker {
+            return self.path.clone();
+        }
+        newer_path(&self.path)
+    }
+
     /// Where `siteops compile --out` writes the body: the administration API's path
     /// without its `config/`, the worker's under `transform/` with `.json` added.
     pub fn compile_path(&self) -> String {
@@ -148,6 +184,36 @@ impl Location {
             Service::Worker => format!("transform/{relative}.json"),
         }
     }
+}
+
+/// The newer family's path of an older family's (see [`Location::path_in`]). Names hold
+/// no `/`, so the segments are the path's own.
+fn newer_path(older: &str) -> String {
+    let Some(rest) = older.strip_prefix("config/") else {
+        return older.to_string();
+    };
+    let Some((org, rest)) = rest.split_once('/') else {
+        // `config/<org>.json`.
+        let org = rest.strip_suffix(".json").unwrap_or(rest);
+        return format!("{org}/config.json");
+    };
+    match rest {
+        "sites.json" => return format!("{org}/sites"),
+        "profiles.json" => return format!("{org}/profiles"),
+        _ => {}
+    }
+    if let Some((area, rest)) = rest.split_once('/')
+        && matches!(area, "sites" | "profiles" | "aggregated")
+    {
+        return match rest.split_once('/') {
+            Some((name, part)) => format!("{org}/{area}/{name}/config/{part}"),
+            None => {
+                let name = rest.strip_suffix(".json").unwrap_or(rest);
+                format!("{org}/{area}/{name}/config.json")
+            }
+        };
+    }
+    format!("{org}/config/{rest}")
 }
 
 #[cfg(test)]
@@ -241,5 +307,60 @@ mod tests {
             "config/acme/sites/web/secrets.json"
         );
         assert_eq!(Location::branches_of(&id).path, "config/acme/web");
+    }
+
+    #[test]
+    fn the_newer_family_has_each_resource_at_its_own_path() {
+        let id = SiteId {
+            org: "acme".into(),
+            site: "web".into(),
+        };
+        let site = |kind: ResourceKind| Location::of_site(&id, &kind);
+        let repoless = Owner::Profile {
+            org: "acme".into(),
+            name: "repoless".into(),
+        };
+        let cases = [
+            (site(ResourceKind::Site), "acme/sites/web/config.json"),
+            (
+                site(ResourceKind::Public),
+                "acme/sites/web/config/public.json",
+            ),
+            (
+                site(ResourceKind::Secret("k".into())),
+                "acme/sites/web/config/secrets/k.json",
+            ),
+            (
+                site(ResourceKind::Query),
+                "acme/sites/web/config/content/query.yaml",
+            ),
+            (
+                Location::secrets_of(&id),
+                "acme/sites/web/config/secrets.json",
+            ),
+            (
+                Location::of(&Owner::Org("acme".into()), &ResourceKind::Org),
+                "acme/config.json",
+            ),
+            (
+                Location::of(&repoless, &ResourceKind::Profile),
+                "acme/profiles/repoless/config.json",
+            ),
+            (Location::sites_of("acme"), "acme/sites"),
+            (Location::profiles_of("acme"), "acme/profiles"),
+            (
+                Location::admin("config/acme/cdn.json".into()),
+                "acme/config/cdn.json",
+            ),
+            // The worker has one family.
+            (
+                site(ResourceKind::Worker("main".into())),
+                "config/acme/web/main",
+            ),
+        ];
+        for (location, newer) in cases {
+            assert_eq!(location.path_in(PathFamily::Newer), newer, "{location:?}");
+            assert_eq!(location.path_in(PathFamily::Older), location.path);
+        }
     }
 }

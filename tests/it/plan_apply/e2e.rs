@@ -24,6 +24,9 @@ impl Fixture {
     }
 }
 
+/// What a plan without changes prints, in the older family.
+const NO_CHANGES: &str = "API: older path family (`config/<org>/sites/<site>.json`)\nNo changes.\n";
+
 fn without_dates(mut value: Value) -> Value {
     if let Value::Object(map) = &mut value {
         map.remove("created");
@@ -120,11 +123,11 @@ async fn the_example_sites_apply_into_an_empty_service_then_nothing_changes() {
     }
 
     let again = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
-    assert_eq!(again.stdout, "No changes.\n");
+    assert_eq!(again.stdout, NO_CHANGES);
     let site = Location::of_site(&site_id("acme", "website"), &ResourceKind::Site);
     let stamped = f.live(&site).await.body["lastModified"].clone();
     let second = f.siteops("apply", &["--yes"]).await.expect(0);
-    assert_eq!(second.stdout, "No changes.\n");
+    assert_eq!(second.stdout, NO_CHANGES);
     assert_eq!(
         f.live(&site).await.body["lastModified"],
         stamped,
@@ -197,7 +200,7 @@ async fn index_and_sitemap_configurations_apply_as_yaml() {
     assert_eq!(written.status(), 200);
     assert_eq!(f.yaml_text(&ResourceKind::Query).await.2, reformatted);
     let same = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
-    assert_eq!(same.stdout, "No changes.\n");
+    assert_eq!(same.stdout, NO_CHANGES);
 
     f.edit(
         "sites/acme/website/query.toml",
@@ -209,7 +212,7 @@ async fn index_and_sitemap_configurations_apply_as_yaml() {
         plan.stdout,
         "~ update  acme/sites/website/content/query.yaml\n      \
          ~ indices.news.target: \"/news/query-index.json\" → \"/news/index.json\"\n\
-         \nPlan: 0 to create, 1 to update, 0 to delete.\n"
+         \nAPI: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 1 to update, 0 to delete.\n"
     );
     let apply = f.siteops("apply", &["--yes"]).await.expect(0);
     assert!(
@@ -230,7 +233,7 @@ async fn index_and_sitemap_configurations_apply_as_yaml() {
     assert_eq!(
         prune.stdout,
         "- delete  acme/sites/website/content/sitemap.yaml  (the repository no longer has it)\n\
-         \nPlan: 0 to create, 0 to update, 1 to delete.\n"
+         \nAPI: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 0 to update, 1 to delete.\n"
     );
     f.siteops("apply", &["--prune", "--yes"]).await.expect(0);
     assert_eq!(f.yaml_text(&ResourceKind::Sitemap).await.0, 404);
@@ -253,7 +256,7 @@ async fn one_changed_value_is_exactly_one_update() {
         plan.stdout,
         "~ update  acme/sites/blog.json\n      \
          ~ content.source.url: \"https://cms.acme.example/delivery/blog\" → \"https://cms.acme.example/delivery/blog-v2\"\n\
-         \nPlan: 0 to create, 1 to update, 0 to delete.\n"
+         \nAPI: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 1 to update, 0 to delete.\n"
     );
     // Without --detailed-exitcode, changes are a success.
     f.siteops("plan", &[]).await.expect(0);
@@ -278,7 +281,7 @@ async fn prune_deletes_what_the_repository_no_longer_has() {
 
     let plain = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
     assert_eq!(
-        plain.stdout, "No changes.\n",
+        plain.stdout, NO_CHANGES,
         "nothing is deleted without --prune"
     );
     let plan = f
@@ -290,7 +293,7 @@ async fn prune_deletes_what_the_repository_no_longer_has() {
         "- delete  acme/sites/legacy.json  (the repository no longer has this site)\n\
          - delete  acme/sites/website-prod/public.json  (the repository no longer has it)\n\
          - delete  transform/acme/website/dev.json  (the repository no longer has it)\n\
-         \nPlan: 0 to create, 0 to update, 3 to delete.\n"
+         \nAPI: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 0 to update, 3 to delete.\n"
     );
     let apply = f.siteops("apply", &["--prune", "--yes"]).await.expect(0);
     assert!(
@@ -332,7 +335,7 @@ async fn prune_refuses_to_delete_everything() {
         .siteops("plan", &["--prune", "--detailed-exitcode"])
         .await
         .expect(0);
-    assert_eq!(plan.stdout, "No changes.\n");
+    assert_eq!(plan.stdout, NO_CHANGES);
 }
 
 #[tokio::test]
@@ -714,7 +717,7 @@ async fn the_org_and_its_profiles_are_planned_and_applied() {
         plan.stdout,
         "~ update  acme.json  (--replace-secret: the stored value is replaced)\n      \
          ~ secrets.partner-preview.value: (sensitive) (value changed)\n\
-         \nPlan: 0 to create, 1 to update, 0 to delete.\n"
+         \nAPI: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 1 to update, 0 to delete.\n"
     );
 
     std::fs::remove_file(f.root.join("sites/acme/spare.profile.toml")).expect("remove");

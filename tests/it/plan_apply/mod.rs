@@ -3,6 +3,7 @@
 //! wiremock (`resilience`).
 
 mod e2e;
+mod families;
 mod outputs;
 mod resilience;
 
@@ -86,6 +87,22 @@ impl Fixture {
     /// threads (the service runs on them).
     pub(crate) async fn siteops(&self, command: &str, args: &[&str]) -> Run {
         self.siteops_unsetting(command, args, &[]).await
+    }
+
+    /// [`Fixture::siteops`] with `--admin admin` (such as the newer family's
+    /// `…/api`).
+    pub(crate) async fn siteops_at(&self, admin: &str, command: &str, args: &[&str]) -> Run {
+        let mut full: Vec<String> = vec![
+            command.into(),
+            "--root".into(),
+            self.root.display().to_string(),
+            "--admin".into(),
+            admin.into(),
+            "--transform-url".into(),
+            self.worker_url(),
+        ];
+        full.extend(args.iter().map(|a| a.to_string()));
+        run_siteops_unsetting(full, &[("SITEOPS_ADMIN_TOKEN", &self.token)], &[]).await
     }
 
     /// [`Fixture::siteops`] with the variables of `unset` left out of the environment.

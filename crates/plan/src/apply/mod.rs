@@ -6,6 +6,13 @@
 //! to the caller's [`Progress`]. A change that fails leaves the changes that depend on it
 //! unattempted and the others going; since every write is a create-or-replace or a
 //! delete, running the same plan again converges.
+//!
+//! A document (the org's, a profile's, a site's) is read, modified and written: apply reads
+//! it again just before writing, refuses the change when it is not what the plan read
+//! ([`ownership::digest`]: someone changed it meanwhile), and writes it with the parts the
+//! repository manages replaced and every other part kept ([`ownership::merged`]). The
+//! service offers no conditional write, so a change between that read and the write is
+//! not seen; the window is one request long.
 
 pub mod order;
 pub mod report;
@@ -16,7 +23,7 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 
-use crate::plan::{Action, Body, Plan, Planned, scrub};
+use crate::plan::{Action, Body, Kind, Plan, Planned, ownership, scrub};
 use crate::remote::{Client, ClientError, Location};
 
 /// Told about each change as it ends. Implementations draw a progress bar or print lines.
@@ -212,19 +219,46 @@ fn step(resource: &Planned, outcome: Outcome) -> Step {
     }
 }
 
+/// Why one change failed.
+#[derive(Debug, thiserror::Error)]
+enum StepError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(
+        "{0}: the document changed on the service since the plan read it; nothing was written: run `siteops plan` again"
+    )]
+    Changed(String),
+}
+
 /// One change: POST the body (create or replace; as YAML for the kinds the service keeps
-/// as YAML), or DELETE.
-async fn perform(client: &Client, resource: &Planned) -> Result<(), ClientError> {
+/// as YAML; a document read, modified and written), or DELETE.
+async fn perform(client: &Client, resource: &Planned) -> Result<(), StepError> {
     let location = Location::of(&resource.owner(), &resource.resource_kind());
+    let document = matches!(resource.kind, Kind::Org | Kind::Profile | Kind::Site);
     match (&resource.action, &resource.body) {
-        (Action::Delete, _) => client.delete(&location).await,
+        (Action::Delete, _) => Ok(client.delete(&location).await?),
+        (Action::Create | Action::Update, Some(Body(body))) if document => {
+            let current = client.get(&location).await?;
+            if let Some(read) = &resource.read
+                && *read != ownership::digest(current.as_ref())
+            {
+                return Err(StepError::Changed(resource.address.clone()));
+            }
+            let body = match &current {
+                Some(live) => ownership::merged(live, body),
+                None => body.clone(),
+            };
+            Ok(client.post(&location, &body).await?)
+        }
         (Action::Create | Action::Update, Some(Body(body)))
             if resource.resource_kind().is_yaml() =>
         {
             let text = siteops_config::document::to_yaml(body);
-            client.post_yaml(&location, &text).await
+            Ok(client.post_yaml(&location, &text).await?)
         }
-        (Action::Create | Action::Update, Some(Body(body))) => client.post(&location, body).await,
+        (Action::Create | Action::Update, Some(Body(body))) => {
+            Ok(client.post(&location, body).await?)
+        }
         _ => Ok(()),
     }
 }

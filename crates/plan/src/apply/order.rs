@@ -262,7 +262,7 @@ mod tests {
         let mut live = LiveState::default();
         let stale = |body: Value| {
             let mut body = body;
-            body["content"] = json!({"source": {"type": "markup", "url": "https://old"}});
+            body["code"]["source"]["raw_url"] = json!("https://r/old");
             body
         };
         live.sites.insert(

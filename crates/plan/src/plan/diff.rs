@@ -4,10 +4,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
+use super::ownership::{digest, owned};
 use super::{
     Action, Body, Change, FORMAT_VERSION, Kind, LiveSite, LiveState, Plan, PlanSettings, Planned,
     Summary,
 };
+use siteops_config::api_path::PathFamily;
 use siteops_config::compile::{Compiled, Owner, REDACTED, Resource, ResourceKind, mask_at, masked};
 use siteops_config::document::push_token;
 use siteops_config::model::SiteId;
@@ -38,18 +40,20 @@ pub fn diff(
     let replace = ReplaceSecrets::new(&settings.replace_secrets, desired)?;
     let extenders = extenders(desired);
     let absent = LiveSite::default();
+    let family = live.family;
     let mut resources = Vec::new();
     let mut wanted: BTreeMap<&SiteId, BTreeSet<&ResourceKind>> = BTreeMap::new();
     let mut wanted_profiles: BTreeSet<(&str, &str)> = BTreeSet::new();
     for resource in desired.resources.iter().filter(|r| planned_kind(&r.kind)) {
         let planned = match &resource.owner {
-            Owner::Org(org) => compare_org(resource, live.orgs.get(org), &replace),
+            Owner::Org(org) => compare_org(resource, live.orgs.get(org), family, &replace),
             Owner::Profile { org, name } => {
                 wanted_profiles.insert((org, name));
                 let key = (org.clone(), name.clone());
-                let before =
-                    (live.profiles.get(&key)).map(|d| normalise(&resource.kind, d, &resource.body));
+                let document = live.profiles.get(&key);
+                let before = document.map(|d| normalise(&resource.kind, d, &resource.body, family));
                 let mut planned = compare_body(resource, before);
+                planned.read = Some(digest(document));
                 if planned.action != Action::NoOp {
                     planned.extended_by = extenders.get(&key).cloned().unwrap_or_default();
                 }
@@ -58,7 +62,7 @@ pub fn diff(
             Owner::Site(id) => {
                 wanted.entry(id).or_default().insert(&resource.kind);
                 let live_site = live.sites.get(id).unwrap_or(&absent);
-                compare(resource, live_site, &replace)
+                compare(resource, live_site, family, &replace)
             }
         };
         resources.push(planned);
@@ -84,6 +88,7 @@ pub fn diff(
         version: FORMAT_VERSION,
         settings: settings.clone(),
         fingerprint: live.fingerprint(),
+        path_family: Some(family.name().to_string()),
         summary,
         notes,
         resources,
@@ -117,20 +122,29 @@ fn extenders(desired: &Compiled) -> BTreeMap<(String, String), Vec<String>> {
     out
 }
 
-fn compare(resource: &Resource, live: &LiveSite, replace: &ReplaceSecrets<'_>) -> Planned {
+fn compare(
+    resource: &Resource,
+    live: &LiveSite,
+    family: PathFamily,
+    replace: &ReplaceSecrets<'_>,
+) -> Planned {
     let desired = &resource.body;
     if let ResourceKind::Secret(id) = &resource.kind {
         return compare_secret(resource, id, live.secrets.contains_key(id), replace);
     }
     let before = match &resource.kind {
-        ResourceKind::Site => live
-            .document
-            .as_ref()
-            .map(|d| normalise(&resource.kind, d, desired)),
+        ResourceKind::Site => {
+            let mut planned = compare_body(
+                resource,
+                (live.document.as_ref()).map(|d| normalise(&resource.kind, d, desired, family)),
+            );
+            planned.read = Some(digest(live.document.as_ref()));
+            return planned;
+        }
         ResourceKind::Public => live
             .public
             .as_ref()
-            .map(|d| normalise(&resource.kind, d, desired)),
+            .map(|d| normalise(&resource.kind, d, desired, family)),
         ResourceKind::Worker(branch) => live.workers.get(branch).map(|Body(b)| b.clone()),
         // Read from YAML: compared as data, so the service's formatting shows no change.
         ResourceKind::Query => live.query.clone(),
@@ -163,10 +177,16 @@ fn compare_body(resource: &Resource, before: Option<Value>) -> Planned {
 /// The org's document. Its secrets' values are write-only, as a site's secrets are: the
 /// document is compared without them, and a value is sent again only with the rest of a
 /// changed document, or when `--replace-secret` names it.
-fn compare_org(resource: &Resource, live: Option<&Value>, replace: &ReplaceSecrets<'_>) -> Planned {
+fn compare_org(
+    resource: &Resource,
+    live: Option<&Value>,
+    family: PathFamily,
+    replace: &ReplaceSecrets<'_>,
+) -> Planned {
     let desired = &resource.body;
     let comparable = without_secret_values(desired);
-    let before = live.map(|live| without_secret_values(&normalise(&resource.kind, live, desired)));
+    let before =
+        live.map(|live| without_secret_values(&normalise(&resource.kind, live, desired, family)));
     let replaced: Vec<&str> = secret_ids(resource)
         .into_iter()
         .filter(|id| replace.wants(resource, id))
@@ -174,6 +194,7 @@ fn compare_org(resource: &Resource, live: Option<&Value>, replace: &ReplaceSecre
     let mut planned = planned(resource, Action::Create);
     planned.after = Some(masked(&resource.kind, desired));
     planned.body = Some(Body(desired.clone()));
+    planned.read = Some(digest(live));
     let Some(before) = before else {
         return planned;
     };
@@ -266,6 +287,7 @@ fn planned(resource: &Resource, action: Action) -> Planned {
         after: None,
         changes: Vec::new(),
         body: None,
+        read: None,
     }
 }
 
@@ -294,12 +316,27 @@ const STAMPED_IN_SITE: [(&str, &str); 1] = [("content", "contentBusId")];
 /// (minted keys, the deprecated `tokens`, a profile's `secrets`).
 const OWN_RESOURCES: [&str; 4] = ["public", "secrets", "apiKeys", "tokens"];
 
-/// The live document without what the service manages: `created`, `lastModified`, a
-/// `version` the service stamped when the desired body has none, and the fields the
-/// platform stamps inside it ([`STAMPED_IN_SITE`]) when the desired body has none; of a
-/// site's document, the parts that are resources of their own ([`OWN_RESOURCES`]).
-fn normalise(kind: &ResourceKind, live: &Value, desired: &Value) -> Value {
-    let mut live = live.clone();
+/// The live document as compared: without what the service manages (`created`,
+/// `lastModified`, a `version` the service stamped when the desired body has none, and the
+/// fields the platform stamps inside it, [`STAMPED_IN_SITE`], when the desired body has
+/// none; of a site's document, the parts that are resources of their own,
+/// [`OWN_RESOURCES`]), and of a document (the org's, a profile's, a site's) only the parts
+/// the repository manages ([`owned`]). In the newer path family, a code source answered
+/// as `github` where the repository says `byogit` reads as `byogit`: that family answers
+/// `byogit` so, with the same fields.
+fn normalise(kind: &ResourceKind, live: &Value, desired: &Value, family: PathFamily) -> Value {
+    let mut live = match kind {
+        ResourceKind::Org | ResourceKind::Profile | ResourceKind::Site => owned(live, desired),
+        _ => live.clone(),
+    };
+    const SOURCE_TYPE: &str = "/code/source/type";
+    if family == PathFamily::Newer
+        && desired.pointer(SOURCE_TYPE) == Some(&json!("byogit"))
+        && let Some(kind) = live.pointer_mut(SOURCE_TYPE)
+        && *kind == json!("github")
+    {
+        *kind = json!("byogit");
+    }
     if let Value::Object(map) = &mut live {
         for field in SERVER_MANAGED {
             map.remove(field);

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use super::Body;
+use siteops_config::api_path::PathFamily;
 use siteops_config::compile::{ResourceKind, masked};
 use siteops_config::model::SiteId;
 
@@ -22,6 +23,9 @@ pub struct LiveState {
     /// The orgs whose profiles the service listed (with `--prune`): only a listed profile
     /// can be pruned.
     pub profiles_listed: BTreeSet<String>,
+    /// The path family it was read in: the newer one answers a `byogit` code source as
+    /// `github`, which the diff reads as the repository's `byogit`.
+    pub family: PathFamily,
 }
 
 #[derive(Debug, Clone, Default)]

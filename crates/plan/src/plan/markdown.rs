@@ -2,7 +2,7 @@
 //! (GitHub colours `+` and `-` lines), kept under the comment size limit by summarising
 //! the changes that do not fit. Pure; bodies in the plan are already masked.
 
-use super::render::{change_line, extended_by_line, field_name, summary_line};
+use super::render::{change_line, extended_by_line, family_line, field_name, summary_line};
 use super::{Action, Plan, Planned};
 
 /// GitHub's limit on the body of a comment, in characters.
@@ -23,6 +23,9 @@ pub fn markdown(plan: &Plan, limit: usize) -> String {
         "{MARKER}\n### siteops plan\n\n**{}**\n",
         summary_line(&plan.summary)
     );
+    if let Some(line) = family_line(plan) {
+        head.push_str(&format!("\n{line}\n"));
+    }
     if !plan.notes.is_empty() {
         head.push('\n');
         for note in plan.notes.iter().take(MAX_NOTES) {

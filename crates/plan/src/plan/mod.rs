@@ -12,11 +12,13 @@
 //! each profile; per site, the site document (which holds `code`, `content` and `access`,
 //! so the compiled `code.json` and `access.json` are not planned separately),
 //! `public.json`, the index and sitemap configurations (YAML on the service, compared as
-//! data), each secret, and each branch's worker configuration.
+//! data), each secret, and each branch's worker configuration. Of each document, only the
+//! parts the repository declares ([`ownership`]).
 
 mod diff;
 mod live;
 pub mod markdown;
+pub mod ownership;
 pub mod render;
 
 use std::fmt;
@@ -118,6 +120,11 @@ pub struct Planned {
     /// in this process has it; a plan read from a file does not.
     #[serde(skip)]
     pub body: Option<Body>,
+    /// Of a document (the org's, a profile's, a site's): [`ownership::digest`] of the
+    /// document as the plan read it, which apply compares with the document it reads again
+    /// before writing. Only a plan made in this process has it.
+    #[serde(skip)]
+    pub read: Option<String>,
 }
 
 impl Planned {
@@ -208,6 +215,14 @@ pub struct Plan {
     pub settings: PlanSettings,
     /// Of the live state the plan was made against ([`LiveState::fingerprint`]).
     pub fingerprint: String,
+    /// The administration API's path family the live state was read in (`older`,
+    /// `newer`); absent from plans saved before it was recorded.
+    #[serde(
+        rename = "pathFamily",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub path_family: Option<String>,
     pub summary: Summary,
     /// Things the reader should know, such as what could not be read for pruning.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

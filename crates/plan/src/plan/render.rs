@@ -69,9 +69,24 @@ pub fn human(plan: &Plan, styled: bool) -> String {
     for note in &plan.notes {
         out.push_str(&format!("note: {note}\n"));
     }
+    if let Some(line) = family_line(plan) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out.push_str(&paint(BOLD, &summary_line(&plan.summary)));
     out.push('\n');
     out
+}
+
+/// `` API: older path family (`config/<org>/sites/<site>.json`) ``: which of the
+/// administration API's path families the live state was read in, when the plan says.
+pub fn family_line(plan: &Plan) -> Option<String> {
+    let family = plan.path_family.as_deref()?;
+    let example = match family {
+        "newer" => "<org>/sites/<site>/config.json",
+        _ => "config/<org>/sites/<site>.json",
+    };
+    Some(format!("API: {family} path family (`{example}`)"))
 }
 
 /// Of a profile that changes: `extended by acme/blog, acme/campaigns`, the sites whose

@@ -54,7 +54,10 @@ pub async fn read(
             _ => {}
         }
     }
-    let mut live = LiveState::default();
+    let mut live = LiveState {
+        family: client.family(),
+        ..LiveState::default()
+    };
     if let Some(PruneScope::Orgs { orgs, shard, .. }) = prune {
         // Profiles are pruned by the shard that holds the org's documents.
         for org in orgs.iter().filter(|org| shard.is_none_or(|s| s.takes(org))) {
@@ -263,12 +266,18 @@ async fn read_workers(
 }
 
 /// The entries of a listing keyed by id, `{"<id>": {…}, …}` (the platform's form of
-/// `secrets.json`), without any `value` a service might send.
+/// `secrets.json`), or of the older form `{"secrets": [{"id": …}, …]}`, without any
+/// `value` a service might send.
 fn keyed(
     client: &Client,
     location: &Location,
     listing: &Value,
 ) -> Result<BTreeMap<String, Value>, ClientError> {
+    if listing.get("secrets").is_some_and(Value::is_array) {
+        return Ok(listed(client, location, listing, "secrets", "id")?
+            .into_iter()
+            .collect());
+    }
     let Some(entries) = listing.as_object() else {
         return Err(unexpected(client, location, "not an object keyed by id"));
     };

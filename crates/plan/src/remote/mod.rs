@@ -10,6 +10,10 @@
 //! - the token goes to the administration API as `x-auth-token` and to the worker as
 //!   `Authorization: token …`, marked sensitive, and is never logged or printed.
 //!
+//! The administration API answers in two path families ([`PathFamily`]): the client
+//! speaks the older one unless told otherwise ([`Client::with_family`]), and
+//! [`Client::probe_family`] tells which one a service answers.
+//!
 //! [`live`] reads the live state that [`crate::plan::diff`] compares.
 
 mod error;
@@ -29,7 +33,7 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 pub use error::ClientError;
-pub use location::{Location, Service};
+pub use location::{Location, PathFamily, Service};
 pub use rate::RateLimiter;
 pub use retry::RetryPolicy;
 
@@ -56,7 +60,8 @@ impl fmt::Debug for Token {
     }
 }
 
-/// Where the services are: `{admin_url}` (such as `http://127.0.0.1:3000/admin`) and
+/// Where the services are: `{admin_url}` (such as `http://127.0.0.1:3000/admin`, the base
+/// of the client's path family: `http://127.0.0.1:3000/api` for the newer) and
 /// `{transform_url}` (the worker, such as `http://127.0.0.1:3000/transform`).
 #[derive(Debug, Clone)]
 pub struct Endpoints {
@@ -105,6 +110,7 @@ pub struct Client {
     rate: Option<RateLimiter>,
     retry: RetryPolicy,
     sent: AtomicU64,
+    family: PathFamily,
 }
 
 impl fmt::Debug for Client {
@@ -145,7 +151,51 @@ impl Client {
             rate: options.rate.map(RateLimiter::per_second),
             retry: options.retry,
             sent: AtomicU64::new(0),
+            family: PathFamily::Older,
         })
+    }
+
+    /// The client speaking `family` at the administration API's base (`endpoints.admin`
+    /// is then that family's base).
+    pub fn with_family(mut self, family: PathFamily) -> Client {
+        self.family = family;
+        self
+    }
+
+    /// Speaks `family` from now on (see [`Client::with_family`]).
+    pub fn set_family(&mut self, family: PathFamily) {
+        self.family = family;
+    }
+
+    /// The path family the client speaks to the administration API.
+    pub fn family(&self) -> PathFamily {
+        self.family
+    }
+
+    /// Which path family the administration API answers at its base, asked with `org`'s
+    /// site listing: the older family's `config/<org>/sites.json`, else the newer's
+    /// `<org>/sites`, whichever answers a `sites` array first. When neither does, the
+    /// family that answered something other than 404 or 405 (a refusal says the route
+    /// exists), else the older.
+    pub async fn probe_family(&self, org: &str) -> Result<PathFamily, ClientError> {
+        let mut exists = None;
+        for family in [PathFamily::Older, PathFamily::Newer] {
+            let path = Location::sites_of(org).path_in(family);
+            let url = format!("{}/{path}", self.endpoints.admin);
+            let exchange = self
+                .request(Method::GET, Service::Admin, &url, None)
+                .await?;
+            let listing = serde_json::from_slice::<Value>(&exchange.body).ok();
+            let sites = listing.as_ref().and_then(|l| l.get("sites"));
+            if exchange.status.is_success() && sites.is_some_and(Value::is_array) {
+                return Ok(family);
+            }
+            let absent = [StatusCode::NOT_FOUND, StatusCode::METHOD_NOT_ALLOWED];
+            if exists.is_none() && !absent.contains(&exchange.status) {
+                exists = Some(family);
+            }
+        }
+        Ok(exists.unwrap_or_default())
     }
 
     pub fn endpoints(&self) -> &Endpoints {
@@ -166,7 +216,7 @@ impl Client {
                 .as_ref()
                 .ok_or_else(|| ClientError::NoWorker(location.path.clone()))?,
         };
-        Ok(format!("{base}/{}", location.path))
+        Ok(format!("{base}/{}", location.path_in(self.family)))
     }
 
     /// GETs a JSON document; `None` when the service answers 404.
