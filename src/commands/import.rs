@@ -8,14 +8,18 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 use siteops_config::compile::{Owner, ResourceKind};
-use siteops_config::import::{ImportedFile, OrgSnapshot, SiteSnapshot, import, settings_file};
+use siteops_config::import::{
+    ImportedFile, OrgSnapshot, SiteSnapshot, external_code_as_byogit, import, settings_file,
+};
 use siteops_config::model::SiteId;
 use siteops_config::repo::SETTINGS_FILE;
-use siteops_plan::remote::{Client, ClientError, ClientOptions, Endpoints, Location, Token};
+use siteops_plan::remote::{
+    Client, ClientError, ClientOptions, Endpoints, Location, PathFamily, Token,
+};
 
 use super::Outcome;
 use super::planning::check_url;
-use crate::cli::ImportArgs;
+use crate::cli::{ApiFamily, ImportArgs};
 
 pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     let remote = &args.remote;
@@ -37,14 +41,27 @@ pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
         rate: remote.rate,
         ..ClientOptions::default()
     };
-    let client = Client::new(endpoints, &Token::new(token), &options)
+    let mut client = Client::new(endpoints, &Token::new(token), &options)
         .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let snapshot = runtime
+    let family = match remote.api_family {
+        ApiFamily::Older => PathFamily::Older,
+        ApiFamily::Newer => PathFamily::Newer,
+        ApiFamily::Auto => runtime
+            .block_on(client.probe_family(&args.org))
+            .context("cannot ask the administration API which path family it answers")?,
+    };
+    client.set_family(family);
+    let mut snapshot = runtime
         .block_on(read_org(&client, &args.org, &args.sites))
         .with_context(|| format!("cannot read org `{}` from {}", args.org, remote.admin))?;
+    if family == PathFamily::Newer {
+        let documents = (snapshot.profiles.values_mut())
+            .chain(snapshot.sites.values_mut().map(|site| &mut site.document));
+        documents.for_each(external_code_as_byogit);
+    }
     let imported = import(&snapshot).context("cannot write the service's documents as files")?;
 
     let mut files = imported.files;

@@ -182,3 +182,48 @@ async fn sites_are_selected_by_name_and_glob() {
     );
     assert!(!dir.path().join("other").exists());
 }
+
+#[tokio::test]
+async fn an_org_imported_from_the_newer_family_plans_no_changes_on_either() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("imported");
+    let (root_arg, newer, worker) = (
+        root.display().to_string(),
+        f.server.url("/api"),
+        f.worker_url(),
+    );
+    let mut env = vec![("SITEOPS_ADMIN_TOKEN", f.token.as_str())];
+    let import = [
+        "import", "--root", &root_arg, "--admin", &newer, "--org", "acme",
+    ];
+    run_siteops(import.map(str::to_string).to_vec(), &env)
+        .await
+        .expect(0);
+    // The newer family answers the external repository as `github`; it reads back as the
+    // interface's `byogit`.
+    let site = std::fs::read_to_string(root.join("sites/acme/website/site.toml")).unwrap();
+    assert!(site.contains("type = \"byogit\""), "{site}");
+
+    f.on(&root, "validate", &[]).await.expect(0);
+    // No changes on the older family, nor on the newer one.
+    f.on(&root, "plan", &["--detailed-exitcode"])
+        .await
+        .expect(0);
+    let plan = [
+        "plan",
+        "--root",
+        &root_arg,
+        "--admin",
+        &newer,
+        "--transform-url",
+        &worker,
+        "--detailed-exitcode",
+    ];
+    env.extend(IMPORTED_SECRETS.iter().map(|name| (*name, "any-value")));
+    let run = run_siteops(plan.map(str::to_string).to_vec(), &env)
+        .await
+        .expect(0);
+    assert!(run.stdout.contains("newer path family"), "{}", run.stdout);
+}

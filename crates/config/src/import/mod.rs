@@ -447,3 +447,47 @@ fn with_header(schema: &str, comment: &str, body: &str) -> String {
     }
     text
 }
+
+/// A document's code source as the newer path family answers it, read back as the
+/// interface names it. The platform's code schema has one type, `github`, and tells an
+/// external repository by its URL host (the bundled service answers the interface's
+/// `byogit` so): a `github` source whose URL is not on github.com is `byogit` again.
+pub fn external_code_as_byogit(document: &mut Value) {
+    let Some(source) = document.pointer_mut("/code/source") else {
+        return;
+    };
+    let external = source
+        .get("url")
+        .and_then(Value::as_str)
+        .is_some_and(|url| {
+            url::Url::parse(url)
+                .ok()
+                .and_then(|url| url.host_str().map(str::to_ascii_lowercase))
+                .is_none_or(|host| host != "github.com" && host != "www.github.com")
+        });
+    if external && source.get("type").and_then(Value::as_str) == Some("github") {
+        source["type"] = Value::String("byogit".into());
+    }
+}
+
+#[cfg(test)]
+mod newer_family_code {
+    use serde_json::json;
+
+    use super::external_code_as_byogit;
+
+    #[test]
+    fn a_github_source_off_github_com_reads_as_byogit() {
+        let mut external = json!({"code": {"source": {"type": "github", "url": "https://git.acme.example/acme/web", "raw_url": "https://raw.git.acme.example/acme/web"}}});
+        external_code_as_byogit(&mut external);
+        assert_eq!(external["code"]["source"]["type"], "byogit");
+        let hosted =
+            json!({"code": {"source": {"type": "github", "url": "https://github.com/acme/web"}}});
+        let mut read = hosted.clone();
+        external_code_as_byogit(&mut read);
+        assert_eq!(read, hosted);
+        let mut codeless = json!({"title": "no code"});
+        external_code_as_byogit(&mut codeless);
+        assert_eq!(codeless, json!({"title": "no code"}));
+    }
+}
