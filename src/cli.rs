@@ -248,7 +248,8 @@ pub(crate) struct RemoteArgs {
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
-    /// At most N requests per second (the hosted service allows about 10).
+    /// At most N requests per second [default: 10 for a service not on this machine, as
+    /// the hosted service allows; no limit for a local one].
     #[arg(long, value_name = "N", value_parser = parse_rate)]
     pub rate: Option<f64>,
 }

@@ -18,7 +18,7 @@ use siteops_plan::remote::{
 };
 
 use super::Outcome;
-use super::planning::check_url;
+use super::planning::{check_url, request_rate};
 use crate::cli::{ApiFamily, ImportArgs};
 
 pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
@@ -38,7 +38,7 @@ pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     };
     let options = ClientOptions {
         concurrency: usize::from(remote.concurrency),
-        rate: remote.rate,
+        rate: request_rate(&endpoints.admin, remote.rate),
         ..ClientOptions::default()
     };
     let mut client = Client::new(endpoints, &Token::new(token), &options)

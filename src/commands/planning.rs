@@ -163,7 +163,7 @@ pub(super) fn prepare(
     }
     let options = ClientOptions {
         concurrency: usize::from(remote.concurrency),
-        rate: remote.rate,
+        rate: request_rate(&endpoints.admin, remote.rate),
         ..ClientOptions::default()
     };
     let family = match remote.api_family {
@@ -198,6 +198,16 @@ fn scope_error(error: ScopeError) -> anyhow::Error {
 }
 
 /// Whether `url` (an http(s) URL already checked) names this machine.
+/// The hosted administration service's rate: about 10 requests a second.
+pub(super) const HOSTED_RATE: f64 = 10.0;
+
+/// The request rate for the administration service at `admin`: `--rate` when given, else
+/// the hosted service's ([`HOSTED_RATE`]) for any service not on this machine, and no
+/// limit for one on it (a local `serve`, which has its own quotas).
+pub(super) fn request_rate(admin: &str, flag: Option<f64>) -> Option<f64> {
+    flag.or_else(|| (!is_loopback(admin)).then_some(HOSTED_RATE))
+}
+
 fn is_loopback(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|url| siteops_live::offline::is_local(&url))
 }
@@ -245,6 +255,18 @@ pub(super) fn check_url(flag: &str, text: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hosted_service_is_asked_at_its_rate_unless_told_otherwise() {
+        let hosted = "https://admin.hlx.page";
+        assert_eq!(request_rate(hosted, None), Some(HOSTED_RATE));
+        assert_eq!(request_rate(hosted, Some(2.5)), Some(2.5));
+        assert_eq!(request_rate("http://127.0.0.1:3000/admin", None), None);
+        assert_eq!(
+            request_rate("http://localhost:3000/api", Some(4.0)),
+            Some(4.0)
+        );
+    }
 
     #[test]
     fn a_local_service_with_a_remote_worker_is_refused_unless_asked_for() {
