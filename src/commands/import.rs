@@ -13,43 +13,25 @@ use siteops_config::import::{
 };
 use siteops_config::model::SiteId;
 use siteops_config::repo::SETTINGS_FILE;
-use siteops_plan::remote::{
-    Client, ClientError, ClientOptions, Endpoints, Location, PathFamily, Token,
-};
+use siteops_plan::remote::{Client, ClientError, Endpoints, Location, PathFamily};
 
 use super::Outcome;
-use super::planning::{check_url, request_rate};
-use crate::cli::{ApiFamily, ImportArgs};
+use super::planning::{check_url, remote_client};
+use crate::cli::ImportArgs;
 
 pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     let remote = &args.remote;
-    let token = std::env::var(&remote.token_env)
-        .ok()
-        .filter(|t| !t.trim().is_empty())
-        .ok_or_else(|| {
-            anyhow!(
-                "no token: set {} to a token of the administration service (or name another variable with --token-env)",
-                remote.token_env
-            )
-        })?;
     let endpoints = Endpoints {
         admin: check_url("--admin", &remote.admin)?,
         worker: None,
     };
-    let options = ClientOptions {
-        concurrency: usize::from(remote.concurrency),
-        rate: request_rate(&endpoints.admin, remote.rate),
-        ..ClientOptions::default()
-    };
-    let mut client = Client::new(endpoints, &Token::new(token), &options)
-        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?;
+    let (mut client, named) = remote_client(remote, endpoints)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let family = match remote.api_family {
-        ApiFamily::Older => PathFamily::Older,
-        ApiFamily::Newer => PathFamily::Newer,
-        ApiFamily::Auto => runtime
+    let family = match named {
+        Some(family) => family,
+        None => runtime
             .block_on(client.probe_family(&args.org))
             .context("cannot ask the administration API which path family it answers")?,
     };

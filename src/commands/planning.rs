@@ -138,15 +138,6 @@ pub(super) fn prepare(
 
     let prune = scope.narrow(&mut compiled).map_err(scope_error)?;
 
-    let token = std::env::var(&remote.token_env)
-        .ok()
-        .filter(|t| !t.trim().is_empty())
-        .ok_or_else(|| {
-            anyhow!(
-                "no token: set {} to a token of the administration service (or name another variable with --token-env)",
-                remote.token_env
-            )
-        })?;
     let endpoints = Endpoints {
         admin: check_url("--admin", &remote.admin)?,
         worker: validation
@@ -161,19 +152,7 @@ pub(super) fn prepare(
             eprintln!("warning: {warning}");
         }
     }
-    let options = ClientOptions {
-        concurrency: usize::from(remote.concurrency),
-        rate: request_rate(&endpoints.admin, remote.rate),
-        ..ClientOptions::default()
-    };
-    let family = match remote.api_family {
-        ApiFamily::Older => Some(PathFamily::Older),
-        ApiFamily::Newer => Some(PathFamily::Newer),
-        ApiFamily::Auto => None,
-    };
-    let client = Client::new(endpoints, &Token::new(token), &options)
-        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?
-        .with_family(family.unwrap_or_default());
+    let (client, family) = remote_client(remote, endpoints)?;
     Ok(Ok(Prepared {
         compiled,
         client,
@@ -198,13 +177,45 @@ fn scope_error(error: ScopeError) -> anyhow::Error {
 }
 
 /// Whether `url` (an http(s) URL already checked) names this machine.
+/// The client of the services at `endpoints`, as `remote` says: the token from its
+/// variable, requests in flight and their rate, and the path family when one is named
+/// (`None`: `auto`, for the caller to probe with an org it knows).
+pub(super) fn remote_client(
+    remote: &RemoteArgs,
+    endpoints: Endpoints,
+) -> Result<(Client, Option<PathFamily>)> {
+    let token = std::env::var(&remote.token_env)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| {
+            anyhow!(
+                "no token: set {} to a token of the administration service (or name another variable with --token-env)",
+                remote.token_env
+            )
+        })?;
+    let options = ClientOptions {
+        concurrency: usize::from(remote.concurrency),
+        rate: request_rate(&endpoints.admin, remote.rate),
+        ..ClientOptions::default()
+    };
+    let family = match remote.api_family {
+        ApiFamily::Older => Some(PathFamily::Older),
+        ApiFamily::Newer => Some(PathFamily::Newer),
+        ApiFamily::Auto => None,
+    };
+    let client = Client::new(endpoints, &Token::new(token), &options)
+        .map_err(|e| anyhow!("{e} (from {})", remote.token_env))?
+        .with_family(family.unwrap_or_default());
+    Ok((client, family))
+}
+
 /// The hosted administration service's rate: about 10 requests a second.
 pub(super) const HOSTED_RATE: f64 = 10.0;
 
 /// The request rate for the administration service at `admin`: `--rate` when given, else
 /// the hosted service's ([`HOSTED_RATE`]) for any service not on this machine, and no
 /// limit for one on it (a local `serve`, which has its own quotas).
-pub(super) fn request_rate(admin: &str, flag: Option<f64>) -> Option<f64> {
+fn request_rate(admin: &str, flag: Option<f64>) -> Option<f64> {
     flag.or_else(|| (!is_loopback(admin)).then_some(HOSTED_RATE))
 }
 

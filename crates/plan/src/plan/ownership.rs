@@ -33,12 +33,12 @@ pub fn owned(live: &Value, desired: &Value) -> Value {
     let (Value::Object(live), Value::Object(wanted)) = (live, desired) else {
         return live.clone();
     };
-    let mut out: Map<String, Value> = live
+    let managed: Map<String, Value> = live
         .iter()
         .filter(|(key, _)| wanted.contains_key(*key))
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect();
-    let mut out_value = Value::Object(std::mem::take(&mut out));
+    let mut out_value = Value::Object(managed);
     for pointer in PER_KEY {
         let keys: Vec<String> = desired
             .pointer(pointer)

@@ -25,7 +25,7 @@ use serde_json::Value;
 use super::api_keys;
 use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
 use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, without_nulls};
-use crate::api::answers::{MadeSecret, ProfileList, SecretList, SiteName};
+use crate::api::answers::{ProfileList, SecretList, SiteName};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::{
     ApiError, Caller, DOCUMENT_METHODS, Family, SITE_METHODS, SiteAccess, check_existing_names,
@@ -312,7 +312,7 @@ pub(super) async fn list_profiles(
     access: &SiteAccess,
     caller: Claims,
     org: &str,
-    older: bool,
+    family: Family,
     details: bool,
 ) -> Result<Response, ApiError> {
     check_names_for(&Method::GET, &[("org", org)])?;
@@ -320,7 +320,7 @@ pub(super) async fn list_profiles(
     let store = access.store.as_ref();
     let mut profiles = Vec::new();
     for name in sites::documents::profile_names(store, org).await? {
-        if !older {
+        if family.is_newer() {
             profiles.push(SiteName::named(&name));
             continue;
         }
@@ -344,7 +344,7 @@ pub(super) async fn newer_profiles(
     Path(org): Path<String>,
     Query(query): Query<ListQuery>,
 ) -> Result<Response, ApiError> {
-    list_profiles(&access, caller, &org, false, query.details).await
+    list_profiles(&access, caller, &org, Family::Newer, query.details).await
 }
 
 /// A whole document.
@@ -492,13 +492,7 @@ async fn part(
             let written = set_secret(config, &doc, &gate, &id, Some(&value)).await?;
             let view = secrets::view(doc.secrets(written)?.as_ref(), &id);
             let view = view.ok_or_else(|| ApiError::missing("the secret was not kept"))?;
-            let answer = MadeSecret {
-                id,
-                value,
-                created: view.created.unwrap_or_default(),
-                last_modified: view.last_modified.unwrap_or_default(),
-            };
-            Ok((StatusCode::CREATED, Json(answer)).into_response())
+            Ok(secrets::made_answer(id, value, view))
         }
         (["secrets"], _) => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
         (["secrets", id], _) => {

@@ -162,7 +162,7 @@ async fn org_file(
         }
         "sites.json" => list_sites(access, Family::Older, caller?, Path(params), query).await,
         "profiles.json" => {
-            documents::list_profiles(&access, caller?.0, org, true, query.details).await
+            documents::list_profiles(&access, caller?.0, org, Family::Older, query.details).await
         }
         _ => {
             documents::part_of::<{ documents::ORG }>(

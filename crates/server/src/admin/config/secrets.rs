@@ -85,13 +85,7 @@ pub(super) async fn list(
         Method::POST => {
             let (id, value) = made()?;
             let view = write(config, &authorized, &id, Some(&value)).await?;
-            let answer = MadeSecret {
-                id,
-                value,
-                created: view.created.unwrap_or_default(),
-                last_modified: view.last_modified.unwrap_or_default(),
-            };
-            Ok((StatusCode::CREATED, Json(answer)).into_response())
+            Ok(made_answer(id, value, view))
         }
         _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
     }
@@ -125,6 +119,18 @@ pub(super) fn made() -> Result<(String, String), ApiError> {
         random_text(9)?.to_ascii_lowercase().replace('_', "-")
     );
     Ok((id, random_text(32)?))
+}
+
+/// The answer to the POST that made secret `id` (201): its value, this once, and the
+/// dates it was kept with.
+pub(super) fn made_answer(id: String, value: String, kept: SecretView) -> Response {
+    let answer = MadeSecret {
+        id,
+        value,
+        created: kept.created.unwrap_or_default(),
+        last_modified: kept.last_modified.unwrap_or_default(),
+    };
+    (StatusCode::CREATED, Json(answer)).into_response()
 }
 
 /// Secret `id` of a document's `secrets` as GET shows it: its id and dates.
