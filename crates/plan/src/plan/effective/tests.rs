@@ -261,3 +261,27 @@ fn effective_secrets_are_masked_and_the_org_document_reaches_no_site() {
         ["acme: writing acme.json, acme/profiles/default.json purges the configuration cache of every site in the org (4 sites)"]
     );
 }
+
+#[test]
+fn the_summary_counts_the_sites_reached() {
+    use crate::plan::Summary;
+    use crate::plan::render::summary_line;
+    let summary = |update, effective| Summary {
+        update,
+        effective,
+        ..Summary::default()
+    };
+    assert_eq!(
+        summary_line(&summary(1, 100)),
+        "Plan: 0 to create, 1 to update, 0 to delete; 100 sites' effective configuration changes."
+    );
+    assert_eq!(
+        summary_line(&summary(1, 1)),
+        "Plan: 0 to create, 1 to update, 0 to delete; 1 site's effective configuration changes."
+    );
+    assert_eq!(
+        summary_line(&summary(1, 0)),
+        "Plan: 0 to create, 1 to update, 0 to delete."
+    );
+    assert_eq!(summary_line(&summary(0, 0)), "No changes.");
+}
