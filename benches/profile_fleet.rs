@@ -62,14 +62,16 @@ async fn run() {
         "{SITES} sites on {PROFILES} profiles against the bundled service on 127.0.0.1 (store in {})",
         data.path().display()
     );
-    println!(
-        "{:<34} {:>9} {:>10}  goal",
-        "phase", "time", "sites/s"
-    );
+    println!("{:<34} {:>9} {:>10}  goal", "phase", "time", "sites/s");
 
     let started = Instant::now();
     let applied = setup(&admin, &token).await;
-    report("setup: apply (library calls)", started.elapsed(), SITES, None);
+    report(
+        "setup: apply (library calls)",
+        started.elapsed(),
+        SITES,
+        None,
+    );
     println!("  ({applied} requests)");
 
     let imported = data.path().join("imported");
@@ -97,18 +99,16 @@ async fn run() {
         text(&plan.stderr)
     );
     assert!(text(&plan.stdout).ends_with("No changes.\n"));
-    report(
-        "siteops plan (no changes)",
-        elapsed,
-        SITES,
-        Some(GOAL),
-    );
+    report("siteops plan (no changes)", elapsed, SITES, Some(GOAL));
 
     let profile = imported.join(format!("sites/{ORG}/p3.profile.toml"));
     let toml = std::fs::read_to_string(&profile).expect("the imported profile");
     assert!(toml.contains("Fleet profile 3\""), "{toml}");
-    std::fs::write(&profile, toml.replace("Fleet profile 3\"", "Fleet profile three\""))
-        .expect("write");
+    std::fs::write(
+        &profile,
+        toml.replace("Fleet profile 3\"", "Fleet profile three\""),
+    )
+    .expect("write");
     let json_args = [
         "plan",
         "--root",
@@ -127,12 +127,7 @@ async fn run() {
         .expect("the profile");
     assert_eq!(changed["address"], format!("{ORG}/profiles/p3.json"));
     assert_eq!(changed["effective"].as_array().map(Vec::len), Some(100));
-    report(
-        "siteops plan (one profile changed)",
-        elapsed,
-        SITES,
-        None,
-    );
+    report("siteops plan (one profile changed)", elapsed, SITES, None);
 }
 
 /// Applies the generated fleet, as `siteops apply` does; returns the requests sent.

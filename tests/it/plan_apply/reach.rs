@@ -63,7 +63,11 @@ async fn reaches(newer: bool) {
         .siteops_at(&admin, "plan", &["--detailed-exitcode"])
         .await
         .expect(2);
-    let name = if newer { "plan-reach-newer" } else { "plan-reach-older" };
+    let name = if newer {
+        "plan-reach-newer"
+    } else {
+        "plan-reach-older"
+    };
     insta::assert_snapshot!(name, plan.stdout);
 
     let json = f
@@ -86,7 +90,9 @@ async fn reaches(newer: bool) {
     );
     assert_eq!(
         json["notes"],
-        json!(["acme: writing acme/profiles/repoless.json purges the configuration cache of every site in the org (6 sites)"])
+        json!([
+            "acme: writing acme/profiles/repoless.json purges the configuration cache of every site in the org (6 sites)"
+        ])
     );
 
     let comment = f

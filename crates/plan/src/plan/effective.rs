@@ -112,7 +112,7 @@ pub fn attach(plan: &mut Plan, desired: &Compiled, live: &LiveState, reach: &Rea
             Some(profile) => over(&shared(profile), &extender.document_after()),
             None => extender.document_after(),
         });
-        let mut before = comparable(match reach.aggregated.get(&extender.id) {
+        let mut before = comparable(match reach.aggregated.get(extender.id) {
             Some(Some(aggregated)) => aggregated.clone(),
             _ => match live.profiles.get(&key(extender.before)) {
                 Some(profile) => over(&shared(profile), extender.live),
@@ -149,7 +149,10 @@ pub fn attach(plan: &mut Plan, desired: &Compiled, live: &LiveState, reach: &Rea
         if planned.kind != Kind::Profile || planned.action == Action::NoOp {
             continue;
         }
-        let key = (planned.org.clone(), planned.name.clone().unwrap_or_default());
+        let key = (
+            planned.org.clone(),
+            planned.name.clone().unwrap_or_default(),
+        );
         if let Some((listed, unaffected)) = effects.remove(&key) {
             total += listed.len();
             planned.effective = listed;
@@ -228,8 +231,11 @@ fn extenders<'a>(
     let repository: BTreeMap<&SiteId, (&Value, Option<&Value>)> = (sites.into_iter())
         .map(|(id, body)| (id, (body, public.get(id).copied())))
         .collect();
-    let live_sites = (live.sites.iter()).filter_map(|(id, site)| Some((id, site.document.as_ref()?)));
-    let others = others.iter().filter(|(id, _)| !live.sites.contains_key(*id));
+    let live_sites =
+        (live.sites.iter()).filter_map(|(id, site)| Some((id, site.document.as_ref()?)));
+    let others = others
+        .iter()
+        .filter(|(id, _)| !live.sites.contains_key(*id));
     let mut out = Vec::new();
     for (id, document) in live_sites.chain(others) {
         let desired = repository.get(id).copied();

@@ -32,7 +32,8 @@ fn site(name: &str, body: Value) -> Resource {
 
 /// A site document: its content source, and the profile it names, if any.
 fn document(name: &str, extends: Option<&str>) -> Value {
-    let mut body = json!({"version": 1, "content": {"source": {"url": format!("https://c/{name}")}}});
+    let mut body =
+        json!({"version": 1, "content": {"source": {"url": format!("https://c/{name}")}}});
     if let Some(profile) = extends {
         body["extends"] = json!({"profile": profile});
     }
@@ -77,7 +78,11 @@ fn live() -> (LiveState, BTreeMap<SiteId, Value>) {
         stored(json!({"sidekick": {"project": "Other"}})),
     );
     let desired = desired();
-    for resource in desired.resources.iter().filter(|r| r.kind == ResourceKind::Site) {
+    for resource in desired
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::Site)
+    {
         let id = resource.site().expect("a site").clone();
         let site = LiveSite {
             document: Some(stored(resource.body.clone())),
@@ -93,7 +98,12 @@ fn plan(desired: &Compiled, live: &LiveState) -> Plan {
     diff(desired, live, &PlanSettings::default()).expect("plan")
 }
 
-fn reach(plan: &Plan, desired: &Compiled, live: &LiveState, others: BTreeMap<SiteId, Value>) -> Reach {
+fn reach(
+    plan: &Plan,
+    desired: &Compiled,
+    live: &LiveState,
+    others: BTreeMap<SiteId, Value>,
+) -> Reach {
     let mut aggregated = BTreeMap::new();
     for id in reached(plan, desired, live, &others) {
         // web's aggregated answer, as the service lays it over its profile; the others
@@ -157,7 +167,9 @@ fn a_changing_profile_shows_the_effective_diff_of_every_site_that_extends_it() {
     assert!(plan.has_changes());
     assert_eq!(
         plan.notes,
-        ["acme: writing acme/profiles/default.json purges the configuration cache of every site in the org (4 sites)"]
+        [
+            "acme: writing acme/profiles/default.json purges the configuration cache of every site in the org (4 sites)"
+        ]
     );
     // Additive in the JSON document: the entry lists them, the summary counts them.
     let json: Value = serde_json::from_str(&crate::plan::render::json(&plan)).expect("JSON");
@@ -179,7 +191,10 @@ fn nothing_is_read_or_noted_when_no_profile_or_org_document_changes() {
     assert!(plan.notes.is_empty());
     assert_eq!(plan.summary.effective, 0);
     let json = crate::plan::render::json(&plan);
-    assert!(!json.contains("effective") && !json.contains("unaffected"), "{json}");
+    assert!(
+        !json.contains("effective") && !json.contains("unaffected"),
+        "{json}"
+    );
 }
 
 #[test]
@@ -205,8 +220,10 @@ fn a_site_of_the_repository_is_taken_as_apply_leaves_it() {
 #[test]
 fn a_deleted_profile_leaves_its_sites_on_their_own_documents() {
     let (mut live, others) = live();
-    live.profiles
-        .insert(("acme".into(), "gone".into()), stored(json!({"robots": {"txt": "x"}})));
+    live.profiles.insert(
+        ("acme".into(), "gone".into()),
+        stored(json!({"robots": {"txt": "x"}})),
+    );
     live.profiles_listed.insert("acme".into());
     let mut document = stored(document("old", Some("gone")));
     document["robots"] = json!({"txt": "x"});
@@ -258,7 +275,9 @@ fn effective_secrets_are_masked_and_the_org_document_reaches_no_site() {
     );
     assert_eq!(
         plan.notes,
-        ["acme: writing acme.json, acme/profiles/default.json purges the configuration cache of every site in the org (4 sites)"]
+        [
+            "acme: writing acme.json, acme/profiles/default.json purges the configuration cache of every site in the org (4 sites)"
+        ]
     );
 }
 
