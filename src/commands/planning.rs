@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, anyhow, bail};
 use siteops_config::compile::{Compiled, Secrets, compile};
 use siteops_config::diagnostic::render;
-use siteops_plan::plan::{Plan, PlanSettings, diff, scrub};
+use siteops_plan::plan::{Plan, PlanSettings, diff, effective, scrub};
 use siteops_plan::remote::live;
 use siteops_plan::remote::{Client, ClientOptions, Endpoints, PathFamily, Token};
 use siteops_plan::scope::{PruneScope, Scope, ScopeError};
@@ -27,7 +27,8 @@ pub(super) struct Prepared {
 
 impl Prepared {
     /// Reads the live state and compares (the first time, after asking the service which
-    /// path family it answers, for `--api-family auto`).
+    /// path family it answers, for `--api-family auto`); then reads what the plan's
+    /// changing profiles reach, and puts it on the plan.
     pub(super) async fn plan(&mut self) -> Result<Plan> {
         if self.family.is_none() {
             self.family = Some(self.probe().await?);
@@ -41,7 +42,19 @@ impl Prepared {
         .await
         .map_err(|e| anyhow!(self.scrub(&e.to_string())))
         .context("cannot read the live state")?;
-        Ok(diff(&self.compiled, &live, &self.settings)?)
+        let mut plan = diff(&self.compiled, &live, &self.settings)?;
+        let reach = live::read_reach(
+            &self.client,
+            &plan,
+            &self.compiled,
+            &live,
+            self.sites_at_once,
+        )
+        .await
+        .map_err(|e| anyhow!(self.scrub(&e.to_string())))
+        .context("cannot read the sites that the plan's profiles reach")?;
+        effective::attach(&mut plan, &self.compiled, &live, &reach);
+        Ok(plan)
     }
 
     /// The path family the service answers, asked with one of the orgs planned (the

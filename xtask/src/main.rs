@@ -15,8 +15,8 @@ tasks:
   man           write the manual pages (siteops.1, siteops-<command>.1) into target/man
   docs          regenerate the guide's generated parts from the code (the table of
                 diagnostic codes in docs/src/diagnostics.md)
-  bench [NAME]  run the benchmarks, or one (fleet, plan, render, load, shared, ingest,
-                code_reload, preview_memory, diagnostics, soak) (release build)
+  bench [NAME]  run the benchmarks, or one (fleet, plan, profiles, render, load, shared,
+                ingest, code_reload, preview_memory, diagnostics, soak) (release build)
   bench compare [ingest|render] [--rounds N]
                 siteops side by side with htmd, ramhorns, the parse-only floor and the
                 references (helix-html2md, mustache.js from ../shared/anchors, installed
@@ -192,6 +192,7 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         None => cargo(&["bench"]),
         Some("fleet") => cargo(&["bench", "--bench", "fleet"]),
         Some("plan" | "apply" | "plan_apply") => cargo(&["bench", "--bench", "plan_apply"]),
+        Some("profiles" | "profile_fleet") => cargo(&["bench", "--bench", "profile_fleet"]),
         Some("render") => cargo(&["bench", "-p", "siteops-template", "--bench", "render"]),
         Some("load" | "server_load") => cargo(&["bench", "--bench", "server_load"]),
         Some("soak") => cargo(&["bench", "--bench", "soak"]),
@@ -201,7 +202,7 @@ fn bench(name: Option<&str>) -> Result<(), String> {
         Some("preview_memory" | "memory") => cargo(&["bench", "--bench", "preview_memory"]),
         Some("diagnostics") => cargo(&["bench", "-p", "siteops-config", "--bench", "diagnostics"]),
         Some(other) => Err(format!(
-            "no benchmark `{other}`: fleet, plan, render, load, shared, ingest, code_reload, preview_memory or diagnostics"
+            "no benchmark `{other}`: fleet, plan, profiles, render, load, shared, ingest, code_reload, preview_memory or diagnostics"
         )),
     }
 }

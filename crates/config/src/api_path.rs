@@ -82,6 +82,12 @@ pub fn site_yaml(org: &str, site: &str, name: &str) -> String {
     format!("config/{org}/sites/{site}/content/{name}.yaml")
 }
 
+/// A site's aggregated configuration (its document over its profile), read only:
+/// `config/<org>/aggregated/<site>.json`.
+pub fn aggregated(org: &str, site: &str) -> String {
+    format!("config/{org}/aggregated/{site}.json")
+}
+
 /// The org's sites: `config/<org>/sites.json`.
 pub fn sites(org: &str) -> String {
     format!("config/{org}/sites.json")
@@ -149,6 +155,11 @@ impl Location {
     /// The org's sites: `{"sites": [{"name": …}]}`.
     pub fn sites_of(org: &str) -> Location {
         Location::admin(sites(org))
+    }
+
+    /// A site's aggregated configuration, read only.
+    pub fn aggregated_of(site_id: &SiteId) -> Location {
+        Location::admin(aggregated(&site_id.org, &site_id.site))
     }
 
     /// A site's secrets without values: `{"secrets": [{"id": …}]}`.
@@ -348,6 +359,10 @@ mod tests {
             ),
             (Location::sites_of("acme"), "acme/sites"),
             (Location::profiles_of("acme"), "acme/profiles"),
+            (
+                Location::aggregated_of(&id),
+                "acme/aggregated/web/config.json",
+            ),
             (
                 Location::admin("config/acme/cdn.json".into()),
                 "acme/config/cdn.json",

@@ -717,7 +717,8 @@ async fn the_org_and_its_profiles_are_planned_and_applied() {
         plan.stdout,
         "~ update  acme.json  (--replace-secret: the stored value is replaced)\n      \
          ~ secrets.partner-preview.value: (sensitive) (value changed)\n\
-         \nAPI: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 1 to update, 0 to delete.\n"
+         \nnote: acme: writing acme.json purges the configuration cache of every site in the org (5 sites)\n\
+         API: older path family (`config/<org>/sites/<site>.json`)\nPlan: 0 to create, 1 to update, 0 to delete.\n"
     );
 
     std::fs::remove_file(f.root.join("sites/acme/spare.profile.toml")).expect("remove");

@@ -283,6 +283,8 @@ fn planned(resource: &Resource, action: Action) -> Planned {
         sensitive: matches!(kind, Kind::Secret) || resource.is_sensitive(),
         reason: None,
         extended_by: Vec::new(),
+        effective: Vec::new(),
+        unaffected: 0,
         before: None,
         after: None,
         changes: Vec::new(),
@@ -307,7 +309,7 @@ fn site_kind(kind: &ResourceKind) -> (Kind, Option<String>) {
 
 /// Fields inside a site document that the platform stamps: the content bus it gave the
 /// site. The diff ignores one the repository does not set.
-const STAMPED_IN_SITE: [(&str, &str); 1] = [("content", "contentBusId")];
+pub(super) const STAMPED_IN_SITE: [(&str, &str); 1] = [("content", "contentBusId")];
 
 /// The parts of a live site document that the plan manages as resources of their own
 /// (`public.json`, `secrets/<id>.json`) or not at all (`apiKeys`, which the service mints):
@@ -329,14 +331,7 @@ fn normalise(kind: &ResourceKind, live: &Value, desired: &Value, family: PathFam
         ResourceKind::Org | ResourceKind::Profile | ResourceKind::Site => owned(live, desired),
         _ => live.clone(),
     };
-    const SOURCE_TYPE: &str = "/code/source/type";
-    if family == PathFamily::Newer
-        && desired.pointer(SOURCE_TYPE) == Some(&json!("byogit"))
-        && let Some(kind) = live.pointer_mut(SOURCE_TYPE)
-        && *kind == json!("github")
-    {
-        *kind = json!("byogit");
-    }
+    byogit_as_desired(family, desired, &mut live);
     if let Value::Object(map) = &mut live {
         for field in SERVER_MANAGED {
             map.remove(field);
@@ -361,6 +356,19 @@ fn normalise(kind: &ResourceKind, live: &Value, desired: &Value, family: PathFam
         }
     }
     live
+}
+
+/// In the newer path family, `live`'s code source answered as `github` where `desired`
+/// says `byogit` reads as `byogit`: that family answers `byogit` so, with the same fields.
+pub(super) fn byogit_as_desired(family: PathFamily, desired: &Value, live: &mut Value) {
+    const SOURCE_TYPE: &str = "/code/source/type";
+    if family == PathFamily::Newer
+        && desired.pointer(SOURCE_TYPE) == Some(&json!("byogit"))
+        && let Some(kind) = live.pointer_mut(SOURCE_TYPE)
+        && *kind == json!("github")
+    {
+        *kind = json!("byogit");
+    }
 }
 
 /// A deletion of a live resource, with its masked body as `before`.

@@ -2,8 +2,10 @@
 //! (GitHub colours `+` and `-` lines), kept under the comment size limit by summarising
 //! the changes that do not fit. Pure; bodies in the plan are already masked.
 
-use super::render::{change_line, extended_by_line, family_line, field_name, summary_line};
-use super::{Action, Plan, Planned};
+use super::render::{
+    change_line, effective_line, extended_by_line, family_line, field_name, summary_line,
+};
+use super::{Action, Change, Plan, Planned, SiteEffect};
 
 /// GitHub's limit on the body of a comment, in characters.
 pub const COMMENT_LIMIT: usize = 65_536;
@@ -44,15 +46,21 @@ pub fn markdown(plan: &Plan, limit: usize) -> String {
     let budget = limit.saturating_sub(RESERVE);
     let mut used = head.chars().count();
     let mut blocks = Vec::new();
-    let changes: Vec<&Planned> = plan.changes().collect();
-    for resource in &changes {
-        let block = block(resource);
+    // Each change, then each site its change reaches: a block each, so that a profile
+    // that reaches many sites does not crowd the other changes out whole.
+    let changes: Vec<String> = (plan.changes())
+        .flat_map(|resource| {
+            let effects = resource.effective.iter().map(effect_block);
+            std::iter::once(block(resource)).chain(effects)
+        })
+        .collect();
+    for block in &changes {
         let size = block.chars().count();
         if used + size > budget {
             break;
         }
         used += size;
-        blocks.push(block);
+        blocks.push(block.clone());
     }
     let body: String = blocks.concat();
     let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
@@ -90,20 +98,39 @@ fn block(resource: &Planned) -> String {
         out.push_str(&format!("        {line}\n"));
     }
     if resource.action == Action::Update {
-        for change in &resource.changes {
-            match (&change.before, &change.after) {
-                (Some(before), Some(after)) if before != after => {
-                    let field = field_name(&change.path);
-                    out.push_str(&format!("-     {field}: {before}\n"));
-                    out.push_str(&format!("+     {field}: {after}\n"));
-                }
-                _ => {
-                    // `+ field: value`, `- field: value`, `~ field: … (value changed)`.
-                    let line = change_line(change);
-                    let (sign, rest) = line.split_at(1);
-                    let sign = if sign == "~" { "!" } else { sign };
-                    out.push_str(&format!("{sign}     {}\n", rest.trim_start()));
-                }
+        out.push_str(&change_lines(&resource.changes, "     "));
+    }
+    if let Some(line) = effective_line(resource) {
+        out.push_str(&format!("        {line}\n"));
+    }
+    out
+}
+
+/// A site a profile's change reaches: its name, and the old and new value of each field
+/// of its effective configuration.
+fn effect_block(effect: &SiteEffect) -> String {
+    let mut out = format!("          {}\n", effect.site);
+    out.push_str(&change_lines(&effect.changes, "         "));
+    out
+}
+
+/// Each change as `-` and `+` lines (`!` for a value that changed unseen), indented by
+/// `indent` after the sign.
+fn change_lines(changes: &[Change], indent: &str) -> String {
+    let mut out = String::new();
+    for change in changes {
+        match (&change.before, &change.after) {
+            (Some(before), Some(after)) if before != after => {
+                let field = field_name(&change.path);
+                out.push_str(&format!("-{indent}{field}: {before}\n"));
+                out.push_str(&format!("+{indent}{field}: {after}\n"));
+            }
+            _ => {
+                // `+ field: value`, `- field: value`, `~ field: … (value changed)`.
+                let line = change_line(change);
+                let (sign, rest) = line.split_at(1);
+                let sign = if sign == "~" { "!" } else { sign };
+                out.push_str(&format!("{sign}{indent}{}\n", rest.trim_start()));
             }
         }
     }

@@ -14,8 +14,12 @@
 //! `public.json`, the index and sitemap configurations (YAML on the service, compared as
 //! data), each secret, and each branch's worker configuration. Of each document, only the
 //! parts the repository declares ([`ownership`]).
+//!
+//! A plan also shows what its writes of profiles reach without writing it ([`effective`]):
+//! the effective configuration of each site that extends a changing profile.
 
 mod diff;
+pub mod effective;
 mod live;
 pub mod markdown;
 pub mod ownership;
@@ -27,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use diff::{PlanError, diff};
+pub use effective::{Reach, SiteEffect};
 pub use live::{LiveSite, LiveState};
 
 use siteops_config::compile::{Owner, REDACTED, ResourceKind};
@@ -107,6 +112,15 @@ pub struct Planned {
     /// whose effective configuration changes with it.
     #[serde(rename = "extendedBy", default, skip_serializing_if = "Vec::is_empty")]
     pub extended_by: Vec<String>,
+    /// Of a profile that changes: each site that extends it (of the repository, or live
+    /// only) whose effective configuration changes with it, and how ([`effective`]). A
+    /// consequence of this write, never a write of its own: apply writes only the profile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effective: Vec<SiteEffect>,
+    /// Of a profile that changes: how many sites that extend it keep their effective
+    /// configuration as it is.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unaffected: usize,
     /// The live body, masked, without the fields the service manages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<Value>,
@@ -200,12 +214,21 @@ pub struct Summary {
     pub update: usize,
     pub delete: usize,
     pub unchanged: usize,
+    /// Sites whose effective configuration changes with a profile the plan writes
+    /// ([`Planned::effective`]); not writes themselves.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub effective: usize,
 }
 
 impl Summary {
+    /// The writes: resources to create, update and delete.
     pub fn changes(&self) -> usize {
         self.create + self.update + self.delete
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The plan document: `siteops plan --format json` prints it, `--out` saves it.
@@ -231,8 +254,9 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether the plan writes anything, or anything's effective configuration changes.
     pub fn has_changes(&self) -> bool {
-        self.summary.changes() > 0
+        self.summary.changes() > 0 || self.summary.effective > 0
     }
 
     /// The resources that change, in plan order.

@@ -13,13 +13,19 @@ const RED: &str = "\x1b[31m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
-/// `Plan: 2 to create, 1 to update, 0 to delete.`, or `No changes.`
+/// `Plan: 2 to create, 1 to update, 0 to delete.`, or `No changes.`; with `; 100 sites'
+/// effective configuration changes` before the stop when a profile's change reaches sites.
 pub fn summary_line(summary: &Summary) -> String {
-    if summary.changes() == 0 {
+    if summary.changes() == 0 && summary.effective == 0 {
         return "No changes.".to_string();
     }
+    let effective = match summary.effective {
+        0 => String::new(),
+        1 => "; 1 site's effective configuration changes".to_string(),
+        n => format!("; {n} sites' effective configuration changes"),
+    };
     format!(
-        "Plan: {} to create, {} to update, {} to delete.",
+        "Plan: {} to create, {} to update, {} to delete{effective}.",
         summary.create, summary.update, summary.delete
     )
 }
@@ -51,14 +57,19 @@ pub fn human(plan: &Plan, styled: bool) -> String {
         }
         if resource.action == Action::Update {
             for change in &resource.changes {
-                let line = change_line(change);
-                let colour = match (&change.before, &change.after) {
-                    (None, _) => GREEN,
-                    (_, None) => RED,
-                    _ => YELLOW,
-                };
                 out.push_str("      ");
-                out.push_str(&paint(colour, &line));
+                out.push_str(&paint(change_colour(change), &change_line(change)));
+                out.push('\n');
+            }
+        }
+        if let Some(line) = effective_line(resource) {
+            out.push_str(&format!("      {line}\n"));
+        }
+        for effect in &resource.effective {
+            out.push_str(&format!("        {}\n", effect.site));
+            for change in &effect.changes {
+                out.push_str("          ");
+                out.push_str(&paint(change_colour(change), &change_line(change)));
                 out.push('\n');
             }
         }
@@ -96,6 +107,25 @@ pub fn extended_by_line(resource: &Planned) -> Option<String> {
         .then(|| format!("extended by {}", resource.extended_by.join(", ")))
 }
 
+/// Of a profile whose change reaches sites: `effective configuration changes on 3 sites
+/// (not written; 1 unaffected):`, the line above their diffs.
+pub fn effective_line(resource: &Planned) -> Option<String> {
+    let (sites, unaffected) = (resource.effective.len(), resource.unaffected);
+    if sites == 0 && unaffected == 0 {
+        return None;
+    }
+    let plural = |n: usize| if n == 1 { "site" } else { "sites" };
+    let unaffected = match unaffected {
+        0 => String::new(),
+        n => format!("; {n} unaffected"),
+    };
+    Some(format!(
+        "effective configuration changes on {sites} {} (not written{unaffected}){}",
+        plural(sites),
+        if sites == 0 { "" } else { ":" }
+    ))
+}
+
 /// The sign, word and colour of an action.
 pub fn action_style(action: Action) -> (char, &'static str, &'static str) {
     match action {
@@ -103,6 +133,15 @@ pub fn action_style(action: Action) -> (char, &'static str, &'static str) {
         Action::Update => ('~', "update", YELLOW),
         Action::Delete => ('-', "delete", RED),
         Action::NoOp => (' ', "no-op", ""),
+    }
+}
+
+/// Green for an added field, red for a removed one, yellow for a changed one.
+fn change_colour(change: &Change) -> &'static str {
+    match (&change.before, &change.after) {
+        (None, _) => GREEN,
+        (_, None) => RED,
+        _ => YELLOW,
     }
 }
 

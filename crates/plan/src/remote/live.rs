@@ -2,7 +2,7 @@
 //! repository has (and with pruning, every profile the service lists in its orgs); for
 //! each site in scope its document, and when it exists its public configuration, index and
 //! sitemap configurations, secrets (ids and dates only) and worker configurations. A site that does not exist costs one
-//! request.
+//! request. After the diff, [`read_reach`] reads what a plan's changing profiles reach.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 
 use super::{Client, ClientError, Location};
-use crate::plan::{Body, LiveSite, LiveState};
+use crate::plan::{Body, LiveSite, LiveState, Plan, Reach, effective};
 use crate::scope::PruneScope;
 use siteops_config::compile::{Compiled, Owner, ResourceKind};
 use siteops_config::model::SiteId;
@@ -127,6 +127,65 @@ pub async fn read(
         live.sites.insert(id, site);
     }
     Ok(live)
+}
+
+/// What a plan's writes of profiles and org documents reach beyond the live state it was
+/// made with ([`crate::plan::effective`]): the site listing of each org whose document or
+/// profiles the plan writes; of those whose profiles change, the documents of listed sites
+/// the live state lacks; and the aggregated configuration of each site that extends a
+/// changing profile. `sites_at_once` reads at a time (the client bounds requests in
+/// flight). Reads nothing when the plan writes no profile or org document.
+pub async fn read_reach(
+    client: &Client,
+    plan: &Plan,
+    desired: &Compiled,
+    live: &LiveState,
+    sites_at_once: usize,
+) -> Result<Reach, ClientError> {
+    let mut reach = Reach::default();
+    let profiles = effective::changing_profiles(plan);
+    let mut missing = Vec::new();
+    for org in effective::written_orgs(plan) {
+        let location = Location::sites_of(&org);
+        let Some(listing) = client.get_listing(&location).await? else {
+            continue;
+        };
+        let names = listed(client, &location, &listing, "sites", "name")?;
+        reach.sites.insert(org.clone(), names.len());
+        if !profiles.iter().any(|(o, _)| *o == org) {
+            continue;
+        }
+        missing.extend(names.into_iter().map(|(site, _)| SiteId {
+            org: org.clone(),
+            site,
+        }));
+    }
+    missing.retain(|id| !live.sites.contains_key(id));
+    let mut reads = futures_util::stream::iter(missing)
+        .map(|id| async move {
+            let document = client
+                .get(&Location::of_site(&id, &ResourceKind::Site))
+                .await?;
+            Ok::<_, ClientError>((id, document))
+        })
+        .buffer_unordered(sites_at_once.max(1));
+    while let Some(result) = reads.next().await {
+        if let (id, Some(document)) = result? {
+            reach.others.insert(id, document);
+        }
+    }
+    let reached = effective::reached(plan, desired, live, &reach.others);
+    let mut reads = futures_util::stream::iter(reached)
+        .map(|id| async move {
+            let aggregated = client.get(&Location::aggregated_of(&id)).await?;
+            Ok::<_, ClientError>((id, aggregated))
+        })
+        .buffer_unordered(sites_at_once.max(1));
+    while let Some(result) = reads.next().await {
+        let (id, aggregated) = result?;
+        reach.aggregated.insert(id, aggregated);
+    }
+    Ok(reach)
 }
 
 /// The org's profiles by name; `None` when the service has no listing (404, 405).
