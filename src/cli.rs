@@ -352,6 +352,11 @@ pub(crate) struct ApplyArgs {
     /// Do not ask for confirmation.
     #[arg(long)]
     pub yes: bool,
+    /// Where the values the service makes (secrets declared `made = "service"`, API keys)
+    /// go, answered once: a new file (mode 0600; an existing one is refused) of
+    /// `NAME=value` lines, as `gh secret set -f` reads. Needed when the plan makes one.
+    #[arg(long, value_name = "FILE")]
+    pub secrets_out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

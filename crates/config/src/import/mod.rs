@@ -4,9 +4,11 @@
 //! caller reads the service and writes the files.
 //!
 //! What the service stamps (`created`, `lastModified`, `contentBusId`, a secret's `hash`)
-//! or mints (`apiKeys` of a site or profile, the deprecated `tokens`) is not written.
-//! Secret values are never answered: each secret, and each CDN purge credential, becomes
-//! an environment reference with a derived name ([`env_name`]). Every site is written with
+//! or mints (`apiKeys` of a profile, the deprecated `tokens`) is not written; a site's
+//! minted API keys, and the secrets the service made (answered as hashed), are written as
+//! declarations of what the service makes (`made = "service"`), named by the keys'
+//! descriptions. Secret values are never answered: each other secret, and each CDN purge
+//! credential, becomes an environment reference with a derived name ([`env_name`]). Every site is written with
 //! its full `[code]` block (no `base`), so the files compile to the same bodies.
 
 use std::collections::BTreeMap;
@@ -16,7 +18,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::model::api::{AccessConfig, CdnConfig, PublicConfig, QueryConfig, SitemapConfig};
-use crate::model::files::{EnvRef, OrgFile, ProfileFile, SecretsFile, SiteFile};
+use crate::model::files::{
+    API_KEY_NAME_PATTERN, EnvRef, MadeApiKey, MadeBy, MadeSecret, OrgFile, ProfileFile,
+    SecretSource, SecretsFile, SiteFile,
+};
 
 #[cfg(test)]
 mod tests;
@@ -235,13 +240,14 @@ fn site_files(
     strip(&mut map, &STAMPED);
     // The name is the directory's; keys and tokens are minted by the service.
     map.remove("name");
-    for minted in ["apiKeys", "tokens"] {
-        if map.remove(minted).is_some() {
-            out.notes.push(format!(
-                "{at}: `{minted}` is minted by the service, not written"
-            ));
-        }
+    if map.remove("tokens").is_some() {
+        out.notes.push(format!(
+            "{at}: `tokens` is minted by the service, not written"
+        ));
     }
+    let api_keys = map
+        .remove("apiKeys")
+        .map(|keys| made_api_keys(&at, &keys, &mut out.notes));
     let listed_secrets = map.remove("secrets");
     let public = site.public.clone().or(map.remove("public"));
     map.remove("public");
@@ -255,7 +261,8 @@ fn site_files(
             message: "not a field of a site document that siteops writes".into(),
         });
     }
-    let file: SiteFile = typed(&at, map)?;
+    let mut file: SiteFile = typed(&at, map)?;
+    file.api_keys = api_keys.unwrap_or_default();
     let schema = |file: &str| format!("../../../schemas/files/{file}.schema.json");
     let imported = format!("Imported from the service's {at}.");
     let mut push = |file: &str, text: String| {
@@ -289,19 +296,37 @@ fn site_files(
         (None, Some(Value::Object(entries))) => entries.keys().cloned().collect(),
         _ => Vec::new(),
     };
+    // The service made the secrets it answers as hashed: their values were answered once,
+    // to whoever asked it to make them.
+    let made = |id: &str| {
+        listed_secrets
+            .as_ref()
+            .and_then(|entries| entries.get(id))
+            .and_then(|entry| entry.get("type"))
+            .and_then(Value::as_str)
+            == Some("hashed")
+    };
     if !ids.is_empty() {
         let secrets: SecretsFile = ids
             .iter()
             .map(|id| {
-                let env = env_name(&[org, name, id]);
-                (id.clone(), EnvRef { env })
+                let source = if made(id) {
+                    SecretSource::Made(MadeSecret {
+                        made: MadeBy::Service,
+                    })
+                } else {
+                    SecretSource::Env(EnvRef {
+                        env: env_name(&[org, name, id]),
+                    })
+                };
+                (id.clone(), source)
             })
             .collect();
         push(
             "secrets.toml",
             with_header(
                 &schema("secrets.toml"),
-                "Secret values are never answered: set each variable to the secret's value\n# before `siteops apply` (an existing secret is left alone unless --replace-secret).",
+                "Secret values are never answered: set each variable to the secret's value\n# before `siteops apply` (an existing secret is left alone unless --replace-secret);\n# the service makes those with `made = \"service\"`.",
                 &toml_text(&at, &secrets)?,
             ),
         );
@@ -327,6 +352,61 @@ fn site_files(
         push(file, with_header(&schema(file), &header, &text));
     }
     Ok(())
+}
+
+/// A document's minted API keys as declarations (`made = "service"`), each named by the
+/// `description` the service recorded; a key whose description cannot name it (none, not
+/// a name, or shared with another key) is left out, with a note.
+fn made_api_keys(
+    at: &str,
+    records: &Value,
+    notes: &mut Vec<String>,
+) -> BTreeMap<String, MadeApiKey> {
+    let mut out = BTreeMap::new();
+    let mut shared = Vec::new();
+    let records = records.as_object().into_iter().flat_map(|r| r.iter());
+    for (key, record) in records {
+        let roles: Vec<String> = (record.get("roles").and_then(Value::as_array))
+            .map(|roles| {
+                roles
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let name = record.get("description").and_then(Value::as_str);
+        match name.filter(|name| is_key_name(name)) {
+            Some(name) if !roles.is_empty() => {
+                let declared = MadeApiKey {
+                    made: MadeBy::Service,
+                    roles,
+                };
+                if out.insert(name.to_string(), declared).is_some() {
+                    shared.push(name.to_string());
+                }
+            }
+            _ => notes.push(format!(
+                "{at}: API key `{key}` is not written: its description does not name it (letters, digits, `-`, `_`) or it has no roles"
+            )),
+        }
+    }
+    for name in shared {
+        out.remove(&name);
+        notes.push(format!(
+            "{at}: API keys described `{name}` are not written: more than one key has that description"
+        ));
+    }
+    out
+}
+
+/// Whether `name` matches [`API_KEY_NAME_PATTERN`], `^[a-zA-Z0-9-_]+$`.
+fn is_key_name(name: &str) -> bool {
+    debug_assert_eq!(API_KEY_NAME_PATTERN, "^[a-zA-Z0-9-_]+$");
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn object(at: &str, value: &Value) -> Result<Map<String, Value>, ImportError> {

@@ -57,12 +57,21 @@ fn website() -> SiteSnapshot {
                 }
             },
             "public": {"paths": {"includes": ["/content/website/"]}},
-            "secrets": {"git-sync": {"id": "git-sync", "created": "2026-01-05T09:00:00Z"}},
-            "apiKeys": {"ci": {"id": "k", "created": "2026-01-05T09:00:00Z",
-                "expiration": "2027-01-05T09:00:00Z", "roles": [], "subject": "ci"}}
+            "secrets": {
+                "git-sync": {"id": "git-sync", "type": "key", "created": "2026-01-05T09:00:00Z"},
+                "partner": {"id": "partner", "type": "hashed", "hash": "abc"}
+            },
+            "apiKeys": {
+                "k": {"id": "k", "created": "2026-01-05T09:00:00Z",
+                    "expiration": "2027-01-05T09:00:00Z", "roles": ["publish"],
+                    "subject": "acme/website", "description": "ci-publish"},
+                "k2": {"id": "k2", "created": "2026-01-05T09:00:00Z",
+                    "expiration": "2027-01-05T09:00:00Z", "roles": ["publish"],
+                    "subject": "acme/website", "description": "made by hand"}
+            }
         }),
         public: None,
-        secrets: Some(vec!["git-sync".into()]),
+        secrets: Some(vec!["git-sync".into(), "partner".into()]),
         query: Some(json!({
             "version": 1,
             "indices": {"default": {
@@ -157,7 +166,7 @@ fn a_site_becomes_its_files() {
         imported.notes,
         [
             "config/acme.json: secret `made` is hashed (made on the service): not written; its value cannot be read back",
-            "config/acme/sites/website.json: `apiKeys` is minted by the service, not written",
+            "config/acme/sites/website.json: API key `k2` is not written: its description does not name it (letters, digits, `-`, `_`) or it has no roles",
         ]
     );
     // No secret value, no stamp.

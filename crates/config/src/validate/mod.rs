@@ -28,7 +28,7 @@ pub use fleet::Explanation;
 use crate::diagnostic::{self, Code, Diagnostic, SourceLookup, Summary};
 use crate::document::push_token;
 use crate::model::code_repo::CodeRepo;
-use crate::model::files::EnvRef;
+use crate::model::files::{EnvRef, SecretSource};
 use crate::model::{Fleet, Sensitive, Site, WorkerEntrySpec, api};
 use crate::repo::RepoFiles;
 use crate::source::SourceFile;
@@ -319,13 +319,26 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         .secrets
         .iter()
         .flat_map(|secrets| {
-            secrets.value.iter().map(|(id, env)| {
-                (
-                    id.clone(),
-                    sensitive(secrets, &format!("{}/env", push_token("", id)), env),
-                )
-            })
+            secrets
+                .value
+                .iter()
+                .filter_map(|(id, source)| match source {
+                    SecretSource::Env(env) => Some((
+                        id.clone(),
+                        sensitive(secrets, &format!("{}/env", push_token("", id)), env),
+                    )),
+                    SecretSource::Made(_) => None,
+                })
         })
+        .collect();
+    let made_secrets = (files.secrets.iter())
+        .flat_map(|secrets| secrets.value.iter())
+        .filter(|(_, source)| matches!(source, SecretSource::Made(_)))
+        .map(|(id, _)| id.clone())
+        .collect();
+    let api_keys = (site_file.into_iter())
+        .flat_map(|file| file.api_keys.iter())
+        .map(|(name, key)| (name.clone(), key.roles.clone()))
         .collect();
     let transform = files
         .transform
@@ -363,6 +376,8 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         sitemap: files.sitemap.as_ref().map(|s| s.value.clone()),
         cdn,
         secrets,
+        made_secrets,
+        api_keys,
         transform,
     }
 }

@@ -304,6 +304,26 @@ impl Client {
         self.post_as(location, JSON, bytes).await
     }
 
+    /// POSTs a request that has the service make something (a secret, an API key) and
+    /// returns its answer, which holds the value made: the caller keeps it from every log.
+    pub async fn post_for_answer(
+        &self,
+        location: &Location,
+        body: &Value,
+    ) -> Result<Value, ClientError> {
+        let url = self.url(location)?;
+        let bytes = serde_json::to_vec(body).expect("JSON serializes");
+        let exchange = self
+            .request(Method::POST, location.service, &url, Some((JSON, bytes)))
+            .await?;
+        check(&Method::POST, &url, &exchange)?;
+        serde_json::from_slice(&exchange.body).map_err(|e| ClientError::NotJson {
+            method: "POST".into(),
+            url,
+            message: e.to_string(),
+        })
+    }
+
     /// POSTs YAML text (`content-type: text/yaml`), for the documents the service keeps
     /// as YAML.
     pub async fn post_yaml(&self, location: &Location, text: &str) -> Result<(), ClientError> {
