@@ -4,6 +4,7 @@
 
 mod e2e;
 mod families;
+mod made;
 mod outputs;
 mod resilience;
 
