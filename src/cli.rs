@@ -329,6 +329,10 @@ pub(crate) struct ImportArgs {
     /// profiles are always written: the sites name them.
     #[arg(long = "site", value_name = "NAME|GLOB")]
     pub sites: Vec<String>,
+    /// Address of the transformation worker ({transform_url}): each site's worker
+    /// configurations, every branch it lists, are written as `transform/<branch>.toml`.
+    #[arg(long, value_name = "URL")]
+    pub transform_url: Option<String>,
     /// Print what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,

@@ -8,7 +8,7 @@ use super::{Fixture, Run};
 
 /// The declarations added to the example fleet: a made secret of acme/website and an API
 /// key of acme/blog.
-fn declare(f: &Fixture) {
+pub(crate) fn declare(f: &Fixture) {
     let append = |file: &str, text: &str| {
         let path = f.root.join(file);
         let mut body = std::fs::read_to_string(&path).expect("read");
@@ -26,7 +26,7 @@ fn declare(f: &Fixture) {
 }
 
 /// `NAME=value` lines of a `--secrets-out` file.
-fn kept(path: &Path) -> Vec<(String, String)> {
+pub(crate) fn kept(path: &Path) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(path).expect("the file");
     assert!(text.starts_with("# "), "a comment first: {text}");
     text.lines()

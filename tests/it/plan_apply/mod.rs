@@ -4,7 +4,7 @@
 
 mod e2e;
 mod families;
-mod made;
+pub(crate) mod made;
 mod outputs;
 mod resilience;
 

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use crate::model::api::{AccessConfig, CdnConfig, PublicConfig, QueryConfig, SitemapConfig};
 use crate::model::files::{
     API_KEY_NAME_PATTERN, EnvRef, MadeApiKey, MadeBy, MadeSecret, OrgFile, ProfileFile,
-    SecretSource, SecretsFile, SiteFile,
+    SecretSource, SecretsFile, SiteFile, TransformEntryFile, TransformFile,
 };
 
 #[cfg(test)]
@@ -51,6 +51,9 @@ pub struct SiteSnapshot {
     pub query: Option<Value>,
     /// `…/content/sitemap.yaml`, as data.
     pub sitemap: Option<Value>,
+    /// Branch -> the worker's entries for it (`config/<org>/<site>/<branch>`), when the
+    /// worker was read.
+    pub workers: BTreeMap<String, Value>,
 }
 
 /// One file to write, by path relative to the repository root (`/`-separated).
@@ -65,6 +68,9 @@ pub struct ImportedFile {
 pub struct Imported {
     pub files: Vec<ImportedFile>,
     pub notes: Vec<String>,
+    /// The templates the imported worker entries name (`sites/<org>/<site>/templates/…`),
+    /// which live in the site's code, not on the services: validation looks for them here.
+    pub templates: Vec<String>,
 }
 
 /// A document the import cannot write as files: which, where, and why.
@@ -143,6 +149,7 @@ pub fn import(snapshot: &OrgSnapshot) -> Result<Imported, ImportError> {
         site_files(org, name, site, &mut out)?;
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.templates.sort();
     Ok(out)
 }
 
@@ -331,6 +338,33 @@ fn site_files(
             ),
         );
     }
+    let mut keys = TemplateKeys::default();
+    let mut templates: Vec<String> = Vec::new();
+    for (branch, entries) in &site.workers {
+        let at = format!(
+            "transform: {}",
+            crate::api_path::worker_branch(org, name, branch)
+        );
+        let file = transform_file(&at, entries, &mut keys, &[org, name])?;
+        for template in file.entry.iter().filter_map(|e| e.template.as_deref()) {
+            let path = format!("{dir}{template}");
+            if template.starts_with('/') && !templates.contains(&path) {
+                templates.push(path);
+            }
+        }
+        let header = format!(
+            "The worker's entries for branch `{branch}`, imported from its {}.",
+            crate::api_path::worker_branch(org, name, branch)
+        );
+        push(
+            &format!("transform/{branch}.toml"),
+            with_header(
+                "../../../../schemas/files/transform.toml.schema.json",
+                &header,
+                &toml_text(&at, &file)?,
+            ),
+        );
+    }
     for (file, value, part) in [
         ("query.toml", &site.query, "query"),
         ("sitemap.toml", &site.sitemap, "sitemap"),
@@ -351,7 +385,67 @@ fn site_files(
         };
         push(file, with_header(&schema(file), &header, &text));
     }
+    out.templates.extend(templates);
     Ok(())
+}
+
+/// The variables the worker entries' `templateApiKey`s are read from: one per distinct
+/// key of a site (`ACME_WEBSITE_TEMPLATE_API_KEY`, then `…_2`), since values are compared,
+/// never written.
+#[derive(Default)]
+struct TemplateKeys(Vec<String>);
+
+impl TemplateKeys {
+    fn variable(&mut self, owner: &[&str], value: &str) -> String {
+        let index = match self.0.iter().position(|known| known == value) {
+            Some(index) => index,
+            None => {
+                self.0.push(value.to_string());
+                self.0.len() - 1
+            }
+        };
+        let mut parts = owner.to_vec();
+        parts.push("template-api-key");
+        let name = env_name(&parts);
+        match index {
+            0 => name,
+            n => format!("{name}_{}", n + 1),
+        }
+    }
+}
+
+/// A branch's worker entries as a `transform/<branch>.toml`: the entries as the worker
+/// holds them, each `templateApiKey` an environment reference.
+fn transform_file(
+    at: &str,
+    entries: &Value,
+    keys: &mut TemplateKeys,
+    owner: &[&str],
+) -> Result<TransformFile, ImportError> {
+    let Value::Array(entries) = entries else {
+        return Err(ImportError {
+            document: at.to_string(),
+            field: "(document)".into(),
+            message: format!("expected an array of entries, found {}", kind_of(entries)),
+        });
+    };
+    let entry = entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let mut entry = object(at, entry)?;
+            if let Some(key) = entry.remove("templateApiKey") {
+                let value = key.as_str().unwrap_or_default();
+                let env = EnvRef {
+                    env: keys.variable(owner, value),
+                };
+                let env = serde_json::to_value(env).expect("serializes");
+                entry.insert("templateApiKey".into(), env);
+            }
+            typed_value(at, &index.to_string(), Value::Object(entry))
+        })
+        .collect::<Result<Vec<TransformEntryFile>, ImportError>>()?;
+    Ok(TransformFile { entry })
 }
 
 /// A document's minted API keys as declarations (`made = "service"`), each named by the
