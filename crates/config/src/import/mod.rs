@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 
 use crate::model::api::{AccessConfig, CdnConfig, PublicConfig, QueryConfig, SitemapConfig};
 use crate::model::files::{
-    API_KEY_NAME_PATTERN, EnvRef, MadeApiKey, MadeBy, MadeSecret, OrgFile, ProfileFile,
-    SecretSource, SecretsFile, SiteFile, TransformEntryFile, TransformFile,
+    API_KEY_NAME_PATTERN, EnvRef, MadeApiKey, MadeBy, OrgFile, ProfileFile, SecretSource,
+    SecretsFile, SiteFile, TransformEntryFile, TransformFile,
 };
 
 #[cfg(test)]
@@ -318,13 +318,9 @@ fn site_files(
             .iter()
             .map(|id| {
                 let source = if made(id) {
-                    SecretSource::Made(MadeSecret {
-                        made: MadeBy::Service,
-                    })
+                    SecretSource::made()
                 } else {
-                    SecretSource::Env(EnvRef {
-                        env: env_name(&[org, name, id]),
-                    })
+                    SecretSource::env(env_name(&[org, name, id]))
                 };
                 (id.clone(), source)
             })

@@ -89,11 +89,11 @@ pub struct MadeApiKey {
     pub roles: Vec<String>,
 }
 
-/// Who makes a value the repository does not hold.
+/// Who makes a value the repository does not hold: `service`, the administration
+/// service, which answers the value once, when it makes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MadeBy {
-    /// The administration service: it answers the value once, when it makes it.
     Service,
 }
 
@@ -186,22 +186,48 @@ pub struct OrgFile {
 /// the value, or saying the service makes it. Values never live in the repository.
 pub type SecretsFile = BTreeMap<String, SecretSource>;
 
-/// Where a secret's value comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum SecretSource {
-    /// An environment variable, read when the configuration is compiled.
-    Env(EnvRef),
-    /// The service (`made = "service"`): apply asks it to make the secret when it does not
-    /// exist and writes the value, answered once, to `--secrets-out`.
-    Made(MadeSecret),
-}
-
-/// `made = "service"`: a secret whose value the service makes.
+/// Where a secret's value comes from: an environment variable (`env`), or the service
+/// (`made = "service"`: apply asks it to make the secret when it does not exist and writes
+/// the value, answered once, to `--secrets-out`). One of the two.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MadeSecret {
-    pub made: MadeBy,
+#[schemars(extend("minProperties" = 1, "maxProperties" = 1))]
+pub struct SecretSource {
+    /// Name of the environment variable that holds the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z_][A-Za-z0-9_]*$"))]
+    pub env: Option<String>,
+    /// `"service"`: the service makes the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "MadeBy")]
+    pub made: Option<MadeBy>,
+}
+
+impl SecretSource {
+    /// A value read from variable `name`.
+    pub fn env(name: String) -> SecretSource {
+        SecretSource {
+            env: Some(name),
+            made: None,
+        }
+    }
+
+    /// A value the service makes.
+    pub fn made() -> SecretSource {
+        SecretSource {
+            env: None,
+            made: Some(MadeBy::Service),
+        }
+    }
+
+    pub fn is_made(&self) -> bool {
+        self.made.is_some()
+    }
+
+    /// The variable, for a value read from one.
+    pub fn env_ref(&self) -> Option<EnvRef> {
+        self.env.clone().map(|env| EnvRef { env })
+    }
 }
 
 /// A sensitive value, read from an environment variable when the configuration is compiled.

@@ -28,7 +28,7 @@ pub use fleet::Explanation;
 use crate::diagnostic::{self, Code, Diagnostic, SourceLookup, Summary};
 use crate::document::push_token;
 use crate::model::code_repo::CodeRepo;
-use crate::model::files::{EnvRef, SecretSource};
+use crate::model::files::EnvRef;
 use crate::model::{Fleet, Sensitive, Site, WorkerEntrySpec, api};
 use crate::repo::RepoFiles;
 use crate::source::SourceFile;
@@ -319,21 +319,16 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         .secrets
         .iter()
         .flat_map(|secrets| {
-            secrets
-                .value
-                .iter()
-                .filter_map(|(id, source)| match source {
-                    SecretSource::Env(env) => Some((
-                        id.clone(),
-                        sensitive(secrets, &format!("{}/env", push_token("", id)), env),
-                    )),
-                    SecretSource::Made(_) => None,
-                })
+            secrets.value.iter().filter_map(|(id, source)| {
+                let env = source.env_ref()?;
+                let pointer = format!("{}/env", push_token("", id));
+                Some((id.clone(), sensitive(secrets, &pointer, &env)))
+            })
         })
         .collect();
     let made_secrets = (files.secrets.iter())
         .flat_map(|secrets| secrets.value.iter())
-        .filter(|(_, source)| matches!(source, SecretSource::Made(_)))
+        .filter(|(_, source)| source.is_made())
         .map(|(id, _)| id.clone())
         .collect();
     let api_keys = (site_file.into_iter())
