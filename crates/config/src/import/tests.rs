@@ -71,6 +71,18 @@ fn website() -> SiteSnapshot {
             }
         }),
         public: None,
+        workers: [(
+            "main".to_string(),
+            json!([{
+                "path": "/products/", "regex": "/\\d+$/",
+                "endpoint": "https://api.acme.example/products/{{id}}.json",
+                "template": "/templates/product.html", "templateApiKey": "k3y-value"
+            }, {
+                "path": "/docs/", "endpoint": "https://docs.acme.example/{{id}}",
+                "regex": "/[^/]+$/", "templateApiKey": "other-k3y"
+            }]),
+        )]
+        .into(),
         secrets: Some(vec!["git-sync".into(), "partner".into()]),
         query: Some(json!({
             "version": 1,
@@ -156,7 +168,12 @@ fn a_site_becomes_its_files() {
             "sites/acme/website/secrets.toml",
             "sites/acme/website/site.toml",
             "sites/acme/website/sitemap.toml",
+            "sites/acme/website/transform/main.toml",
         ]
+    );
+    assert_eq!(
+        imported.templates,
+        ["sites/acme/website/templates/product.html"]
     );
     for path in paths {
         let name = path.trim_start_matches("sites/acme/").replace('/', "__");
@@ -173,6 +190,7 @@ fn a_site_becomes_its_files() {
     for f in &imported.files {
         for never in [
             "t0ken-value",
+            "k3y-value",
             "contentBusId",
             "created = \"x\"",
             "abc",
@@ -193,6 +211,10 @@ fn the_files_compile_to_the_documents_they_came_from() {
     repo.insert("siteops.toml", settings_file());
     for f in &imported.files {
         repo.insert(f.path.clone(), f.text.clone());
+    }
+    // The templates come from the site's code, copied in by hand.
+    for template in &imported.templates {
+        repo.insert(template.clone(), "<main>{{title}}</main>".to_string());
     }
     let validation = validate(&repo, &Options::default());
     assert!(!validation.has_errors(), "{:#?}", validation.diagnostics);
@@ -236,6 +258,21 @@ fn the_files_compile_to_the_documents_they_came_from() {
     assert_eq!(
         body(site("website"), ResourceKind::Secret("git-sync".into())),
         json!({"value": "value of ACME_WEBSITE_GIT_SYNC"})
+    );
+    assert_eq!(
+        body(site("website"), ResourceKind::Secret("partner".into())),
+        crate::compile::made_secret()
+    );
+    assert_eq!(
+        body(site("website"), ResourceKind::ApiKey("ci-publish".into())),
+        json!({"description": "ci-publish", "roles": ["publish"]})
+    );
+    let mut worker = snapshot.sites["website"].workers["main"].clone();
+    worker[0]["templateApiKey"] = json!("value of ACME_WEBSITE_TEMPLATE_API_KEY");
+    worker[1]["templateApiKey"] = json!("value of ACME_WEBSITE_TEMPLATE_API_KEY_2");
+    assert_eq!(
+        body(site("website"), ResourceKind::Worker("main".into())),
+        worker
     );
     // Compilation names the site in its document, as the service does.
     let mut expected = snapshot.sites["blog"].document.clone();
