@@ -88,6 +88,7 @@ async fn run() {
         let options = ApplyOptions {
             concurrency: CONCURRENCY,
             progress: &NoProgress,
+            made: None,
         };
         let report = apply::run(&unlimited, &empty, &options)
             .await

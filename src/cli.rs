@@ -329,6 +329,10 @@ pub(crate) struct ImportArgs {
     /// profiles are always written: the sites name them.
     #[arg(long = "site", value_name = "NAME|GLOB")]
     pub sites: Vec<String>,
+    /// Address of the transformation worker ({transform_url}): each site's worker
+    /// configurations, every branch it lists, are written as `transform/<branch>.toml`.
+    #[arg(long, value_name = "URL")]
+    pub transform_url: Option<String>,
     /// Print what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -352,6 +356,11 @@ pub(crate) struct ApplyArgs {
     /// Do not ask for confirmation.
     #[arg(long)]
     pub yes: bool,
+    /// Where the values the service makes (secrets declared `made = "service"`, API keys)
+    /// go, answered once: a new file (mode 0600; an existing one is refused) of
+    /// `NAME=value` lines, as `gh secret set -f` reads. Needed when the plan makes one.
+    #[arg(long, value_name = "FILE")]
+    pub secrets_out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

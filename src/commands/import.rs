@@ -21,9 +21,12 @@ use crate::cli::ImportArgs;
 
 pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     let remote = &args.remote;
+    let worker = (args.transform_url.as_deref())
+        .map(|url| check_url("--transform-url", url))
+        .transpose()?;
     let endpoints = Endpoints {
         admin: check_url("--admin", &remote.admin)?,
-        worker: None,
+        worker,
     };
     let (mut client, named) = remote_client(remote, endpoints)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -92,6 +95,16 @@ pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     }
     for note in &imported.notes {
         eprintln!("note: {note}");
+    }
+    let missing: Vec<&str> = (imported.templates.iter())
+        .filter(|path| !args.root.join(path).exists())
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "note: the worker entries name templates of the sites' code, which the services do not answer; copy them here for `siteops validate`: {}",
+            missing.join(", ")
+        );
     }
     let sites = snapshot.sites.len();
     let profiles = snapshot.profiles.len();
@@ -200,11 +213,12 @@ async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>,
         Location::of_site(id, &ResourceKind::Query),
         Location::of_site(id, &ResourceKind::Sitemap),
     );
-    let (public, secrets, query, sitemap) = tokio::try_join!(
+    let (public, secrets, query, sitemap, workers) = tokio::try_join!(
         client.get(&public),
         client.get_listing(&listing),
         client.get_yaml(&query),
         client.get_yaml(&sitemap),
+        read_workers(client, id),
     )?;
     // The listing is keyed by id (`{"<id>": {…}}`); without one, the document's entries.
     let secrets = secrets
@@ -217,7 +231,33 @@ async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>,
         secrets,
         query,
         sitemap,
+        workers,
     }))
+}
+
+/// Every branch's worker entries, as the worker lists its branches; none without a worker.
+async fn read_workers(
+    client: &Client,
+    id: &SiteId,
+) -> Result<BTreeMap<String, Value>, ClientError> {
+    if client.endpoints().worker.is_none() {
+        return Ok(BTreeMap::new());
+    }
+    let Some(listing) = client.get_listing(&Location::branches_of(id)).await? else {
+        return Ok(BTreeMap::new());
+    };
+    let branches = (listing.get("branches").and_then(Value::as_array))
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let mut workers = BTreeMap::new();
+    for branch in branches {
+        let kind = ResourceKind::Worker(branch.to_string());
+        if let Some(entries) = client.get(&Location::of_site(id, &kind)).await? {
+            workers.insert(branch.to_string(), entries);
+        }
+    }
+    Ok(workers)
 }
 
 /// The `key = "name"` of each item of a listing's array.

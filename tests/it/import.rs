@@ -227,3 +227,87 @@ async fn an_org_imported_from_the_newer_family_plans_no_changes_on_either() {
         .expect(0);
     assert!(run.stdout.contains("newer path family"), "{}", run.stdout);
 }
+
+/// What the service made (a secret, an API key) is imported as made, and the worker's
+/// configurations with `--transform-url`: with the templates of the site's code copied
+/// in, the imported repository validates and plans no changes.
+#[tokio::test]
+async fn made_values_and_worker_configurations_round_trip() {
+    let f = Fixture::start().await;
+    crate::plan_apply::made::declare(&f);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("made.env");
+    let out_arg = out.display().to_string();
+    f.siteops("apply", &["--yes", "--secrets-out", &out_arg])
+        .await
+        .expect(0);
+    let values: Vec<String> = crate::plan_apply::made::kept(&out)
+        .into_iter()
+        .map(|(_, value)| value)
+        .collect();
+    let root = dir.path().join("imported");
+    let run = f
+        .import(&root, &["--transform-url", &f.worker_url()])
+        .await
+        .expect(0);
+    assert!(
+        run.stderr
+            .contains("copy them here for `siteops validate`: sites/acme/website/templates/"),
+        "{}",
+        run.stderr
+    );
+    let read = |file: &str| std::fs::read_to_string(root.join(file)).expect(file);
+    let secrets = read("sites/acme/website/secrets.toml");
+    assert!(
+        secrets.contains("[partner-token]\nmade = \"service\"\n"),
+        "{secrets}"
+    );
+    let blog = read("sites/acme/blog/site.toml");
+    assert!(
+        blog.contains("[apiKeys.ci-publish]\nmade = \"service\"\nroles = [\"config_admin\"]\n"),
+        "{blog}"
+    );
+    let worker = read("sites/acme/website/transform/main.toml");
+    assert!(
+        worker.contains("templateApiKey = { env = \"ACME_WEBSITE_TEMPLATE_API_KEY\" }")
+            || worker.contains("env = \"ACME_WEBSITE_TEMPLATE_API_KEY\""),
+        "{worker}"
+    );
+    for file in files_under(&root) {
+        let text = read(&file);
+        for value in values
+            .iter()
+            .map(String::as_str)
+            .chain([crate::plan_apply::TEMPLATE_KEY])
+        {
+            assert!(!text.contains(value), "{file} holds a secret value");
+        }
+    }
+    crate::support::copy_dir(
+        &f.root.join("sites/acme/website/templates"),
+        &root.join("sites/acme/website/templates"),
+    );
+    f.on(&root, "validate", &[]).await.expect(0);
+    let root_arg = root.display().to_string();
+    let (admin, worker) = (f.admin_url(), f.worker_url());
+    let plan = [
+        "plan",
+        "--root",
+        &root_arg,
+        "--admin",
+        &admin,
+        "--transform-url",
+        &worker,
+        "--detailed-exitcode",
+    ];
+    let mut env = vec![("SITEOPS_ADMIN_TOKEN", f.token.as_str())];
+    env.extend(IMPORTED_SECRETS.iter().map(|name| (*name, "any-value")));
+    env.push((
+        "ACME_WEBSITE_TEMPLATE_API_KEY",
+        crate::plan_apply::TEMPLATE_KEY,
+    ));
+    let run = run_siteops(plan.map(str::to_string).to_vec(), &env)
+        .await
+        .expect(0);
+    assert!(run.stdout.ends_with("\nNo changes.\n"), "{}", run.stdout);
+}

@@ -76,6 +76,13 @@ pub fn secret(org: &str, site: &str, id: &str) -> String {
     format!("config/{org}/sites/{site}/secrets/{id}.json")
 }
 
+/// An API key the repository declares, by name: `config/<org>/sites/<site>/apiKeys/<name>.json`.
+/// The plan's address for it; the service keys a key's record by its id, and mints one at
+/// `apiKeys.json` ([`Location::api_keys_of`]).
+pub fn api_key(org: &str, site: &str, name: &str) -> String {
+    format!("config/{org}/sites/{site}/apiKeys/{name}.json")
+}
+
 /// A site's configuration the service keeps as YAML (`query`, `sitemap`):
 /// `config/<org>/sites/<site>/content/<name>.yaml`.
 pub fn site_yaml(org: &str, site: &str, name: &str) -> String {
@@ -141,6 +148,7 @@ impl Location {
             ResourceKind::Access => Location::admin(site_part(org, name, "access")),
             ResourceKind::Code => Location::admin(site_part(org, name, "code")),
             ResourceKind::Secret(id) => Location::admin(secret(org, name, id)),
+            ResourceKind::ApiKey(key) => Location::admin(api_key(org, name, key)),
             ResourceKind::Worker(branch) => Location::worker(worker_branch(org, name, branch)),
             ResourceKind::Query => Location::admin(site_yaml(org, name, "query")),
             ResourceKind::Sitemap => Location::admin(site_yaml(org, name, "sitemap")),
@@ -165,6 +173,11 @@ impl Location {
     /// A site's secrets without values: `{"secrets": [{"id": …}]}`.
     pub fn secrets_of(site_id: &SiteId) -> Location {
         Location::admin(site_part(&site_id.org, &site_id.site, "secrets"))
+    }
+
+    /// A site's API keys: GET lists their records, POST mints one.
+    pub fn api_keys_of(site_id: &SiteId) -> Location {
+        Location::admin(site_part(&site_id.org, &site_id.site, "apiKeys"))
     }
 
     /// The branches with worker entries: `{"branches": […]}`.

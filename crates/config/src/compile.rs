@@ -81,6 +81,12 @@ impl fmt::Display for Owner {
 /// The stand-in for a secret value in redacted output.
 pub const REDACTED: &str = "(sensitive)";
 
+/// The body of a secret the service makes (`made = "service"`): no value, which the service
+/// chooses and answers once, to the request that makes it.
+pub fn made_secret() -> Value {
+    serde_json::json!({ "made": "service" })
+}
+
 /// One document the service takes, addressed as the API addresses it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ResourceKind {
@@ -93,7 +99,12 @@ pub enum ResourceKind {
     Public,
     Access,
     Code,
+    /// A secret: its value (`{"value"}`), or [`made_secret`]'s body for one the service
+    /// makes.
     Secret(String),
+    /// An admin API key the service mints, by name (the `description` it records); the
+    /// body is what the mint request sends, `{"description", "roles"}`.
+    ApiKey(String),
     /// The worker configuration of one branch.
     Worker(String),
     /// The index configuration, `content/query.yaml`: kept as YAML by the service.
@@ -224,10 +235,17 @@ impl Resource {
         values.into_iter().filter_map(Value::as_str).collect()
     }
 
-    /// Whether the body holds a secret value (a secret, a credential, or a worker key).
+    /// Whether the service makes the resource's value (a made secret, an API key): apply
+    /// asks it to, once, and the value is answered then only.
+    pub fn is_made(&self) -> bool {
+        is_made(&self.kind, &self.body)
+    }
+
+    /// Whether the body holds a secret value (a secret, a credential, or a worker key), or
+    /// the service makes one ([`Resource::is_made`]).
     pub fn is_sensitive(&self) -> bool {
         match &self.kind {
-            ResourceKind::Secret(_) => true,
+            ResourceKind::Secret(_) | ResourceKind::ApiKey(_) => true,
             ResourceKind::Site | ResourceKind::Profile | ResourceKind::Org => {
                 !self.secret_values().is_empty()
             }
@@ -237,6 +255,15 @@ impl Resource {
                 .is_some_and(|entries| entries.iter().any(|e| e.get("templateApiKey").is_some())),
             _ => false,
         }
+    }
+}
+
+/// Whether a body of `kind` asks the service to make the value ([`Resource::is_made`]).
+pub fn is_made(kind: &ResourceKind, body: &Value) -> bool {
+    match kind {
+        ResourceKind::ApiKey(_) => true,
+        ResourceKind::Secret(_) => *body == made_secret(),
+        _ => false,
     }
 }
 
@@ -387,6 +414,17 @@ impl Compiler<'_> {
                     to_value(&body),
                 );
             }
+        }
+        for id in &site.made_secrets {
+            self.push(
+                owner.clone(),
+                ResourceKind::Secret(id.clone()),
+                made_secret(),
+            );
+        }
+        for (name, roles) in &site.api_keys {
+            let body = serde_json::json!({ "description": name, "roles": roles });
+            self.push(owner.clone(), ResourceKind::ApiKey(name.clone()), body);
         }
         for (branch, entries) in &site.transform {
             let mut bodies = Vec::with_capacity(entries.len());

@@ -473,7 +473,13 @@ async fn apply_to_self(
     if !plan.has_changes() {
         return Ok(Vec::new());
     }
-    let report = apply::run(&client, &plan, &ApplyOptions::default())
+    // The bundled service makes the repository's made secrets and API keys for itself;
+    // their values are its own (a local key is minted by hand when one is wanted).
+    let options = ApplyOptions {
+        made: Some(&apply::Discard),
+        ..ApplyOptions::default()
+    };
+    let report = apply::run(&client, &plan, &options)
         .await
         .map_err(|e| Failure::new(e.to_string()))?;
     if !report.succeeded() {

@@ -4,6 +4,7 @@
 
 mod e2e;
 mod families;
+pub(crate) mod made;
 mod outputs;
 mod reach;
 mod resilience;

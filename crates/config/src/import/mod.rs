@@ -4,9 +4,11 @@
 //! caller reads the service and writes the files.
 //!
 //! What the service stamps (`created`, `lastModified`, `contentBusId`, a secret's `hash`)
-//! or mints (`apiKeys` of a site or profile, the deprecated `tokens`) is not written.
-//! Secret values are never answered: each secret, and each CDN purge credential, becomes
-//! an environment reference with a derived name ([`env_name`]). Every site is written with
+//! or mints (`apiKeys` of a profile, the deprecated `tokens`) is not written; a site's
+//! minted API keys, and the secrets the service made (answered as hashed), are written as
+//! declarations of what the service makes (`made = "service"`), named by the keys'
+//! descriptions. Secret values are never answered: each other secret, and each CDN purge
+//! credential, becomes an environment reference with a derived name ([`env_name`]). Every site is written with
 //! its full `[code]` block (no `base`), so the files compile to the same bodies.
 
 use std::collections::BTreeMap;
@@ -16,7 +18,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::model::api::{AccessConfig, CdnConfig, PublicConfig, QueryConfig, SitemapConfig};
-use crate::model::files::{EnvRef, OrgFile, ProfileFile, SecretsFile, SiteFile};
+use crate::model::files::{
+    API_KEY_NAME_PATTERN, EnvRef, MadeApiKey, MadeBy, OrgFile, ProfileFile, SecretSource,
+    SecretsFile, SiteFile, TransformEntryFile, TransformFile,
+};
 
 #[cfg(test)]
 mod tests;
@@ -46,6 +51,9 @@ pub struct SiteSnapshot {
     pub query: Option<Value>,
     /// `…/content/sitemap.yaml`, as data.
     pub sitemap: Option<Value>,
+    /// Branch -> the worker's entries for it (`config/<org>/<site>/<branch>`), when the
+    /// worker was read.
+    pub workers: BTreeMap<String, Value>,
 }
 
 /// One file to write, by path relative to the repository root (`/`-separated).
@@ -60,6 +68,9 @@ pub struct ImportedFile {
 pub struct Imported {
     pub files: Vec<ImportedFile>,
     pub notes: Vec<String>,
+    /// The templates the imported worker entries name (`sites/<org>/<site>/templates/…`),
+    /// which live in the site's code, not on the services: validation looks for them here.
+    pub templates: Vec<String>,
 }
 
 /// A document the import cannot write as files: which, where, and why.
@@ -138,6 +149,7 @@ pub fn import(snapshot: &OrgSnapshot) -> Result<Imported, ImportError> {
         site_files(org, name, site, &mut out)?;
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.templates.sort();
     Ok(out)
 }
 
@@ -235,13 +247,14 @@ fn site_files(
     strip(&mut map, &STAMPED);
     // The name is the directory's; keys and tokens are minted by the service.
     map.remove("name");
-    for minted in ["apiKeys", "tokens"] {
-        if map.remove(minted).is_some() {
-            out.notes.push(format!(
-                "{at}: `{minted}` is minted by the service, not written"
-            ));
-        }
+    if map.remove("tokens").is_some() {
+        out.notes.push(format!(
+            "{at}: `tokens` is minted by the service, not written"
+        ));
     }
+    let api_keys = map
+        .remove("apiKeys")
+        .map(|keys| made_api_keys(&at, &keys, &mut out.notes));
     let listed_secrets = map.remove("secrets");
     let public = site.public.clone().or(map.remove("public"));
     map.remove("public");
@@ -255,7 +268,8 @@ fn site_files(
             message: "not a field of a site document that siteops writes".into(),
         });
     }
-    let file: SiteFile = typed(&at, map)?;
+    let mut file: SiteFile = typed(&at, map)?;
+    file.api_keys = api_keys.unwrap_or_default();
     let schema = |file: &str| format!("../../../schemas/files/{file}.schema.json");
     let imported = format!("Imported from the service's {at}.");
     let mut push = |file: &str, text: String| {
@@ -289,20 +303,61 @@ fn site_files(
         (None, Some(Value::Object(entries))) => entries.keys().cloned().collect(),
         _ => Vec::new(),
     };
+    // The service made the secrets it answers as hashed: their values were answered once,
+    // to whoever asked it to make them.
+    let made = |id: &str| {
+        listed_secrets
+            .as_ref()
+            .and_then(|entries| entries.get(id))
+            .and_then(|entry| entry.get("type"))
+            .and_then(Value::as_str)
+            == Some("hashed")
+    };
     if !ids.is_empty() {
         let secrets: SecretsFile = ids
             .iter()
             .map(|id| {
-                let env = env_name(&[org, name, id]);
-                (id.clone(), EnvRef { env })
+                let source = if made(id) {
+                    SecretSource::made()
+                } else {
+                    SecretSource::env(env_name(&[org, name, id]))
+                };
+                (id.clone(), source)
             })
             .collect();
         push(
             "secrets.toml",
             with_header(
                 &schema("secrets.toml"),
-                "Secret values are never answered: set each variable to the secret's value\n# before `siteops apply` (an existing secret is left alone unless --replace-secret).",
+                "Secret values are never answered: set each variable to the secret's value\n# before `siteops apply` (an existing secret is left alone unless --replace-secret);\n# the service makes those with `made = \"service\"`.",
                 &toml_text(&at, &secrets)?,
+            ),
+        );
+    }
+    let mut keys = TemplateKeys::default();
+    let mut templates: Vec<String> = Vec::new();
+    for (branch, entries) in &site.workers {
+        let at = format!(
+            "transform: {}",
+            crate::api_path::worker_branch(org, name, branch)
+        );
+        let file = transform_file(&at, entries, &mut keys, &[org, name])?;
+        for template in file.entry.iter().filter_map(|e| e.template.as_deref()) {
+            let path = format!("{dir}{template}");
+            if template.starts_with('/') && !templates.contains(&path) {
+                templates.push(path);
+            }
+        }
+        let header = format!(
+            "The worker's entries for branch `{branch}`, imported from its {}.",
+            crate::api_path::worker_branch(org, name, branch)
+        );
+        push(
+            &format!("transform/{branch}.toml"),
+            with_header(
+                "../../../../schemas/files/transform.toml.schema.json",
+                &header,
+                &toml_text(&at, &file)?,
             ),
         );
     }
@@ -326,7 +381,122 @@ fn site_files(
         };
         push(file, with_header(&schema(file), &header, &text));
     }
+    out.templates.extend(templates);
     Ok(())
+}
+
+/// The variables the worker entries' `templateApiKey`s are read from: one per distinct
+/// key of a site (`ACME_WEBSITE_TEMPLATE_API_KEY`, then `…_2`), since values are compared,
+/// never written.
+#[derive(Default)]
+struct TemplateKeys(Vec<String>);
+
+impl TemplateKeys {
+    fn variable(&mut self, owner: &[&str], value: &str) -> String {
+        let index = match self.0.iter().position(|known| known == value) {
+            Some(index) => index,
+            None => {
+                self.0.push(value.to_string());
+                self.0.len() - 1
+            }
+        };
+        let mut parts = owner.to_vec();
+        parts.push("template-api-key");
+        let name = env_name(&parts);
+        match index {
+            0 => name,
+            n => format!("{name}_{}", n + 1),
+        }
+    }
+}
+
+/// A branch's worker entries as a `transform/<branch>.toml`: the entries as the worker
+/// holds them, each `templateApiKey` an environment reference.
+fn transform_file(
+    at: &str,
+    entries: &Value,
+    keys: &mut TemplateKeys,
+    owner: &[&str],
+) -> Result<TransformFile, ImportError> {
+    let Value::Array(entries) = entries else {
+        return Err(ImportError {
+            document: at.to_string(),
+            field: "(document)".into(),
+            message: format!("expected an array of entries, found {}", kind_of(entries)),
+        });
+    };
+    let entry = entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let mut entry = object(at, entry)?;
+            if let Some(key) = entry.remove("templateApiKey") {
+                let value = key.as_str().unwrap_or_default();
+                let env = EnvRef {
+                    env: keys.variable(owner, value),
+                };
+                let env = serde_json::to_value(env).expect("serializes");
+                entry.insert("templateApiKey".into(), env);
+            }
+            typed_value(at, &index.to_string(), Value::Object(entry))
+        })
+        .collect::<Result<Vec<TransformEntryFile>, ImportError>>()?;
+    Ok(TransformFile { entry })
+}
+
+/// A document's minted API keys as declarations (`made = "service"`), each named by the
+/// `description` the service recorded; a key whose description cannot name it (none, not
+/// a name, or shared with another key) is left out, with a note.
+fn made_api_keys(
+    at: &str,
+    records: &Value,
+    notes: &mut Vec<String>,
+) -> BTreeMap<String, MadeApiKey> {
+    let mut out = BTreeMap::new();
+    let mut shared = Vec::new();
+    let records = records.as_object().into_iter().flat_map(|r| r.iter());
+    for (key, record) in records {
+        let roles: Vec<String> = (record.get("roles").and_then(Value::as_array))
+            .map(|roles| {
+                roles
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let name = record.get("description").and_then(Value::as_str);
+        match name.filter(|name| is_key_name(name)) {
+            Some(name) if !roles.is_empty() => {
+                let declared = MadeApiKey {
+                    made: MadeBy::Service,
+                    roles,
+                };
+                if out.insert(name.to_string(), declared).is_some() {
+                    shared.push(name.to_string());
+                }
+            }
+            _ => notes.push(format!(
+                "{at}: API key `{key}` is not written: its description does not name it (letters, digits, `-`, `_`) or it has no roles"
+            )),
+        }
+    }
+    for name in shared {
+        out.remove(&name);
+        notes.push(format!(
+            "{at}: API keys described `{name}` are not written: more than one key has that description"
+        ));
+    }
+    out
+}
+
+/// Whether `name` matches [`API_KEY_NAME_PATTERN`], `^[a-zA-Z0-9-_]+$`.
+fn is_key_name(name: &str) -> bool {
+    debug_assert_eq!(API_KEY_NAME_PATTERN, "^[a-zA-Z0-9-_]+$");
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn object(at: &str, value: &Value) -> Result<Map<String, Value>, ImportError> {

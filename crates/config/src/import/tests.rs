@@ -57,12 +57,33 @@ fn website() -> SiteSnapshot {
                 }
             },
             "public": {"paths": {"includes": ["/content/website/"]}},
-            "secrets": {"git-sync": {"id": "git-sync", "created": "2026-01-05T09:00:00Z"}},
-            "apiKeys": {"ci": {"id": "k", "created": "2026-01-05T09:00:00Z",
-                "expiration": "2027-01-05T09:00:00Z", "roles": [], "subject": "ci"}}
+            "secrets": {
+                "git-sync": {"id": "git-sync", "type": "key", "created": "2026-01-05T09:00:00Z"},
+                "partner": {"id": "partner", "type": "hashed", "hash": "abc"}
+            },
+            "apiKeys": {
+                "k": {"id": "k", "created": "2026-01-05T09:00:00Z",
+                    "expiration": "2027-01-05T09:00:00Z", "roles": ["publish"],
+                    "subject": "acme/website", "description": "ci-publish"},
+                "k2": {"id": "k2", "created": "2026-01-05T09:00:00Z",
+                    "expiration": "2027-01-05T09:00:00Z", "roles": ["publish"],
+                    "subject": "acme/website", "description": "made by hand"}
+            }
         }),
         public: None,
-        secrets: Some(vec!["git-sync".into()]),
+        workers: [(
+            "main".to_string(),
+            json!([{
+                "path": "/products/", "regex": "/\\d+$/",
+                "endpoint": "https://api.acme.example/products/{{id}}.json",
+                "template": "/templates/product.html", "templateApiKey": "k3y-value"
+            }, {
+                "path": "/docs/", "endpoint": "https://docs.acme.example/{{id}}",
+                "regex": "/[^/]+$/", "templateApiKey": "other-k3y"
+            }]),
+        )]
+        .into(),
+        secrets: Some(vec!["git-sync".into(), "partner".into()]),
         query: Some(json!({
             "version": 1,
             "indices": {"default": {
@@ -147,7 +168,12 @@ fn a_site_becomes_its_files() {
             "sites/acme/website/secrets.toml",
             "sites/acme/website/site.toml",
             "sites/acme/website/sitemap.toml",
+            "sites/acme/website/transform/main.toml",
         ]
+    );
+    assert_eq!(
+        imported.templates,
+        ["sites/acme/website/templates/product.html"]
     );
     for path in paths {
         let name = path.trim_start_matches("sites/acme/").replace('/', "__");
@@ -157,13 +183,14 @@ fn a_site_becomes_its_files() {
         imported.notes,
         [
             "config/acme.json: secret `made` is hashed (made on the service): not written; its value cannot be read back",
-            "config/acme/sites/website.json: `apiKeys` is minted by the service, not written",
+            "config/acme/sites/website.json: API key `k2` is not written: its description does not name it (letters, digits, `-`, `_`) or it has no roles",
         ]
     );
     // No secret value, no stamp.
     for f in &imported.files {
         for never in [
             "t0ken-value",
+            "k3y-value",
             "contentBusId",
             "created = \"x\"",
             "abc",
@@ -184,6 +211,10 @@ fn the_files_compile_to_the_documents_they_came_from() {
     repo.insert("siteops.toml", settings_file());
     for f in &imported.files {
         repo.insert(f.path.clone(), f.text.clone());
+    }
+    // The templates come from the site's code, copied in by hand.
+    for template in &imported.templates {
+        repo.insert(template.clone(), "<main>{{title}}</main>".to_string());
     }
     let validation = validate(&repo, &Options::default());
     assert!(!validation.has_errors(), "{:#?}", validation.diagnostics);
@@ -227,6 +258,21 @@ fn the_files_compile_to_the_documents_they_came_from() {
     assert_eq!(
         body(site("website"), ResourceKind::Secret("git-sync".into())),
         json!({"value": "value of ACME_WEBSITE_GIT_SYNC"})
+    );
+    assert_eq!(
+        body(site("website"), ResourceKind::Secret("partner".into())),
+        crate::compile::made_secret()
+    );
+    assert_eq!(
+        body(site("website"), ResourceKind::ApiKey("ci-publish".into())),
+        json!({"description": "ci-publish", "roles": ["publish"]})
+    );
+    let mut worker = snapshot.sites["website"].workers["main"].clone();
+    worker[0]["templateApiKey"] = json!("value of ACME_WEBSITE_TEMPLATE_API_KEY");
+    worker[1]["templateApiKey"] = json!("value of ACME_WEBSITE_TEMPLATE_API_KEY_2");
+    assert_eq!(
+        body(site("website"), ResourceKind::Worker("main".into())),
+        worker
     );
     // Compilation names the site in its document, as the service does.
     let mut expected = snapshot.sites["blog"].document.clone();

@@ -14,7 +14,8 @@ use super::api::{
     URL_ORIGIN_PATTERN, header_map, listing_keys,
 };
 use super::api::{
-    AccessConfig, ApiKeys, ID_KEY_PATTERN, OrgAccess, PublicConfig, Registry, User, pattern_keys,
+    AccessConfig, ApiKeys, ID_KEY_PATTERN, OrgAccess, PublicConfig, ROLE_PATTERN, Registry, User,
+    pattern_keys,
 };
 use super::api::{
     CONTENT_SOURCE_TYPES, CdnConfig, CodeConfig, ContentConfig, EventsConfig, Extends,
@@ -59,8 +60,41 @@ pub struct SiteFile {
     pub code: Option<CodeConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<ContentConfig>,
+    /// Admin API keys the service mints for this site, by name (the `description` the
+    /// service records): apply asks for each one it does not find and writes its token to
+    /// `--secrets-out`.
+    #[serde(
+        rename = "apiKeys",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(transform = pattern_keys(API_KEY_NAME_PATTERN))]
+    pub api_keys: BTreeMap<String, MadeApiKey>,
     #[serde(flatten)]
     pub parts: SiteParts,
+}
+
+/// The names of API keys the repository declares: the platform's keys of `apiKeys`.
+pub const API_KEY_NAME_PATTERN: &str = "^[a-zA-Z0-9-_]+$";
+
+/// An admin API key the service mints (`[apiKeys.<name>]` with `made = "service"`): its
+/// token is the service's, never the repository's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MadeApiKey {
+    /// Always `"service"`: the service makes the token.
+    pub made: MadeBy,
+    /// The roles the key holds on the sites it is for.
+    #[schemars(length(min = 1), inner(regex(pattern = ROLE_PATTERN)))]
+    pub roles: Vec<String>,
+}
+
+/// Who makes a value the repository does not hold: `service`, the administration
+/// service, which answers the value once, when it makes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MadeBy {
+    Service,
 }
 
 /// The parts of a site document that a `site.toml` writes as the API names them, beside
@@ -149,8 +183,52 @@ pub struct OrgFile {
 }
 
 /// `secrets.toml`: one table per secret id, naming the environment variable that holds
-/// the value. Values never live in the repository.
-pub type SecretsFile = BTreeMap<String, EnvRef>;
+/// the value, or saying the service makes it. Values never live in the repository.
+pub type SecretsFile = BTreeMap<String, SecretSource>;
+
+/// Where a secret's value comes from: an environment variable (`env`), or the service
+/// (`made = "service"`: apply asks it to make the secret when it does not exist and writes
+/// the value, answered once, to `--secrets-out`). One of the two.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("minProperties" = 1, "maxProperties" = 1))]
+pub struct SecretSource {
+    /// Name of the environment variable that holds the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z_][A-Za-z0-9_]*$"))]
+    pub env: Option<String>,
+    /// `"service"`: the service makes the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "MadeBy")]
+    pub made: Option<MadeBy>,
+}
+
+impl SecretSource {
+    /// A value read from variable `name`.
+    pub fn env(name: String) -> SecretSource {
+        SecretSource {
+            env: Some(name),
+            made: None,
+        }
+    }
+
+    /// A value the service makes.
+    pub fn made() -> SecretSource {
+        SecretSource {
+            env: None,
+            made: Some(MadeBy::Service),
+        }
+    }
+
+    pub fn is_made(&self) -> bool {
+        self.made.is_some()
+    }
+
+    /// The variable, for a value read from one.
+    pub fn env_ref(&self) -> Option<EnvRef> {
+        self.env.clone().map(|env| EnvRef { env })
+    }
+}
 
 /// A sensitive value, read from an environment variable when the configuration is compiled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -8,7 +8,7 @@ pub mod code_repo;
 pub mod effective;
 pub mod files;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::diagnostic::Location;
@@ -74,6 +74,10 @@ pub struct Site {
     pub cdn: Option<api::CdnConfig<Sensitive>>,
     /// Secret id -> where its value comes from.
     pub secrets: BTreeMap<String, Sensitive>,
+    /// The ids of the secrets whose value the service makes (`made = "service"`).
+    pub made_secrets: BTreeSet<String>,
+    /// API key name -> the roles of the key the service mints under that name.
+    pub api_keys: BTreeMap<String, Vec<String>>,
     /// Branch -> worker entries, in the order they are tried.
     pub transform: BTreeMap<String, Vec<WorkerEntrySpec>>,
 }

@@ -246,7 +246,12 @@ pub(super) fn shared_repositories(
         let Some(secrets) = &draft.files.secrets else {
             continue;
         };
-        for id in secrets.value.keys().filter(|id| Some(id.as_str()) != used) {
+        // A secret the service makes is handed to whoever applies: its use may lie
+        // outside the repository.
+        let unused = (secrets.value.iter())
+            .filter(|(id, source)| Some(id.as_str()) != used && !source.is_made())
+            .map(|(id, _)| id);
+        for id in unused {
             out.push(secrets.locate(
                 Diagnostic::warning(Code::UnusedSecret, format!("secret `{id}` is not used by this site"))
                     .with_help("only the first site of an external repository has a sync secret; remove this one")

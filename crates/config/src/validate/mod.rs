@@ -319,13 +319,21 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         .secrets
         .iter()
         .flat_map(|secrets| {
-            secrets.value.iter().map(|(id, env)| {
-                (
-                    id.clone(),
-                    sensitive(secrets, &format!("{}/env", push_token("", id)), env),
-                )
+            secrets.value.iter().filter_map(|(id, source)| {
+                let env = source.env_ref()?;
+                let pointer = format!("{}/env", push_token("", id));
+                Some((id.clone(), sensitive(secrets, &pointer, &env)))
             })
         })
+        .collect();
+    let made_secrets = (files.secrets.iter())
+        .flat_map(|secrets| secrets.value.iter())
+        .filter(|(_, source)| source.is_made())
+        .map(|(id, _)| id.clone())
+        .collect();
+    let api_keys = (site_file.into_iter())
+        .flat_map(|file| file.api_keys.iter())
+        .map(|(name, key)| (name.clone(), key.roles.clone()))
         .collect();
     let transform = files
         .transform
@@ -363,6 +371,8 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         sitemap: files.sitemap.as_ref().map(|s| s.value.clone()),
         cdn,
         secrets,
+        made_secrets,
+        api_keys,
         transform,
     }
 }

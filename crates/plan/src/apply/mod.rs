@@ -13,6 +13,10 @@
 //! repository manages replaced and every other part kept ([`ownership::merged`]). The
 //! service offers no conditional write, so a change between that read and the write is
 //! not seen; the window is one request long.
+//!
+//! A made secret or an API key is made by the service, which answers its value once:
+//! apply hands it to the caller's [`MadeValues`] as it arrives, and to nothing else (a
+//! plan that makes one is refused without a place for it, before anything is written).
 
 pub mod order;
 pub mod report;
@@ -44,6 +48,8 @@ pub struct ApplyOptions<'a> {
     /// Changes in flight at once (the client bounds requests as well).
     pub concurrency: usize,
     pub progress: &'a dyn Progress,
+    /// Where the values the service makes go; without it, a plan that makes one is refused.
+    pub made: Option<&'a dyn MadeValues>,
 }
 
 impl Default for ApplyOptions<'_> {
@@ -51,7 +57,68 @@ impl Default for ApplyOptions<'_> {
         ApplyOptions {
             concurrency: 8,
             progress: &NoProgress,
+            made: None,
         }
+    }
+}
+
+/// Keeps the values the service makes, each as it is answered (a file of the user's
+/// choosing, say). A value it fails to keep is lost: the change is reported failed.
+pub trait MadeValues: Send + Sync {
+    fn keep(&self, made: &MadeValue) -> Result<(), String>;
+}
+
+/// Keeps nothing: for a service that makes values for itself (`serve`'s live session),
+/// where nobody needs them.
+pub struct Discard;
+
+impl MadeValues for Discard {
+    fn keep(&self, _made: &MadeValue) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A value the service made, answered once. Its `Debug` never shows it.
+pub struct MadeValue {
+    pub org: String,
+    /// Empty for the org's.
+    pub site: String,
+    pub kind: Kind,
+    /// The secret's id, the key's name.
+    pub name: String,
+    /// The service's id of what it made (a key's `jti`), where it differs from `name`.
+    pub id: Option<String>,
+    value: String,
+}
+
+impl MadeValue {
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The variable the value is kept under: the owner and the name, upper case, joined
+    /// by `_` (`ACME_WEBSITE_PARTNER_TOKEN`; a key's with `APIKEY`:
+    /// `ACME_WEBSITE_APIKEY_CI`), as `siteops import` names secrets' variables.
+    pub fn variable(&self) -> String {
+        let mut parts = vec![self.org.as_str()];
+        if !self.site.is_empty() {
+            parts.push(&self.site);
+        }
+        if self.kind == Kind::ApiKey {
+            parts.push("apikey");
+        }
+        parts.push(&self.name);
+        siteops_config::import::env_name(&parts)
+    }
+}
+
+impl std::fmt::Debug for MadeValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MadeValue")
+            .field("org", &self.org)
+            .field("site", &self.site)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -116,6 +183,10 @@ pub enum ApplyError {
         "{0}: the plan has no body to send (a plan read from a file has none: make it again against the repository)"
     )]
     NoBody(String),
+    #[error(
+        "{0}: the service makes its value, answered once, and there is no place to keep it (`siteops apply --secrets-out FILE`); nothing was applied"
+    )]
+    NowhereToKeep(String),
 }
 
 /// Makes the plan's changes. Errors only when the plan cannot be carried out at all;
@@ -131,6 +202,11 @@ pub async fn run(
         .find(|r| r.action != Action::Delete && r.body.is_none())
     {
         return Err(ApplyError::NoBody(missing.address.clone()));
+    }
+    if options.made.is_none()
+        && let Some(made) = plan.changes().find(|r| r.makes_value())
+    {
+        return Err(ApplyError::NowhereToKeep(made.address.clone()));
     }
     let deps = order::dependencies(resources);
     let secrets = plan.secret_values();
@@ -156,7 +232,8 @@ pub async fn run(
     loop {
         while running.len() < options.concurrency.max(1) {
             let Some(i) = ready.pop_front() else { break };
-            running.push(async move { (i, perform(client, &resources[i]).await) });
+            let made = options.made;
+            running.push(async move { (i, perform(client, &resources[i], made).await) });
         }
         let Some((i, result)) = running.next().await else {
             break;
@@ -228,11 +305,23 @@ enum StepError {
         "{0}: the document changed on the service since the plan read it; nothing was written: run `siteops plan` again"
     )]
     Changed(String),
+    /// The service made the value, and it could not be kept.
+    #[error("the service made the value, which was not kept: {0}")]
+    NotKept(String),
+    #[error("the service's answer holds no value: {0}")]
+    NoValue(String),
 }
 
 /// One change: POST the body (create or replace; as YAML for the kinds the service keeps
 /// as YAML; a document read, modified and written), or DELETE.
-async fn perform(client: &Client, resource: &Planned) -> Result<(), StepError> {
+async fn perform(
+    client: &Client,
+    resource: &Planned,
+    made: Option<&dyn MadeValues>,
+) -> Result<(), StepError> {
+    if resource.makes_value() {
+        return make(client, resource, made).await;
+    }
     let location = Location::of(&resource.owner(), &resource.resource_kind());
     let document = matches!(resource.kind, Kind::Org | Kind::Profile | Kind::Site);
     match (&resource.action, &resource.body) {
@@ -261,4 +350,67 @@ async fn perform(client: &Client, resource: &Planned) -> Result<(), StepError> {
         }
         _ => Ok(()),
     }
+}
+
+/// Has the service make a secret (`POST secrets.json {"id"}`) or mint an API key
+/// (`POST apiKeys.json {"description", "roles"}`), and hands the value it answers to
+/// `made`. A key made again (`--replace-secret`) replaces the old ones of its name, which
+/// are deleted once the new one is kept.
+async fn make(
+    client: &Client,
+    resource: &Planned,
+    made: Option<&dyn MadeValues>,
+) -> Result<(), StepError> {
+    let made = made.ok_or_else(|| StepError::NotKept("no place to keep it".into()))?;
+    let Some(site) = resource.owner().site().cloned() else {
+        return Err(StepError::NoValue(resource.address.clone()));
+    };
+    let name = resource.name.clone().unwrap_or_default();
+    let (location, body) = match (resource.kind, &resource.body) {
+        (Kind::ApiKey, Some(Body(body))) => (Location::api_keys_of(&site), body.clone()),
+        _ => (
+            Location::secrets_of(&site),
+            serde_json::json!({ "id": name }),
+        ),
+    };
+    let answer = client.post_for_answer(&location, &body).await?;
+    let value = answer.get("value").and_then(serde_json::Value::as_str);
+    let id = answer.get("id").and_then(serde_json::Value::as_str);
+    let Some(value) = value else {
+        return Err(StepError::NoValue(resource.address.clone()));
+    };
+    if resource.kind == Kind::Secret && id != Some(name.as_str()) {
+        return Err(StepError::NoValue(format!(
+            "{}: the service made secret {id:?}, not `{name}`",
+            resource.address
+        )));
+    }
+    let kept = MadeValue {
+        org: site.org.clone(),
+        site: site.site.clone(),
+        kind: resource.kind,
+        name: name.clone(),
+        id: id.map(str::to_string),
+        value: value.to_string(),
+    };
+    made.keep(&kept).map_err(StepError::NotKept)?;
+    if resource.kind == Kind::ApiKey && resource.action == Action::Update {
+        let listing = client.get_listing(&location).await?.unwrap_or_default();
+        let old = (listing.as_object().into_iter().flatten()).filter(|(_, record)| {
+            record
+                .get("description")
+                .and_then(serde_json::Value::as_str)
+                == Some(name.as_str())
+                && record.get("id").and_then(serde_json::Value::as_str) != id
+        });
+        for (key, _) in old {
+            let path = format!("{}/{key}.json", location.path.trim_end_matches(".json"));
+            let old = Location {
+                path,
+                ..location.clone()
+            };
+            client.delete(&old).await?;
+        }
+    }
+    Ok(())
 }

@@ -334,6 +334,7 @@ mod tests {
                 secrets: [("s".to_string(), json!({"id": "s"}))].into(),
                 workers: [("main".to_string(), Body(json!([])))].into(),
                 secrets_listed: true,
+                api_keys: Default::default(),
                 branches_listed: true,
             },
         );

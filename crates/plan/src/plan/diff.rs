@@ -132,6 +132,9 @@ fn compare(
     if let ResourceKind::Secret(id) = &resource.kind {
         return compare_secret(resource, id, live.secrets.contains_key(id), replace);
     }
+    if let ResourceKind::ApiKey(name) = &resource.kind {
+        return compare_api_key(resource, name, live, replace);
+    }
     let before = match &resource.kind {
         ResourceKind::Site => {
             let mut planned = compare_body(
@@ -253,11 +256,62 @@ fn compare_secret(
     if action == Action::NoOp {
         return planned;
     }
+    let made = resource.is_made();
     planned.after = Some(hidden.clone());
     planned.body = Some(Body(resource.body.clone()));
+    if made {
+        planned.reason = Some(MADE.into());
+    }
     if action == Action::Update {
         planned.before = Some(hidden);
-        planned.reason = Some("--replace-secret: the stored value is replaced".into());
+        planned.reason = Some(if made {
+            format!("--replace-secret: the service makes a new value; {MADE}")
+        } else {
+            "--replace-secret: the stored value is replaced".into()
+        });
+        planned.changes = vec![Change {
+            path: "/value".into(),
+            before: Some(json!(REDACTED)),
+            after: Some(json!(REDACTED)),
+        }];
+    }
+    planned
+}
+
+/// Why a resource whose value the service makes is created (or made again).
+const MADE: &str = "made by the service; its value goes to --secrets-out";
+
+/// An API key the service mints, found by its name among the `description`s of the
+/// records the service keeps. One that exists is left alone (a key cannot be read back
+/// nor changed in place) unless `--replace-secret` names it: then a new key is minted and
+/// the old ones of that name are deleted. Its roles are shown, never a token.
+fn compare_api_key(
+    resource: &Resource,
+    name: &str,
+    live: &LiveSite,
+    replace: &ReplaceSecrets<'_>,
+) -> Planned {
+    let found: Vec<&Value> = (live.api_keys.values())
+        .filter(|record| record.get("description").and_then(Value::as_str) == Some(name))
+        .collect();
+    let action = match (found.is_empty(), replace.wants(resource, name)) {
+        (true, _) => Action::Create,
+        (false, true) => Action::Update,
+        (false, false) => Action::NoOp,
+    };
+    let mut planned = planned(resource, action);
+    let shown = |record: &Value| json!({ "roles": record.get("roles"), "value": REDACTED });
+    planned.after = Some(shown(&resource.body));
+    if action == Action::NoOp {
+        return planned;
+    }
+    planned.body = Some(Body(resource.body.clone()));
+    planned.reason = Some(MADE.into());
+    if let Some(record) = found.first() {
+        planned.before = Some(shown(record));
+        planned.reason = Some(format!(
+            "--replace-secret: the service mints a new key and the old one is deleted; {MADE}"
+        ));
         planned.changes = vec![Change {
             path: "/value".into(),
             before: Some(json!(REDACTED)),
@@ -280,7 +334,7 @@ fn planned(resource: &Resource, action: Action) -> Planned {
         kind,
         name,
         action,
-        sensitive: matches!(kind, Kind::Secret) || resource.is_sensitive(),
+        sensitive: matches!(kind, Kind::Secret | Kind::ApiKey) || resource.is_sensitive(),
         reason: None,
         extended_by: Vec::new(),
         effective: Vec::new(),
@@ -301,6 +355,7 @@ fn site_kind(kind: &ResourceKind) -> (Kind, Option<String>) {
         ResourceKind::Site | ResourceKind::Access | ResourceKind::Code => (Kind::Site, None),
         ResourceKind::Public => (Kind::Public, None),
         ResourceKind::Secret(id) => (Kind::Secret, Some(id.clone())),
+        ResourceKind::ApiKey(name) => (Kind::ApiKey, Some(name.clone())),
         ResourceKind::Worker(branch) => (Kind::Worker, Some(branch.clone())),
         ResourceKind::Query => (Kind::Query, None),
         ResourceKind::Sitemap => (Kind::Sitemap, None),
@@ -618,10 +673,11 @@ impl<'a> ReplaceSecrets<'a> {
     }
 }
 
-/// The secrets a resource holds: a site's secret, or the entries of the org's document.
+/// The secrets a resource holds: a site's secret or API key, or the entries of the org's
+/// document.
 fn secret_ids(resource: &Resource) -> Vec<&str> {
     match &resource.kind {
-        ResourceKind::Secret(id) => vec![id.as_str()],
+        ResourceKind::Secret(id) | ResourceKind::ApiKey(id) => vec![id.as_str()],
         ResourceKind::Org => (resource.body.get("secrets"))
             .and_then(Value::as_object)
             .map(|secrets| secrets.keys().map(String::as_str).collect())

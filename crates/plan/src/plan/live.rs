@@ -42,6 +42,9 @@ pub struct LiveSite {
     /// Whether `secrets` holds every secret of the site (the service listed them), not
     /// only those the repository names. Only a listed secret can be pruned.
     pub secrets_listed: bool,
+    /// The records of the site's minted API keys (id, description, roles, dates), by the
+    /// key the service files them under; read when the repository declares keys.
+    pub api_keys: BTreeMap<String, Value>,
     /// Branch → worker entries (which may hold `templateApiKey` values).
     pub workers: BTreeMap<String, Body>,
     /// Whether `workers` holds every branch that has entries.
@@ -78,6 +81,9 @@ impl LiveState {
                 if let Some(body) = body {
                     state[name] = body.clone();
                 }
+            }
+            if !site.api_keys.is_empty() {
+                state["apiKeys"] = json!(site.api_keys);
             }
             sites.insert(id.to_string(), state);
         }

@@ -60,6 +60,10 @@ pub enum Kind {
     Site,
     Public,
     Secret,
+    /// An admin API key the service mints (`name`: the key's name, the `description` the
+    /// service records).
+    #[serde(rename = "apiKey")]
+    ApiKey,
     /// The worker configuration of one branch.
     Worker,
     /// The index configuration (`content/query.yaml`).
@@ -165,10 +169,24 @@ impl Planned {
             Kind::Site => ResourceKind::Site,
             Kind::Public => ResourceKind::Public,
             Kind::Secret => ResourceKind::Secret(name()),
+            Kind::ApiKey => ResourceKind::ApiKey(name()),
             Kind::Worker => ResourceKind::Worker(name()),
             Kind::Query => ResourceKind::Query,
             Kind::Sitemap => ResourceKind::Sitemap,
         }
+    }
+
+    /// Whether applying it has the service make a value (a made secret, an API key),
+    /// answered once: apply hands it to its [`crate::apply::MadeValues`], never to a log.
+    pub fn makes_value(&self) -> bool {
+        matches!(self.action, Action::Create | Action::Update)
+            && match (&self.kind, &self.body) {
+                (Kind::ApiKey, _) => true,
+                (Kind::Secret, Some(Body(body))) => {
+                    siteops_config::compile::is_made(&self.resource_kind(), body)
+                }
+                _ => false,
+            }
     }
 
     /// The secret values of the body to send, for scrubbing messages.

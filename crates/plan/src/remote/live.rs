@@ -20,6 +20,8 @@ use siteops_config::model::SiteId;
 #[derive(Debug, Clone, Default)]
 struct Wanted {
     secrets: BTreeSet<String>,
+    /// Whether the repository declares API keys for the site (their records are read).
+    api_keys: bool,
     branches: BTreeSet<String>,
     /// The YAML documents the repository has for the site (`Query`, `Sitemap`).
     yaml: BTreeSet<ResourceKind>,
@@ -48,6 +50,7 @@ pub async fn read(
             ResourceKind::Worker(branch) => {
                 entry.branches.insert(branch.clone());
             }
+            ResourceKind::ApiKey(_) => entry.api_keys = true,
             kind if kind.is_yaml() => {
                 entry.yaml.insert(kind.clone());
             }
@@ -233,6 +236,10 @@ async fn read_site(
         read_secrets(client, id, wanted),
         read_workers(client, id, wanted, pruning)
     )?;
+    let api_keys = match wanted.api_keys {
+        true => read_api_keys(client, id, &document).await?,
+        false => BTreeMap::new(),
+    };
     Ok(LiveSite {
         document: Some(document),
         public,
@@ -240,9 +247,27 @@ async fn read_site(
         sitemap,
         secrets,
         secrets_listed,
+        api_keys,
         workers,
         branches_listed,
     })
+}
+
+/// The records of the site's minted API keys, from `apiKeys.json`; from the document's
+/// `apiKeys` when the service has no listing.
+async fn read_api_keys(
+    client: &Client,
+    id: &SiteId,
+    document: &Value,
+) -> Result<BTreeMap<String, Value>, ClientError> {
+    let location = Location::api_keys_of(id);
+    let listing = match client.get_listing(&location).await? {
+        Some(listing) => listing,
+        None => document.get("apiKeys").cloned().unwrap_or(Value::Null),
+    };
+    Ok((listing.as_object().into_iter().flatten())
+        .map(|(key, record)| (key.clone(), record.clone()))
+        .collect())
 }
 
 /// The index and sitemap configurations, as data: each one the repository has, and with

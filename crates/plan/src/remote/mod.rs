@@ -304,6 +304,34 @@ impl Client {
         self.post_as(location, JSON, bytes).await
     }
 
+    /// POSTs a request that has the service make something (a secret, an API key) and
+    /// returns its answer, which holds the value made: the caller keeps it from every log.
+    pub async fn post_for_answer(
+        &self,
+        location: &Location,
+        body: &Value,
+    ) -> Result<Value, ClientError> {
+        let url = self.url(location)?;
+        let bytes = serde_json::to_vec(body).expect("JSON serializes");
+        // Not tried again after a 5xx or a network error: the service may have made the
+        // value and its answer been lost, and a second one would replace it unseen.
+        let exchange = self
+            .request_once(
+                Method::POST,
+                location.service,
+                &url,
+                Some((JSON, bytes)),
+                true,
+            )
+            .await?;
+        check(&Method::POST, &url, &exchange)?;
+        serde_json::from_slice(&exchange.body).map_err(|e| ClientError::NotJson {
+            method: "POST".into(),
+            url,
+            message: e.to_string(),
+        })
+    }
+
     /// POSTs YAML text (`content-type: text/yaml`), for the documents the service keeps
     /// as YAML.
     pub async fn post_yaml(&self, location: &Location, text: &str) -> Result<(), ClientError> {
@@ -349,6 +377,19 @@ impl Client {
         url: &str,
         body: Option<(&'static str, Vec<u8>)>,
     ) -> Result<Exchange, ClientError> {
+        self.request_once(method, service, url, body, false).await
+    }
+
+    /// [`Client::request`]; with `unrepeatable`, a 5xx or a network error is final (only a
+    /// 429, which the service did not act on, waits and tries again).
+    async fn request_once(
+        &self,
+        method: Method,
+        service: Service,
+        url: &str,
+        body: Option<(&'static str, Vec<u8>)>,
+        unrepeatable: bool,
+    ) -> Result<Exchange, ClientError> {
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -359,8 +400,11 @@ impl Client {
                     e.retry_after.as_deref(),
                     SystemTime::now(),
                 )),
-                Ok(e) if e.status.is_server_error() => Some(self.retry.backoff(attempt)),
+                Ok(e) if e.status.is_server_error() && !unrepeatable => {
+                    Some(self.retry.backoff(attempt))
+                }
                 Ok(_) => None,
+                Err(_) if unrepeatable => None,
                 Err(_) => Some(self.retry.backoff(attempt)),
             };
             match wait {

@@ -64,6 +64,7 @@ fn applied() -> LiveState {
         sitemap: None,
         secrets: [("sync".to_string(), json!({"id": "sync", "created": "x"}))].into(),
         secrets_listed: true,
+        api_keys: Default::default(),
         workers: [("main".to_string(), Body(worker_body("k3y-value")))].into(),
         branches_listed: true,
     };
@@ -409,4 +410,66 @@ fn listed_profiles_the_repository_lacks_are_pruned_and_the_org_never() {
     live.profiles_listed.clear();
     let plan = diff(&documents(), &live, &settings(true)).expect("plan");
     assert_eq!(plan.summary.delete, 0);
+}
+
+#[test]
+fn what_the_service_makes_is_created_once_and_shown_masked() {
+    let made = resource(
+        "web",
+        ResourceKind::Secret("partner".into()),
+        siteops_config::compile::made_secret(),
+    );
+    let key = resource(
+        "web",
+        ResourceKind::ApiKey("ci".into()),
+        json!({"description": "ci", "roles": ["publish"]}),
+    );
+    let mut wanted = desired();
+    wanted.resources.extend([made, key]);
+    let mut live = applied();
+    let plan = diff(&wanted, &live, &settings(false)).expect("plans");
+    let created: Vec<&Planned> = plan.changes().collect();
+    assert_eq!(created.len(), 2, "{created:?}");
+    assert!(
+        created
+            .iter()
+            .all(|r| r.action == Action::Create && r.makes_value())
+    );
+    assert!(created.iter().all(|r| r.sensitive && r.reason.is_some()));
+    let key_plan = created
+        .iter()
+        .find(|r| r.kind == Kind::ApiKey)
+        .expect("the key");
+    assert_eq!(key_plan.address, "acme/sites/web/apiKeys/ci.json");
+    assert_eq!(
+        key_plan.after,
+        Some(json!({"roles": ["publish"], "value": REDACTED}))
+    );
+    // Once they exist (the key found by its description), nothing changes.
+    let site = live.sites.get_mut(&id("web")).expect("web");
+    site.secrets
+        .insert("partner".into(), json!({"id": "partner"}));
+    site.api_keys.insert(
+        "Xk2".into(),
+        json!({"id": "Xk2", "description": "ci", "roles": ["publish"]}),
+    );
+    let plan = diff(&wanted, &live, &settings(false)).expect("plans");
+    assert!(
+        !plan.has_changes(),
+        "{:?}",
+        plan.changes().collect::<Vec<_>>()
+    );
+    // Made again only when asked.
+    let replace = PlanSettings {
+        replace_secrets: vec!["ci".into(), "acme/web/partner".into()],
+        ..settings(false)
+    };
+    let plan = diff(&wanted, &live, &replace).expect("plans");
+    let updated: Vec<&Planned> = plan.changes().collect();
+    assert_eq!(updated.len(), 2);
+    assert!(
+        updated
+            .iter()
+            .all(|r| r.action == Action::Update && r.makes_value())
+    );
 }

@@ -489,7 +489,7 @@ async fn part(
         }
         (["secrets"], Method::POST) => {
             let (id, value) = secrets::made()?;
-            let written = set_secret(config, &doc, &gate, &id, Some(&value)).await?;
+            let written = set_secret(config, &doc, &gate, &id, Some((&value, true))).await?;
             let view = secrets::view(doc.secrets(written)?.as_ref(), &id);
             let view = view.ok_or_else(|| ApiError::missing("the secret was not kept"))?;
             Ok(secrets::made_answer(id, value, view))
@@ -510,7 +510,8 @@ async fn part(
                             Vec::new()
                         })?
                         .typed;
-                    let written = set_secret(config, &doc, &gate, id, Some(&body.value)).await?;
+                    let sent = Some((body.value.as_str(), false));
+                    let written = set_secret(config, &doc, &gate, id, sent).await?;
                     let view = secrets::view(doc.secrets(written)?.as_ref(), id);
                     Ok(Json(view.ok_or_else(missing)?).into_response())
                 }
@@ -595,7 +596,7 @@ async fn set_secret(
     doc: &Doc,
     gate: &Gate<'_>,
     id: &str,
-    value: Option<&str>,
+    value: Option<(&str, bool)>,
 ) -> Result<Value, ApiError> {
     let name = doc.seal_name(id);
     write(config, doc, gate, |previous| {
@@ -604,10 +605,10 @@ async fn set_secret(
             .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
         let entries = map_part(&mut document, "secrets")?;
         let old = entries.remove(id);
-        if let Some(value) = value {
+        if let Some((value, made)) = value {
             entries.insert(
                 id.to_string(),
-                secrets::entry(old.as_ref(), id, &name, value)?,
+                secrets::entry(old.as_ref(), id, &name, value, made)?,
             );
         }
         Ok(document)

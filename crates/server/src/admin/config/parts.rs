@@ -62,7 +62,7 @@ pub(crate) async fn sub_resource(
     }
     let segments = sub_path(path)?;
     let segments = match segments.as_slice() {
-        ["secrets"] => return secrets::list(&config, authorized, method).await,
+        ["secrets"] => return secrets::list(&config, authorized, method, &headers, body).await,
         ["secrets", id] => {
             return secrets::secret(&config, authorized, id, method, &headers, body).await;
         }

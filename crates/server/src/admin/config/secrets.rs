@@ -1,6 +1,9 @@
 //! A site's secrets, entries of its one document (`secrets.<id>`): `secrets.json` lists
 //! them (ids and dates, keyed by id, never a value) and, on POST, makes a secret whose
-//! value the service chooses and answers once; `secrets/<id>.json` sets a value a client
+//! value the service chooses and answers once (its id the service's too, or the `id` the
+//! body names: a made secret that a code block or access block names; it is then made
+//! anew, replacing one of that id). A made secret is kept as `hashed`, the platform's
+//! type for what the service made, so that an import tells it from a set one; `secrets/<id>.json` sets a value a client
 //! sends, shows an entry (never its value) and deletes one. Values are stored sealed
 //! ([`sites::sealed::seal_value`]) and never read back through the API.
 
@@ -52,11 +55,11 @@ pub(super) async fn secret(
             Ok(Json(view).into_response())
         }
         (Method::POST, Some(value)) => {
-            let view = write(config, &authorized, id, Some(&value)).await?;
+            let view = write(config, &authorized, id, Some(&value), false).await?;
             Ok(Json(view).into_response())
         }
         (Method::DELETE, _) => {
-            write(config, &authorized, id, None).await?;
+            write(config, &authorized, id, None, false).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -71,7 +74,14 @@ pub(super) async fn list(
     config: &ConfigStore,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     method: Method,
+    headers: &HeaderMap,
+    body: Body,
 ) -> Result<Response, ApiError> {
+    // A body is read before the caller is refused, as every write.
+    let named = match method {
+        Method::POST => made_id(headers, body).await?,
+        _ => None,
+    };
     let authorized = authorized?;
     match method {
         Method::GET | Method::HEAD => {
@@ -84,20 +94,44 @@ pub(super) async fn list(
         }
         Method::POST => {
             let (id, value) = made()?;
-            let view = write(config, &authorized, &id, Some(&value)).await?;
+            let id = named.unwrap_or(id);
+            let view = write(config, &authorized, &id, Some(&value), true).await?;
             Ok(made_answer(id, value, view))
         }
         _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
     }
 }
 
+/// The id a request to make a secret names: its body `{"id": "<id>"}`; none for an empty
+/// body, `null` or `{}`.
+async fn made_id(headers: &HeaderMap, body: Body) -> Result<Option<String>, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct MakeRequest {
+        id: Option<String>,
+    }
+    let bytes = read_json_body(headers, body).await?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let request: Option<MakeRequest> = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("a secret to make: {e}")))?;
+    let id = request.and_then(|request| request.id);
+    if let Some(id) = &id {
+        check_names_for(&Method::POST, &[("secret", id)])?;
+    }
+    Ok(id)
+}
+
 /// A stored secret entry: `value` sealed for `name` (the secret's own name, so that it
-/// opens only as that secret's), `created` kept from the `previous` entry.
+/// opens only as that secret's), `created` kept from the `previous` entry; `hashed` when
+/// the service `made` the value, else `key`.
 pub(super) fn entry(
     previous: Option<&serde_json::Value>,
     id: &str,
     name: &str,
     value: &str,
+    made: bool,
 ) -> Result<serde_json::Value, ApiError> {
     let now = crate::time::now_rfc3339();
     let created = previous
@@ -106,8 +140,9 @@ pub(super) fn entry(
         .unwrap_or_else(|| json!(now));
     let sealed = sites::sealed::seal_value(name, value)
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    let kind = if made { "hashed" } else { "key" };
     Ok(json!({
-        "id": id, "type": "key", "value": sealed,
+        "id": id, "type": kind, "value": sealed,
         "created": created, "lastModified": now,
     }))
 }
@@ -165,6 +200,7 @@ async fn write(
     authorized: &AuthorizedSite<Configure>,
     id: &str,
     value: Option<&str>,
+    made: bool,
 ) -> Result<SecretView, ApiError> {
     let AuthorizedSite { org, site, .. } = authorized;
     let _guard = config.locks.lock(&keys::site(org, site)).await;
@@ -176,7 +212,8 @@ async fn write(
             let entries = super::parts::map_part(&mut document, "secrets")?;
             let previous = entries.remove(id);
             if let Some(value) = value {
-                let mut entry = entry(previous.as_ref(), id, &keys::secret(org, site, id), value)?;
+                let name = keys::secret(org, site, id);
+                let mut entry = entry(previous.as_ref(), id, &name, value, made)?;
                 // The value is issued for where the code block points now; code sync
                 // sends it there and nowhere else, whatever the code block says later.
                 if let Some(origin) = sites::secret_origin(&existing, id) {
