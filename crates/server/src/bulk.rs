@@ -58,7 +58,10 @@ pub const STALE_AFTER: u64 = 60;
 pub struct BulkRequest {
     /// Page paths (`/en/`, `/metadata.json`), or folders (`/blog/*`, `/*`): every page of
     /// the branch previewed under it.
-    #[schemars(length(min = 1, max = 1000), inner(length(min = 1, max = 1024), regex(pattern = "^/")))]
+    #[schemars(
+        length(min = 1, max = 1000),
+        inner(length(min = 1, max = 1024), regex(pattern = "^/"))
+    )]
     pub paths: Vec<String>,
     /// Write a page's preview even when it did not change.
     #[serde(rename = "forceUpdate", default)]
@@ -83,7 +86,9 @@ pub enum BulkError {
     Empty,
     #[error("{0} paths: at most {MAX_RESOURCES} in one bulk preview")]
     TooMany(usize),
-    #[error("path `{0}`: paths start with `/`, are at most {MAX_PATH_LEN} bytes, and have `*` only as a last segment")]
+    #[error(
+        "path `{0}`: paths start with `/`, are at most {MAX_PATH_LEN} bytes, and have `*` only as a last segment"
+    )]
     BadPath(String),
     #[error("{0} bulk preview jobs of this branch are unfinished: wait for one to stop")]
     Busy(usize),
@@ -315,10 +320,7 @@ pub async fn list(
 /// bound, not a safety one (each job is bounded by itself).
 pub async fn admit(store: &dyn Store, job: &mut PreviewJob) -> Result<(), BulkError> {
     let jobs = list(store, &job.org, &job.site, &job.branch).await?;
-    let unfinished = jobs
-        .iter()
-        .filter(|j| j.state != JobState::Stopped)
-        .count();
+    let unfinished = jobs.iter().filter(|j| j.state != JobState::Stopped).count();
     if unfinished >= UNFINISHED_PER_BRANCH {
         return Err(BulkError::Busy(unfinished));
     }
@@ -458,8 +460,14 @@ mod tests {
 
     #[test]
     fn paths_are_pages_or_folders() {
-        let got = targets(&request(&["/en/", "/blog/*", "/*", "/metadata.json", "/en/"]))
-            .expect("valid");
+        let got = targets(&request(&[
+            "/en/",
+            "/blog/*",
+            "/*",
+            "/metadata.json",
+            "/en/",
+        ]))
+        .expect("valid");
         assert_eq!(
             got,
             vec![
@@ -496,6 +504,9 @@ mod tests {
         assert_eq!(seen.state, JobState::Stopped);
         assert!(seen.error.as_deref().is_some_and(|e| e.contains("3 of 10")));
         assert!(PreviewJob::is_name(&job.name));
-        assert_ne!(job.name, PreviewJob::new("acme", "web", "main", &request(&["/*"])).name);
+        assert_ne!(
+            job.name,
+            PreviewJob::new("acme", "web", "main", &request(&["/*"])).name
+        );
     }
 }

@@ -5,6 +5,7 @@
 mod e2e;
 mod families;
 mod outputs;
+mod repreview;
 mod resilience;
 
 use std::path::{Path, PathBuf};

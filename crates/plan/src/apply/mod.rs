@@ -16,6 +16,7 @@
 
 pub mod order;
 pub mod report;
+pub mod repreview;
 
 use std::collections::VecDeque;
 

@@ -304,6 +304,25 @@ impl Client {
         self.post_as(location, JSON, bytes).await
     }
 
+    /// POSTs a JSON body and reads the JSON answer (a job the service started).
+    pub async fn post_for_answer(
+        &self,
+        location: &Location,
+        body: &Value,
+    ) -> Result<Value, ClientError> {
+        let url = self.url(location)?;
+        let bytes = serde_json::to_vec(body).expect("JSON serializes");
+        let exchange = self
+            .request(Method::POST, location.service, &url, Some((JSON, bytes)))
+            .await?;
+        check(&Method::POST, &url, &exchange)?;
+        serde_json::from_slice(&exchange.body).map_err(|e| ClientError::NotJson {
+            method: "POST".into(),
+            url,
+            message: e.to_string(),
+        })
+    }
+
     /// POSTs YAML text (`content-type: text/yaml`), for the documents the service keeps
     /// as YAML.
     pub async fn post_yaml(&self, location: &Location, text: &str) -> Result<(), ClientError> {

@@ -41,7 +41,11 @@ pub async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    match route(&previews, authorized, &params, &method, &uri, &headers, body).await {
+    match route(
+        &previews, authorized, &params, &method, &uri, &headers, body,
+    )
+    .await
+    {
         Ok(response) => response,
         Err(error) => error.without_body(),
     }

@@ -13,10 +13,10 @@ use crate::api::answers::{
     BranchList, BulkStarted, Ignored, JobList, JobStarted, MadeApiKey, MadeSecret, PreviewAnswer,
     PreviewJobList, ProfileList, SecretList, SecretView, SiteList, Status,
 };
-use crate::bulk::{BulkRequest, PreviewJob};
 use crate::api::body::KeyRequest;
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
 use crate::bulk::MAX_RESOURCES;
+use crate::bulk::{BulkRequest, PreviewJob};
 
 use crate::codesync::job::Job;
 use siteops_config::schema::{ID_PATTERN, SchemaKind, schema_for};

@@ -192,7 +192,10 @@ pub(crate) fn preview_job_folder(org: &str, site: &str, branch: &str, name: &str
 /// The per-page results of bulk preview job `name`, apart from its record, so that
 /// reading a job's progress never reads a thousand results.
 pub(crate) fn preview_job_details(org: &str, site: &str, branch: &str, name: &str) -> String {
-    format!("{}/details.json", preview_job_folder(org, site, branch, name))
+    format!(
+        "{}/details.json",
+        preview_job_folder(org, site, branch, name)
+    )
 }
 
 /// The folder of `repo`'s code on `branch` in `org`'s code store.
