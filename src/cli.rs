@@ -356,7 +356,7 @@ pub(crate) struct ApplyArgs {
     #[arg(long)]
     pub yes: bool,
     /// Do not preview again the pages the changes make stale (a change of a site's
-    /// headers, folders, metadata, content or code: the plan lists the paths).
+    /// headers, folders or metadata: the plan lists the paths).
     #[arg(long)]
     pub no_preview: bool,
     /// How long to wait for the re-preview jobs to finish, in seconds.

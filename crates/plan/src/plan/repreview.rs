@@ -2,14 +2,15 @@
 //! again: pure, from the plan's `before` and `after` of each changed document.
 //!
 //! A site's previews are made from its configuration; these parts of a site (or profile)
-//! document change what a previewed page is, or how it is delivered ([`PARTS`]):
+//! document change how a previewed page is rendered or delivered ([`PARTS`]):
 //! - `headers`: the response headers of the paths a rule's glob matches: those paths;
 //! - `folders`: which page renders a folder's paths: the folder's pages;
 //! - `metadata`: the metadata sheets, whose rows (content, not configuration) can reach
-//!   any page: every page;
-//! - `content`: the source the pages are previewed from: every page;
-//! - `code`: whose `head.html` every previewed page carries: every page.
+//!   any page: every page.
 //!
+//! A change of `content` or `code` changes where pages and `head.html` come from: a
+//! migration, whose pages may not all be there yet, previewed deliberately (a bulk preview
+//! of `/*`), not as a side effect.
 //! Other parts (access, public mappings, CDN, sidekick, secrets, API keys, …) change who
 //! may read a page or what the service does, not the pages. A site created by the plan
 //! has no previews yet; a profile's change reaches the sites of the repository that extend
@@ -24,7 +25,7 @@ use serde_json::{Map, Value};
 use super::{Action, Kind, Plan};
 
 /// The document parts whose change makes previews stale, in the order above.
-pub const PARTS: [&str; 5] = ["headers", "folders", "metadata", "content", "code"];
+pub const PARTS: [&str; 3] = ["headers", "folders", "metadata"];
 
 /// The branch previewed again: the platform's production branch (a site's configuration
 /// names no other).
@@ -100,11 +101,9 @@ pub fn changed_paths(before: &Value, after: &Value) -> BTreeSet<String> {
     for folder in changed_keys(part("folders")) {
         paths.insert(folder_path(&folder));
     }
-    for name in ["metadata", "content", "code"] {
-        let (before, after) = part(name);
-        if before != after {
-            paths.insert("/*".to_string());
-        }
+    let (before, after) = part("metadata");
+    if before != after {
+        paths.insert("/*".to_string());
     }
     paths
 }
@@ -205,6 +204,8 @@ mod tests {
         let paths: Vec<String> = changed_paths(&before, &after).into_iter().collect();
         assert_eq!(paths, ["/blog/*", "/en/about", "/products/*"]);
         assert!(changed_paths(&before, &before).is_empty());
+        let content = |url: &str| json!({"content": {"source": {"url": url}}});
+        assert!(changed_paths(&content("https://a"), &content("https://b")).is_empty());
         let metadata = json!({"metadata": {"source": ["/metadata.json"]}});
         let paths: Vec<String> = changed_paths(&json!({}), &metadata).into_iter().collect();
         assert_eq!(paths, ["/*"]);

@@ -60,6 +60,13 @@ async fn route(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    if raw_page_path(uri) == "*" {
+        // Not a page: the folder of every page, which only a bulk preview takes.
+        if *method != Method::POST {
+            return Err(ApiError::method_not_allowed("POST"));
+        }
+        return super::bulk::start(service, authorized?, branch_of(params), headers, body).await;
+    }
     if !matches!(
         *method,
         Method::GET | Method::HEAD | Method::POST | Method::DELETE
@@ -67,9 +74,6 @@ async fn route(
         return Err(ApiError::method_not_allowed("GET, HEAD, POST, DELETE"));
     }
     let authorized = authorized?;
-    if *method == Method::POST && raw_page_path(uri) == "*" {
-        return super::bulk::start(service, authorized, branch_of(params), headers, body).await;
-    }
     let page =
         PagePath::parse(raw_page_path(uri)).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let branch = branch_of(params);
