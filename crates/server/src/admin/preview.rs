@@ -60,7 +60,8 @@ async fn route(
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    if raw_page_path(uri) == "*" {
+    let raw = raw_page_path(uri);
+    if raw == "*" || raw.eq_ignore_ascii_case("%2A") {
         // Not a page: the folder of every page, which only a bulk preview takes.
         if *method != Method::POST {
             return Err(ApiError::method_not_allowed("POST"));
