@@ -154,7 +154,7 @@ pub struct PageResult {
     pub error: Option<String>,
 }
 
-/// A bulk preview job, stored at [`keys::preview_job`].
+/// A bulk preview job, as stored (`jobs/<org>/<site>/<branch>/preview/<name>.json`) and answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PreviewJob {
     /// Always `preview`.
