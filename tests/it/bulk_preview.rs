@@ -386,3 +386,60 @@ async fn re_previews_ask_one_job_per_site_within_the_rate() {
         );
     }
 }
+
+#[tokio::test]
+async fn another_instance_on_the_store_answers_a_job_and_an_interrupted_one_reads_stopped() {
+    let source = MockServer::start().await;
+    let (server, _) = site(&format!("{}/content", source.uri()), None).await;
+    let token = server.token(SITE_ADMIN);
+    serve_pages(&source, &[("/a", "A")]).await;
+    let started = bulk(&server, &token, &json!({"paths": ["/a"]})).await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{:?}", started.error);
+    let name = started.body["job"]["name"]
+        .as_str()
+        .expect("a name")
+        .to_string();
+    stopped_job(&server, &token, &name).await;
+
+    let other = TestServer::start_on(server.data.clone()).await;
+    let token = other.token(SITE_ADMIN);
+    let job = other
+        .get(&format!("/admin/job/acme/web/main/preview/{name}"), &token)
+        .await;
+    assert_eq!(job.status, StatusCode::OK, "{:?}", job.error);
+    assert_eq!(job.body["state"], "stopped");
+    assert_eq!(
+        job.body["progress"],
+        json!({"total": 1, "processed": 1, "failed": 0})
+    );
+
+    // A job whose instance stopped while it ran: its record says running, and was last
+    // saved long ago.
+    let mut record = job.body.clone();
+    record["name"] = json!("job-0000000000001-0123456789abcdef");
+    record["state"] = json!("running");
+    record["progress"] = json!({"total": 10, "processed": 4, "failed": 0});
+    record["heartbeat"] = json!(1);
+    record
+        .as_object_mut()
+        .expect("an object")
+        .remove("stopTime");
+    let folder = server.data.join("jobs/acme/web/main/preview");
+    std::fs::write(
+        folder.join("job-0000000000001-0123456789abcdef.json"),
+        record.to_string(),
+    )
+    .expect("write a record");
+    let job = other
+        .get(
+            "/admin/job/acme/web/main/preview/job-0000000000001-0123456789abcdef",
+            &token,
+        )
+        .await;
+    assert_eq!(job.body["state"], "stopped");
+    let error = job.body["error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("interrupted") && error.contains("4 of 10"),
+        "{error}"
+    );
+}
