@@ -312,6 +312,9 @@ pub(crate) struct PlanArgs {
     /// Also save the plan as JSON, for `siteops apply PLAN.json`.
     #[arg(long, value_name = "PLAN.json")]
     pub out: Option<PathBuf>,
+    /// Do not list the pages `siteops apply` would preview again (as with its --no-preview).
+    #[arg(long)]
+    pub no_preview: bool,
 }
 
 #[derive(Debug, Args)]
@@ -361,6 +364,13 @@ pub(crate) struct ApplyArgs {
     /// `NAME=value` lines, as `gh secret set -f` reads. Needed when the plan makes one.
     #[arg(long, value_name = "FILE")]
     pub secrets_out: Option<PathBuf>,
+    /// Do not preview again the pages the changes make stale (a change of a site's
+    /// headers, folders or metadata: the plan lists the paths).
+    #[arg(long)]
+    pub no_preview: bool,
+    /// How long to wait for the re-preview jobs to finish, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub preview_timeout: u64,
 }
 
 #[derive(Debug, Args)]

@@ -7,12 +7,14 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use siteops_plan::apply::repreview::{self, RepreviewOptions};
 use siteops_plan::apply::{
     self, ApplyOptions, MadeValue, MadeValues, Outcome as StepOutcome, Progress, Step, report,
 };
+use siteops_plan::plan::repreview::affected;
 use siteops_plan::plan::{Plan, render};
 
-use super::planning::{prepare, settings};
+use super::planning::{Prepared, prepare, settings};
 use super::{Outcome, use_color};
 use crate::cli::ApplyArgs;
 
@@ -34,6 +36,9 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
         check_saved(saved, &plan)?;
     }
     print!("{}", render::human(&plan, use_color(&std::io::stdout())));
+    if !args.no_preview {
+        print!("{}", render::repreview_lines(&affected(&plan)));
+    }
     if !plan.has_changes() {
         return Ok(Outcome::Success);
     }
@@ -69,14 +74,46 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
     if let Some(out) = &out {
         println!("{}", out.summary());
     }
-    if report.succeeded() {
+    let outcome = if report.succeeded() {
         println!("{}", report::summary(&report));
-        Ok(Outcome::Success)
+        Outcome::Success
     } else {
         print!("{}", report::table(&report));
         println!();
         println!("{}", report::summary(&report));
-        Ok(Outcome::Failure)
+        Outcome::Failure
+    };
+    if !args.no_preview {
+        repreview(args, &prepared, &plan, &report, &runtime);
+    }
+    Ok(outcome)
+}
+
+/// Previews again what the changes made stale, and says per site how it went. Its result
+/// does not change the apply's: the changes are made, and an apply run again would find
+/// nothing to change (and so preview nothing): a failure is printed to act on.
+fn repreview(
+    args: &ApplyArgs,
+    prepared: &Prepared,
+    plan: &Plan,
+    report: &apply::ApplyReport,
+    runtime: &tokio::runtime::Runtime,
+) {
+    let wanted = repreview::applied(plan, report);
+    if wanted.is_empty() {
+        return;
+    }
+    let options = RepreviewOptions {
+        deadline: Duration::from_secs(args.preview_timeout),
+        sites_at_once: usize::from(args.remote.concurrency),
+        ..RepreviewOptions::default()
+    };
+    let reports = runtime.block_on(repreview::run(&prepared.client, &wanted, &options));
+    print!("{}", prepared.scrub(&repreview::lines(&reports)));
+    if !repreview::all_previewed(&reports) {
+        eprintln!(
+            "warning: not every stale page was previewed again: preview them with the bulk preview (POST {{admin_url}}/preview/<org>/<site>/main/* with their paths), or in the authoring tools"
+        );
     }
 }
 

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use siteops_plan::plan::markdown::{COMMENT_LIMIT, markdown};
+use siteops_plan::plan::repreview::affected;
 use siteops_plan::plan::{Plan, render};
 
 use super::planning::{prepare, settings};
@@ -21,7 +22,12 @@ pub(crate) fn run(args: &PlanArgs) -> Result<Outcome> {
         .build()?;
     let plan = runtime.block_on(prepared.plan())?;
     match args.format {
-        PlanFormat::Human => print!("{}", render::human(&plan, use_color(&std::io::stdout()))),
+        PlanFormat::Human => {
+            print!("{}", render::human(&plan, use_color(&std::io::stdout())));
+            if !args.no_preview {
+                print!("{}", render::repreview_lines(&affected(&plan)));
+            }
+        }
         PlanFormat::Json => print!("{}", render::json(&plan)),
         PlanFormat::Markdown => print!("{}", markdown(&plan, COMMENT_LIMIT)),
     }

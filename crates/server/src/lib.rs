@@ -10,6 +10,7 @@ pub mod admin;
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod bulk;
 pub mod code;
 pub mod codesync;
 pub mod effective;

@@ -7,6 +7,7 @@ mod families;
 pub(crate) mod made;
 mod outputs;
 mod reach;
+mod repreview;
 mod resilience;
 
 use std::path::{Path, PathBuf};

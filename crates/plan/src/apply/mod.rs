@@ -20,6 +20,7 @@
 
 pub mod order;
 pub mod report;
+pub mod repreview;
 
 use std::collections::VecDeque;
 
@@ -373,7 +374,7 @@ async fn make(
             serde_json::json!({ "id": name }),
         ),
     };
-    let answer = client.post_for_answer(&location, &body).await?;
+    let answer = client.post_making(&location, &body).await?;
     let value = answer.get("value").and_then(serde_json::Value::as_str);
     let id = answer.get("id").and_then(serde_json::Value::as_str);
     let Some(value) = value else {

@@ -24,6 +24,7 @@ mod live;
 pub mod markdown;
 pub mod ownership;
 pub mod render;
+pub mod repreview;
 
 use std::fmt;
 

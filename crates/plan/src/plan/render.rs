@@ -89,6 +89,22 @@ pub fn human(plan: &Plan, styled: bool) -> String {
     out
 }
 
+/// What apply previews again once its changes are made ([`super::repreview`]): one line
+/// per site, `Apply will re-preview /blog/*, /en/about on main of acme/website.`; empty
+/// when nothing.
+pub fn repreview_lines(repreviews: &[super::repreview::Repreview]) -> String {
+    let mut out = String::new();
+    for repreview in repreviews {
+        out.push_str(&format!(
+            "Apply will re-preview {} on {} of {}.\n",
+            repreview.paths.join(", "),
+            repreview.branch,
+            repreview.site_id()
+        ));
+    }
+    out
+}
+
 /// `` API: older path family (`config/<org>/sites/<site>.json`) ``: which of the
 /// administration API's path families the live state was read in, when the plan says.
 pub fn family_line(plan: &Plan) -> Option<String> {

@@ -304,24 +304,43 @@ impl Client {
         self.post_as(location, JSON, bytes).await
     }
 
-    /// POSTs a request that has the service make something (a secret, an API key) and
-    /// returns its answer, which holds the value made: the caller keeps it from every log.
+    /// POSTs a JSON body and reads the JSON answer (a job the service started), tried again
+    /// as every request is.
     pub async fn post_for_answer(
         &self,
         location: &Location,
         body: &Value,
     ) -> Result<Value, ClientError> {
+        self.post_answered(location, body, false).await
+    }
+
+    /// POSTs a request that has the service make something (a secret, an API key) and
+    /// returns its answer, which holds the value made: the caller keeps it from every log.
+    /// Not tried again after a 5xx or a network error: the service may have made the value
+    /// and its answer been lost, and a second one would replace it unseen.
+    pub async fn post_making(
+        &self,
+        location: &Location,
+        body: &Value,
+    ) -> Result<Value, ClientError> {
+        self.post_answered(location, body, true).await
+    }
+
+    async fn post_answered(
+        &self,
+        location: &Location,
+        body: &Value,
+        unrepeatable: bool,
+    ) -> Result<Value, ClientError> {
         let url = self.url(location)?;
         let bytes = serde_json::to_vec(body).expect("JSON serializes");
-        // Not tried again after a 5xx or a network error: the service may have made the
-        // value and its answer been lost, and a second one would replace it unseen.
         let exchange = self
             .request_once(
                 Method::POST,
                 location.service,
                 &url,
                 Some((JSON, bytes)),
-                true,
+                unrepeatable,
             )
             .await?;
         check(&Method::POST, &url, &exchange)?;

@@ -3,6 +3,7 @@
 //! configuration API is mounted under `/api` too, in the platform's newer path family
 //! ([`api_router`]), from the same routing table ([`config::resources`]).
 
+mod bulk;
 mod code;
 pub(crate) mod config;
 mod effective;
@@ -34,6 +35,12 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/webhook/code/{org}/{site}", post(code::webhook))
         .route("/job/{org}/{site}/{branch}/code", get(code::list))
         .route("/job/{org}/{site}/{branch}/code/{name}", get(code::one))
+        .route("/job/{org}/{site}/{branch}/preview", get(bulk::list))
+        .route("/job/{org}/{site}/{branch}/preview/{name}", get(bulk::one))
+        .route(
+            "/job/{org}/{site}/{branch}/preview/{name}/details",
+            get(bulk::details),
+        )
         .route("/status/{org}/{site}/{branch}", get(effective::status))
         .route("/preview/{org}/{site}/{branch}", any(preview::handle))
         .route("/preview/{org}/{site}/{branch}/", any(preview::handle))

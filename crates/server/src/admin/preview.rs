@@ -10,11 +10,14 @@
 //! A preview that would take the site's previews past their cap of stored bytes is refused
 //! with 507 ([`crate::preview::usage`]); the page stays as it was.
 //!
+//! `POST …/<branch>/*` with a JSON list of paths is a bulk preview ([`super::bulk`]).
+//!
 //! All need a token with the right to operate the site (`Action::Operate`: site and org
 //! administrators; `config_admin` accounts may not preview): 401 without, 403 with the
 //! wrong role. Errors have an empty body and the message in `x-error`.
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::{RawPathParams, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
@@ -36,8 +39,13 @@ pub async fn handle(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
+    body: Body,
 ) -> Response {
-    match route(&previews, authorized, &params, &method, &uri, &headers).await {
+    match route(
+        &previews, authorized, &params, &method, &uri, &headers, body,
+    )
+    .await
+    {
         Ok(response) => response,
         Err(error) => error.without_body(),
     }
@@ -50,7 +58,16 @@ async fn route(
     method: &Method,
     uri: &Uri,
     headers: &HeaderMap,
+    body: Body,
 ) -> Result<Response, ApiError> {
+    let raw = raw_page_path(uri);
+    if raw == "*" || raw.eq_ignore_ascii_case("%2A") {
+        // Not a page: the folder of every page, which only a bulk preview takes.
+        if *method != Method::POST {
+            return Err(ApiError::method_not_allowed("POST"));
+        }
+        return super::bulk::start(service, authorized?, branch_of(params), headers, body).await;
+    }
     if !matches!(
         *method,
         Method::GET | Method::HEAD | Method::POST | Method::DELETE
@@ -60,10 +77,7 @@ async fn route(
     let authorized = authorized?;
     let page =
         PagePath::parse(raw_page_path(uri)).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let branch = params
-        .iter()
-        .find_map(|(name, value)| (name == "branch").then_some(value))
-        .unwrap_or_default();
+    let branch = branch_of(params);
     let (org, site) = (authorized.org.as_str(), authorized.site.as_str());
     let previews = BranchPreviews::new(service.store.as_ref(), org, site, branch);
     if *method == Method::DELETE {
@@ -102,6 +116,14 @@ async fn route(
     Ok(Json(answer(&record, &links)).into_response())
 }
 
+/// The branch the route matched.
+fn branch_of(params: &RawPathParams) -> &str {
+    params
+        .iter()
+        .find_map(|(name, value)| (name == "branch").then_some(value))
+        .unwrap_or_default()
+}
+
 /// The page path as the request wrote it: the router's parameters (org, site, branch) are
 /// percent-decoded, and the page path must not be, for `PagePath` to refuse what decoding
 /// would hide (`%2F`). The route matched `/preview/<org>/<site>/<branch>[/<path>]`.
@@ -134,16 +156,16 @@ async fn delete(
 }
 
 /// Addresses the answer links to, on the host the request came in on.
-struct Links {
-    admin: String,
-    preview_host: String,
+pub(super) struct Links {
+    pub(super) admin: String,
+    pub(super) preview_host: String,
     org: String,
     site: String,
     branch: String,
 }
 
 impl Links {
-    fn new(headers: &HeaderMap, org: &str, site: &str, branch: &str) -> Links {
+    pub(super) fn new(headers: &HeaderMap, org: &str, site: &str, branch: &str) -> Links {
         let host = headers
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())

@@ -5,6 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::bulk::PreviewJob;
 use crate::codesync::job::{Job, JobState};
 use crate::effective::Effective;
 use crate::preview::Trace;
@@ -288,4 +289,34 @@ pub struct PreviewedPage {
 pub struct PreviewLinks {
     pub status: String,
     pub preview: String,
+}
+
+/// `202` of a bulk preview (`POST /preview/<org>/<site>/<branch>/*`), in the platform's
+/// form: the job as created, and where to follow it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkStarted {
+    pub status: Fixed<202>,
+    /// Names this request in the service's log.
+    pub message_id: String,
+    pub job: PreviewJob,
+    pub links: BulkLinks,
+}
+
+/// Where a bulk preview job is followed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BulkLinks {
+    /// The job's state and progress.
+    #[serde(rename = "self")]
+    pub own: String,
+    /// Each page's result.
+    pub details: String,
+    /// The branch's bulk preview jobs.
+    pub list: String,
+}
+
+/// `GET /job/<org>/<site>/<branch>/preview`: the branch's bulk preview jobs, newest first.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PreviewJobList {
+    pub jobs: Vec<PreviewJob>,
 }

@@ -10,11 +10,13 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::answers::{
-    BranchList, Ignored, JobList, JobStarted, MadeApiKey, MadeSecret, PreviewAnswer, ProfileList,
-    SecretList, SecretView, SiteList, Status,
+    BranchList, BulkStarted, Ignored, JobList, JobStarted, MadeApiKey, MadeSecret, PreviewAnswer,
+    PreviewJobList, ProfileList, SecretList, SecretView, SiteList, Status,
 };
 use crate::api::body::KeyRequest;
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
+use crate::bulk::MAX_RESOURCES;
+use crate::bulk::{BulkRequest, PreviewJob};
 
 use crate::codesync::job::Job;
 use siteops_config::schema::{ID_PATTERN, SchemaKind, schema_for};
@@ -132,6 +134,10 @@ fn schemas() -> Value {
         "JobList": answer::<JobList>(),
         "Status": answer::<Status>(),
         "Preview": answer::<PreviewAnswer>(),
+        "BulkPreviewRequest": answer::<BulkRequest>(),
+        "BulkStarted": answer::<BulkStarted>(),
+        "PreviewJob": answer::<PreviewJob>(),
+        "PreviewJobList": answer::<PreviewJobList>(),
         "PushNotification": {
             "type": "object",
             "description": "The git service's push event; `ref` names the branch pushed \
@@ -570,7 +576,7 @@ fn paths() -> Value {
             .answer(200, "The jobs.", Some("JobList")).errors(&[400, 404])),
     ]));
     add("/admin/job/{org}/{site}/{branch}/code/{job}", path_item(vec![
-        ("get", Op::new("getJob", "One code sync job.").params(&branch).param(job)
+        ("get", Op::new("getJob", "One code sync job.").params(&branch).param(job.clone())
             .answer(200, "The job.", Some("Job")).errors(&[400, 404])),
     ]));
     add("/admin/status/{org}/{site}/{branch}", path_item(vec![
@@ -589,6 +595,26 @@ fn paths() -> Value {
         ("delete", Op::new("deletePreview", "Removes the stored preview of a page, with the images no other page of the branch shows; 404 when it has none.")
             .params(&branch).param(page.clone())
             .answer(204, "Removed.", None).errors(&[400, 404]).bodiless_errors()),
+    ]));
+    add("/admin/preview/{org}/{site}/{branch}/*", path_item(vec![
+        ("post", Op::new("bulkPreview", format!("Previews many pages in a background job: each path, and for a folder (`/blog/*`, `/*`) every page of the branch previewed under it; at most {MAX_RESOURCES} paths, and pages per job. `delete` removes the previews instead."))
+            .params(&branch)
+            .param(json!({"name": "x-content-source-authorization", "in": "header",
+                "description": "Sent to the content source as `Authorization`, for each page.", "schema": {"type": "string"}}))
+            .json_body("BulkPreviewRequest")
+            .answer(202, "The job, created.", Some("BulkStarted")).errors(&[400, 404, 409]).bodiless_errors()),
+    ]));
+    add("/admin/job/{org}/{site}/{branch}/preview", path_item(vec![
+        ("get", Op::new("listPreviewJobs", "The branch's bulk preview jobs, newest first.").params(&branch)
+            .answer(200, "The jobs.", Some("PreviewJobList")).errors(&[400, 404])),
+    ]));
+    add("/admin/job/{org}/{site}/{branch}/preview/{job}", path_item(vec![
+        ("get", Op::new("getPreviewJob", "One bulk preview job: its state and progress.").params(&branch).param(job.clone())
+            .answer(200, "The job.", Some("PreviewJob")).errors(&[400, 404])),
+    ]));
+    add("/admin/job/{org}/{site}/{branch}/preview/{job}/details", path_item(vec![
+        ("get", Op::new("getPreviewJobDetails", "One bulk preview job with each page's result (`data.resources`).").params(&branch).param(job.clone())
+            .answer(200, "The job and its pages.", Some("PreviewJob")).errors(&[400, 404])),
     ]));
     add("/transform/config/{org}/{site}", path_item(vec![
         ("get", Op::new("listWorkerBranches", "The branches with worker entries.").params(&site)

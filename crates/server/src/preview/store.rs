@@ -377,6 +377,34 @@ impl<'a> BranchPreviews<'a> {
             .and_then(|bytes| parse_record(&key, &bytes)))
     }
 
+    /// The web paths of the branch's previewed pages under `folder` (`/blog/`: every page
+    /// whose path starts with it; `/`: every page), sorted; at most `limit` + 1, so that a
+    /// caller can tell "more than `limit`" without reading every record. Records are named
+    /// by a hash of their path, so each is read: a folder is as costly as the branch.
+    pub async fn under(&self, folder: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let records = keys::preview_pages(&self.org, &self.site, &self.branch);
+        let mut found = Vec::new();
+        for name in self.store.list(&records).await? {
+            if !name.ends_with(".json") {
+                continue;
+            }
+            let key = format!("{records}/{name}");
+            let Some(bytes) = self.store.get(&key).await? else {
+                continue;
+            };
+            if let Some(record) = parse_record(&key, &bytes)
+                && record.web_path.starts_with(folder)
+            {
+                found.push(record.web_path);
+                if found.len() > limit {
+                    break;
+                }
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
     /// The record and one of its files (`None`: not previewed, or no such file).
     pub async fn file(
         &self,

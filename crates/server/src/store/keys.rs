@@ -174,6 +174,30 @@ pub(crate) fn code_job_lease(org: &str, site: &str, branch: &str, name: &str) ->
     format!("leases/{}", code_job(org, site, branch, name))
 }
 
+/// The folder of a branch's bulk preview jobs ([`crate::bulk`]).
+pub(crate) fn preview_jobs(org: &str, site: &str, branch: &str) -> String {
+    format!("{}/{branch}/preview", site_jobs(org, site))
+}
+
+/// The record of bulk preview job `name`: its state and progress.
+pub(crate) fn preview_job(org: &str, site: &str, branch: &str, name: &str) -> String {
+    format!("{}/{name}.json", preview_jobs(org, site, branch))
+}
+
+/// The folder of what bulk preview job `name` keeps beside its record.
+pub(crate) fn preview_job_folder(org: &str, site: &str, branch: &str, name: &str) -> String {
+    format!("{}/{name}", preview_jobs(org, site, branch))
+}
+
+/// The per-page results of bulk preview job `name`, apart from its record, so that
+/// reading a job's progress never reads a thousand results.
+pub(crate) fn preview_job_details(org: &str, site: &str, branch: &str, name: &str) -> String {
+    format!(
+        "{}/details.json",
+        preview_job_folder(org, site, branch, name)
+    )
+}
+
 /// The folder of `repo`'s code on `branch` in `org`'s code store.
 pub(crate) fn code_branch(org: &str, repo: &CodeRepo, branch: &str) -> String {
     format!("code/{org}/{}/{}/{branch}", repo.owner, repo.repo)
@@ -286,6 +310,10 @@ mod tests {
             code_jobs(org, "web", "main"),
             code_job(org, "web", "main", "job-1"),
             code_job_lease(org, "web", "main", "job-1"),
+            preview_jobs(org, "web", "main"),
+            preview_job(org, "web", "main", "job-1"),
+            preview_job_folder(org, "web", "main", "job-1"),
+            preview_job_details(org, "web", "main", "job-1"),
             code_branch(org, &repo, "main"),
             code_file(org, &repo, "main", "blocks/hero/hero.js"),
             previews(org, "web"),
