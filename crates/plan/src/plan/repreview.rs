@@ -238,6 +238,8 @@ mod tests {
             sensitive: false,
             reason: None,
             extended_by: Vec::new(),
+            effective: Vec::new(),
+            unaffected: 0,
             before: Some(before),
             after: Some(after),
             changes: Vec::new(),
@@ -268,6 +270,7 @@ mod tests {
                 update: 3,
                 delete: 0,
                 unchanged: 0,
+                effective: 0,
             },
             notes: Vec::new(),
             resources: vec![
