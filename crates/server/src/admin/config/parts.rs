@@ -12,10 +12,12 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::check_access_change;
+use super::versions::{Versioning, revision};
 use super::{ConfigStore, api_keys, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, Family, read_json_body};
+use crate::sites::versions::{self, Versioned};
 use crate::sites::{onboarding, without_managed};
 use crate::store::{keys, transact};
 use siteops_config::model::api::SiteConfig;
@@ -53,6 +55,7 @@ pub(crate) async fn sub_resource(
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
+    versioning: Versioning,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -76,7 +79,7 @@ pub(crate) async fn sub_resource(
         segments => segments,
     };
     let request = (method, &headers, body);
-    document_part(&config, authorized, family, segments, request).await
+    document_part(&config, authorized, family, segments, &versioning, request).await
 }
 
 /// The part of a site document at `segments` (`access`, `access/admin`, `cdn/prod`, …):
@@ -88,6 +91,7 @@ async fn document_part(
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     family: Family,
     segments: &[&str],
+    versioning: &Versioning,
     (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
@@ -119,6 +123,7 @@ async fn document_part(
             // After the body, as every write (see `save_site`).
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
+            let revision = &revision(&authorized.caller, versioning.name()?);
             let touches_code = segments.first() == Some(&"code");
             let _guard = config.locks.lock(&keys::site(org, site)).await;
             let (authorized, new) = (&authorized, &new);
@@ -154,6 +159,8 @@ async fn document_part(
                     let mut document = changed.json;
                     restore(&mut document, kept);
                     stamp(&mut document, Some(&existing.json));
+                    let versioned = Versioned::Site { org, site };
+                    versions::record(store, versioned, Some(&document), revision).await?;
                     save_json(store, &keys::site(org, site), &document).await?;
                     if touches_code {
                         onboarding::register(config.store.as_ref(), org, site, code).await?;

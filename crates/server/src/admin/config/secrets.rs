@@ -186,6 +186,10 @@ async fn write(
             }
             // What is written reads back, or it is not written.
             let changed = Site::from_json(org, site, document)?;
+            let revision = super::versions::revision(&authorized.caller, None);
+            let versioned = crate::sites::versions::Versioned::Site { org, site };
+            crate::sites::versions::record(store, versioned, Some(&changed.json), &revision)
+                .await?;
             save_json(store, &keys::site(org, site), &changed.json).await?;
             Ok(view_of(&changed, id).unwrap_or_else(|| SecretView {
                 id: id.to_string(),
