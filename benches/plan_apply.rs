@@ -88,6 +88,7 @@ async fn run() {
         let options = ApplyOptions {
             concurrency: CONCURRENCY,
             progress: &NoProgress,
+            version_name: Some(siteops_plan::versions::applied_name("bench")),
         };
         let report = apply::run(&unlimited, &empty, &options)
             .await

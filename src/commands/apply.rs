@@ -9,6 +9,7 @@ use siteops_plan::apply::{self, ApplyOptions, Outcome as StepOutcome, Progress, 
 use siteops_plan::plan::{Plan, render};
 
 use super::planning::{prepare, settings};
+use super::versions::version_name;
 use super::{Outcome, use_color};
 use crate::cli::ApplyArgs;
 
@@ -33,7 +34,10 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
     if !plan.has_changes() {
         return Ok(Outcome::Success);
     }
-    if saved.is_none() && !args.yes && !confirmed()? {
+    if saved.is_none()
+        && !args.yes
+        && !confirmed("Apply these changes?", "apply", ", or apply a saved plan")?
+    {
         println!("Apply cancelled.");
         return Ok(Outcome::Failure);
     }
@@ -45,6 +49,7 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
     let options = ApplyOptions {
         concurrency: usize::from(args.remote.concurrency),
         progress: progress.as_ref(),
+        version_name: Some(version_name(&args.repo.root, args.version_name.as_deref())),
     };
     let report = runtime.block_on(apply::run(&prepared.client, &plan, &options))?;
     println!();
@@ -87,12 +92,13 @@ fn short(fingerprint: &str) -> &str {
     &fingerprint[..end]
 }
 
-/// Asks on a terminal; refuses without one (CI passes --yes).
-fn confirmed() -> Result<bool> {
+/// Asks `question` on a terminal; refuses to do `what` without one (CI passes --yes, or
+/// what `otherwise` adds).
+pub(super) fn confirmed(question: &str, what: &str, otherwise: &str) -> Result<bool> {
     if !std::io::stdin().is_terminal() {
-        bail!("refusing to apply without confirmation: pass --yes, or apply a saved plan");
+        bail!("refusing to {what} without confirmation: pass --yes{otherwise}");
     }
-    print!("\nApply these changes? Only `yes` is accepted: ");
+    print!("\n{question} Only `yes` is accepted: ");
     std::io::stdout().flush()?;
     let mut answer = String::new();
     std::io::stdin().lock().read_line(&mut answer)?;

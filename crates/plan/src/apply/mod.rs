@@ -44,6 +44,10 @@ pub struct ApplyOptions<'a> {
     /// Changes in flight at once (the client bounds requests as well).
     pub concurrency: usize,
     pub progress: &'a dyn Progress,
+    /// The name of the versions the writes of configuration documents make
+    /// (`?versionName=`): the caller's choice, `siteops@<commit>` from `siteops apply`
+    /// ([`crate::versions::applied_name`]), so that a plan can tell its writes from others'.
+    pub version_name: Option<String>,
 }
 
 impl Default for ApplyOptions<'_> {
@@ -51,6 +55,7 @@ impl Default for ApplyOptions<'_> {
         ApplyOptions {
             concurrency: 8,
             progress: &NoProgress,
+            version_name: None,
         }
     }
 }
@@ -156,7 +161,8 @@ pub async fn run(
     loop {
         while running.len() < options.concurrency.max(1) {
             let Some(i) = ready.pop_front() else { break };
-            running.push(async move { (i, perform(client, &resources[i]).await) });
+            let version = options.version_name.as_deref();
+            running.push(async move { (i, perform(client, &resources[i], version).await) });
         }
         let Some((i, result)) = running.next().await else {
             break;
@@ -231,12 +237,19 @@ enum StepError {
 }
 
 /// One change: POST the body (create or replace; as YAML for the kinds the service keeps
-/// as YAML; a document read, modified and written), or DELETE.
-async fn perform(client: &Client, resource: &Planned) -> Result<(), StepError> {
+/// as YAML; a document read, modified and written), or DELETE. A write of a configuration
+/// document or of a part of one (`public`, a secret) names the version it makes `version`.
+async fn perform(
+    client: &Client,
+    resource: &Planned,
+    version: Option<&str>,
+) -> Result<(), StepError> {
     let location = Location::of(&resource.owner(), &resource.resource_kind());
     let document = matches!(resource.kind, Kind::Org | Kind::Profile | Kind::Site);
+    let versioned = document || matches!(resource.kind, Kind::Public | Kind::Secret);
+    let version = version.filter(|_| versioned);
     match (&resource.action, &resource.body) {
-        (Action::Delete, _) => Ok(client.delete(&location).await?),
+        (Action::Delete, _) => Ok(client.delete_named(&location, version).await?),
         (Action::Create | Action::Update, Some(Body(body))) if document => {
             let current = client.get(&location).await?;
             if let Some(read) = &resource.read
@@ -248,7 +261,7 @@ async fn perform(client: &Client, resource: &Planned) -> Result<(), StepError> {
                 Some(live) => ownership::merged(live, body),
                 None => body.clone(),
             };
-            Ok(client.post(&location, &body).await?)
+            Ok(client.post_named(&location, &body, version).await?)
         }
         (Action::Create | Action::Update, Some(Body(body)))
             if resource.resource_kind().is_yaml() =>
@@ -257,7 +270,7 @@ async fn perform(client: &Client, resource: &Planned) -> Result<(), StepError> {
             Ok(client.post_yaml(&location, &text).await?)
         }
         (Action::Create | Action::Update, Some(Body(body))) => {
-            Ok(client.post(&location, body).await?)
+            Ok(client.post_named(&location, body, version).await?)
         }
         _ => Ok(()),
     }

@@ -544,7 +544,7 @@ async fn part(
         }
         (["secrets"], Method::POST) => {
             let (id, value) = secrets::made()?;
-            let written = set_secret(config, &doc, &gate, &id, Some(&value)).await?;
+            let written = set_secret(config, &doc, &gate, &id, Some(&value), None).await?;
             let view = secrets::view(doc.secrets(written)?.as_ref(), &id);
             let view = view.ok_or_else(|| ApiError::missing("the secret was not kept"))?;
             Ok(secrets::made_answer(id, value, view))
@@ -565,7 +565,9 @@ async fn part(
                             Vec::new()
                         })?
                         .typed;
-                    let written = set_secret(config, &doc, &gate, id, Some(&body.value)).await?;
+                    let name = versioning.name()?;
+                    let value = Some(body.value.as_str());
+                    let written = set_secret(config, &doc, &gate, id, value, name).await?;
                     let view = secrets::view(doc.secrets(written)?.as_ref(), id);
                     Ok(Json(view.ok_or_else(missing)?).into_response())
                 }
@@ -574,7 +576,7 @@ async fn part(
                     if secrets::view(entries.as_ref(), id).is_none() {
                         return Err(missing());
                     }
-                    set_secret(config, &doc, &gate, id, None).await?;
+                    set_secret(config, &doc, &gate, id, None, versioning.name()?).await?;
                     Ok(StatusCode::NO_CONTENT.into_response())
                 }
                 _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -645,20 +647,21 @@ async fn part(
 }
 
 /// Sets (`Some`) or deletes (`None`) secret `id` of `doc`, its value sealed for the
-/// secret's name; the document as written.
+/// secret's name, as a version named `version`; the document as written.
 async fn set_secret(
     config: &ConfigStore,
     doc: &Doc,
     gate: &Gate<'_>,
     id: &str,
     value: Option<&str>,
+    version: Option<String>,
 ) -> Result<Value, ApiError> {
     let name = doc.seal_name(id);
     write(
         config,
         doc,
         gate,
-        &revision(&gate.caller, None),
+        &revision(&gate.caller, version),
         |previous| {
             let mut document = previous
                 .cloned()

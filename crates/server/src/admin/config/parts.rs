@@ -67,7 +67,8 @@ pub(crate) async fn sub_resource(
     let segments = match segments.as_slice() {
         ["secrets"] => return secrets::list(&config, authorized, method).await,
         ["secrets", id] => {
-            return secrets::secret(&config, authorized, id, method, &headers, body).await;
+            let request = (method, &versioning, &headers, body);
+            return secrets::secret(&config, authorized, id, request).await;
         }
         ["apiKeys"] => {
             return api_keys::site_list(&config, authorized, method, &headers, body).await;
