@@ -6,6 +6,7 @@ mod e2e;
 mod families;
 mod outputs;
 mod resilience;
+mod versions;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -200,6 +201,7 @@ async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &
             .env_remove("SITEOPS_TRANSFORM_URL")
             .env_remove("SITEOPS_ADMIN_URL")
             .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_SHA")
             .env("NO_COLOR", "1")
             .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
             .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)
