@@ -91,7 +91,8 @@ pub struct Revision {
 /// A version name as sent (`?versionName=`): at most [`NAME_LIMIT`] characters, none of
 /// them a control character, not blank. The reason when it is not.
 pub fn check_name(name: &str) -> Result<(), String> {
-    if name.trim().is_empty() {
+    // Blank as JSON schema's `\s` reads it (which takes U+FEFF as a space too).
+    if name.chars().all(|c| c.is_whitespace() || c == '\u{feff}') {
         return Err("versionName is empty".into());
     }
     if name.chars().count() > NAME_LIMIT {
@@ -195,6 +196,8 @@ mod tests {
         assert!(check_name("").is_err());
         assert!(check_name("  ").is_err());
         assert!(check_name("a\nb").is_err());
+        assert!(check_name("\u{feff}").is_err());
+        assert!(check_name("a\u{85}").is_err());
         assert!(check_name(&"x".repeat(NAME_LIMIT)).is_ok());
         assert!(check_name(&"x".repeat(NAME_LIMIT + 1)).is_err());
     }
