@@ -473,7 +473,13 @@ async fn apply_to_self(
     if !plan.has_changes() {
         return Ok(Vec::new());
     }
-    let report = apply::run(&client, &plan, &ApplyOptions::default())
+    // Its writes are an apply's: a plan against this service does not read them as
+    // someone else's change.
+    let options = ApplyOptions {
+        version_name: Some(siteops_plan::versions::applied_name("serve")),
+        ..ApplyOptions::default()
+    };
+    let report = apply::run(&client, &plan, &options)
         .await
         .map_err(|e| Failure::new(e.to_string()))?;
     if !report.succeeded() {
