@@ -312,18 +312,8 @@ pub(super) async fn part_of<const IS_PROFILE: bool>(
     body: Body,
 ) -> Result<Response, ApiError> {
     let doc = Doc::of(&params, true, IS_PROFILE)?;
-    let request = (method, &headers, body);
-    part(
-        &config,
-        &access,
-        caller,
-        doc,
-        family,
-        &params,
-        &versioning,
-        request,
-    )
-    .await
+    let request = (method, &versioning, &headers, body);
+    part(&config, &access, caller, doc, family, &params, request).await
 }
 
 /// `GET /config/<org>/profiles.json`, `GET /<org>/profiles`: the org's profiles. The
@@ -503,8 +493,7 @@ async fn part(
     doc: Doc,
     family: Family,
     params: &HashMap<String, String>,
-    versioning: &Versioning,
-    (method, headers, body): (Method, &HeaderMap, Body),
+    (method, versioning, headers, body): (Method, &Versioning, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     // The newer family's `{*path}`; the older's `{file}`, or `{part}/{*rest}` nested.
     let path = match (params.get("part"), params.get("rest")) {

@@ -49,6 +49,8 @@ pub(super) fn sub_path(path: &str) -> Result<Vec<&str>, ApiError> {
 
 /// A site's sub-resource, by its sub-path: `public`, `secrets`, `secrets/<id>`, or a
 /// field of the site document.
+// An axum handler: one argument per extractor.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn sub_resource(
     State(config): State<ConfigStore>,
     family: Family,
