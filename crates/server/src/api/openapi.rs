@@ -190,18 +190,6 @@ fn version_name_param() -> Value {
     })
 }
 
-/// `?restoreVersion=`: the version of the document a POST writes again (its body is not
-/// read).
-fn restore_version_param() -> Value {
-    json!({
-        "name": "restoreVersion", "in": "query", "required": false,
-        "description": "Writes version `n` of the document again, as a new version (named \
-            `restore of <n>` unless `versionName` says otherwise); the body is not read. 404 \
-            for a version not kept.",
-        "schema": {"type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991_u64},
-    })
-}
-
 /// The versions of a document (`path`: its folder, `id`: `Site`, `Profile`, `Org`):
 /// their list, and one version's document.
 fn versions_paths(
@@ -529,8 +517,8 @@ fn paths() -> Value {
             .answer(200, "The stored configuration.", Some("SiteDocument")).errors(&[400, 404]).bodiless_errors()),
         ("put", Op::new("createSite", "Creates a site (409 when it exists).").params(&site).param(version_name_param()).json_body("SiteConfig")
             .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
-        ("post", Op::new("saveSite", "Creates or replaces a site; with `restoreVersion`, writes an earlier version again.").params(&site)
-            .param(version_name_param()).param(restore_version_param()).json_body("SiteConfig")
+        ("post", Op::new("saveSite", "Creates or replaces a site. `?restoreVersion=<n>` without a body writes version `n` again, as a new version (404 for a version not kept).").params(&site)
+            .param(version_name_param()).json_body("SiteConfig")
             .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 404, 409]).bodiless_errors()),
         ("delete", Op::new("deleteSite", "Deletes the site and its sub-resources.").params(&site)
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
@@ -540,8 +528,8 @@ fn paths() -> Value {
             .answer(200, "The stored document (secrets without their values).", Some("OrgDocument")).errors(&[400, 404]).bodiless_errors()),
         ("put", Op::new("createOrg", "Creates the org's document (409 when it exists).").params(&["org"]).param(version_name_param()).json_body("OrgConfig")
             .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
-        ("post", Op::new("saveOrg", "Creates or replaces the org's document; changing its users needs an admin. With `restoreVersion`, writes an earlier version again.").params(&["org"])
-            .param(version_name_param()).param(restore_version_param()).json_body("OrgConfig")
+        ("post", Op::new("saveOrg", "Creates or replaces the org's document; changing its users needs an admin. `?restoreVersion=<n>` without a body writes version `n` again, as a new version (404 for a version not kept).").params(&["org"])
+            .param(version_name_param()).json_body("OrgConfig")
             .answer(200, "Saved.", Some("OrgDocument")).errors(&[400, 404, 409]).bodiless_errors()),
         ("delete", Op::new("deleteOrg", "Deletes the org's document.").params(&["org"])
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
@@ -601,8 +589,8 @@ fn paths() -> Value {
             .answer(200, "The stored document.", Some("ProfileDocument")).errors(&[400, 404]).bodiless_errors()),
         ("put", Op::new("createProfile", "Creates a profile (409 when it exists).").params(&["org"]).param(profile_param()).param(version_name_param()).json_body("ProfileConfig")
             .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
-        ("post", Op::new("saveProfile", "Creates or replaces a profile; with `restoreVersion`, writes an earlier version again.").params(&["org"]).param(profile_param())
-            .param(version_name_param()).param(restore_version_param()).json_body("ProfileConfig")
+        ("post", Op::new("saveProfile", "Creates or replaces a profile. `?restoreVersion=<n>` without a body writes version `n` again, as a new version (404 for a version not kept).").params(&["org"]).param(profile_param())
+            .param(version_name_param()).json_body("ProfileConfig")
             .answer(200, "Saved.", Some("ProfileDocument")).errors(&[400, 404, 409]).bodiless_errors()),
         ("delete", Op::new("deleteProfile", "Deletes a profile.").params(&["org"]).param(profile_param())
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
