@@ -89,6 +89,7 @@ async fn run() {
             concurrency: CONCURRENCY,
             progress: &NoProgress,
             made: None,
+            version_name: Some(siteops_plan::versions::applied_name("bench")),
         };
         let report = apply::run(&unlimited, &empty, &options)
             .await

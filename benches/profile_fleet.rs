@@ -148,6 +148,8 @@ async fn setup(admin: &str, token: &str) -> u64 {
     let options = ApplyOptions {
         concurrency: options.concurrency,
         progress: &NoProgress,
+        made: None,
+        version_name: Some(siteops_plan::versions::applied_name("bench")),
     };
     let report = apply::run(&client, &plan, &options).await.expect("applied");
     assert!(report.succeeded(), "{}", apply::report::table(&report));

@@ -35,6 +35,9 @@ pub(crate) enum Command {
     /// Write the repository files of an org's sites, profiles and org document from a live
     /// administration service, so that a plan of them shows no changes.
     Import(ImportArgs),
+    /// Bring an org's documents back to what an earlier apply wrote: the versions the
+    /// service keeps, found by the commit apply named them after.
+    Restore(RestoreArgs),
     /// Write the JSON schemas of the file formats and API bodies into <root>/schemas/.
     Schema(SchemaArgs),
     /// Run the local administration service, transformation worker, site preview hosts
@@ -371,6 +374,36 @@ pub(crate) struct ApplyArgs {
     /// How long to wait for the re-preview jobs to finish, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub preview_timeout: u64,
+    /// The name of the versions the writes make on the service [default:
+    /// `siteops@<commit>`, the repository's git HEAD, `-dirty` when sites/ or siteops.toml
+    /// has uncommitted changes; else $GITHUB_SHA]. A name not starting with `siteops@`
+    /// reads as someone else's change in the next plan.
+    #[arg(long, value_name = "NAME")]
+    pub version_name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RestoreArgs {
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// The repository whose git history `--to` is read in.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// The org whose documents are restored.
+    #[arg(long, value_name = "ORG")]
+    pub org: String,
+    /// Only this site's document (repeatable) [default: the org's document, every profile
+    /// and every site the service lists].
+    #[arg(long = "site", value_name = "NAME")]
+    pub sites: Vec<String>,
+    /// What to go back to: a commit (at least 7 hex digits of its sha, or anything git
+    /// resolves in --root: `HEAD~1`, a tag), matched against the versions apply named
+    /// `siteops@<sha>`; else a version's exact name.
+    #[arg(long, value_name = "COMMIT|NAME")]
+    pub to: String,
+    /// Do not ask for confirmation.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, Args)]

@@ -109,6 +109,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => commands::plan::run(args),
         Command::Apply(args) => commands::apply::run(args),
         Command::Import(args) => commands::import::run(args),
+        Command::Restore(args) => commands::restore::run(args),
         Command::Schema(args) => commands::schema::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Token(args) => commands::token::run(args),

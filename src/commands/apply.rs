@@ -15,6 +15,7 @@ use siteops_plan::plan::repreview::affected;
 use siteops_plan::plan::{Plan, render};
 
 use super::planning::{Prepared, prepare, settings};
+use super::versions::version_name;
 use super::{Outcome, use_color};
 use crate::cli::ApplyArgs;
 
@@ -54,7 +55,10 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
         ),
         (Some(path), false) => Some(SecretsOut::check(path)?),
     };
-    if saved.is_none() && !args.yes && !confirmed()? {
+    if saved.is_none()
+        && !args.yes
+        && !confirmed("Apply these changes?", "apply", ", or apply a saved plan")?
+    {
         println!("Apply cancelled.");
         return Ok(Outcome::Failure);
     }
@@ -68,6 +72,7 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
         concurrency: usize::from(args.remote.concurrency),
         progress: progress.as_ref(),
         made: out.as_ref().map(|out| out as &dyn MadeValues),
+        version_name: Some(version_name(&args.repo.root, args.version_name.as_deref())),
     };
     let report = runtime.block_on(apply::run(&prepared.client, &plan, &options))?;
     println!();
@@ -145,12 +150,13 @@ fn short(fingerprint: &str) -> &str {
     &fingerprint[..end]
 }
 
-/// Asks on a terminal; refuses without one (CI passes --yes).
-fn confirmed() -> Result<bool> {
+/// Asks `question` on a terminal; refuses to do `what` without one (CI passes --yes, or
+/// what `otherwise` adds).
+pub(super) fn confirmed(question: &str, what: &str, otherwise: &str) -> Result<bool> {
     if !std::io::stdin().is_terminal() {
-        bail!("refusing to apply without confirmation: pass --yes, or apply a saved plan");
+        bail!("refusing to {what} without confirmation: pass --yes{otherwise}");
     }
-    print!("\nApply these changes? Only `yes` is accepted: ");
+    print!("\n{question} Only `yes` is accepted: ");
     std::io::stdout().flush()?;
     let mut answer = String::new();
     std::io::stdin().lock().read_line(&mut answer)?;

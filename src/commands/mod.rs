@@ -8,6 +8,7 @@ pub(crate) mod ingest;
 pub(crate) mod mocks;
 pub(crate) mod plan;
 mod planning;
+pub(crate) mod restore;
 pub(crate) mod schema;
 pub(crate) mod serve;
 pub(crate) mod shell;
@@ -15,6 +16,7 @@ pub(crate) mod template;
 pub(crate) mod test;
 pub(crate) mod token;
 pub(crate) mod validate;
+mod versions;
 
 use std::io::IsTerminal;
 use std::path::Path;

@@ -180,6 +180,20 @@ impl Location {
         Location::admin(site_part(&site_id.org, &site_id.site, "apiKeys"))
     }
 
+    /// The versions of `owner`'s document (the org's, a profile's, a site's): `{"current":
+    /// N, "versions": [{"version": N, "name", "created", "createdBy"}, …]}`, newest first.
+    pub fn versions_of(owner: &Owner) -> Location {
+        Location::admin(format!("{}/versions.json", document_folder(owner)))
+    }
+
+    /// Version `version` of `owner`'s document: the document as it was.
+    pub fn version_of(owner: &Owner, version: u64) -> Location {
+        Location::admin(format!(
+            "{}/versions/{version}.json",
+            document_folder(owner)
+        ))
+    }
+
     /// The branches with worker entries: `{"branches": […]}`.
     pub fn branches_of(site_id: &SiteId) -> Location {
         Location::worker(worker_branches(&site_id.org, &site_id.site))
@@ -210,6 +224,23 @@ impl Location {
     }
 }
 
+/// The older family's folder beside `owner`'s document: `config/<org>`,
+/// `config/<org>/profiles/<profile>`, `config/<org>/sites/<site>`.
+fn document_folder(owner: &Owner) -> String {
+    match owner {
+        Owner::Org(org) => format!("config/{org}"),
+        Owner::Profile { org, name } => format!("config/{org}/profiles/{name}"),
+        Owner::Site(SiteId { org, site }) => format!("config/{org}/sites/{site}"),
+    }
+}
+
+/// Whether a path below a document's folder is its versions' (`versions.json`,
+/// `versions/<n>.json`): those sit beside the document in the newer family, not under
+/// its `config/`.
+fn is_versions(part: &str) -> bool {
+    part == "versions.json" || part.starts_with("versions/")
+}
+
 /// The newer family's path of an older family's (see [`Location::path_in`]). Names hold
 /// no `/`, so the segments are the path's own.
 fn newer_path(older: &str) -> String {
@@ -224,12 +255,14 @@ fn newer_path(older: &str) -> String {
     match rest {
         "sites.json" => return format!("{org}/sites"),
         "profiles.json" => return format!("{org}/profiles"),
+        _ if is_versions(rest) => return format!("{org}/{rest}"),
         _ => {}
     }
     if let Some((area, rest)) = rest.split_once('/')
         && matches!(area, "sites" | "profiles" | "aggregated")
     {
         return match rest.split_once('/') {
+            Some((name, part)) if is_versions(part) => format!("{org}/{area}/{name}/{part}"),
             Some((name, part)) => format!("{org}/{area}/{name}/config/{part}"),
             None => {
                 let name = rest.strip_suffix(".json").unwrap_or(rest);
@@ -331,6 +364,14 @@ mod tests {
             "config/acme/sites/web/secrets.json"
         );
         assert_eq!(Location::branches_of(&id).path, "config/acme/web");
+        assert_eq!(
+            Location::versions_of(&Owner::Site(id.clone())).path,
+            "config/acme/sites/web/versions.json"
+        );
+        assert_eq!(
+            Location::version_of(&Owner::Org("acme".into()), 2).path,
+            "config/acme/versions/2.json"
+        );
     }
 
     #[test]
@@ -379,6 +420,23 @@ mod tests {
             (
                 Location::admin("config/acme/cdn.json".into()),
                 "acme/config/cdn.json",
+            ),
+            // A document's versions sit beside it.
+            (
+                Location::versions_of(&Owner::Site(id.clone())),
+                "acme/sites/web/versions.json",
+            ),
+            (
+                Location::version_of(&repoless, 3),
+                "acme/profiles/repoless/versions/3.json",
+            ),
+            (
+                Location::versions_of(&Owner::Org("acme".into())),
+                "acme/versions.json",
+            ),
+            (
+                Location::version_of(&Owner::Org("acme".into()), 12),
+                "acme/versions/12.json",
             ),
             // The worker has one family.
             (

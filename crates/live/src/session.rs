@@ -474,9 +474,12 @@ async fn apply_to_self(
         return Ok(Vec::new());
     }
     // The bundled service makes the repository's made secrets and API keys for itself;
-    // their values are its own (a local key is minted by hand when one is wanted).
+    // their values are its own (a local key is minted by hand when one is wanted). Its
+    // writes are an apply's: a plan against this service does not read them as
+    // someone else's change.
     let options = ApplyOptions {
         made: Some(&apply::Discard),
+        version_name: Some(siteops_plan::versions::applied_name("serve")),
         ..ApplyOptions::default()
     };
     let report = apply::run(&client, &plan, &options)

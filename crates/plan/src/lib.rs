@@ -16,3 +16,4 @@ pub mod plan;
 pub mod remote;
 pub mod scope;
 pub mod shard;
+pub mod versions;

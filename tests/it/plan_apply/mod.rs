@@ -9,6 +9,7 @@ mod outputs;
 mod reach;
 mod repreview;
 mod resilience;
+mod versions;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -203,6 +204,7 @@ async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &
             .env_remove("SITEOPS_TRANSFORM_URL")
             .env_remove("SITEOPS_ADMIN_URL")
             .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_SHA")
             .env("NO_COLOR", "1")
             .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
             .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)

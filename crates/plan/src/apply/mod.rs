@@ -51,6 +51,10 @@ pub struct ApplyOptions<'a> {
     pub progress: &'a dyn Progress,
     /// Where the values the service makes go; without it, a plan that makes one is refused.
     pub made: Option<&'a dyn MadeValues>,
+    /// The name of the versions the writes of configuration documents make
+    /// (`?versionName=`): the caller's choice, `siteops@<commit>` from `siteops apply`
+    /// ([`crate::versions::applied_name`]), so that a plan can tell its writes from others'.
+    pub version_name: Option<String>,
 }
 
 impl Default for ApplyOptions<'_> {
@@ -59,6 +63,7 @@ impl Default for ApplyOptions<'_> {
             concurrency: 8,
             progress: &NoProgress,
             made: None,
+            version_name: None,
         }
     }
 }
@@ -233,8 +238,8 @@ pub async fn run(
     loop {
         while running.len() < options.concurrency.max(1) {
             let Some(i) = ready.pop_front() else { break };
-            let made = options.made;
-            running.push(async move { (i, perform(client, &resources[i], made).await) });
+            let (made, version) = (options.made, options.version_name.as_deref());
+            running.push(async move { (i, perform(client, &resources[i], made, version).await) });
         }
         let Some((i, result)) = running.next().await else {
             break;
@@ -314,19 +319,23 @@ enum StepError {
 }
 
 /// One change: POST the body (create or replace; as YAML for the kinds the service keeps
-/// as YAML; a document read, modified and written), or DELETE.
+/// as YAML; a document read, modified and written), or DELETE. A write of a configuration
+/// document or of a part of one (`public`, a secret) names the version it makes `version`.
 async fn perform(
     client: &Client,
     resource: &Planned,
     made: Option<&dyn MadeValues>,
+    version: Option<&str>,
 ) -> Result<(), StepError> {
     if resource.makes_value() {
         return make(client, resource, made).await;
     }
     let location = Location::of(&resource.owner(), &resource.resource_kind());
     let document = matches!(resource.kind, Kind::Org | Kind::Profile | Kind::Site);
+    let versioned = document || matches!(resource.kind, Kind::Public | Kind::Secret);
+    let version = version.filter(|_| versioned);
     match (&resource.action, &resource.body) {
-        (Action::Delete, _) => Ok(client.delete(&location).await?),
+        (Action::Delete, _) => Ok(client.delete_named(&location, version).await?),
         (Action::Create | Action::Update, Some(Body(body))) if document => {
             let current = client.get(&location).await?;
             if let Some(read) = &resource.read
@@ -338,7 +347,7 @@ async fn perform(
                 Some(live) => ownership::merged(live, body),
                 None => body.clone(),
             };
-            Ok(client.post(&location, &body).await?)
+            Ok(client.post_named(&location, &body, version).await?)
         }
         (Action::Create | Action::Update, Some(Body(body)))
             if resource.resource_kind().is_yaml() =>
@@ -347,7 +356,7 @@ async fn perform(
             Ok(client.post_yaml(&location, &text).await?)
         }
         (Action::Create | Action::Update, Some(Body(body))) => {
-            Ok(client.post(&location, body).await?)
+            Ok(client.post_named(&location, body, version).await?)
         }
         _ => Ok(()),
     }

@@ -15,7 +15,7 @@ use siteops_config::document::push_token;
 use siteops_config::model::SiteId;
 
 /// Fields the service stamps on the documents it stores; the diff ignores them.
-pub(super) const SERVER_MANAGED: [&str; 2] = ["created", "lastModified"];
+pub(crate) const SERVER_MANAGED: [&str; 2] = ["created", "lastModified"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -65,6 +65,12 @@ pub fn diff(
                 compare(resource, live_site, family, &replace)
             }
         };
+        let mut planned = planned;
+        if matches!(planned.kind, Kind::Org | Kind::Profile | Kind::Site) {
+            planned.drift = (live.versions.get(&resource.owner))
+                .filter(|newest| !crate::versions::is_applied(newest))
+                .cloned();
+        }
         resources.push(planned);
     }
     let mut notes = Vec::new();
@@ -339,6 +345,7 @@ fn planned(resource: &Resource, action: Action) -> Planned {
         extended_by: Vec::new(),
         effective: Vec::new(),
         unaffected: 0,
+        drift: None,
         before: None,
         after: None,
         changes: Vec::new(),
@@ -583,7 +590,7 @@ fn summarise(resources: &[Planned]) -> Summary {
 /// The field-level differences between two bodies of `kind`, masked. Objects are compared
 /// key by key; arrays that hold objects (worker entries) index by index; other arrays and
 /// scalars as whole values.
-pub(super) fn changes(kind: &ResourceKind, before: &Value, after: &Value) -> Vec<Change> {
+pub(crate) fn changes(kind: &ResourceKind, before: &Value, after: &Value) -> Vec<Change> {
     let mut out = Vec::new();
     walk(kind, &mut Vec::new(), Some(before), Some(after), &mut out);
     out

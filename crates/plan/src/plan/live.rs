@@ -7,8 +7,9 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use super::Body;
+use crate::versions::DocumentVersion;
 use siteops_config::api_path::PathFamily;
-use siteops_config::compile::{ResourceKind, masked};
+use siteops_config::compile::{Owner, ResourceKind, masked};
 use siteops_config::model::SiteId;
 
 /// The live state of every site read: the repository's sites, and with `--prune` the
@@ -26,6 +27,9 @@ pub struct LiveState {
     /// The path family it was read in: the newer one answers a `byogit` code source as
     /// `github`, which the diff reads as the repository's `byogit`.
     pub family: PathFamily,
+    /// Of each document read (the org's, a profile's, a site's) whose service keeps
+    /// versions, the newest version: who changed it last, and whether apply did.
+    pub versions: BTreeMap<Owner, DocumentVersion>,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -3,7 +3,8 @@
 //! the changes that do not fit. Pure; bodies in the plan are already masked.
 
 use super::render::{
-    change_line, effective_line, extended_by_line, family_line, field_name, summary_line,
+    change_line, drift_line, effective_line, extended_by_line, family_line, field_name,
+    summary_line, unchanged_drift,
 };
 use super::{Action, Change, Plan, Planned, SiteEffect};
 
@@ -27,6 +28,19 @@ pub fn markdown(plan: &Plan, limit: usize) -> String {
     );
     if let Some(line) = family_line(plan) {
         head.push_str(&format!("\n{line}\n"));
+    }
+    let drifted: Vec<&Planned> = unchanged_drift(plan).collect();
+    if !drifted.is_empty() {
+        head.push('\n');
+        for resource in drifted.iter().take(MAX_NOTES) {
+            let line = drift_line(resource).unwrap_or_default();
+            let text = format!("{}: {line}", resource.address);
+            head.push_str(&format!("> **drift** {}\n", escape_inline(&text)));
+        }
+        if drifted.len() > MAX_NOTES {
+            let more = drifted.len() - MAX_NOTES;
+            head.push_str(&format!("> … and {more} more documents changed\n"));
+        }
     }
     if !plan.notes.is_empty() {
         head.push('\n');
@@ -96,6 +110,9 @@ fn block(resource: &Planned) -> String {
     out.push('\n');
     if let Some(line) = extended_by_line(resource) {
         out.push_str(&format!("        {line}\n"));
+    }
+    if let Some(line) = drift_line(resource) {
+        out.push_str(&format!("!       {line}\n"));
     }
     if resource.action == Action::Update {
         out.push_str(&change_lines(&resource.changes, "     "));

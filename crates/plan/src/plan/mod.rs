@@ -32,9 +32,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use diff::{PlanError, diff};
+pub(crate) use diff::{SERVER_MANAGED, changes};
 pub use effective::{Reach, SiteEffect};
 pub use live::{LiveSite, LiveState};
 
+use crate::versions::DocumentVersion;
 use siteops_config::compile::{Owner, REDACTED, ResourceKind};
 use siteops_config::model::SiteId;
 
@@ -126,6 +128,11 @@ pub struct Planned {
     /// configuration as it is.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unaffected: usize,
+    /// Of a document (the org's, a profile's, a site's): its newest version on the
+    /// service, when apply did not write it (the document changed on the service since
+    /// the last apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift: Option<DocumentVersion>,
     /// The live body, masked, without the fields the service manages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<Value>,

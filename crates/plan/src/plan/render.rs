@@ -55,6 +55,11 @@ pub fn human(plan: &Plan, styled: bool) -> String {
             out.push_str(&line);
             out.push('\n');
         }
+        if let Some(line) = drift_line(resource) {
+            out.push_str("      ");
+            out.push_str(&paint(YELLOW, &line));
+            out.push('\n');
+        }
         if resource.action == Action::Update {
             for change in &resource.changes {
                 out.push_str("      ");
@@ -76,6 +81,10 @@ pub fn human(plan: &Plan, styled: bool) -> String {
     }
     if plan.has_changes() {
         out.push('\n');
+    }
+    for resource in unchanged_drift(plan) {
+        let line = drift_line(resource).unwrap_or_default();
+        out.push_str(&format!("drift: {}: {line}\n", resource.address));
     }
     for note in &plan.notes {
         out.push_str(&format!("note: {note}\n"));
@@ -140,6 +149,22 @@ pub fn effective_line(resource: &Planned) -> Option<String> {
         plural(sites),
         if sites == 0 { "" } else { ":" }
     ))
+}
+
+/// Of a document whose newest version apply did not write: `changed on the platform since
+/// the last apply: version 3 at 2026-11-28T10:00:00Z by ops@acme.example`.
+pub fn drift_line(resource: &Planned) -> Option<String> {
+    let version = resource.drift.as_ref()?;
+    Some(format!(
+        "changed on the platform since the last apply: {}",
+        crate::versions::describe(version)
+    ))
+}
+
+/// The documents that changed on the platform since the last apply and that the plan
+/// leaves as they are (those it changes say so in their own lines).
+pub fn unchanged_drift(plan: &Plan) -> impl Iterator<Item = &Planned> {
+    (plan.resources.iter()).filter(|r| r.action == Action::NoOp && r.drift.is_some())
 }
 
 /// The sign, word and colour of an action.

@@ -240,6 +240,7 @@ mod tests {
             extended_by: Vec::new(),
             effective: Vec::new(),
             unaffected: 0,
+            drift: None,
             before: Some(before),
             after: Some(after),
             changes: Vec::new(),

@@ -3,6 +3,8 @@
 //! each site in scope its document, and when it exists its public configuration, index and
 //! sitemap configurations, secrets (ids and dates only) and worker configurations. A site that does not exist costs one
 //! request. After the diff, [`read_reach`] reads what a plan's changing profiles reach.
+//! Beside each document, in the same round, its versions (`versions.json`), for
+//! who changed it last: one request more per document, none when it does not exist.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,6 +14,7 @@ use serde_json::Value;
 use super::{Client, ClientError, Location};
 use crate::plan::{Body, LiveSite, LiveState, Plan, Reach, effective};
 use crate::scope::PruneScope;
+use crate::versions::{DocumentVersion, VersionList};
 use siteops_config::compile::{Compiled, Owner, ResourceKind};
 use siteops_config::model::SiteId;
 
@@ -78,14 +81,19 @@ pub async fn read(
             Owner::Org(_) => ResourceKind::Org,
             _ => ResourceKind::Profile,
         };
-        let document = client.get(&Location::of(&owner, &kind)).await?;
-        Ok::<_, ClientError>(document.map(|document| (owner, document)))
+        let location = Location::of(&owner, &kind);
+        let (document, newest) =
+            tokio::try_join!(client.get(&location), newest_version(client, &owner))?;
+        Ok::<_, ClientError>(document.map(|document| (owner, document, newest)))
     });
-    for (owner, document) in futures_util::future::try_join_all(reads)
+    for (owner, document, newest) in futures_util::future::try_join_all(reads)
         .await?
         .into_iter()
         .flatten()
     {
+        if let Some(newest) = newest {
+            live.versions.insert(owner.clone(), newest);
+        }
         match owner {
             Owner::Org(org) => {
                 live.orgs.insert(org, document);
@@ -126,7 +134,10 @@ pub async fn read(
         })
         .buffer_unordered(sites_at_once.max(1));
     while let Some(result) = reads.next().await {
-        let (id, site) = result?;
+        let (id, (site, newest)) = result?;
+        if let Some(newest) = newest {
+            live.versions.insert(Owner::Site(id.clone()), newest);
+        }
         live.sites.insert(id, site);
     }
     Ok(live)
@@ -192,7 +203,7 @@ pub async fn read_reach(
 }
 
 /// The org's profiles by name; `None` when the service has no listing (404, 405).
-async fn list_profiles(client: &Client, org: &str) -> Result<Option<Vec<String>>, ClientError> {
+pub async fn list_profiles(client: &Client, org: &str) -> Result<Option<Vec<String>>, ClientError> {
     let location = Location::profiles_of(org);
     let Some(listing) = client.get_listing(&location).await? else {
         return Ok(None);
@@ -201,7 +212,8 @@ async fn list_profiles(client: &Client, org: &str) -> Result<Option<Vec<String>>
     Ok(Some(names.into_iter().map(|(name, _)| name).collect()))
 }
 
-async fn list_sites(client: &Client, org: &str) -> Result<Vec<SiteId>, ClientError> {
+/// The org's sites the service lists (none when it has no listing).
+pub async fn list_sites(client: &Client, org: &str) -> Result<Vec<SiteId>, ClientError> {
     let location = Location::sites_of(org);
     let Some(listing) = client.get(&location).await? else {
         return Ok(Vec::new());
@@ -216,31 +228,35 @@ async fn list_sites(client: &Client, org: &str) -> Result<Vec<SiteId>, ClientErr
         .collect())
 }
 
+/// A site's live state, and its document's newest version.
 async fn read_site(
     client: &Client,
     id: &SiteId,
     wanted: &Wanted,
     pruning: bool,
-) -> Result<LiveSite, ClientError> {
+) -> Result<(LiveSite, Option<DocumentVersion>), ClientError> {
     let Some(document) = client
         .get(&Location::of_site(id, &ResourceKind::Site))
         .await?
     else {
-        return Ok(LiveSite::default());
+        return Ok((LiveSite::default(), None));
     };
     let public_location = Location::of_site(id, &ResourceKind::Public);
     let public = client.get(&public_location);
-    let (public, (query, sitemap), (secrets, secrets_listed), (workers, branches_listed)) = tokio::try_join!(
-        public,
-        read_yaml(client, id, wanted, pruning),
-        read_secrets(client, id, wanted),
-        read_workers(client, id, wanted, pruning)
-    )?;
+    let owner = Owner::Site(id.clone());
+    let (public, (query, sitemap), (secrets, secrets_listed), (workers, branches_listed), newest) =
+        tokio::try_join!(
+            public,
+            read_yaml(client, id, wanted, pruning),
+            read_secrets(client, id, wanted),
+            read_workers(client, id, wanted, pruning),
+            newest_version(client, &owner),
+        )?;
     let api_keys = match wanted.api_keys {
         true => read_api_keys(client, id, &document).await?,
         false => BTreeMap::new(),
     };
-    Ok(LiveSite {
+    let site = LiveSite {
         document: Some(document),
         public,
         query,
@@ -250,7 +266,30 @@ async fn read_site(
         api_keys,
         workers,
         branches_listed,
-    })
+    };
+    Ok((site, newest))
+}
+
+/// The versions of `owner`'s document (`versions.json`); `None` when the service keeps
+/// none (it answers 404 or 405).
+pub async fn versions(client: &Client, owner: &Owner) -> Result<Option<VersionList>, ClientError> {
+    let location = Location::versions_of(owner);
+    let Some(listing) = client.get_listing(&location).await? else {
+        return Ok(None);
+    };
+    serde_json::from_value(listing)
+        .map(Some)
+        .map_err(|e| unexpected(client, &location, &e.to_string()))
+}
+
+/// The newest version of `owner`'s document, when the service keeps versions.
+async fn newest_version(
+    client: &Client,
+    owner: &Owner,
+) -> Result<Option<DocumentVersion>, ClientError> {
+    Ok(versions(client, owner)
+        .await?
+        .and_then(|list| list.newest().cloned()))
 }
 
 /// The records of the site's minted API keys, from `apiKeys.json`; from the document's

@@ -300,8 +300,20 @@ impl Client {
 
     /// POSTs a body (create or replace).
     pub async fn post(&self, location: &Location, body: &Value) -> Result<(), ClientError> {
+        self.post_named(location, body, None).await
+    }
+
+    /// POSTs a body (create or replace) of a configuration document or a part of one,
+    /// naming the version the write makes (`?versionName=`) when `version` is given.
+    pub async fn post_named(
+        &self,
+        location: &Location,
+        body: &Value,
+        version: Option<&str>,
+    ) -> Result<(), ClientError> {
         let bytes = serde_json::to_vec(body).expect("JSON serializes");
-        self.post_as(location, JSON, bytes).await
+        let url = self.url_with(location, &[("versionName", version)])?;
+        self.post_as(location, &url, Some((JSON, bytes))).await
     }
 
     /// POSTs a JSON body and reads the JSON answer (a job the service started), tried again
@@ -354,30 +366,79 @@ impl Client {
     /// POSTs YAML text (`content-type: text/yaml`), for the documents the service keeps
     /// as YAML.
     pub async fn post_yaml(&self, location: &Location, text: &str) -> Result<(), ClientError> {
-        self.post_as(location, YAML, text.as_bytes().to_vec()).await
+        let url = self.url(location)?;
+        let body = (YAML, text.as_bytes().to_vec());
+        self.post_as(location, &url, Some(body)).await
+    }
+
+    /// Restores version `version` of the document at `location` (`POST
+    /// …?restoreVersion=<n>`, no body): the service writes it again as a new version,
+    /// named `name` when given.
+    pub async fn restore(
+        &self,
+        location: &Location,
+        version: u64,
+        name: Option<&str>,
+    ) -> Result<(), ClientError> {
+        let number = version.to_string();
+        let query = [
+            ("restoreVersion", Some(number.as_str())),
+            ("versionName", name),
+        ];
+        let url = self.url_with(location, &query)?;
+        self.post_as(location, &url, None).await
     }
 
     async fn post_as(
         &self,
         location: &Location,
-        content_type: &'static str,
-        bytes: Vec<u8>,
+        url: &str,
+        body: Option<(&'static str, Vec<u8>)>,
     ) -> Result<(), ClientError> {
-        let url = self.url(location)?;
         let exchange = self
-            .request(
-                Method::POST,
-                location.service,
-                &url,
-                Some((content_type, bytes)),
-            )
+            .request(Method::POST, location.service, url, body)
             .await?;
-        check(&Method::POST, &url, &exchange)
+        check(&Method::POST, url, &exchange)
+    }
+
+    /// The URL of `location` with the query's pairs that have a value.
+    fn url_with(
+        &self,
+        location: &Location,
+        query: &[(&str, Option<&str>)],
+    ) -> Result<String, ClientError> {
+        let url = self.url(location)?;
+        if query.iter().all(|(_, value)| value.is_none()) {
+            return Ok(url);
+        }
+        let mut parsed = reqwest::Url::parse(&url).map_err(|e| ClientError::Network {
+            method: "POST".into(),
+            url: url.clone(),
+            message: e.to_string(),
+            attempts: 0,
+        })?;
+        for (key, value) in query {
+            if let Some(value) = value {
+                parsed.query_pairs_mut().append_pair(key, value);
+            }
+        }
+        Ok(parsed.into())
     }
 
     /// DELETEs a resource; one that is already gone (404) counts as deleted.
     pub async fn delete(&self, location: &Location) -> Result<(), ClientError> {
-        let url = self.url(location)?;
+        self.delete_named(location, None).await
+    }
+
+    /// DELETEs a configuration document or a part of one, naming the version the deletion
+    /// makes (`?versionName=`) when `version` is given; already gone (404) counts as
+    /// deleted.
+    pub async fn delete_named(
+        &self,
+        location: &Location,
+        version: Option<&str>,
+    ) -> Result<(), ClientError> {
+        let url = self.url_with(location, &[("versionName", version)])?;
         let exchange = self
             .request(Method::DELETE, location.service, &url, None)
             .await?;

@@ -24,6 +24,14 @@ pub struct ProfileList {
     pub profiles: Vec<SiteName>,
 }
 
+/// `GET …/versions.json`: a configuration document's versions, the newest first, and the
+/// number of the newest ([`crate::sites::versions`]).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct VersionList {
+    pub current: u64,
+    pub versions: Vec<crate::sites::versions::VersionInfo>,
+}
+
 /// A site or profile in a listing: its name, and in the older family where its document
 /// is and, with `?details=true`, what its document says of it (the platform does not
 /// publish its details; these are ours). The newer family answers the name alone, as the

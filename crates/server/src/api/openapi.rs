@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::api::answers::{
     BranchList, BulkStarted, Ignored, JobList, JobStarted, MadeApiKey, MadeSecret, PreviewAnswer,
-    PreviewJobList, ProfileList, SecretList, SecretView, SiteList, Status,
+    PreviewJobList, ProfileList, SecretList, SecretView, SiteList, Status, VersionList,
 };
 use crate::api::body::KeyRequest;
 use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
@@ -119,6 +119,7 @@ fn schemas() -> Value {
         "OrgConfig": body(SchemaKind::ApiOrg),
         "OrgDocument": stored(SchemaKind::ApiOrg, &["version", "created", "lastModified"]),
         "SiteList": answer::<SiteList>(),
+        "VersionList": answer::<VersionList>(),
         "ProfileList": answer::<ProfileList>(),
         "Secret": answer::<SecretView>(),
         "SecretList": answer::<SecretList>(),
@@ -177,6 +178,69 @@ fn profile_param() -> Value {
 
 fn name_param(name: &str) -> Value {
     param(name, &format!("The {name}'s name."), ID_PATTERN)
+}
+
+/// `?versionName=`: the name of the version a write makes.
+fn version_name_param() -> Value {
+    use crate::sites::versions::NAME_LIMIT;
+    // No control character, and one that is not a space (JSON schema's `\s`).
+    let text = "[^\\u0000-\\u001f\\u007f-\\u009f]";
+    let word = "[^\\s\\u0000-\\u001f\\u007f-\\u009f]";
+    json!({
+        "name": "versionName", "in": "query", "required": false,
+        "description": "The name of the version of the document this write makes (the \
+            document's versions are listed at `versions.json`; `siteops apply` names them \
+            `siteops@<commit>`).",
+        "schema": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT,
+            "pattern": format!("^{text}*{word}{text}*$")},
+    })
+}
+
+/// The versions of a document (`path`: its folder, `id`: `Site`, `Profile`, `Org`):
+/// their list, and one version's document.
+fn versions_paths(
+    add: &mut impl FnMut(&str, Value),
+    path: &str,
+    id: &str,
+    params: &[Value],
+    document: &'static str,
+) {
+    let with = |op: Op| params.iter().fold(op, |op, p| op.param(p.clone()));
+    let version = json!({
+        "name": "version", "in": "path", "required": true, "description": "The version's number.",
+        "schema": {"type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991_u64},
+    });
+    add(
+        &format!("{path}/versions.json"),
+        path_item(vec![(
+            "get",
+            with(Op::new(
+                format!("list{id}Versions"),
+                format!(
+                    "The versions of the {} document kept (the last {}), newest first.",
+                    id.to_lowercase(),
+                    crate::sites::versions::KEPT
+                ),
+            ))
+            .answer(200, "The versions.", Some("VersionList"))
+            .errors(&[400, 404])
+            .bodiless_errors(),
+        )]),
+    );
+    add(
+        &format!("{path}/versions/{{version}}.json"),
+        path_item(vec![(
+            "get",
+            with(Op::new(
+                format!("get{id}Version"),
+                "The document as a version wrote it (secrets without their values).",
+            ))
+            .param(version)
+            .answer(200, "The document.", Some(document))
+            .errors(&[400, 404])
+            .bodiless_errors(),
+        )]),
+    );
 }
 
 /// What one operation answers and needs.
@@ -457,20 +521,22 @@ fn paths() -> Value {
     add("/admin/config/{org}/sites/{site}.json", path_item(vec![
         ("get", Op::new("getSite", "The site's configuration.").params(&site)
             .answer(200, "The stored configuration.", Some("SiteDocument")).errors(&[400, 404]).bodiless_errors()),
-        ("put", Op::new("createSite", "Creates a site (409 when it exists).").params(&site).json_body("SiteConfig")
+        ("put", Op::new("createSite", "Creates a site (409 when it exists).").params(&site).param(version_name_param()).json_body("SiteConfig")
             .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
-        ("post", Op::new("saveSite", "Creates or replaces a site.").params(&site).json_body("SiteConfig")
-            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 409]).bodiless_errors()),
+        ("post", Op::new("saveSite", "Creates or replaces a site. `?restoreVersion=<n>` without a body writes version `n` again, as a new version (404 for a version not kept).").params(&site)
+            .param(version_name_param()).json_body("SiteConfig")
+            .answer(200, "Saved.", Some("SiteDocument")).errors(&[400, 404, 409]).bodiless_errors()),
         ("delete", Op::new("deleteSite", "Deletes the site and its sub-resources.").params(&site)
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
     add("/admin/config/{org}.json", path_item(vec![
         ("get", Op::new("getOrg", "The org's document.").params(&["org"])
             .answer(200, "The stored document (secrets without their values).", Some("OrgDocument")).errors(&[400, 404]).bodiless_errors()),
-        ("put", Op::new("createOrg", "Creates the org's document (409 when it exists).").params(&["org"]).json_body("OrgConfig")
+        ("put", Op::new("createOrg", "Creates the org's document (409 when it exists).").params(&["org"]).param(version_name_param()).json_body("OrgConfig")
             .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
-        ("post", Op::new("saveOrg", "Creates or replaces the org's document; changing its users needs an admin.").params(&["org"]).json_body("OrgConfig")
-            .answer(200, "Saved.", Some("OrgDocument")).errors(&[400, 409]).bodiless_errors()),
+        ("post", Op::new("saveOrg", "Creates or replaces the org's document; changing its users needs an admin. `?restoreVersion=<n>` without a body writes version `n` again, as a new version (404 for a version not kept).").params(&["org"])
+            .param(version_name_param()).json_body("OrgConfig")
+            .answer(200, "Saved.", Some("OrgDocument")).errors(&[400, 404, 409]).bodiless_errors()),
         ("delete", Op::new("deleteOrg", "Deletes the org's document.").params(&["org"])
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
     ]));
@@ -513,6 +579,11 @@ fn paths() -> Value {
                 .answer(204, "Revoked.", None).errors(&[400, 404]).bodiless_errors()),
         ]));
     }
+    versions_paths(&mut add, "/admin/config/{org}", "Org", &[name_param("org")], "OrgDocument");
+    versions_paths(&mut add, "/admin/config/{org}/profiles/{profile}", "Profile",
+        &[name_param("org"), profile_param()], "ProfileDocument");
+    versions_paths(&mut add, "/admin/config/{org}/sites/{site}", "Site",
+        &[name_param("org"), name_param("site")], "SiteDocument");
     add("/admin/config/{org}/profiles.json", path_item(vec![
         ("get", Op::new("listProfiles", "The org's profiles; with `details=true`, each with its title, description and dates.").params(&["org"])
             .param(json!({"name": "details", "in": "query", "required": false,
@@ -522,10 +593,11 @@ fn paths() -> Value {
     add("/admin/config/{org}/profiles/{profile}.json", path_item(vec![
         ("get", Op::new("getProfile", "A profile's document.").params(&["org"]).param(profile_param())
             .answer(200, "The stored document.", Some("ProfileDocument")).errors(&[400, 404]).bodiless_errors()),
-        ("put", Op::new("createProfile", "Creates a profile (409 when it exists).").params(&["org"]).param(profile_param()).json_body("ProfileConfig")
+        ("put", Op::new("createProfile", "Creates a profile (409 when it exists).").params(&["org"]).param(profile_param()).param(version_name_param()).json_body("ProfileConfig")
             .answer(201, "Created: an empty body, as the platform answers.", None).errors(&[400, 409]).bodiless_errors()),
-        ("post", Op::new("saveProfile", "Creates or replaces a profile.").params(&["org"]).param(profile_param()).json_body("ProfileConfig")
-            .answer(200, "Saved.", Some("ProfileDocument")).errors(&[400, 409]).bodiless_errors()),
+        ("post", Op::new("saveProfile", "Creates or replaces a profile. `?restoreVersion=<n>` without a body writes version `n` again, as a new version (404 for a version not kept).").params(&["org"]).param(profile_param())
+            .param(version_name_param()).json_body("ProfileConfig")
+            .answer(200, "Saved.", Some("ProfileDocument")).errors(&[400, 404, 409]).bodiless_errors()),
         ("delete", Op::new("deleteProfile", "Deletes a profile.").params(&["org"]).param(profile_param())
             .answer(204, "Deleted.", None).errors(&[400, 404]).bodiless_errors()),
     ]));

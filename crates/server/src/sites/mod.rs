@@ -15,6 +15,7 @@ mod names;
 pub mod onboarding;
 pub mod repos;
 pub mod sealed;
+pub mod versions;
 
 pub use documents::{DEFAULT_PROFILE, OrgDocument, OrgShared, Profile, load_org, load_profile};
 pub use names::{MAX_NAME_LEN, is_name};

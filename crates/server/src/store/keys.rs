@@ -112,6 +112,33 @@ pub fn profile_secret(org: &str, profile: &str, id: &str) -> String {
     format!("{}/{profile}/secrets/{id}.json", profiles(org))
 }
 
+/// The folder of the versions of a site's document ([`crate::sites::versions`]): beside
+/// the org's documents, not under the site's folder, so a deleted site's versions stay.
+pub(crate) fn site_versions(org: &str, site: &str) -> String {
+    format!("config/{org}/versions/sites/{site}")
+}
+
+/// The folder of the versions of a profile's document.
+pub(crate) fn profile_versions(org: &str, profile: &str) -> String {
+    format!("config/{org}/versions/profiles/{profile}")
+}
+
+/// The folder of the versions of the org's document.
+pub(crate) fn org_versions(org: &str) -> String {
+    format!("config/{org}/versions/org")
+}
+
+/// The index of a document's versions (`folder`: one of the three above): their numbers,
+/// names, dates and authors, the last [`crate::sites::versions::KEPT`].
+pub(crate) fn version_index(folder: &str) -> String {
+    format!("{folder}/index.json")
+}
+
+/// The record of a document's version `version`: the document as that version wrote it.
+pub(crate) fn version_record(folder: &str, version: u64) -> String {
+    format!("{folder}/{version}.json")
+}
+
 /// Where stores from before one document per site kept a site's public configuration
 /// (folded into the site's document when the service opens the store: [`crate::sites::legacy`]).
 pub(crate) fn legacy_public(org: &str, site: &str) -> String {
@@ -300,6 +327,11 @@ mod tests {
             profile(org, "default"),
             profile_secret(org, "default", "s1"),
             legacy_public(org, "web"),
+            site_versions(org, "web"),
+            profile_versions(org, "default"),
+            org_versions(org),
+            version_index(&site_versions(org, "web")),
+            version_record(&org_versions(org), 3),
             legacy_secrets(org, "web"),
             site_yaml(org, "web", "query"),
             repository(org, "Owner", "Repo").expect("a valid name"),

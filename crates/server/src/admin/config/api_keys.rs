@@ -204,6 +204,10 @@ impl KeyDocument for SiteKeys<'_> {
                 let mut document = authorized.reread(store).await?.json;
                 set_record(&mut document, id, record.as_ref())?;
                 let changed = Site::from_json(org, site, document)?;
+                let revision = super::versions::revision(&authorized.caller, None);
+                let versioned = crate::sites::versions::Versioned::Site { org, site };
+                crate::sites::versions::record(store, versioned, Some(&changed.json), &revision)
+                    .await?;
                 save_json(store, &keys::site(org, site), &changed.json).await?;
                 Ok(())
             })

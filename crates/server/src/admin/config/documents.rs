@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::api_keys;
 use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
+use super::versions::{Versioning, restorable, revision};
 use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, without_nulls};
 use crate::api::answers::{ProfileList, SecretList, SiteName};
 use crate::api::body::{parse_json, parse_value};
@@ -32,15 +33,16 @@ use crate::api::{
     check_names, check_names_for, read_json_body, strip_json,
 };
 use crate::auth::{Claims, Decision, OrgAction, authorize_org};
+use crate::sites::versions::{self as stored_versions, Revision, Versioned};
 use crate::sites::{self, OrgDocument, Profile, answer_of, without_managed};
-use crate::store::{keys, transact};
+use crate::store::{Store as _, keys, transact};
 use siteops_config::diagnostic::Diagnostic;
 use siteops_config::model::api::{ApiKeys, OrgConfig, ProfileConfig, SecretEntries, User};
 use siteops_config::rules;
 use siteops_config::schema::SchemaKind;
 
 /// Which of the org's documents a request is about.
-enum Doc {
+pub(super) enum Doc {
     Org { org: String },
     Profile { org: String, name: String },
 }
@@ -49,7 +51,7 @@ impl Doc {
     /// The document of a matched path: `org` (or `org_json`, the older family's
     /// `<org>.json`), and `profile` (or `profile_json`) for a profile. A name that cannot
     /// be one is 404 where the document must exist (a read, a delete, a part), else 400.
-    fn of(
+    pub(super) fn of(
         params: &HashMap<String, String>,
         must_exist: bool,
         profile: bool,
@@ -83,7 +85,7 @@ impl Doc {
         Ok(Doc::Profile { org, name })
     }
 
-    fn org(&self) -> &str {
+    pub(super) fn org(&self) -> &str {
         match self {
             Doc::Org { org } | Doc::Profile { org, .. } => org,
         }
@@ -105,14 +107,22 @@ impl Doc {
     }
 
     /// The document's answer as `family` gives it.
-    fn shape(&self, family: Family, answer: Value) -> Value {
+    pub(super) fn shape(&self, family: Family, answer: Value) -> Value {
         match self {
             Doc::Org { .. } => family.shape(answer),
             Doc::Profile { .. } => family.shape_profile(answer),
         }
     }
 
-    fn what(&self) -> String {
+    /// Whose versions the document's are.
+    pub(super) fn versioned(&self) -> Versioned<'_> {
+        match self {
+            Doc::Org { org } => Versioned::Org { org },
+            Doc::Profile { org, name } => Versioned::Profile { org, name },
+        }
+    }
+
+    pub(super) fn what(&self) -> String {
         match self {
             Doc::Org { org } => format!("the org {org}"),
             Doc::Profile { org, name } => format!("profile {org}/{name}"),
@@ -183,7 +193,7 @@ fn profile_rules(config: &ProfileConfig) -> Vec<Diagnostic> {
 }
 
 /// Who is asking, and the org's users they may hold roles as.
-struct Gate<'a> {
+pub(super) struct Gate<'a> {
     access: &'a SiteAccess,
     caller: Claims,
     users: Vec<User>,
@@ -192,7 +202,7 @@ struct Gate<'a> {
 impl Gate<'_> {
     /// The caller allowed `action` on `org`'s documents (403 otherwise); the org's users
     /// read from its document.
-    async fn open<'a>(
+    pub(super) async fn open<'a>(
         access: &'a SiteAccess,
         caller: Claims,
         org: &str,
@@ -272,6 +282,7 @@ pub(super) async fn whole<const IS_PROFILE: bool>(
     caller: Result<Caller, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
+    versioning: Versioning,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -280,7 +291,7 @@ pub(super) async fn whole<const IS_PROFILE: bool>(
     }
     let doc = Doc::of(&params, reads(&method), IS_PROFILE)?;
     let request = (method, &headers, body);
-    document(&config, &access, caller, doc, family, request).await
+    document(&config, &access, caller, doc, family, &versioning, request).await
 }
 
 /// A part of the org document (`/<org>/config/<path>`, and the older family's
@@ -296,11 +307,12 @@ pub(super) async fn part_of<const IS_PROFILE: bool>(
     caller: Result<Caller, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
+    versioning: Versioning,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let doc = Doc::of(&params, true, IS_PROFILE)?;
-    let request = (method, &headers, body);
+    let request = (method, &versioning, &headers, body);
     part(&config, &access, caller, doc, family, &params, request).await
 }
 
@@ -347,13 +359,15 @@ pub(super) async fn newer_profiles(
     list_profiles(&access, caller, &org, Family::Newer, query.details).await
 }
 
-/// A whole document.
+/// A whole document. A POST with `?restoreVersion=<n>` writes version `n`'s document
+/// again, as a body sent would be (no body is read).
 async fn document(
     config: &ConfigStore,
     access: &SiteAccess,
     caller: Result<Caller, ApiError>,
     doc: Doc,
     family: Family,
+    versioning: &Versioning,
     (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     match method {
@@ -363,16 +377,34 @@ async fn document(
             Ok(Json(doc.shape(family, answer_of(&stored))).into_response())
         }
         Method::PUT | Method::POST => {
-            // The body is read before the caller is refused, as every write.
-            let bytes = read_json_body(headers, body).await?;
-            let value = parse_json(&bytes)?;
+            let (value, gate, name) = match versioning.restore()? {
+                None => {
+                    // The body is read before the caller is refused, as every write.
+                    let bytes = read_json_body(headers, body).await?;
+                    let value = parse_json(&bytes)?;
+                    let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write);
+                    (value, gate.await?, versioning.name_for(None)?)
+                }
+                Some(_) if method == Method::PUT => {
+                    return Err(ApiError::bad_request(
+                        "restoreVersion restores with a POST of the document",
+                    ));
+                }
+                Some(n) => {
+                    let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
+                    let what = doc.what();
+                    let store = config.store.as_ref();
+                    let value = restorable(store, doc.versioned(), n, &what).await?;
+                    (value, gate, versioning.name_for(Some(n))?)
+                }
+            };
             // The body as sent: the service's fields too must be what the schema says.
             doc.check(value.clone())?;
             family.check_profile(&value)?;
-            let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
+            let revision = revision(&gate.caller, name);
             let create = method == Method::PUT;
             let (doc_ref, value) = (&doc, &value);
-            let written = write(config, &doc, &gate, move |previous| {
+            let written = write(config, &doc, &gate, &revision, move |previous| {
                 if let (true, Some(_)) = (create, previous) {
                     return Err(ApiError::exists(format!(
                         "{} has a document; POST replaces it",
@@ -394,12 +426,22 @@ async fn document(
             })
         }
         Method::DELETE => {
-            Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
+            let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
+            let revision = revision(&gate.caller, versioning.name()?);
             let _guard = config.locks.lock(&doc.key()).await;
-            if !config.store.delete(&doc.key()).await? {
-                return Err(ApiError::missing(format!("{} has no document", doc.what())));
-            }
-            Ok(StatusCode::NO_CONTENT.into_response())
+            let (key, doc, revision) = (&doc.key(), &doc, &revision);
+            transact(&config.store, move |view| {
+                Box::pin(async move {
+                    let store = view.as_ref();
+                    if sites::read::<Value>(store, key).await?.is_none() {
+                        return Err(ApiError::missing(format!("{} has no document", doc.what())));
+                    }
+                    stored_versions::record(store, doc.versioned(), None, revision).await?;
+                    store.delete(key).await?;
+                    Ok(StatusCode::NO_CONTENT.into_response())
+                })
+            })
+            .await
         }
         _ => Err(ApiError::method_not_allowed(SITE_METHODS)),
     }
@@ -419,6 +461,7 @@ async fn write(
     config: &ConfigStore,
     doc: &Doc,
     gate: &Gate<'_>,
+    revision: &Revision,
     change: impl Fn(Option<&Value>) -> Result<Value, ApiError> + Send + Sync,
 ) -> Result<Value, ApiError> {
     let key = doc.key();
@@ -434,6 +477,7 @@ async fn write(
             gate.check_users_change(doc, previous.as_ref(), &new)?;
             stamp(&mut new, previous.as_ref());
             let new = doc.reads_back(new)?;
+            stored_versions::record(store, doc.versioned(), Some(&new), revision).await?;
             save_json(store, key, &new).await?;
             Ok(new)
         })
@@ -449,7 +493,7 @@ async fn part(
     doc: Doc,
     family: Family,
     params: &HashMap<String, String>,
-    (method, headers, body): (Method, &HeaderMap, Body),
+    (method, versioning, headers, body): (Method, &Versioning, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     // The newer family's `{*path}`; the older's `{file}`, or `{part}/{*rest}` nested.
     let path = match (params.get("part"), params.get("rest")) {
@@ -489,7 +533,8 @@ async fn part(
         }
         (["secrets"], Method::POST) => {
             let (id, value) = secrets::made()?;
-            let written = set_secret(config, &doc, &gate, &id, Some((&value, true))).await?;
+            let made = Some((value.as_str(), true));
+            let written = set_secret(config, &doc, &gate, &id, made, None).await?;
             let view = secrets::view(doc.secrets(written)?.as_ref(), &id);
             let view = view.ok_or_else(|| ApiError::missing("the secret was not kept"))?;
             Ok(secrets::made_answer(id, value, view))
@@ -510,8 +555,9 @@ async fn part(
                             Vec::new()
                         })?
                         .typed;
+                    let name = versioning.name()?;
                     let sent = Some((body.value.as_str(), false));
-                    let written = set_secret(config, &doc, &gate, id, sent).await?;
+                    let written = set_secret(config, &doc, &gate, id, sent, name).await?;
                     let view = secrets::view(doc.secrets(written)?.as_ref(), id);
                     Ok(Json(view.ok_or_else(missing)?).into_response())
                 }
@@ -520,7 +566,7 @@ async fn part(
                     if secrets::view(entries.as_ref(), id).is_none() {
                         return Err(missing());
                     }
-                    set_secret(config, &doc, &gate, id, None).await?;
+                    set_secret(config, &doc, &gate, id, None, versioning.name()?).await?;
                     Ok(StatusCode::NO_CONTENT.into_response())
                 }
                 _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -571,7 +617,8 @@ async fn part(
                 )));
             }
             let missing = || ApiError::missing(format!("{} has no document", doc.what()));
-            write(config, &doc, &gate, |previous| {
+            let named = revision(&gate.caller, versioning.name()?);
+            write(config, &doc, &gate, &named, |previous| {
                 let mut document = without_managed(previous.cloned().ok_or_else(missing)?);
                 let kept = take_service_parts(&mut document);
                 set_part(&mut document, segments, sent.clone())?;
@@ -590,29 +637,36 @@ async fn part(
 }
 
 /// Sets (`Some`) or deletes (`None`) secret `id` of `doc`, its value sealed for the
-/// secret's name; the document as written.
+/// secret's name, as a version named `version`; the document as written.
 async fn set_secret(
     config: &ConfigStore,
     doc: &Doc,
     gate: &Gate<'_>,
     id: &str,
     value: Option<(&str, bool)>,
+    version: Option<String>,
 ) -> Result<Value, ApiError> {
     let name = doc.seal_name(id);
-    write(config, doc, gate, |previous| {
-        let mut document = previous
-            .cloned()
-            .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
-        let entries = map_part(&mut document, "secrets")?;
-        let old = entries.remove(id);
-        if let Some((value, made)) = value {
-            entries.insert(
-                id.to_string(),
-                secrets::entry(old.as_ref(), id, &name, value, made)?,
-            );
-        }
-        Ok(document)
-    })
+    write(
+        config,
+        doc,
+        gate,
+        &revision(&gate.caller, version),
+        |previous| {
+            let mut document = previous
+                .cloned()
+                .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
+            let entries = map_part(&mut document, "secrets")?;
+            let old = entries.remove(id);
+            if let Some((value, made)) = value {
+                entries.insert(
+                    id.to_string(),
+                    secrets::entry(old.as_ref(), id, &name, value, made)?,
+                );
+            }
+            Ok(document)
+        },
+    )
     .await
 }
 
@@ -643,13 +697,19 @@ impl api_keys::KeyDocument for DocKeys<'_> {
     async fn write(&self, id: &str, record: Option<Value>) -> Result<(), ApiError> {
         let DocKeys(config, doc, gate) = self;
         let record = &record;
-        write(config, doc, gate, |previous| {
-            let mut document = previous
-                .cloned()
-                .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
-            api_keys::set_record(&mut document, id, record.as_ref())?;
-            Ok(document)
-        })
+        write(
+            config,
+            doc,
+            gate,
+            &revision(&gate.caller, None),
+            |previous| {
+                let mut document = previous
+                    .cloned()
+                    .ok_or_else(|| ApiError::missing(format!("{} has no document", doc.what())))?;
+                api_keys::set_record(&mut document, id, record.as_ref())?;
+                Ok(document)
+            },
+        )
         .await?;
         Ok(())
     }

@@ -28,6 +28,7 @@ mod api_keys;
 mod documents;
 mod parts;
 mod secrets;
+mod versions;
 mod yaml;
 
 use std::collections::HashMap;
@@ -52,10 +53,12 @@ use crate::app::AppState;
 use crate::auth::{Action, Claims, Decision, authorize};
 use crate::sites;
 use crate::sites::onboarding;
+use crate::sites::versions::Versioned;
 use crate::store::{KeyedLocks, Store, keys, transact};
 use access::check_access_change;
 use siteops_config::model::api::{AccessConfig, SiteConfig};
 use siteops_config::schema::SchemaKind;
+use versions::{Versioning, revision};
 
 /// A configuration resource: its path in the older family (under `/admin`; `None`: the
 /// newer family only), in the newer (under `/api`; `None`: the older only), and what
@@ -95,6 +98,17 @@ pub(crate) fn resources() -> Vec<Resource> {
             Some("/{org}/config/{*path}"),
             any(documents::part_of::<{ documents::ORG }>),
         ),
+        // The org document's versions.
+        resource(
+            Some("/config/{org}/versions.json"),
+            Some("/{org}/versions.json"),
+            get(versions::document_list::<{ documents::ORG }>),
+        ),
+        resource(
+            Some("/config/{org}/versions/{version}"),
+            Some("/{org}/versions/{version}"),
+            get(versions::document_version::<{ documents::ORG }>),
+        ),
         resource(None, Some("/{org}/sites"), get(list_sites)),
         resource(
             None,
@@ -106,6 +120,16 @@ pub(crate) fn resources() -> Vec<Resource> {
             Some("/config/{org}/profiles/{profile_json}"),
             Some("/{org}/profiles/{profile}/config.json"),
             any(documents::whole::<{ documents::PROFILE }>),
+        ),
+        resource(
+            Some("/config/{org}/profiles/{profile}/versions.json"),
+            Some("/{org}/profiles/{profile}/versions.json"),
+            get(versions::document_list::<{ documents::PROFILE }>),
+        ),
+        resource(
+            Some("/config/{org}/profiles/{profile}/versions/{version}"),
+            Some("/{org}/profiles/{profile}/versions/{version}"),
+            get(versions::document_version::<{ documents::PROFILE }>),
         ),
         resource(
             Some("/config/{org}/profiles/{profile}/{*path}"),
@@ -121,6 +145,16 @@ pub(crate) fn resources() -> Vec<Resource> {
                 .put(save_site)
                 .post(save_site)
                 .fallback(|| async { ApiError::method_not_allowed(SITE_METHODS) }),
+        ),
+        resource(
+            Some("/config/{org}/sites/{site}/versions.json"),
+            Some("/{org}/sites/{site}/versions.json"),
+            get(versions::site_list),
+        ),
+        resource(
+            Some("/config/{org}/sites/{site}/versions/{version}"),
+            Some("/{org}/sites/{site}/versions/{version}"),
+            get(versions::site_version),
         ),
         resource(
             Some("/config/{org}/sites/{site}/{*path}"),
@@ -151,6 +185,7 @@ async fn org_file(
     Path(params): Path<HashMap<String, String>>,
     query: Query<ListQuery>,
     method: Method,
+    versioning: Versioning,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -172,6 +207,7 @@ async fn org_file(
                 caller,
                 Path(params),
                 method,
+                versioning,
                 headers,
                 body,
             )
@@ -347,14 +383,25 @@ async fn site(family: Family, authorized: AuthorizedSite<Configure>) -> Response
 /// `DELETE` of a site document: the site, its sub-resources and previews.
 pub(crate) async fn delete_site(
     State(config): State<ConfigStore>,
+    versioning: Versioning,
     authorized: AuthorizedSite<DeleteSite>,
 ) -> Result<Response, ApiError> {
     let AuthorizedSite { org, site, .. } = &authorized;
+    let revision = &revision(&authorized.caller, versioning.name()?);
     let store = config.store.as_ref();
     let _guard = config.locks.lock(&keys::site(org, site)).await;
-    // Under the lock: a delete that came first leaves nothing to delete (404).
-    authorized.reread(store).await?;
-    store.delete(&keys::site(org, site)).await?;
+    let authorized = &authorized;
+    transact(&config.store, move |view| {
+        Box::pin(async move {
+            // Under the lock: a delete that came first leaves nothing to delete (404).
+            let store = view.as_ref();
+            authorized.reread(store).await?;
+            sites::versions::record(store, Versioned::Site { org, site }, None, revision).await?;
+            store.delete(&keys::site(org, site)).await?;
+            Ok::<_, ApiError>(())
+        })
+    })
+    .await?;
     // What stores from before one document per site kept beside it goes too.
     store.delete_all(&keys::site_folder(org, site)).await?;
     // Its previews and their usage go too: a site made again starts empty.
@@ -373,17 +420,42 @@ pub(crate) async fn save_site(
     caller: Result<Caller, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
+    versioning: Versioning,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let org = params.get("org").cloned().unwrap_or_default();
     let site = site_param(&params)?;
     check_names(&[("org", &org), ("site", site)])?;
-    // The body is read before the caller is refused: a client that sends it whole reads
-    // the answer, not a reset connection (and a body past the limit reads 413).
-    let bytes = read_json_body(&headers, body).await?;
+    let (bytes, caller, name) = match versioning.restore()? {
+        None => {
+            // The body is read before the caller is refused: a client that sends it whole
+            // reads the answer, not a reset connection (and a body past the limit 413).
+            let bytes = read_json_body(&headers, body).await?;
+            (bytes, caller?.0, versioning.name_for(None)?)
+        }
+        Some(_) if method == Method::PUT => {
+            return Err(ApiError::bad_request(
+                "restoreVersion restores with a POST of the document",
+            ));
+        }
+        Some(n) => {
+            // Version `n`'s document, written again as a body sent would be: the site must
+            // exist and the caller configure it (404 and 403 before the version's 404).
+            let Caller(caller) = caller?;
+            let store = access.store.as_ref();
+            access
+                .existing(store, &caller, (&org, site), Action::Configure)
+                .await?;
+            let what = format!("site {org}/{site}");
+            let document = Versioned::Site { org: &org, site };
+            let value = versions::restorable(store, document, n, &what).await?;
+            let bytes = serde_json::to_vec(&value).expect("JSON serializes");
+            (bytes.into(), caller, versioning.name_for(Some(n))?)
+        }
+    };
     let body = parse_body::<SiteConfig>(&bytes, SchemaKind::ApiSite, parts::document_rules)?;
-    let Caller(caller) = caller?;
+    let revision = &revision(&caller, name);
     let permit = |access_block: Option<&AccessConfig>, action| {
         access.permit(&caller, (&org, site), access_block, action)
     };
@@ -435,6 +507,8 @@ pub(crate) async fn save_site(
             stamp(&mut value, stored);
             // What is written reads back, or it is not written.
             let value = sites::Site::from_json(org, site, value)?.json;
+            let document = Versioned::Site { org, site };
+            sites::versions::record(store, document, Some(&value), revision).await?;
             save_json(store, &keys::site(org, site), &value).await?;
             onboarding::register(config.store.as_ref(), org, site, code).await?;
             Ok(if *method == Method::PUT {

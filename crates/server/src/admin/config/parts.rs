@@ -12,10 +12,12 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::check_access_change;
+use super::versions::{Versioning, revision};
 use super::{ConfigStore, api_keys, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, Family, read_json_body};
+use crate::sites::versions::{self, Versioned};
 use crate::sites::{onboarding, without_managed};
 use crate::store::{keys, transact};
 use siteops_config::model::api::SiteConfig;
@@ -47,12 +49,15 @@ pub(super) fn sub_path(path: &str) -> Result<Vec<&str>, ApiError> {
 
 /// A site's sub-resource, by its sub-path: `public`, `secrets`, `secrets/<id>`, or a
 /// field of the site document.
+// An axum handler: one argument per extractor.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn sub_resource(
     State(config): State<ConfigStore>,
     family: Family,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     Path(params): Path<HashMap<String, String>>,
     method: Method,
+    versioning: Versioning,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -64,7 +69,8 @@ pub(crate) async fn sub_resource(
     let segments = match segments.as_slice() {
         ["secrets"] => return secrets::list(&config, authorized, method, &headers, body).await,
         ["secrets", id] => {
-            return secrets::secret(&config, authorized, id, method, &headers, body).await;
+            let request = (method, &versioning, &headers, body);
+            return secrets::secret(&config, authorized, id, request).await;
         }
         ["apiKeys"] => {
             return api_keys::site_list(&config, authorized, method, &headers, body).await;
@@ -76,7 +82,7 @@ pub(crate) async fn sub_resource(
         segments => segments,
     };
     let request = (method, &headers, body);
-    document_part(&config, authorized, family, segments, request).await
+    document_part(&config, authorized, family, segments, &versioning, request).await
 }
 
 /// The part of a site document at `segments` (`access`, `access/admin`, `cdn/prod`, …):
@@ -88,6 +94,7 @@ async fn document_part(
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     family: Family,
     segments: &[&str],
+    versioning: &Versioning,
     (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
@@ -119,6 +126,7 @@ async fn document_part(
             // After the body, as every write (see `save_site`).
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
+            let revision = &revision(&authorized.caller, versioning.name()?);
             let touches_code = segments.first() == Some(&"code");
             let _guard = config.locks.lock(&keys::site(org, site)).await;
             let (authorized, new) = (&authorized, &new);
@@ -154,6 +162,8 @@ async fn document_part(
                     let mut document = changed.json;
                     restore(&mut document, kept);
                     stamp(&mut document, Some(&existing.json));
+                    let versioned = Versioned::Site { org, site };
+                    versions::record(store, versioned, Some(&document), revision).await?;
                     save_json(store, &keys::site(org, site), &document).await?;
                     if touches_code {
                         onboarding::register(config.store.as_ref(), org, site, code).await?;

@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use serde_json::json;
 
+use super::versions::Versioning;
 use super::{ConfigStore, save_json};
 use crate::api::answers::{MadeSecret, SecretList, SecretView};
 use crate::api::body::parse_body;
@@ -31,9 +32,7 @@ pub(super) async fn secret(
     config: &ConfigStore,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     id: &str,
-    method: Method,
-    headers: &HeaderMap,
-    body: Body,
+    (method, versioning, headers, body): (Method, &Versioning, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
     check_names_for(&method, &[("secret", id)])?;
     // A body is read before the caller is refused, as every write (see `save_site`).
@@ -46,6 +45,7 @@ pub(super) async fn secret(
         _ => None,
     };
     let authorized = authorized?;
+    let name = versioning.name()?;
     match (method, value) {
         (Method::GET | Method::HEAD, _) => {
             let view = view_of(&authorized.document, id).ok_or_else(|| {
@@ -55,11 +55,11 @@ pub(super) async fn secret(
             Ok(Json(view).into_response())
         }
         (Method::POST, Some(value)) => {
-            let view = write(config, &authorized, id, Some(&value), false).await?;
+            let view = write(config, &authorized, id, Some(&value), false, name).await?;
             Ok(Json(view).into_response())
         }
         (Method::DELETE, _) => {
-            write(config, &authorized, id, None, false).await?;
+            write(config, &authorized, id, None, false, name).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
@@ -95,7 +95,7 @@ pub(super) async fn list(
         Method::POST => {
             let (id, value) = made()?;
             let id = named.unwrap_or(id);
-            let view = write(config, &authorized, &id, Some(&value), true).await?;
+            let view = write(config, &authorized, &id, Some(&value), true, None).await?;
             Ok(made_answer(id, value, view))
         }
         _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),
@@ -194,15 +194,17 @@ pub(super) fn random_text(bytes: usize) -> Result<String, ApiError> {
 }
 
 /// Sets (`Some`) or deletes (`None`) secret `id` of the authorised site, in one
-/// transaction over its document; the entry as GET shows it.
+/// transaction over its document, as a version named `name`; the entry as GET shows it.
 async fn write(
     config: &ConfigStore,
     authorized: &AuthorizedSite<Configure>,
     id: &str,
     value: Option<&str>,
     made: bool,
+    name: Option<String>,
 ) -> Result<SecretView, ApiError> {
     let AuthorizedSite { org, site, .. } = authorized;
+    let revision = &super::versions::revision(&authorized.caller, name);
     let _guard = config.locks.lock(&keys::site(org, site)).await;
     transact(&config.store, move |view| {
         Box::pin(async move {
@@ -223,6 +225,8 @@ async fn write(
             }
             // What is written reads back, or it is not written.
             let changed = Site::from_json(org, site, document)?;
+            let versioned = crate::sites::versions::Versioned::Site { org, site };
+            crate::sites::versions::record(store, versioned, Some(&changed.json), revision).await?;
             save_json(store, &keys::site(org, site), &changed.json).await?;
             Ok(view_of(&changed, id).unwrap_or_else(|| SecretView {
                 id: id.to_string(),
