@@ -7,7 +7,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use futures_util::future::{join_all, try_join_all};
-use siteops_config::compile::{Owner, ResourceKind};
+use siteops_config::compile::Owner;
 use siteops_config::model::SiteId;
 use siteops_plan::plan::Change;
 use siteops_plan::plan::render::change_line;
@@ -209,16 +209,8 @@ async fn documents(client: &Client, args: &RestoreArgs) -> Result<Vec<Owner>, Cl
     Ok(owners)
 }
 
-fn kind(owner: &Owner) -> ResourceKind {
-    match owner {
-        Owner::Org(_) => ResourceKind::Org,
-        Owner::Profile { .. } => ResourceKind::Profile,
-        Owner::Site(_) => ResourceKind::Site,
-    }
-}
-
 fn location(owner: &Owner) -> Location {
-    Location::of(owner, &kind(owner))
+    Location::of(owner, &owner.document_kind())
 }
 
 /// What restoring `target` would do to `owner`'s document; `None` when the service keeps
@@ -251,7 +243,7 @@ async fn examine(
     let Some(old) = old else {
         return missing(owner, address);
     };
-    let changes = restore_changes(&kind(&owner), current.as_ref(), &old);
+    let changes = restore_changes(&owner.document_kind(), current.as_ref(), &old);
     let what = if changes.is_empty() && current.is_some() {
         Restore::Same(version)
     } else {

@@ -65,6 +65,15 @@ impl Owner {
             _ => None,
         }
     }
+
+    /// The kind of the owner's own document (the org's, a profile's, a site's).
+    pub fn document_kind(&self) -> ResourceKind {
+        match self {
+            Owner::Org(_) => ResourceKind::Org,
+            Owner::Profile { .. } => ResourceKind::Profile,
+            Owner::Site(_) => ResourceKind::Site,
+        }
+    }
 }
 
 impl fmt::Display for Owner {

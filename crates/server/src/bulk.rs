@@ -299,15 +299,9 @@ pub async fn list(
     branch: &str,
 ) -> Result<Vec<PreviewJob>, SiteError> {
     let mut jobs = Vec::new();
-    for file in store
-        .list(&keys::preview_jobs(org, site, branch))
-        .await?
-        .iter()
-        .rev()
-    {
-        if let Some(name) = file.strip_suffix(".json")
-            && let Some(job) = load(store, org, site, branch, name).await?
-        {
+    let folder = keys::preview_jobs(org, site, branch);
+    for name in crate::sites::names_newest_first(store, &folder).await? {
+        if let Some(job) = load(store, org, site, branch, &name).await? {
             jobs.push(job);
         }
     }

@@ -77,11 +77,7 @@ pub async fn read(
         }
     }
     let reads = documents.into_iter().map(|owner| async move {
-        let kind = match owner {
-            Owner::Org(_) => ResourceKind::Org,
-            _ => ResourceKind::Profile,
-        };
-        let location = Location::of(&owner, &kind);
+        let location = Location::of(&owner, &owner.document_kind());
         let (document, newest) =
             tokio::try_join!(client.get(&location), newest_version(client, &owner))?;
         Ok::<_, ClientError>(document.map(|document| (owner, document, newest)))

@@ -115,6 +115,18 @@ pub async fn read<T: DeserializeOwned>(
         })
 }
 
+/// The names (without `.json`) of the JSON documents directly in `folder`, last name
+/// first: newest first where names sort by creation, as job names do.
+pub async fn names_newest_first(store: &dyn Store, folder: &str) -> Result<Vec<String>, SiteError> {
+    let files = store.list(folder).await?;
+    Ok(files
+        .iter()
+        .rev()
+        .filter_map(|file| file.strip_suffix(".json"))
+        .map(str::to_string)
+        .collect())
+}
+
 /// The JSON document at `key` that holds credentials, opened if sealed ([`sealed`]), typed;
 /// `None` when there is none.
 pub(crate) async fn read_sealed<T: DeserializeOwned>(

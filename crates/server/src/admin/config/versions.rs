@@ -227,17 +227,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_restore_names_its_version_unless_told() {
-        let caller = Claims {
-            sub: "ops@acme.example".into(),
+    fn claims(sub: &str) -> Claims {
+        Claims {
+            sub: sub.into(),
             iat: 0,
             exp: 1,
             aud: "*".into(),
             jti: None,
             roles: None,
             profile: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_restore_names_its_version_unless_told() {
+        let caller = claims("ops@acme.example");
         let plain = versioning(None, Some("3"));
         assert_eq!(plain.restore().expect("a number"), Some(3));
         let revision = revision(&caller, plain.name_for(Some(3)).expect("named"));
@@ -254,15 +258,7 @@ mod tests {
 
     #[test]
     fn an_api_key_is_named_by_its_holder_and_id_never_its_token() {
-        let mut claims = Claims {
-            sub: "ops@acme.example".into(),
-            iat: 0,
-            exp: 1,
-            aud: "*".into(),
-            jti: None,
-            roles: None,
-            profile: None,
-        };
+        let mut claims = claims("ops@acme.example");
         assert_eq!(author(&claims), "ops@acme.example");
         claims.sub = "acme/web".into();
         claims.jti = Some("k1".into());
