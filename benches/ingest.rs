@@ -48,6 +48,7 @@ fn main() {
     let page = PageOptions {
         url: url::Url::parse("https://main--site--org.aem.page/").unwrap(),
         head_html: None,
+        delivery: Default::default(),
     };
     println!(
         "{:<16} {:>6} {:>9}  {:>22}  {:>22}  {:>22}",

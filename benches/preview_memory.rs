@@ -86,6 +86,7 @@ fn main() {
     let options = PageOptions {
         url: url::Url::parse("http://main--site--org.localhost:3000/page").unwrap(),
         head_html: None,
+        delivery: Default::default(),
     };
     println!(
         "{:<22} {:>9} {:>10} {:>8} {:>9}   peak MiB of: {:>7} {:>9} {:>7}",

@@ -149,6 +149,7 @@ fn convert(
             let options = PageOptions {
                 url,
                 head_html: head_html.map(str::to_owned),
+                delivery: Default::default(),
             };
             page_html(&markdown, &options)
         }

@@ -20,7 +20,7 @@ const LAYERS: [&[&str]; 6] = [
         "siteops-testkit",
     ],
     &["siteops-mocks", "siteops-ingest", "siteops-config"],
-    &["siteops-plan"],
+    &["siteops-plan", "siteops-delivery"],
     &["siteops-server"],
     // The live session plugs into the server (`app::Session`); the server never names it.
     &["siteops-live"],
@@ -30,8 +30,9 @@ const LAYERS: [&[&str]; 6] = [
 
 /// Crates that must stay pure, and what none of their dependencies (normal or build,
 /// transitively) may be.
-const PURE: [&str; 6] = [
+const PURE: [&str; 7] = [
     "siteops-config",
+    "siteops-delivery",
     "siteops-ingest",
     "siteops-template",
     "siteops-jsregex",

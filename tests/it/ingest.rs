@@ -448,6 +448,7 @@ fn page_html_takes_the_head_html_and_metadata() {
     let options = PageOptions {
         url: Url::parse("https://main--site--org.aem.page/fr/index").unwrap(),
         head_html: Some(r#"<script src="/scripts/scripts.js" type="module"></script>"#.into()),
+        delivery: Default::default(),
     };
     let page = page_html(&doc.to_markdown(), &options);
     assert!(
@@ -484,6 +485,7 @@ fn json_ld_cannot_end_its_script() {
     let options = PageOptions {
         url: Url::parse("https://main--site--org.aem.page/p").unwrap(),
         head_html: None,
+        delivery: Default::default(),
     };
     let page = page_html(&doc.to_markdown(), &options);
     let start = page
@@ -534,6 +536,7 @@ fn deep_nesting_is_bounded() {
                 let options = PageOptions {
                     url: Url::parse("https://main--site--org.aem.page/").unwrap(),
                     head_html: None,
+                    delivery: Default::default(),
                 };
                 let page = page_html(&md, &options);
                 (doc.warnings, md, page)

@@ -30,6 +30,7 @@ pub fn html_ingest(data: &[u8]) {
     let options = PageOptions {
         url: Url::parse("https://main--site--org.localhost/path/page").expect("a valid URL"),
         head_html: None,
+        delivery: Default::default(),
     };
     let rendered = page_and_plain(&markdown, &options);
     assert!(rendered.page.contains("<main>"), "{}", rendered.page);

@@ -13,6 +13,7 @@ fn render(input: &str) -> String {
     let options = PageOptions {
         url: Url::parse("https://undefined/").unwrap(),
         head_html: None,
+        delivery: Default::default(),
     };
     page_html(&doc.to_markdown(), &options)
 }

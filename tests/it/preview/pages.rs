@@ -144,6 +144,7 @@ async fn a_page_with_images_is_converted_stored_and_served() {
     let options = PageOptions {
         url: url::Url::parse(canonical).unwrap(),
         head_html: Some("<script src=\"/scripts/aem.js\" type=\"module\"></script>".into()),
+        delivery: Default::default(),
     };
     assert_eq!(page, page_html(&markdown, &options));
     assert_eq!(String::from_utf8_lossy(&plain), plain_html(&markdown));

@@ -40,6 +40,46 @@ pub struct PageOptions {
     pub url: Url,
     /// The site's `head.html` (from its code), appended to `head` when present.
     pub head_html: Option<String>,
+    /// What the delivery around the markdown gives the render (the site's configuration
+    /// and sheets); the default is a site with none of them.
+    pub delivery: PageDelivery,
+}
+
+/// What the platform's pipeline knows about a page beyond its markdown and `head.html`,
+/// resolved for the page by the delivery (`siteops-delivery`), which reads the site's
+/// configuration and sheets: the render itself reads nothing.
+#[derive(Debug, Clone, Default)]
+pub struct PageDelivery {
+    /// The path the page was rendered for (`state.info.path`: after a folder mapping, the
+    /// mapped page's), when it is not the URL's.
+    pub path: Option<String>,
+    /// `cdn.prod.host` (else the request's host), `cdn.preview.host`, `cdn.live.host`:
+    /// links to these hosts are made relative, and the canonical URL is on the first.
+    pub prod_host: Option<String>,
+    pub preview_host: Option<String>,
+    pub live_host: Option<String>,
+    /// The metadata sheets' values for the page (`state.metadata.getModifiers(path)`):
+    /// meta names and values in the sheets' order; the page's own values win.
+    pub metadata: Vec<(String, String)>,
+    /// The mapped folder's `metadata.json` values for the page (`state.mappedMetadata`).
+    pub mapped_metadata: Vec<(String, String)>,
+    /// Rendering version 2: `section-metadata` blocks become the section's classes,
+    /// `data-*` attributes and id (`extract-section-metadata`).
+    pub section_metadata: bool,
+    /// The CSP nonce step (`csp.js`, on the page's tree), when the answer has one to do.
+    pub csp: Option<CspInput>,
+}
+
+/// What the CSP nonce step needs: the nonce of this answer and the answer's policy
+/// headers as the custom headers set them.
+#[derive(Debug, Clone, Default)]
+pub struct CspInput {
+    /// This answer's nonce (the platform's: 18 random bytes, base64).
+    pub nonce: String,
+    /// `content-security-policy`, as the custom headers set it.
+    pub header: Option<String>,
+    /// `content-security-policy-report-only`, as the custom headers set it.
+    pub header_report_only: Option<String>,
 }
 
 /// The body of a page: `main`'s children, the head derived from the markdown.
@@ -83,6 +123,23 @@ pub fn page_html(markdown: &str, options: &PageOptions) -> String {
 pub struct Rendered {
     pub page: String,
     pub plain: String,
+    /// Response headers the render sets on the page's answer (the CSP step's policy
+    /// headers, with the nonce), to replace those of the same name.
+    pub headers: Vec<(String, String)>,
+}
+
+/// The page and the response headers its render sets (see [`Rendered::headers`]).
+pub struct Page {
+    pub html: String,
+    pub headers: Vec<(String, String)>,
+}
+
+/// [`page_html`] with the response headers the render sets.
+pub fn page(markdown: &str, options: &PageOptions) -> Page {
+    Page {
+        html: page_html(markdown, options),
+        headers: Vec::new(),
+    }
 }
 
 pub fn page_and_plain(markdown: &str, options: &PageOptions) -> Rendered {
@@ -91,6 +148,7 @@ pub fn page_and_plain(markdown: &str, options: &PageOptions) -> Rendered {
     Rendered {
         page: serialise_page(body),
         plain,
+        headers: Vec::new(),
     }
 }
 

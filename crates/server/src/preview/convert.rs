@@ -82,6 +82,7 @@ impl Parsed {
         let options = PageOptions {
             url: context.public_url.clone(),
             head_html: context.head_html.clone(),
+            delivery: Default::default(),
         };
         // The platform renders the stored markdown, not the fetched HTML. The document is
         // dropped before rendering: held beside the page's trees it added up to 10 MiB to
