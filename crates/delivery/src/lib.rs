@@ -19,9 +19,11 @@
 pub mod bus;
 pub mod config;
 pub mod html_pipe;
+pub mod other_pipes;
 pub mod response;
 
 pub use bus::{Bus, BusObject, Buses, Fetched};
 pub use config::PipelineConfig;
 pub use html_pipe::html_pipe;
+pub use other_pipes::{json_pipe, robots_pipe, sitemap_pipe};
 pub use response::{DeliveryRequest, Partition, Response};
