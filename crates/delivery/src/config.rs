@@ -18,6 +18,22 @@ pub type ModifierMap = Vec<(String, Vec<KeyValue>)>;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PipelineConfig {
+    /// The names the pipeline's state carries: `$owner`, `$repo`, `$org`, `$site` and `$ref`
+    /// in the `cdn` hosts, the content bus's id in messages. The configuration service's
+    /// answer has `owner`, `repo` and `contentBusId`; `org`, `site` and `ref` are the
+    /// request's (the caller may set them here).
+    #[serde(default)]
+    pub owner: Option<String>,
+    #[serde(default)]
+    pub repo: Option<String>,
+    #[serde(default)]
+    pub org: Option<String>,
+    #[serde(default)]
+    pub site: Option<String>,
+    #[serde(default, rename = "ref")]
+    pub git_ref: Option<String>,
+    #[serde(default)]
+    pub content_bus_id: Option<String>,
     #[serde(default)]
     pub cdn: Option<Cdn>,
     #[serde(default)]

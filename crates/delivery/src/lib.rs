@@ -18,12 +18,20 @@
 
 pub mod bus;
 pub mod config;
+pub mod csp;
+pub mod custom_headers;
 pub mod html_pipe;
+mod last_modified;
+pub mod modifiers;
 pub mod other_pipes;
+pub mod path_info;
 pub mod response;
+mod sheets;
+mod start_tags;
 
-pub use bus::{Bus, BusObject, Buses, Fetched};
+pub use bus::{Bus, BusObject, Buses, Fetched, MAX_OBJECT_BYTES};
 pub use config::PipelineConfig;
 pub use html_pipe::html_pipe;
+pub use modifiers::Modifiers;
 pub use other_pipes::{json_pipe, robots_pipe, sitemap_pipe};
 pub use response::{DeliveryRequest, Partition, Response};
