@@ -28,6 +28,7 @@ mod object_store;
 mod oidc;
 mod openapi;
 mod org_config;
+mod pipeline_fixtures;
 mod plan_apply;
 mod platform_documents;
 mod platform_schemas;
