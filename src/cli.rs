@@ -176,7 +176,7 @@ pub(crate) struct DeliveryArgs {
     /// The CSP nonce that replaces `'nonce-aem'` [default: 18 random bytes, base64].
     #[arg(long, value_name = "VALUE")]
     pub nonce: Option<String>,
-    /// Which partition's metadata rows apply.
+    /// Which partition's metadata rows apply [default: live].
     #[arg(long, value_enum)]
     pub partition: Option<IngestPartition>,
     /// Write the answer's status line and headers to FILE (as `curl -D`).

@@ -52,14 +52,8 @@ pub(super) fn run(args: &IngestArgs) -> Result<Outcome> {
     if let Some(sheet) = &flags.metadata {
         let bytes = read_file(sheet, MAX_OBJECT_BYTES)
             .with_context(|| format!("cannot read the --metadata sheet {}", sheet.display()))?;
-        serde_json::from_slice::<serde_json::Value>(&bytes).map_err(|e| {
-            anyhow::anyhow!(
-                "the --metadata sheet {}:{}:{} is not JSON: {e}",
-                sheet.display(),
-                e.line(),
-                e.column()
-            )
-        })?;
+        serde_json::from_slice::<serde_json::Value>(&bytes)
+            .map_err(|e| located(sheet, "the --metadata sheet is not JSON", &e))?;
         overlay.push((Bus::Content, format!("/{METADATA_FLAG_SOURCE}"), bytes));
         config
             .metadata
@@ -166,14 +160,23 @@ fn read_config(file: &Path) -> Result<PipelineConfig> {
         .with_context(|| format!("cannot read the --config {}", file.display()))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("the --config {} is not UTF-8", file.display()))?;
-    PipelineConfig::from_json(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}:{}:{}: the --config is not a pipeline configuration: {e}",
-            file.display(),
-            e.line(),
-            e.column()
-        )
-    })
+    PipelineConfig::from_json(&text)
+        .map_err(|e| located(file, "the --config is not a pipeline configuration", &e))
+}
+
+/// `FILE:LINE:COL: what: why` for a JSON file's error.
+fn located(file: &Path, what: &str, error: &serde_json::Error) -> anyhow::Error {
+    // serde's message ends with where; the location leads here instead.
+    let message = error.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(m, _)| m);
+    anyhow::anyhow!(
+        "{}:{}:{}: {what}: {message}",
+        file.display(),
+        error.line(),
+        error.column()
+    )
 }
 
 /// A regular file's bytes, refused past `limit`.
