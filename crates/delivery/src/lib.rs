@@ -18,12 +18,20 @@
 
 pub mod bus;
 pub mod config;
+mod dates;
 pub mod html_pipe;
-pub mod other_pipes;
+mod js_json;
+mod json_filter;
+pub mod json_pipe;
+mod pipe_support;
 pub mod response;
+pub mod robots;
+pub mod sitemap;
 
 pub use bus::{Bus, BusObject, Buses, Fetched};
 pub use config::PipelineConfig;
 pub use html_pipe::html_pipe;
-pub use other_pipes::{json_pipe, robots_pipe, sitemap_pipe};
+pub use json_pipe::json_pipe;
 pub use response::{DeliveryRequest, Partition, Response};
+pub use robots::robots_pipe;
+pub use sitemap::sitemap_pipe;
