@@ -228,6 +228,15 @@ mod tests {
     }
 
     #[test]
+    fn answers_as_the_reference_answers() {
+        // Each case's request and what `robotsPipe` of helix-html-pipeline 6.32.3 answered.
+        crate::pipe_support::memory::check_cases(
+            include_str!("robots/reference_cases.json"),
+            |r, c, b| block_on(robots_pipe(r, c, b)),
+        );
+    }
+
+    #[test]
     fn other_paths_are_the_callers_mistake() {
         let response = robots("https://h/robots.txt.bak", Partition::Live, None, "{}");
         assert_eq!(response.status, 500);

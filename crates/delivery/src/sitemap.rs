@@ -183,7 +183,7 @@ fn generate_sitemap(json: &[u8], host: &str) -> Result<String, Failure> {
         if matches!(record.kind(), Kind::Null) {
             return Err(Failure::new(
                 500,
-                "Cannot destructure property 'path' of 'record' as it is null.",
+                "Cannot destructure property 'path' of 'object null' as it is null.",
             ));
         }
         let path = record.get("path").map(to_text).unwrap_or_default();
