@@ -113,6 +113,7 @@ fn deliver(case: &Case) -> Response {
             _ => Partition::Live,
         },
         origin: case.headers.get("origin").cloned(),
+        forwarded_host: case.headers.get("x-forwarded-host").cloned(),
         nonce: REFERENCE_NONCE.to_owned(),
     };
     let buses = CaseBuses(case);

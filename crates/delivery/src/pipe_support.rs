@@ -439,7 +439,7 @@ pub(crate) mod memory {
 
     impl MemoryBuses {
         /// A bus entry as the cases write it: a body, `{"body", "redirect",
-        /// "lastModified"}`, or `{"status"}` for a failing read.
+        /// "lastModified"}`, `{"status"}` for a failing read, or a sheet as JSON.
         fn put(&mut self, bus: Bus, path: &str, entry: &Value) {
             let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
             let fetched = match entry {
@@ -450,12 +450,22 @@ pub(crate) mod memory {
                 Value::Object(o) if o.contains_key("status") => {
                     Fetched::Failed(o["status"].to_string())
                 }
-                Value::Object(o) => Fetched::Found(BusObject {
-                    body: text(o.get("body")).unwrap_or_default().into_bytes(),
-                    redirect_location: text(o.get("redirect")),
-                    last_modified: text(o.get("lastModified")),
+                Value::Object(o)
+                    if o.get("body").is_some_and(Value::is_string)
+                        || o.contains_key("redirect")
+                        || o.contains_key("lastModified") =>
+                {
+                    Fetched::Found(BusObject {
+                        body: text(o.get("body")).unwrap_or_default().into_bytes(),
+                        redirect_location: text(o.get("redirect")),
+                        last_modified: text(o.get("lastModified")),
+                    })
+                }
+                // A sheet written as JSON.
+                other => Fetched::Found(BusObject {
+                    body: other.to_string().into_bytes(),
+                    ..BusObject::default()
                 }),
-                other => panic!("bad bus entry {other}"),
             };
             self.objects.push((bus, path.to_owned(), fetched));
         }
