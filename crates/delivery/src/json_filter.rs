@@ -106,6 +106,23 @@ impl FilterError {
 
 const NAMES_KEY: &str = ":names";
 
+/// The properties every JavaScript object inherits: `json[name]` finds them when the
+/// document has no such key.
+const OBJECT_PROTOTYPE: [&str; 12] = [
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+];
+
 /// Filters the document `data` read from `source` by `query`.
 pub(crate) fn filter(
     data: &[u8],
@@ -176,7 +193,11 @@ pub(crate) fn filter(
     let mut sheet_names: Vec<String> = Vec::new();
     let mut select = |key: String, written: String| -> Result<(), FilterError> {
         if !done.contains(&key) {
-            let sheet = filter_sheet(lookup(&key), query)?;
+            let sheet = filter_sheet(
+                lookup(&key),
+                OBJECT_PROTOTYPE.contains(&key.as_str()),
+                query,
+            )?;
             done.insert(key.clone());
             sheets.push((key, sheet));
         }
@@ -251,10 +272,16 @@ fn set_member(members: &mut Vec<(String, String)>, name: &str, value: String) {
 
 /// One sheet, filtered: its members `total`, `offset`, `limit`, `data` and `columns`,
 /// written without the braces (a single sheet adds `:type`).
-fn filter_sheet(sheet: Option<JsonRef<'_>>, query: &JsonQuery) -> Result<String, FilterError> {
+fn filter_sheet(
+    sheet: Option<JsonRef<'_>>,
+    inherited: bool,
+    query: &JsonQuery,
+) -> Result<String, FilterError> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     let offset = query.offset.unwrap_or(0.0);
     let object = match sheet.map(JsonRef::kind) {
+        // `json[name]` of a name an object inherits is a function, without `data`.
+        None if inherited => None,
         None => {
             return Err(FilterError::type_error(
                 "Cannot read properties of undefined (reading 'data')",

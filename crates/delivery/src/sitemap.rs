@@ -23,6 +23,12 @@ use crate::response::{DeliveryRequest, Response};
 const TEXT: &str = "text/plain; charset=utf-8";
 const XML: &str = "application/xml; charset=utf-8";
 
+/// The largest sitemap written from `sitemap.json`. Each row repeats the host, which
+/// on the live partition may come from the request's `X-Forwarded-Host`: without a cap a
+/// small `sitemap.json` and a long header would make an answer of gigabytes. (The
+/// sitemaps protocol itself allows 50 MB.) The reference has no cap.
+const MAX_SITEMAP_BYTES: usize = 64 << 20;
+
 /// The sitemap pipes: `/sitemap.xml` and `/sitemap-index.xml`; any other path is the
 /// caller's mistake (500, as the reference answers a wrong route).
 pub async fn sitemap_pipe(
@@ -200,6 +206,12 @@ fn generate_sitemap(json: &[u8], host: &str) -> Result<String, Failure> {
         xml.push_str("</loc>\n    <lastmod>");
         xml.push_str(&day);
         xml.push_str("</lastmod>\n  </url>\n");
+        if xml.len() > MAX_SITEMAP_BYTES {
+            return Err(Failure::new(
+                500,
+                format!("sitemap exceeds {MAX_SITEMAP_BYTES} bytes"),
+            ));
+        }
     }
     xml.push_str("</urlset>\n");
     Ok(xml)

@@ -43,3 +43,17 @@ fn without_the_sites_names_the_default_host_is_the_requests() {
     let host = Hosts::new(&config, &request).sitemap_host(&config, &request);
     assert_eq!(host, "main--site--org.localhost:3000");
 }
+
+#[test]
+fn a_sitemap_stops_at_its_cap() {
+    // 20,000 rows of a few bytes, on a host as long as a request header may make it.
+    let rows = vec!["{}"; 20_000].join(",");
+    let json = format!(r#"{{"data":[{rows}]}}"#);
+    let host = "h".repeat(4_000);
+    let failure = generate_sitemap(json.as_bytes(), &host).err().unwrap();
+    assert_eq!(failure.status, 500);
+    assert_eq!(
+        failure.message,
+        format!("sitemap exceeds {MAX_SITEMAP_BYTES} bytes")
+    );
+}
