@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::pipe_support::memory::{blocking, check_cases};
+use crate::pipe_support::memory::{MemoryBuses, blocking, check_cases};
 
 fn run(request: &DeliveryRequest, config: &PipelineConfig, buses: &impl Buses) -> Response {
     blocking(json_pipe(request, config, buses))
@@ -21,27 +21,17 @@ fn big_sheet(rows: usize, query: &str) -> Value {
     let data: Vec<Value> = (0..rows).map(|n| json!({ "n": n })).collect();
     let sheet =
         json!({ "total": rows, "offset": 0, "limit": rows, "data": data, ":type": "sheet" });
-    let cases = json!([{
-        "name": "big", "url": format!("https://h/big.json{query}"),
-        "content": { "/big.json": sheet.to_string() },
-        "expect": { "status": 200, "headers": {}, "body": "" },
-    }]);
-    let case = &cases[0];
-    let mut buses = crate::pipe_support::memory::MemoryBuses::default();
+    let mut buses = MemoryBuses::default();
     buses.objects.push((
-        crate::bus::Bus::Content,
+        Bus::Content,
         "/big.json".into(),
-        crate::bus::Fetched::Found(crate::bus::BusObject {
-            body: case["content"]["/big.json"]
-                .as_str()
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
+        Fetched::Found(crate::bus::BusObject {
+            body: sheet.to_string().into_bytes(),
             ..Default::default()
         }),
     ));
     let request = DeliveryRequest {
-        url: url::Url::parse(case["url"].as_str().unwrap()).unwrap(),
+        url: url::Url::parse(&format!("https://h/big.json{query}")).unwrap(),
         partition: crate::Partition::Live,
         origin: None,
         forwarded_host: None,
