@@ -12,6 +12,7 @@ mod compile;
 mod crash;
 mod crate_graph;
 mod dashboard;
+mod delivery;
 mod differential;
 mod docs;
 mod fuzz_corpus;

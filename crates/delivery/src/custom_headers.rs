@@ -24,22 +24,10 @@ const MAX_VALUE_CHARS: usize = 64 * 1024;
 /// The largest compiled origin pattern: a site's pattern cannot cost more memory than this.
 const ORIGIN_PATTERN_SIZE_LIMIT: usize = 1 << 16;
 
-/// `cleanupHeaderValue`: only tab and the Latin-1 printable characters stay, cut at 64 Ki
-/// UTF-16 units.
+/// `set-custom-response-headers`' own `cleanupHeaderValue`: only tab and the Latin-1
+/// printable characters stay, cut at 64 Ki UTF-16 units.
 pub fn cleanup_header_value(value: &str) -> String {
-    let mut out = String::new();
-    let mut units = 0;
-    for c in value.chars().filter(|&c| {
-        c == '\t' || ('\u{20}'..='\u{7e}').contains(&c) || ('\u{80}'..='\u{ff}').contains(&c)
-    }) {
-        // Every character left is one UTF-16 unit.
-        if units == MAX_VALUE_CHARS {
-            break;
-        }
-        units += 1;
-        out.push(c);
-    }
-    out
+    crate::pipe_support::clean_header_value(value, MAX_VALUE_CHARS)
 }
 
 /// `getACAOriginValue`: a single plain value as it is; else the request's origin (or `*`

@@ -15,17 +15,18 @@
 //!
 //! Not done, knowingly: `x-surrogate-key` (CDN purge keys, nothing purges here), the page
 //! metadata's own `last-modified` (`applyMetaLastModified`; the render does not return
-//! it), and `x-forwarded-host` (the request's host is the URL's).
+//! it).
 
 use siteops_ingest::render::{CspInput, PageDelivery, PageOptions, page, plain_html};
 
 use crate::bus::{Bus, BusObject, Buses, Fetched, MAX_OBJECT_BYTES};
 use crate::config::PipelineConfig;
 use crate::csp;
-use crate::custom_headers::{cleanup_header_value, set_custom_headers};
-use crate::last_modified::{LastModified, parse_date};
+use crate::custom_headers::set_custom_headers;
+use crate::dates;
 use crate::modifiers::Modifiers;
 use crate::path_info::{PathInfo, extension, is_valid, path_info};
+use crate::pipe_support::{Hosts, LastModified, set_error};
 use crate::response::{DeliveryRequest, Response};
 use crate::sheets;
 
@@ -138,15 +139,15 @@ pub async fn html_pipe(
     };
     if let Err(error) = sheets.await {
         response.status = error.status;
-        response.set_header("x-error", cleanup_header_value(&error.message));
+        set_error(&mut response, &error.message);
         return response;
     }
 
     let is_page = state.info.selector.is_empty();
     if let Some(error) = &state.error {
-        response.set_header("x-error", cleanup_header_value(error));
+        set_error(&mut response, error);
         if response.status < 500 {
-            set_last_modified(&state, &mut response);
+            state.dates.apply(&mut response);
             set_custom_headers(
                 &mut response,
                 &headers,
@@ -188,7 +189,7 @@ pub async fn html_pipe(
             response.body = rendered.html.into_bytes();
         }
     }
-    set_last_modified(&state, &mut response);
+    state.dates.apply(&mut response);
     response
 }
 
@@ -201,20 +202,8 @@ fn page_options(
     response: &Response,
 ) -> PageOptions {
     let config = state.config;
-    let cdn = config.cdn.as_ref();
-    let host = |h: Option<&crate::config::CdnHost>| {
-        let host = replace_params(h.and_then(|h| h.host.as_deref())?, config);
-        (!host.is_empty()).then_some(host)
-    };
-    let request_host = request.url.host_str().map(|h| match request.url.port() {
-        Some(port) => format!("{h}:{port}"),
-        None => h.to_owned(),
-    });
-    let prod_host = cdn
-        .and_then(|c| c.prod.as_ref())
-        .and_then(|p| p.host.clone())
-        .filter(|h| !h.is_empty())
-        .or(request_host);
+    let hosts = Hosts::new(config, request);
+    let set = |host: String| (!host.is_empty()).then_some(host);
     let metadata_path = if state.info.unmapped_path.is_empty() {
         &state.info.path
     } else {
@@ -233,9 +222,9 @@ fn page_options(
         head_html: head_html.map(str::to_owned),
         delivery: PageDelivery {
             path: (state.info.path != request.url.path()).then(|| state.info.path.clone()),
-            prod_host,
-            preview_host: host(cdn.and_then(|c| c.preview.as_ref())),
-            live_host: host(cdn.and_then(|c| c.live.as_ref())),
+            prod_host: set(hosts.prod),
+            preview_host: set(hosts.preview),
+            live_host: set(hosts.live),
             metadata: metadata.get(metadata_path),
             mapped_metadata: mapped_metadata.get(metadata_path),
             section_metadata: section_metadata(config),
@@ -255,18 +244,8 @@ fn section_metadata(config: &PipelineConfig) -> bool {
     if let Some(version) = version {
         return version >= 2.0;
     }
-    let created = config.created.as_deref().and_then(parse_date);
-    created.is_some_and(|c| parse_date(SECTION_METADATA_FROM).is_some_and(|from| c >= from))
-}
-
-/// `replaceParams`: the state's names in a `cdn` host.
-fn replace_params(text: &str, config: &PipelineConfig) -> String {
-    let name = |n: &Option<String>| n.clone().unwrap_or_default();
-    text.replace("$owner", &name(&config.owner))
-        .replace("$org", &name(&config.org))
-        .replace("$site", &name(&config.site))
-        .replace("$repo", &name(&config.repo))
-        .replace("$ref", &name(&config.git_ref))
+    let created = config.created.as_deref().and_then(dates::parse);
+    created.is_some_and(|c| dates::parse(SECTION_METADATA_FROM).is_some_and(|from| c >= from))
 }
 
 /// `mapPath`: the first folder that is the path, or a folder above it.
@@ -376,12 +355,6 @@ async fn fetch_404(state: &mut State<'_>, buses: &impl Buses, response: &mut Res
     }
     response.body = object.body;
     response.set_header("content-type", HTML);
-}
-
-fn set_last_modified(state: &State<'_>, response: &mut Response) {
-    if let Some(date) = state.dates.latest() {
-        response.set_header("last-modified", date);
-    }
 }
 
 /// `renderCode`: the file as it is, its type from its name (the charset kept), the CSP

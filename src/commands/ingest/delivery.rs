@@ -88,6 +88,7 @@ pub(super) fn run(args: &IngestArgs) -> Result<Outcome> {
             IngestPartition::Preview => Partition::Preview,
         },
         origin: None,
+        forwarded_host: None,
         nonce,
     };
     let buses = FolderBuses {
