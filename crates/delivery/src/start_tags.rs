@@ -382,7 +382,10 @@ const WINDOWS_1252: [Option<u32>; 32] = [
 mod tests {
     use super::*;
 
-    fn summary(html: &str) -> Vec<(String, Vec<(String, String)>, String)> {
+    /// A tag as the tests look at it: name, attributes, its text.
+    type Seen = (String, Vec<(String, String)>, String);
+
+    fn summary(html: &str) -> Vec<Seen> {
         start_tags(html)
             .into_iter()
             .map(|t| {
