@@ -405,7 +405,88 @@ fn mime_type(path: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use futures_executor::block_on;
+
     use super::*;
+    use crate::pipe_support::memory::MemoryBuses;
+
+    /// The answer to `url` from `objects`, configured by `config`.
+    fn answer(url: &str, config: &str, objects: Vec<(Bus, &str, Fetched)>) -> Response {
+        let request = DeliveryRequest {
+            url: url::Url::parse(url).unwrap(),
+            partition: crate::Partition::Live,
+            origin: None,
+            forwarded_host: None,
+            nonce: "N0nce".into(),
+        };
+        let buses = MemoryBuses {
+            objects: objects
+                .into_iter()
+                .map(|(bus, path, fetched)| (bus, path.to_owned(), fetched))
+                .collect(),
+        };
+        block_on(html_pipe(
+            &request,
+            &PipelineConfig::from_json(config).unwrap(),
+            &buses,
+        ))
+    }
+
+    fn found(body: &[u8]) -> Fetched {
+        Fetched::Found(BusObject {
+            body: body.to_vec(),
+            ..BusObject::default()
+        })
+    }
+
+    // What the reference's cases cannot show: its loader never fails nor overflows.
+    #[test]
+    fn a_failing_bus_is_a_502_without_custom_headers() {
+        let headers = r#"{"headers": {"/**": [{"key": "X-A", "value": "1"}]}}"#;
+        let response = answer(
+            "https://h/page",
+            headers,
+            vec![(Bus::Content, "/page.md", Fetched::Failed("503".into()))],
+        );
+        assert_eq!(response.status, 502);
+        assert_eq!(
+            response.header("x-error"),
+            Some("failed to load /page.md from content-bus: 503")
+        );
+        assert_eq!(response.header("x-a"), None);
+        assert!(response.body.is_empty());
+    }
+
+    #[test]
+    fn objects_past_the_limit_are_refused() {
+        let big = vec![b'a'; MAX_OBJECT_BYTES + 1];
+        let response = answer(
+            "https://h/page",
+            "{}",
+            vec![(Bus::Content, "/page.md", found(&big))],
+        );
+        assert_eq!(response.status, 502);
+        assert!(response.body.is_empty());
+        let response = answer(
+            "https://h/missing",
+            "{}",
+            vec![(Bus::Code, "/404.html", found(&big))],
+        );
+        assert_eq!((response.status, response.body.len()), (404, 0));
+    }
+
+    #[test]
+    fn a_folder_mapping_that_is_no_path_leaves_the_request_unmapped() {
+        let response = answer(
+            "https://h/a/b",
+            r#"{"folders": {"/a": "//x"}}"#,
+            vec![(Bus::Code, "/404.html", found(b"gone"))],
+        );
+        assert_eq!(
+            (response.status, response.body.as_slice()),
+            (404, &b"gone"[..])
+        );
+    }
 
     #[test]
     fn folders_cover_their_paths() {
