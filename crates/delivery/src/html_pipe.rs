@@ -143,42 +143,28 @@ pub async fn html_pipe(
         return response;
     }
 
+    // `link` only on a page without selector.
     let is_page = state.info.selector.is_empty();
+    let origin = request.origin.as_deref();
     if let Some(error) = &state.error {
         set_error(&mut response, error);
         if response.status < 500 {
             state.dates.apply(&mut response);
-            set_custom_headers(
-                &mut response,
-                &headers,
-                &state.info.path,
-                is_page,
-                request.origin.as_deref(),
-            );
+            set_custom_headers(&mut response, &headers, &state.info.path, is_page, origin);
             csp::on_code(&mut response, &request.nonce);
         }
         return response;
     }
+    // The render sees the custom headers (its CSP step reads the policy headers).
+    set_custom_headers(&mut response, &headers, &state.info.path, is_page, origin);
     let body = state.content.take().map(|c| c.body).unwrap_or_default();
     if state.source == Bus::Code || state.info.original_extension == ".md" {
-        set_custom_headers(
-            &mut response,
-            &headers,
-            &state.info.path,
-            is_page,
-            request.origin.as_deref(),
-        );
         render_code(&state, body, &mut response, &request.nonce);
     } else {
-        set_custom_headers(
-            &mut response,
-            &headers,
-            &state.info.path,
-            is_page,
-            request.origin.as_deref(),
-        );
         let markdown = String::from_utf8_lossy(&body);
         if state.info.selector == "plain" {
+            // Until the render's `plain(markdown, &PageOptions)`: the reference's body
+            // also starts with a newline, which this one trims.
             response.body = plain_html(&markdown).into_bytes();
         } else {
             let options = page_options(request, &state, &metadata, &mapped_metadata, &response);
