@@ -209,8 +209,15 @@ fn first_difference(want: &str, got: &str) -> String {
         return String::new();
     }
     let clip = |s: &str| {
-        let start = s.floor_char_boundary(at.saturating_sub(60));
-        let end = s.ceil_char_boundary((at + 60).min(s.len()));
+        // Char boundaries at or before the start, at or after the end.
+        let mut start = at.saturating_sub(60).min(s.len());
+        while !s.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (at + 60).min(s.len());
+        while !s.is_char_boundary(end) {
+            end += 1;
+        }
         s[start..end].to_owned()
     };
     format!(
