@@ -2,21 +2,39 @@
 //! `render` writes it: the first `metadata` block read and taken out of the body, then the
 //! title, description, canonical URL, images and social tags, in the pipeline's order.
 //!
+//! The metadata sheets' values for the page (the delivery resolves them) go under the
+//! block's: a sheet's empty cell is no value, its `""` an empty one. The site's
+//! `head.html` follows, with the CSP nonce applied to it when the delivery has one.
+//!
 //! JavaScript's `undefined` matters here (a `Title` row with no value removes the title
 //! element; an empty one keeps it), so values are `Option<String>` where the reference can
-//! hold `undefined`. No metadata sheets apply: siteops has none.
+//! hold `undefined`.
 
 use url::Url;
 
 use super::html::{el, text};
 use super::sections::ContentInfo;
+use super::site::Site;
 use super::steps::{rewrite_url, to_string};
+use super::{PageDelivery, csp};
 use crate::dom::{self, HElement, HNode};
 
-/// The head's children and the `lang` of `html`.
+/// The head's children, the `lang` of `html`, and the response headers the CSP step sets.
 pub(crate) struct Head {
     pub children: Vec<HNode>,
     pub lang: Option<String>,
+    pub headers: Vec<(String, String)>,
+}
+
+/// What the head is made of besides the body: where the page is, what the delivery gives
+/// (sheets, the CSP step), the site's `head.html`.
+pub(crate) struct HeadInputs<'a> {
+    pub site: &'a Site<'a>,
+    /// The request's path (`req.url.pathname`): the canonical URL's, even when a folder
+    /// mapping rendered another page.
+    pub request_path: &'a str,
+    pub delivery: &'a PageDelivery,
+    pub head_html: Option<&'a str>,
 }
 
 /// Names that a metadata row keeps even when its value is empty.
@@ -71,10 +89,10 @@ impl Props {
 pub(crate) fn build_head(
     main: &mut Vec<HNode>,
     content: &ContentInfo,
-    page_url: &Url,
-    head_html: Option<&str>,
+    inputs: &HeadInputs<'_>,
 ) -> Head {
-    let mut config = Props::default();
+    let site = inputs.site;
+    let mut config = sheet_config(inputs.delivery);
     if let Some(block) = take_first(main, &|e| e.is("div") && has_class(e, "metadata")) {
         for (name, value) in read_block_config(&block) {
             if value.as_deref().is_some_and(|v| !v.is_empty()) || FIXED.contains(&name.as_str()) {
@@ -131,7 +149,7 @@ pub(crate) fn build_head(
         extract_description(main)
     };
 
-    let mut url = canonical_url(page_url);
+    let mut url = canonical_url(&site.absolute(inputs.request_path));
     if let Some(ext) = config.take("canonical:extension").and_then(|v| match v {
         Props1::Text(Some(t)) if !t.is_empty() => Some(t),
         _ => None,
@@ -167,7 +185,7 @@ pub(crate) fn build_head(
         )
     };
     if let Some(value) = image.as_mut().filter(|v| !v.is_empty()) {
-        *value = meta_image(value, page_url);
+        *value = meta_image(value, site);
     }
     let image_alt = if meta.has("image-alt") {
         meta.text("image-alt")
@@ -178,7 +196,7 @@ pub(crate) fn build_head(
         if let Some(value) = config.text(name)
             && is_image_url(&value)
         {
-            config.set(name, text_value(&meta_image(&value, page_url)));
+            config.set(name, text_value(&meta_image(&value, site)));
         }
     }
 
@@ -226,13 +244,33 @@ pub(crate) fn build_head(
     metadata.0.retain(|(_, v)| *v != Props1::Text(None));
 
     let feed = meta.text("feed");
-    render_head(
-        &title,
-        canonical.as_deref(),
-        feed.as_deref(),
-        metadata,
-        head_html,
-    )
+    let mut head = render_head(&title, canonical.as_deref(), feed.as_deref(), metadata);
+    if let Some(extra) = inputs.head_html {
+        let mut extra = dom::parse_fragment(extra);
+        if let Some(policy) = &inputs.delivery.csp {
+            head.headers = csp::on_tree(&mut extra, policy);
+        }
+        head.children.extend(extra);
+    }
+    head
+}
+
+/// The sheets' values (`state.metadata`, then `state.mappedMetadata`, a name keeping its
+/// first place), an empty cell dropped and `""` made no value (`undefined`).
+fn sheet_config(delivery: &PageDelivery) -> Props {
+    let mut config = Props::default();
+    for (name, value) in delivery.metadata.iter().chain(&delivery.mapped_metadata) {
+        config.set(name, text_value(value));
+    }
+    config.0.retain_mut(|(_, value)| match value {
+        Props1::Text(Some(v)) if v.is_empty() => false,
+        Props1::Text(v) if v.as_deref() == Some("\"\"") => {
+            *v = None;
+            true
+        }
+        _ => true,
+    });
+    config
 }
 
 /// The head part of `render`.
@@ -241,7 +279,6 @@ fn render_head(
     canonical: Option<&str>,
     feed: Option<&str>,
     metadata: Props,
-    head_html: Option<&str>,
 ) -> Head {
     let mut head = Vec::new();
     if let Some(title) = title {
@@ -339,12 +376,10 @@ fn render_head(
             ),
         });
     }
-    if let Some(extra) = head_html {
-        head.extend(dom::parse_fragment(extra));
-    }
     Head {
         children: head,
         lang,
+        headers: Vec::new(),
     }
 }
 
@@ -401,7 +436,7 @@ fn elements(e: &HElement) -> impl Iterator<Item = &HElement> {
 
 /// `toMetaName`: characters outside `[0-9a-zA-Z:_-]` become `-` (one per UTF-16 unit),
 /// lower-cased, `hreflang-xx` written `hreflang:xx` with the tag's case kept.
-fn meta_name(text: &str) -> String {
+pub(crate) fn meta_name(text: &str) -> String {
     let mut name = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-') {
@@ -592,10 +627,10 @@ fn is_image_url(value: &str) -> bool {
 /// A meta image as the pipeline writes it: `rewriteUrl`, then a path on the site gets the
 /// 1200-wide `pjpg` rendition (`optimizeImageURL`), then the URL is made absolute. A URL
 /// that does not parse stays as the last step left it.
-fn meta_image(value: &str, page: &Url) -> String {
-    let rewritten = rewrite_url(value, page.path());
+fn meta_image(value: &str, site: &Site<'_>) -> String {
+    let rewritten = rewrite_url(value, site);
     let dummy = Url::parse("https://__dummmy__/").expect("a valid URL");
-    let Ok(base) = dummy.join(page.path()) else {
+    let Ok(base) = dummy.join(site.path) else {
         return rewritten;
     };
     let Ok(resolved) = base.join(&rewritten) else {
@@ -620,10 +655,7 @@ fn meta_image(value: &str, page: &Url) -> String {
     } else {
         src
     };
-    match page.join(&optimized) {
-        Ok(absolute) => absolute.to_string(),
-        Err(_) => optimized,
-    }
+    site.absolute(&optimized)
 }
 
 /// `optimizeImageURL(src, 1200, 'pjpg')` for a site path: `width`, `format` and `optimize`
@@ -666,22 +698,19 @@ fn optimize_image_url(src: &str) -> String {
     format!("{path}?{query}{hash}")
 }
 
-/// `makeCanonicalHtmlUrl` of the page's absolute URL: no query, no `.html`, no final
-/// `index`.
-fn canonical_url(page: &Url) -> String {
-    let mut base = page.clone();
-    base.set_query(None);
-    base.set_fragment(None);
-    let mut text = base.to_string();
-    if let Some(stripped) = text.strip_suffix(".html") {
-        text = stripped.to_owned();
-    }
-    if let Some(stripped) = text.strip_suffix("index")
-        && stripped.ends_with('/')
-    {
-        text = stripped.to_owned();
-    }
-    text
+/// `makeCanonicalHtmlUrl`: no `.html`, no final `index` (the query, which an absolute
+/// path never has, kept).
+fn canonical_url(url: &str) -> String {
+    let (base, query) = match url.find('?') {
+        Some(i) if i > 0 => url.split_at(i),
+        _ => (url, ""),
+    };
+    let base = base.strip_suffix(".html").unwrap_or(base);
+    let base = match base.strip_suffix("/index") {
+        Some(stripped) => &base[..stripped.len() + 1],
+        None => base,
+    };
+    format!("{base}{query}")
 }
 
 /// JavaScript's `trim`.

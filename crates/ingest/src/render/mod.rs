@@ -6,13 +6,18 @@
 //!   ──sections (split-sections, get-metadata, unwrap-sole-images)──▶ sections + ContentInfo
 //!   ──to_hast (mdast-util-to-hast + the pipeline's handlers)──▶ hast ──raw (hast-util-raw)
 //!   ──steps (rewrite-urls, fix-sections, create-page-blocks, create-pictures)
-//!   ──head::build_head (extract-metadata; the metadata block leaves the body)
+//!   ──section_metadata (extract-section-metadata, when the delivery asks)
+//!   ──head::build_head (extract-metadata with the sheets' values; the metadata block
+//!     leaves the body; head.html with the CSP nonce)
 //!   ──steps (rewrite-icons, add-heading-ids) ──html (rehype-format, hast-util-to-html)──▶ HTML
 //! ```
 //!
-//! [`plain_html`] is the `.plain.html` form (the body alone), [`page_html`] the whole page.
-//! Each tree is dropped once the next is made from it, so that a page holds two at most.
+//! [`plain`] is the `.plain.html` form (the body alone), [`page`] the whole page and the
+//! response headers its render sets; what the delivery knows about the page beyond its
+//! markdown comes in [`PageDelivery`] (`site` turns it into URLs). Each tree is dropped
+//! once the next is made from it, so that a page holds two at most.
 
+mod csp;
 mod gridtable;
 mod head;
 mod html;
@@ -22,10 +27,14 @@ mod parse;
 
 pub use parse::panicked_in_markdown_rs;
 mod raw;
+mod section_metadata;
 mod sections;
+mod site;
 mod slug;
 mod slug_removed;
 mod steps;
+#[cfg(test)]
+mod tests;
 mod to_hast;
 
 use url::Url;
@@ -88,7 +97,9 @@ struct Body {
     head: head::Head,
 }
 
-fn render(markdown: &str, url: &Url, head_html: Option<&str>) -> Body {
+fn render(markdown: &str, options: &PageOptions) -> Body {
+    let delivery = &options.delivery;
+    let site = site::Site::new(&options.url, delivery);
     let mut tree = sections::split_sections(parse::parse(markdown));
     let content = sections::metadata_and_unwrap(&mut tree);
     let mut slugger = slug::Slugger::default();
@@ -96,27 +107,57 @@ fn render(markdown: &str, url: &Url, head_html: Option<&str>) -> Body {
     // The mdast is not read again: it goes before the hast is resolved into another tree.
     drop(tree);
     let mut hast = raw::resolve(hast);
-    steps::rewrite_urls(&mut hast, url.path());
+    steps::rewrite_urls(&mut hast, &site);
     let mut main = steps::fix_sections(hast);
     steps::create_page_blocks(&mut main, false);
     steps::create_pictures(&mut main);
-    let head = head::build_head(&mut main, &content, url, head_html);
+    if delivery.section_metadata {
+        section_metadata::extract_section_metadata(&mut main, &site);
+    }
+    let inputs = head::HeadInputs {
+        site: &site,
+        request_path: options.url.path(),
+        delivery,
+        head_html: options.head_html.as_deref(),
+    };
+    let head = head::build_head(&mut main, &content, &inputs);
     steps::rewrite_icons(&mut main);
     steps::add_heading_ids(&mut main, &mut slugger);
     Body { main, head }
 }
 
 /// The main content as `.plain.html` serves it: one `div` per section, blocks as `div`s
-/// with their classes, rows and cells; the metadata block left out.
+/// with their classes, rows and cells; the metadata block left out. [`plain`] for a site
+/// with none of the delivery's inputs, at `https://localhost/`.
 pub fn plain_html(markdown: &str) -> String {
-    let url = Url::parse("https://localhost/").expect("a valid URL");
-    serialise_plain(render(markdown, &url, None).main)
+    let options = PageOptions {
+        url: Url::parse("https://localhost/").expect("a valid URL"),
+        head_html: None,
+        delivery: PageDelivery::default(),
+    };
+    plain(markdown, &options)
+}
+
+/// The `.plain.html` form for the delivery's site: its URLs made as the page's, its
+/// section metadata applied when the delivery asks for it. `options.url` is the page's
+/// (the `.plain.html` suffix is not needed: nothing here depends on it).
+pub fn plain(markdown: &str, options: &PageOptions) -> String {
+    let options = PageOptions {
+        url: options.url.clone(),
+        // The head is not part of this form: neither `head.html` nor the CSP step.
+        head_html: None,
+        delivery: PageDelivery {
+            csp: None,
+            ..options.delivery.clone()
+        },
+    };
+    serialise_plain(render(markdown, &options).main)
 }
 
 /// The full page: `head` with the title, canonical link, meta tags and the site's
 /// `head.html`; `body` with an empty `header`, `main` with the sections, an empty `footer`.
 pub fn page_html(markdown: &str, options: &PageOptions) -> String {
-    serialise_page(render(markdown, &options.url, options.head_html.as_deref()))
+    page(markdown, options).html
 }
 
 /// Both forms of a page from one parse of its markdown, as a preview stores them.
@@ -134,21 +175,26 @@ pub struct Page {
     pub headers: Vec<(String, String)>,
 }
 
-/// [`page_html`] with the response headers the render sets.
+/// The full page ([`page_html`]) with the response headers the render sets.
 pub fn page(markdown: &str, options: &PageOptions) -> Page {
+    let mut body = render(markdown, options);
+    let headers = std::mem::take(&mut body.head.headers);
     Page {
-        html: page_html(markdown, options),
-        headers: Vec::new(),
+        html: serialise_page(body),
+        headers,
     }
 }
 
+/// [`page`] and [`plain`] from one render of the markdown (the plain form is the page's
+/// `main`, which the head's steps leave as `.plain.html` has it).
 pub fn page_and_plain(markdown: &str, options: &PageOptions) -> Rendered {
-    let body = render(markdown, &options.url, options.head_html.as_deref());
+    let mut body = render(markdown, options);
     let plain = serialise_plain(body.main.clone());
+    let headers = std::mem::take(&mut body.head.headers);
     Rendered {
         page: serialise_page(body),
         plain,
-        headers: Vec::new(),
+        headers,
     }
 }
 
