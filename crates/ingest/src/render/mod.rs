@@ -60,22 +60,30 @@ pub struct PageOptions {
 #[derive(Debug, Clone, Default)]
 pub struct PageDelivery {
     /// The path the page was rendered for (`state.info.path`: after a folder mapping, the
-    /// mapped page's), when it is not the URL's.
+    /// mapped page's), when it is not the URL's. Relative URLs (meta images, section
+    /// metadata) resolve on it; the canonical URL stays the request's.
     pub path: Option<String>,
-    /// `cdn.prod.host` (else the request's host), `cdn.preview.host`, `cdn.live.host`:
-    /// links to these hosts are made relative, and the canonical URL is on the first.
+    /// `cdn.prod.host`: the origin of the canonical URL, `og:url` and absolute image URLs
+    /// (`http` for a loopback host); when `None`, the URL's own origin. Links to it are
+    /// left as they are (the reference rewrites only the next two).
     pub prod_host: Option<String>,
+    /// `cdn.preview.host`, `cdn.live.host` (with the port, if any): links to these hosts
+    /// are made relative, as those to the platform's `*--*.aem.page` hosts.
     pub preview_host: Option<String>,
     pub live_host: Option<String>,
-    /// The metadata sheets' values for the page (`state.metadata.getModifiers(path)`):
-    /// meta names and values in the sheets' order; the page's own values win.
+    /// The metadata sheets' values for the page (`state.metadata.getModifiers(path)`, for
+    /// the request's path before any folder mapping): meta names (`toMetaName`) and values
+    /// in the order `getModifiers` yields them. The page's own values win; an empty value
+    /// is dropped, `""` gives the name no value (no tag, no fallback).
     pub metadata: Vec<(String, String)>,
-    /// The mapped folder's `metadata.json` values for the page (`state.mappedMetadata`).
+    /// The mapped folder's `metadata.json` values for the page (`state.mappedMetadata`),
+    /// over those of `metadata`.
     pub mapped_metadata: Vec<(String, String)>,
     /// Rendering version 2: `section-metadata` blocks become the section's classes,
     /// `data-*` attributes and id (`extract-section-metadata`).
     pub section_metadata: bool,
-    /// The CSP nonce step (`csp.js`, on the page's tree), when the answer has one to do.
+    /// The CSP nonce step (`csp.js` on the site's `head.html`), when the answer has one
+    /// to do; `None` leaves `head.html` as it is and sets no header.
     pub csp: Option<CspInput>,
 }
 
@@ -95,6 +103,8 @@ pub struct CspInput {
 struct Body {
     main: Vec<HNode>,
     head: head::Head,
+    /// Whether a link was made the page's own fragment (see [`steps::rewrite_urls`]).
+    links_to_own_path: bool,
 }
 
 fn render(markdown: &str, options: &PageOptions) -> Body {
@@ -107,7 +117,7 @@ fn render(markdown: &str, options: &PageOptions) -> Body {
     // The mdast is not read again: it goes before the hast is resolved into another tree.
     drop(tree);
     let mut hast = raw::resolve(hast);
-    steps::rewrite_urls(&mut hast, &site);
+    let links_to_own_path = steps::rewrite_urls(&mut hast, &site);
     let mut main = steps::fix_sections(hast);
     steps::create_page_blocks(&mut main, false);
     steps::create_pictures(&mut main);
@@ -123,35 +133,60 @@ fn render(markdown: &str, options: &PageOptions) -> Body {
     let head = head::build_head(&mut main, &content, &inputs);
     steps::rewrite_icons(&mut main);
     steps::add_heading_ids(&mut main, &mut slugger);
-    Body { main, head }
+    Body {
+        main,
+        head,
+        links_to_own_path,
+    }
 }
 
 /// The main content as `.plain.html` serves it: one `div` per section, blocks as `div`s
 /// with their classes, rows and cells; the metadata block left out. [`plain`] for a site
-/// with none of the delivery's inputs, at `https://localhost/`.
+/// with none of the delivery's inputs, at `https://localhost/` (and the path `/`).
 pub fn plain_html(markdown: &str) -> String {
     let options = PageOptions {
         url: Url::parse("https://localhost/").expect("a valid URL"),
         head_html: None,
-        delivery: PageDelivery::default(),
+        delivery: PageDelivery {
+            path: Some("/".into()),
+            ..PageDelivery::default()
+        },
     };
     plain(markdown, &options)
 }
 
-/// The `.plain.html` form for the delivery's site: its URLs made as the page's, its
-/// section metadata applied when the delivery asks for it. `options.url` is the page's
-/// (the `.plain.html` suffix is not needed: nothing here depends on it).
+/// The `.plain.html` form for the delivery's site: URLs made as the page's, section
+/// metadata applied when the delivery asks for it. `options.url` is the `.plain.html`
+/// request's or the page's; the path the pipeline renders it for is `delivery.path` when
+/// given, else the request's (`/a.plain.html`, `/f/index.plain.html` for the page's `/a`,
+/// `/f/`).
 pub fn plain(markdown: &str, options: &PageOptions) -> String {
+    let path = match &options.delivery.path {
+        Some(path) => path.clone(),
+        None => plain_path(options.url.path()),
+    };
     let options = PageOptions {
         url: options.url.clone(),
         // The head is not part of this form: neither `head.html` nor the CSP step.
         head_html: None,
         delivery: PageDelivery {
+            path: Some(path),
             csp: None,
             ..options.delivery.clone()
         },
     };
     serialise_plain(render(markdown, &options).main)
+}
+
+/// `state.info.path` of the `.plain.html` request for a page's path.
+fn plain_path(path: &str) -> String {
+    if path.ends_with(".plain.html") {
+        path.to_owned()
+    } else if path.ends_with('/') {
+        format!("{path}index.plain.html")
+    } else {
+        format!("{path}.plain.html")
+    }
 }
 
 /// The full page: `head` with the title, canonical link, meta tags and the site's
@@ -185,11 +220,17 @@ pub fn page(markdown: &str, options: &PageOptions) -> Page {
     }
 }
 
-/// [`page`] and [`plain`] from one render of the markdown (the plain form is the page's
-/// `main`, which the head's steps leave as `.plain.html` has it).
+/// [`page`] and [`plain`] from one render of the markdown: the plain form is the page's
+/// `main`, which the head's steps leave as `.plain.html` has it, unless a link was made
+/// the page's own fragment, which `.plain.html`'s own path does not do: that rare page is
+/// rendered again.
 pub fn page_and_plain(markdown: &str, options: &PageOptions) -> Rendered {
     let mut body = render(markdown, options);
-    let plain = serialise_plain(body.main.clone());
+    let plain = if body.links_to_own_path && options.delivery.path.is_none() {
+        plain(markdown, options)
+    } else {
+        serialise_plain(body.main.clone())
+    };
     let headers = std::mem::take(&mut body.head.headers);
     Rendered {
         page: serialise_page(body),

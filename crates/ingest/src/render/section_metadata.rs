@@ -4,7 +4,8 @@
 //! attribute whose value lists the row's images, links and comma-separated texts.
 //!
 //! Runs after `create-pictures` (so an image's value is its picture's `img`) and before
-//! the head is read (so these images are never the page's hero), in the page and in
+//! the head is read (so the tree's hero is never one of these images, though the
+//! markdown's first image, which `get-metadata` takes, may still be), in the page and in
 //! `.plain.html` alike.
 
 use html5ever::LocalName;

@@ -13,8 +13,11 @@ use super::site::Site;
 use super::slug::Slugger;
 use crate::dom::{HElement, HNode};
 
-/// `rewrite-urls`: `a[href]` and `img[src]` through `rewriteUrl`.
-pub(crate) fn rewrite_urls(nodes: &mut [HNode], site: &Site<'_>) {
+/// `rewrite-urls`: `a[href]` and `img[src]` through `rewriteUrl`. Returns whether a URL
+/// became a bare fragment because it named the page's own path, the one rewrite that
+/// depends on the path (`.plain.html`'s differs from the page's).
+pub(crate) fn rewrite_urls(nodes: &mut [HNode], site: &Site<'_>) -> bool {
+    let mut to_own_path = false;
     for node in nodes {
         if let HNode::Element(e) = node {
             let attr = match &*e.name {
@@ -25,11 +28,15 @@ pub(crate) fn rewrite_urls(nodes: &mut [HNode], site: &Site<'_>) {
             if let Some(attr) = attr
                 && let Some((_, value)) = e.attrs.iter_mut().find(|(k, _)| &**k == attr)
             {
-                *value = rewrite_url(value, site);
+                let rewritten = rewrite_url(value, site);
+                // Only a URL of the page itself comes back as a fragment from an `https:` one.
+                to_own_path |= rewritten.starts_with('#') && !value.starts_with('#');
+                *value = rewritten;
             }
-            rewrite_urls(&mut e.children, site);
+            to_own_path |= rewrite_urls(&mut e.children, site);
         }
     }
+    to_own_path
 }
 
 /// `rewriteUrl`: media blobs, the platform's own URLs and those of the site's preview and

@@ -539,3 +539,39 @@ fn section_metadata_only_when_asked() {
     let options = options("https://h.example/one", None, PageDelivery::default());
     assert_eq!(plain(markdown, &options), plain_html(markdown));
 }
+
+/// `.plain.html` is rendered for its own path: a link to the page's path keeps it there,
+/// one to the `.plain.html` becomes a fragment; `page_and_plain` renders such a page twice.
+#[test]
+fn plain_links_to_the_page_itself() {
+    let markdown = "# T\n\n[a](https://main--s--o.aem.page/p#q) [b](https://main--s--o.aem.page/p.plain.html#r) [c](https://main--s--o.aem.page/p/index.plain.html#s)\n";
+    let expected = "<div>\n  <h1 id=\"t\">T</h1>\n  <p><a href=\"/p#q\">a</a> <a href=\"#r\">b</a> <a href=\"/p/index.plain.html#s\">c</a></p>\n</div>\n";
+    let page_options = options("https://h.example/p", None, PageDelivery::default());
+    assert_eq!(plain(markdown, &page_options), expected);
+    let plain_options = options(
+        "https://h.example/p.plain.html",
+        None,
+        PageDelivery::default(),
+    );
+    assert_eq!(plain(markdown, &plain_options), expected);
+    let both = page_and_plain(markdown, &page_options);
+    assert_eq!(both.plain, expected);
+    assert!(
+        both.page
+            .contains(r##"<a href="#q">a</a> <a href="#r">b</a>"##),
+        "{}",
+        both.page
+    );
+
+    let markdown = "# T\n\n[a](https://main--s--o.aem.page/f/#q) [b](https://main--s--o.aem.page/f/index.plain.html#r) [c](https://main--s--o.aem.page/f/index#s)\n";
+    let folder = options("https://h.example/f/", None, PageDelivery::default());
+    assert_eq!(
+        plain(markdown, &folder),
+        "<div>\n  <h1 id=\"t\">T</h1>\n  <p><a href=\"/f/#q\">a</a> <a href=\"#r\">b</a> <a href=\"/f/index#s\">c</a></p>\n</div>\n"
+    );
+    assert!(
+        page(markdown, &folder).html.contains(
+            r##"<p><a href="#q">a</a> <a href="#r">b</a> <a href="/f/index#s">c</a></p>"##
+        )
+    );
+}
