@@ -575,3 +575,112 @@ fn plain_links_to_the_page_itself() {
         )
     );
 }
+
+/// Any mix of the delivery's inputs and of the pieces these steps read renders without a
+/// panic, and the two forms stay consistent.
+#[test]
+fn random_delivery_inputs_never_panic() {
+    const PIECES: &[&str] = &[
+        "# Title\n\n",
+        "text, more ,, text\n\n",
+        "---\n\n",
+        "|Section Metadata||\n|-|-|\n",
+        "|Metadata||\n|-|-|\n",
+        "|Style|a, b (c)|\n",
+        "|Id|9 é x|\n",
+        "|Image|![i](./media_1.png#width=3)|\n",
+        "|Link|[l](https://preview.example/p#f)|\n",
+        "|json-ld|{\"a\":|\n",
+        "|Title||\n",
+        "|canonical|/c|\n",
+        "|only|\n",
+        "[x](https://main--s--o.aem.page/p.plain.html#y) ",
+        "<div class=\"section-metadata\"><div><div>style</div><div>x</div></div></div>\n\n",
+        "![a](https://live.example/a.png)\n\n",
+    ];
+    const HEADS: &[&str] = &[
+        "<meta http-equiv=\"content-security-policy\" content=\"script-src 'nonce-aem'\" move-as-header=\"true\">",
+        "<meta http-equiv=\"Content-Security-Policy\">",
+        "<script nonce=\"aem\"></script><style nonce=\"aem\"></style>",
+        "<link rel=\"stylesheet\" nonce=\"aem\"><link as=\"script\" nonce=\"aem\">",
+        "<meta http-equiv=\"content-security-policy\" content=\";;; script-src\" move-to-http-header=\"true\">",
+        "<div><meta http-equiv=\"content-security-policy\" content=\"style-src 'nonce-aem'\">",
+    ];
+    const VALUES: &[&str] = &[
+        "",
+        "\"\"",
+        "x",
+        "/img.png",
+        "https://h/i.png",
+        "{\"@type\":\"T\"}",
+        "(",
+        "html",
+    ];
+    const NAMES: &[&str] = &[
+        "title",
+        "json-ld",
+        "canonical:extension",
+        "title:suffix",
+        "image",
+        "og:image",
+        "twitter:title",
+        "og:url",
+        "x",
+    ];
+    const PATHS: &[&str] = &["/p", "/f/", "/", "/a/index", "/p.plain.html"];
+    let mut rng = fastrand::Rng::with_seed(32);
+    for _ in 0..300 {
+        let markdown: String = (0..rng.usize(0..12))
+            .map(|_| PIECES[rng.usize(..PIECES.len())])
+            .collect();
+        let head: String = (0..rng.usize(0..4))
+            .map(|_| HEADS[rng.usize(..HEADS.len())])
+            .collect();
+        let pick =
+            |rng: &mut fastrand::Rng, list: &[&str]| list[rng.usize(..list.len())].to_owned();
+        let pairs = |rng: &mut fastrand::Rng| {
+            (0..rng.usize(0..5))
+                .map(|_| (pick(rng, NAMES), pick(rng, VALUES)))
+                .collect::<Vec<_>>()
+        };
+        let delivery = PageDelivery {
+            path: rng.bool().then(|| pick(&mut rng, PATHS)),
+            prod_host: rng.bool().then(|| {
+                pick(
+                    &mut rng,
+                    &["www.example.com", "localhost:3000", "bad host", ""],
+                )
+            }),
+            preview_host: rng.bool().then(|| "preview.example".to_owned()),
+            live_host: rng.bool().then(|| "live.example".to_owned()),
+            metadata: pairs(&mut rng),
+            mapped_metadata: pairs(&mut rng),
+            section_metadata: rng.bool(),
+            csp: rng.bool().then(|| CspInput {
+                nonce: NONCE.into(),
+                header: rng.bool().then(|| {
+                    pick(
+                        &mut rng,
+                        &[
+                            "script-src 'nonce-aem'",
+                            "",
+                            "style-src 'nonce-aem'; style-src x",
+                        ],
+                    )
+                }),
+                header_report_only: rng.bool().then(|| "style-src 'nonce-aem'".to_owned()),
+            }),
+        };
+        let url = format!("https://h.example{}", pick(&mut rng, PATHS));
+        let options = options(&url, (!head.is_empty()).then_some(head.as_str()), delivery);
+        let both = page_and_plain(&markdown, &options);
+        let alone = page(&markdown, &options);
+        assert_eq!(both.page, alone.html, "{markdown}");
+        assert_eq!(both.headers, alone.headers, "{markdown}");
+        assert_eq!(
+            both.plain,
+            plain(&markdown, &options),
+            "{markdown} {options:?}"
+        );
+    }
+}
