@@ -28,13 +28,18 @@ impl<'a> Site<'a> {
             .as_deref()
             .filter(|p| !p.is_empty())
             .unwrap_or(url.path());
-        let origin = match delivery.prod_host.as_deref().filter(|h| !h.is_empty()) {
-            Some(host) => origin_of(host),
+        let base = match delivery.prod_host.as_deref().filter(|h| !h.is_empty()) {
+            Some(host) => Url::parse(&format!("{}{path}", origin_of(host))).ok(),
             // Without a configured host the pipeline takes the request's `Host`; the URL
             // given is that request's.
-            None => url.origin().ascii_serialization(),
+            None => {
+                let mut base = url.clone();
+                base.set_path(path);
+                base.set_query(None);
+                base.set_fragment(None);
+                Some(base)
+            }
         };
-        let base = Url::parse(&format!("{origin}{path}")).ok();
         let non_empty = |h: &'a Option<String>| h.as_deref().filter(|h| !h.is_empty());
         Site {
             path,
