@@ -3,12 +3,15 @@
 //! title, description, canonical URL, images and social tags, in the pipeline's order.
 //!
 //! The metadata sheets' values for the page (the delivery resolves them) go under the
-//! block's: a sheet's empty cell is no value, its `""` an empty one. The site's
+//! block's: a sheet's empty cell is dropped, its `""` leaves the name without a value (no
+//! tag, and no fallback to another name's). The site's
 //! `head.html` follows, with the CSP nonce applied to it when the delivery has one.
 //!
 //! JavaScript's `undefined` matters here (a `Title` row with no value removes the title
 //! element; an empty one keeps it), so values are `Option<String>` where the reference can
 //! hold `undefined`.
+
+use std::collections::HashMap;
 
 use url::Url;
 
@@ -49,9 +52,14 @@ const FIXED: &[&str] = &[
     "canonical",
 ];
 
-/// An ordered map with JavaScript object semantics: a key keeps its first position.
+/// An ordered map with JavaScript object semantics: a key keeps its first position. Keys
+/// are indexed, so that a page or sheet with many names stays linear.
 #[derive(Default)]
-struct Props(Vec<(String, Props1)>);
+struct Props {
+    /// In insertion order; `None` where an entry was taken out.
+    entries: Vec<Option<(String, Props1)>>,
+    index: HashMap<String, usize>,
+}
 
 /// A value: `None` is `undefined`, `List` is an array (`article:tag`).
 #[derive(Clone, Debug, PartialEq)]
@@ -62,26 +70,53 @@ enum Props1 {
 
 impl Props {
     fn set(&mut self, key: &str, value: Props1) {
-        match self.0.iter_mut().find(|(k, _)| k == key) {
+        match self.index.get(key).and_then(|&i| self.entries[i].as_mut()) {
             Some(entry) => entry.1 = value,
-            None => self.0.push((key.to_owned(), value)),
+            None => {
+                self.index.insert(key.to_owned(), self.entries.len());
+                self.entries.push(Some((key.to_owned(), value)));
+            }
         }
     }
 
     fn has(&self, key: &str) -> bool {
-        self.0.iter().any(|(k, _)| k == key)
+        self.index.contains_key(key)
+    }
+
+    fn get(&self, key: &str) -> Option<&Props1> {
+        let i = *self.index.get(key)?;
+        self.entries[i].as_ref().map(|(_, v)| v)
     }
 
     fn take(&mut self, key: &str) -> Option<Props1> {
-        let i = self.0.iter().position(|(k, _)| k == key)?;
-        Some(self.0.remove(i).1)
+        let i = self.index.remove(key)?;
+        self.entries[i].take().map(|(_, v)| v)
     }
 
     fn text(&self, key: &str) -> Option<String> {
-        match self.0.iter().find(|(k, _)| k == key) {
-            Some((_, Props1::Text(v))) => v.clone(),
+        match self.get(key) {
+            Some(Props1::Text(v)) => v.clone(),
             _ => None,
         }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(String, Props1)> {
+        self.entries.iter().flatten()
+    }
+
+    /// Takes out the entries for which `drop` holds.
+    fn remove_where(&mut self, drop: impl Fn(&Props1) -> bool) {
+        for entry in &mut self.entries {
+            if entry.as_ref().is_some_and(|(_, v)| drop(v))
+                && let Some((key, _)) = entry.take()
+            {
+                self.index.remove(&key);
+            }
+        }
+    }
+
+    fn into_entries(self) -> impl Iterator<Item = (String, Props1)> {
+        self.entries.into_iter().flatten()
     }
 }
 
@@ -223,7 +258,7 @@ pub(crate) fn build_head(
     for name in ["twitter:title", "twitter:description", "twitter:image"] {
         metadata.set(name, text_value(""));
     }
-    for (name, value) in &config.0 {
+    for (name, value) in config.iter() {
         metadata.set(name, value.clone());
     }
     for (from, to) in [
@@ -232,16 +267,11 @@ pub(crate) fn build_head(
         ("twitter:image", "og:image"),
     ] {
         if !config.has(from) {
-            let value = metadata
-                .0
-                .iter()
-                .find(|(k, _)| k == to)
-                .map(|(_, v)| v.clone())
-                .unwrap_or(Props1::Text(None));
+            let value = metadata.get(to).cloned().unwrap_or(Props1::Text(None));
             metadata.set(from, value);
         }
     }
-    metadata.0.retain(|(_, v)| *v != Props1::Text(None));
+    metadata.remove_where(|v| *v == Props1::Text(None));
 
     let feed = meta.text("feed");
     let mut head = render_head(&title, canonical.as_deref(), feed.as_deref(), metadata);
@@ -262,14 +292,12 @@ fn sheet_config(delivery: &PageDelivery) -> Props {
     for (name, value) in delivery.metadata.iter().chain(&delivery.mapped_metadata) {
         config.set(name, text_value(value));
     }
-    config.0.retain_mut(|(_, value)| match value {
-        Props1::Text(Some(v)) if v.is_empty() => false,
-        Props1::Text(v) if v.as_deref() == Some("\"\"") => {
-            *v = None;
-            true
+    config.remove_where(|v| *v == text_value(""));
+    for entry in config.entries.iter_mut().flatten() {
+        if entry.1 == text_value("\"\"") {
+            entry.1 = Props1::Text(None);
         }
-        _ => true,
-    });
+    }
     config
 }
 
@@ -293,7 +321,7 @@ fn render_head(
     }
     let mut json_ld = None;
     let mut lang = None;
-    for (name, value) in metadata.0 {
+    for (name, value) in metadata.into_entries() {
         let lower = name.to_lowercase();
         let values = match value {
             Props1::Text(Some(v)) => vec![v],
@@ -456,6 +484,7 @@ pub(crate) fn meta_name(text: &str) -> String {
 /// name wins; the name keeps its first place).
 fn read_block_config(block: &HElement) -> Vec<(String, Option<String>)> {
     let mut config: Vec<(String, Option<String>)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     for row in elements(block).filter(|r| r.is("div")) {
         let [name_cell, value_cell, ..] = row.children.as_slice() else {
             continue;
@@ -469,9 +498,12 @@ fn read_block_config(block: &HElement) -> Vec<(String, Option<String>)> {
         } else {
             config_value(value_cell)
         };
-        match config.iter_mut().find(|(k, _)| *k == name) {
-            Some(entry) => entry.1 = value,
-            None => config.push((name, value)),
+        match index.get(&name) {
+            Some(&i) => config[i].1 = value,
+            None => {
+                index.insert(name.clone(), config.len());
+                config.push((name, value));
+            }
         }
     }
     config
