@@ -17,7 +17,7 @@
 //! metadata's own `last-modified` (`applyMetaLastModified`; the render does not return
 //! it).
 
-use siteops_ingest::render::{CspInput, PageDelivery, PageOptions, page, plain_html};
+use siteops_ingest::render::{CspInput, PageDelivery, PageOptions, page, plain};
 
 use crate::bus::{Bus, BusObject, Buses, Fetched, MAX_OBJECT_BYTES};
 use crate::config::PipelineConfig;
@@ -162,12 +162,13 @@ pub async fn html_pipe(
         render_code(&state, body, &mut response, &request.nonce);
     } else {
         let markdown = String::from_utf8_lossy(&body);
+        let options = page_options(request, &state, &metadata, &mapped_metadata, &response);
         if state.info.selector == "plain" {
-            // Until the render's `plain(markdown, &PageOptions)`: the reference's body
-            // also starts with a newline, which this one trims.
-            response.body = plain_html(&markdown).into_bytes();
+            // The platform's answer starts with the newline that `rehype-format` puts
+            // before the first section; `plain` leaves it out (the form compared as a
+            // document).
+            response.body = format!("\n{}", plain(&markdown, &options)).into_bytes();
         } else {
-            let options = page_options(request, &state, &metadata, &mapped_metadata, &response);
             let rendered = page(&markdown, &options);
             for (name, value) in rendered.headers {
                 response.set_header(&name.to_ascii_lowercase(), value);

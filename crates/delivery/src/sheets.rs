@@ -81,7 +81,10 @@ pub(crate) async fn sourced(
     let mut dates = Vec::new();
     for source in sources {
         let name = format!("{key_prefix}/{source}");
-        if let Some((data, object)) = read_rows(buses, &format!("/{source}"), &name).await? {
+        // The reference joins `<bus>/<partition>/` and the source, so `/metadata.json`
+        // (as sources are written) would name a key with `//`: the sheet's path is meant.
+        let path = format!("/{}", source.trim_start_matches('/'));
+        if let Some((data, object)) = read_rows(buses, &path, &name).await? {
             rows.extend(data);
             dates.push(object.last_modified);
         }
