@@ -179,7 +179,7 @@ pub(crate) struct DeliveryArgs {
     /// Which partition's metadata rows apply [default: live].
     #[arg(long, value_enum)]
     pub partition: Option<IngestPartition>,
-    /// Write the answer's status line and headers to FILE (as `curl -D`).
+    /// Write the answer's status line and headers to FILE (as `curl -D`; `-`: standard error).
     #[arg(long, value_name = "FILE")]
     pub dump_headers: Option<PathBuf>,
 }

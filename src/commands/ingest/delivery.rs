@@ -101,9 +101,12 @@ pub(super) fn run(args: &IngestArgs) -> Result<Outcome> {
         .context("cannot start the delivery")?;
     let response = runtime.block_on(html_pipe(&request, &config, &buses));
 
-    if let Some(file) = &flags.dump_headers {
-        std::fs::write(file, status_and_headers(&response))
-            .with_context(|| format!("cannot write --dump-headers {}", file.display()))?;
+    match &flags.dump_headers {
+        // `-`: the headers go to standard error, as the body goes to standard output.
+        Some(file) if file.as_os_str() == "-" => eprint!("{}", status_and_headers(&response)),
+        Some(file) => std::fs::write(file, status_and_headers(&response))
+            .with_context(|| format!("cannot write --dump-headers {}", file.display()))?,
+        None => {}
     }
     if response.body.is_empty() {
         let why = response.header("x-error").unwrap_or("no reason given");
