@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+pub(crate) use siteops_template::json::write_js_string as write_string;
 use siteops_template::json::{JsonObject, JsonRef, Kind};
 use siteops_template::number::write_js_number;
 
@@ -103,27 +104,6 @@ pub(crate) fn write_number(n: f64, out: &mut String) {
     } else {
         out.push_str("null");
     }
-}
-
-/// A string as `JSON.stringify` quotes it.
-pub(crate) fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// An object's members in JavaScript's property order: each key once (at its first

@@ -98,19 +98,8 @@ fn first_forwarded_host(request: &DeliveryRequest) -> Option<&str> {
     forwarded_hosts(request).next()
 }
 
-/// `getOrigin`: `http` for a bare `localhost` or `127.0.0.1`, else `https`.
-pub(crate) fn origin(host: &str) -> String {
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
-        _ => host,
-    };
-    let scheme = if name == "localhost" || name == "127.0.0.1" {
-        "http"
-    } else {
-        "https"
-    };
-    format!("{scheme}://{host}")
-}
+/// `getOrigin`: `http` for a loopback host, else `https` (the render's, for one answer).
+pub(crate) use siteops_ingest::render::origin_of as origin;
 
 /// The `last-modified` candidates of an answer (`res.lastModifiedSources`): the latest
 /// valid one wins.

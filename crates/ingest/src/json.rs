@@ -4,6 +4,7 @@
 //!
 //! [`for_script`] makes a printed value safe as the text of a `<script>` element.
 
+use siteops_template::json::write_js_string;
 use siteops_template::number::write_js_number;
 
 /// Nesting deeper than this is refused rather than risking the stack.
@@ -430,7 +431,7 @@ fn write(value: &Json, indent: usize, out: &mut String) {
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Json::Number(n) if n.is_finite() => write_js_number(*n, out),
         Json::Number(_) => out.push_str("null"),
-        Json::String(s) => write_string(s, out),
+        Json::String(s) => write_js_string(s, out),
         Json::Array(items) if items.is_empty() => out.push_str("[]"),
         Json::Object(members) if members.is_empty() => out.push_str("{}"),
         Json::Array(items) => {
@@ -449,7 +450,7 @@ fn write(value: &Json, indent: usize, out: &mut String) {
             for (i, (key, item)) in members.iter().enumerate() {
                 out.push_str(if i == 0 { "\n" } else { ",\n" });
                 push_indent(indent + 1, out);
-                write_string(key, out);
+                write_js_string(key, out);
                 out.push_str(": ");
                 write(item, indent + 1, out);
             }
@@ -464,24 +465,6 @@ fn push_indent(level: usize, out: &mut String) {
     for _ in 0..level {
         out.push_str("  ");
     }
-}
-
-fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]

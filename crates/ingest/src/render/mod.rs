@@ -30,6 +30,8 @@ mod raw;
 mod section_metadata;
 mod sections;
 mod site;
+
+pub use site::origin_of;
 mod slug;
 mod slug_removed;
 mod steps;

@@ -64,7 +64,7 @@ impl<'a> Site<'a> {
 }
 
 /// `getOrigin`: `http` for a loopback host (with or without a port), else `https`.
-fn origin_of(host: &str) -> String {
+pub fn origin_of(host: &str) -> String {
     let name = match host.rsplit_once(':') {
         Some((name, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
         _ => host,
