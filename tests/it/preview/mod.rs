@@ -134,7 +134,11 @@ async fn host_request(server: &TestServer, path: &str) -> reqwest::Response {
     server
         .client
         .get(server.url(path))
-        .header("host", "main--web--acme.localhost")
+        // As a browser sends it, with the port: the page is delivered for this URL.
+        .header(
+            "host",
+            format!("main--web--acme.localhost:{}", server.server.addr.port()),
+        )
         .send()
         .await
         .expect("answered")

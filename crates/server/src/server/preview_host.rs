@@ -195,8 +195,8 @@ pub async fn serve(
     }
 }
 
-/// The delivery's request: the URL as asked on the host (its `Host`, else the host's
-/// own name), the `Origin`, the answer's nonce.
+/// The delivery's request: the URL as asked on the host (the `Host` as sent, as a
+/// browser sends it, port included), the `Origin`, the answer's nonce.
 fn delivery_request(host: &PreviewHost, asked: &Asked<'_>) -> Result<DeliveryRequest, ApiError> {
     let origin = match asked
         .headers
