@@ -62,7 +62,9 @@ pub async fn apply(response: Response, path: &str, content_only: bool, nonce: &s
     let known_small = axum::body::HttpBody::size_hint(&body)
         .upper()
         .is_some_and(|size| size <= REWRITE_LIMIT as u64);
-    let own_source = format!("'nonce-{nonce}'");
+    // A policy source naming this answer's nonce, however the page's meta element
+    // escapes its quotes (`'nonce-…'`, `&#x27;nonce-…&#x27;`): the nonce is random.
+    let own_source = format!("nonce-{nonce}");
     let header_names_it = parts
         .headers
         .get_all(header::CONTENT_SECURITY_POLICY)
@@ -271,7 +273,7 @@ mod tests {
         assert_eq!(policies, [own, policy("N").as_str()]);
         assert_eq!(text(response).await, page);
         // The same policy as a meta element.
-        let meta = "<html><head><meta http-equiv=\"content-security-policy\" content=\"script-src 'nonce-N'\">\
+        let meta = "<html><head><meta http-equiv=\"content-security-policy\" content=\"script-src &#x27;nonce-N&#x27;\">\
                     <script src=\"/x.js\"></script></head></html>";
         let response = apply(html_answer(meta, None), "/", false, "N").await;
         assert_eq!(text(response).await, meta);
