@@ -100,14 +100,28 @@ pub fn new_nonce() -> String {
 
 /// The answer of `pipe` to `request`, run on a blocking thread: the pipe renders, and
 /// reads its buses from there (the runtime drives the reads).
+///
+/// Deliveries at once are as many as twice the cores: a render of the largest page of
+/// the conformance corpus (367 KiB of markdown) takes about 0.1 s and a few MiB, so more
+/// at once would only add memory, not speed. The others wait their turn without holding
+/// a thread.
 pub async fn deliver(
     pipe: Pipe,
     request: DeliveryRequest,
     config: PipelineConfig,
     buses: SiteBuses,
 ) -> Response {
+    static AT_ONCE: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        tokio::sync::Semaphore::new(cores * 2)
+    });
+    // The semaphore is never closed: a permit always comes.
+    let turn = AT_ONCE.acquire().await.ok();
     let runtime = tokio::runtime::Handle::current();
     let work = move || {
+        // Held by the work, not by its caller: a view given up still counts until its
+        // render ends.
+        let _turn = turn;
         runtime.block_on(async {
             match pipe {
                 Pipe::Html => html_pipe(&request, &config, &buses).await,
@@ -171,5 +185,90 @@ mod tests {
         let (a, b) = (new_nonce(), new_nonce());
         assert_eq!(a.len(), 24);
         assert_ne!(a, b);
+    }
+
+    /// The cost of a view of a large page (the pipeline conformance corpus's
+    /// `large.md`, 367 KiB of markdown) through the delivery: the record and markdown
+    /// read from a store on disk, the page rendered. Run in release to measure:
+    /// `cargo test --release -p siteops-server -- --ignored --nocapture cost_of_a_view`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "a measurement; needs ../shared beside the clone"]
+    async fn cost_of_a_view_of_a_large_page() {
+        use std::sync::Arc;
+        use std::time::Instant;
+
+        use crate::code::SiteCode;
+        use crate::preview::store::PreviewRecord;
+        use crate::store::{FsStore, Store, keys};
+
+        let large = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/conformance/pipeline/fixtures/content/large.md"
+        );
+        let Ok(markdown) = std::fs::read(large) else {
+            eprintln!("skipped: {large} is not there");
+            return;
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store: Arc<dyn Store> = Arc::new(FsStore::open(dir.path()).expect("store"));
+        let page = keys::preview_page("acme", "web", "main", "/large");
+        store
+            .put(page.file("r1", "page.md").as_str(), &markdown)
+            .await
+            .expect("markdown");
+        let record = PreviewRecord {
+            web_path: "/large".into(),
+            resource_path: "/large.md".into(),
+            kind: "page".into(),
+            revision: "r1".into(),
+            files: vec!["page.md".into()],
+            source: "primary".into(),
+            source_url: "https://content.example/large".into(),
+            source_last_modified: None,
+            last_modified: "2026-01-01T00:00:00.000Z".into(),
+            content_bus_id: "0".repeat(40),
+            media: Vec::new(),
+            trace: Default::default(),
+            warnings: Vec::new(),
+        };
+        let bytes = serde_json::to_vec(&record).expect("record");
+        store.put(&page.record(), &bytes).await.expect("record");
+        let code = Arc::new(SiteCode::new(store.clone()));
+        let mut times = Vec::new();
+        let mut size = 0;
+        for _ in 0..12 {
+            let began = Instant::now();
+            let first = Pipe::Html.first_records("/large", &[DEFAULT_METADATA.to_owned()]);
+            let prefetched = prefetch(store.as_ref(), ("acme", "web", "main"), &first)
+                .await
+                .expect("records");
+            let buses = SiteBuses::new(
+                store.clone(),
+                code.clone(),
+                ("acme", "web", "main"),
+                None,
+                prefetched,
+            );
+            let request = DeliveryRequest {
+                url: "http://main--web--acme.localhost:3000/large"
+                    .parse()
+                    .expect("URL"),
+                partition: siteops_delivery::Partition::Preview,
+                origin: None,
+                nonce: new_nonce(),
+            };
+            let answer = deliver(Pipe::Html, request, PipelineConfig::default(), buses).await;
+            assert_eq!(answer.status, 200);
+            size = answer.body.len();
+            times.push(began.elapsed());
+        }
+        times.sort();
+        eprintln!(
+            "a view of large.md ({} bytes of markdown, {size} bytes of page): median {:?}, fastest {:?}, slowest {:?}",
+            markdown.len(),
+            times[times.len() / 2],
+            times[0],
+            times[times.len() - 1]
+        );
     }
 }
