@@ -408,3 +408,46 @@ async fn section_metadata_is_on_for_a_new_site_and_off_for_version_1() {
     let body = get(&server, "/page").await.text().await.expect("text");
     assert!(body.contains("section-metadata"), "{body}");
 }
+
+/// `features.rendering.version` goes from a `site.toml` into the compiled body, the
+/// stored document and the pipeline's configuration.
+#[tokio::test]
+async fn the_rendering_version_goes_from_site_toml_to_the_pipeline() {
+    use siteops_config::compile::{Secrets, compile};
+    use siteops_config::repo::RepoFiles;
+
+    let repo = crate::support::example_copy();
+    let site_toml = repo.path().join("sites/acme/website/site.toml");
+    let text = std::fs::read_to_string(&site_toml).expect("site.toml");
+    std::fs::write(
+        &site_toml,
+        format!("{text}\n[features.rendering]\nversion = 2\n"),
+    )
+    .expect("site.toml");
+    let validation =
+        crate::support::validate_repo(&RepoFiles::load(repo.path()).expect("repository loads"));
+    assert!(!validation.has_errors(), "{:?}", validation.diagnostics);
+    let compiled = compile(&validation.fleet, &Secrets::Redacted).expect("compiles");
+    let features = compiled
+        .resources
+        .iter()
+        .filter(|resource| resource.path().contains("website"))
+        .find_map(|resource| resource.body.get("features").cloned())
+        .expect("the site's features");
+    assert_eq!(features["rendering"]["version"], 2);
+
+    let (server, root, _source) = delivery_site(&[], &[], json!({ "features": features })).await;
+    let state = &server.server.state;
+    let site = siteops_server::sites::load(state.store.as_ref(), "acme", "web")
+        .await
+        .expect("readable")
+        .expect("stored");
+    let config =
+        siteops_server::preview::delivery::pipeline_config(&state.code, &site, "main").await;
+    let version = config
+        .features
+        .and_then(|f| f.rendering)
+        .and_then(|r| r.version);
+    assert_eq!(version, Some(2.0));
+    assert!(config.created.is_some());
+}
