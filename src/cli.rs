@@ -117,12 +117,16 @@ pub(crate) struct TestArgs {
 #[derive(Debug, Args)]
 pub(crate) struct IngestArgs {
     /// HTML files to convert (`.md` files are taken as stored markdown and rendered).
-    #[arg(required = true, value_name = "FILE.html")]
+    /// Without a file, --url names the page to deliver from --content and --code.
+    #[arg(required_unless_present = "url", value_name = "FILE.html")]
     pub files: Vec<PathBuf>,
-    /// The page's URL: the canonical link and the base of relative meta images.
+    /// The page's URL: the canonical link and the base of relative meta images; with the
+    /// delivery's flags (below), the request: its path is where FILE stands in the content,
+    /// or, without FILE, what is delivered (`/page`, `/page.plain.html`, `/static.html`).
     #[arg(long, value_name = "URL")]
     pub url: Option<url::Url>,
-    /// The site's head.html, added to the page's head (with --format html).
+    /// The site's head.html, added to the page's head (with --format html); replaces the
+    /// --config's `head.html`.
     #[arg(long, value_name = "FILE")]
     pub head: Option<PathBuf>,
     /// Write NAME.md per file into DIR instead of printing (required for several files).
@@ -134,12 +138,71 @@ pub(crate) struct IngestArgs {
     /// Largest file converted, in bytes (the preview's page limit by default).
     #[arg(long, value_name = "BYTES", default_value_t = siteops_server::preview::PAGE_LIMIT as u64)]
     pub max_input_size: u64,
-    /// What to write: the stored markdown, the rendered page, or its `.plain.html` body.
-    #[arg(long, value_enum, default_value_t = IngestFormat::Md)]
-    pub format: IngestFormat,
+    /// What to write: the stored markdown, the rendered page, or its `.plain.html` body
+    /// [default: md; without FILE, the URL's path decides, `plain` asks for its
+    /// `.plain.html`].
+    #[arg(long, value_enum)]
+    pub format: Option<IngestFormat>,
     /// Files converted at once (every core by default).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub delivery: DeliveryArgs,
+}
+
+/// `siteops ingest`'s delivery: the page answered as the platform's pipeline answers it
+/// around the markdown (metadata sheets, custom headers, the CSP nonce, folders, redirects,
+/// the code's static pages and 404.html). Any of these flags, or no FILE, turns it on.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Delivery")]
+pub(crate) struct DeliveryArgs {
+    /// The site's pipeline configuration, as JSON (the configuration service's answer:
+    /// `cdn`, `head.html`, `folders`, `headers`, `metadata`, `features`, `created`).
+    #[arg(long, value_name = "FILE.json")]
+    pub config: Option<PathBuf>,
+    /// A folder standing for the content bus: pages' markdown (`page.md`, `folder/index.md`)
+    /// and sheets' JSON (`metadata.json`) by path.
+    #[arg(long, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+    /// A folder standing for the code bus: `404.html`, static `.html` pages, files that
+    /// folders map to.
+    #[arg(long, value_name = "DIR")]
+    pub code: Option<PathBuf>,
+    /// A metadata sheet (JSON: `data` rows of URL, key and value, or URL and a column per
+    /// key) applied as a sourced one: as the platform does, only when the configuration has
+    /// no metadata rows for the partition.
+    #[arg(long, value_name = "FILE.json")]
+    pub metadata: Option<PathBuf>,
+    /// The CSP nonce that replaces `'nonce-aem'` [default: 18 random bytes, base64].
+    #[arg(long, value_name = "VALUE")]
+    pub nonce: Option<String>,
+    /// Which partition's metadata rows apply [default: live].
+    #[arg(long, value_enum)]
+    pub partition: Option<IngestPartition>,
+    /// Write the answer's status line and headers to FILE (as `curl -D`).
+    #[arg(long, value_name = "FILE")]
+    pub dump_headers: Option<PathBuf>,
+}
+
+impl DeliveryArgs {
+    /// Whether a delivery flag was given.
+    pub(crate) fn any(&self) -> bool {
+        self.config.is_some()
+            || self.content.is_some()
+            || self.code.is_some()
+            || self.metadata.is_some()
+            || self.nonce.is_some()
+            || self.partition.is_some()
+            || self.dump_headers.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum IngestPartition {
+    /// The live host's (the pipeline tests' default).
+    Live,
+    /// The preview host's.
+    Preview,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,6 +1,9 @@
 //! `siteops ingest`: local HTML files to markdown with the preview's ingestion, in one
 //! process. Images are not fetched, and their URLs stay as written (as the reference
-//! converter leaves them without a media handler).
+//! converter leaves them without a media handler). With the delivery's flags, or no file,
+//! the page is answered as the platform's pipeline answers it ([`delivery`]).
+
+mod delivery;
 
 use std::path::Path;
 
@@ -13,6 +16,9 @@ use super::Outcome;
 use crate::cli::{IngestArgs, IngestFormat};
 
 pub(crate) fn run(args: &IngestArgs) -> Result<Outcome> {
+    if args.files.is_empty() || args.delivery.any() {
+        return delivery::run(args);
+    }
     if args.out.is_none() && args.files.len() > 1 {
         bail!("several files need --out DIR (one NAME.md per file)");
     }
@@ -37,7 +43,7 @@ pub(crate) fn run(args: &IngestArgs) -> Result<Outcome> {
             convert(file, args, &options, head_html.as_deref()).map_err(FileError::Convert)?;
         match &args.out {
             Some(dir) => {
-                let target = dir.join(output_name(file, args.format));
+                let target = dir.join(output_name(file, format(args)));
                 std::fs::write(&target, &converted.text)
                     .with_context(|| format!("cannot write {}", target.display()))
                     .map_err(FileError::Write)?;
@@ -122,6 +128,27 @@ struct Converted {
     warnings: Vec<String>,
 }
 
+/// The format asked for, markdown by default.
+fn format(args: &IngestArgs) -> IngestFormat {
+    args.format.unwrap_or(IngestFormat::Md)
+}
+
+/// FILE's markdown, as [`convert`] makes it (warnings dropped): the delivery's page.
+fn markdown_of(file: &Path, args: &IngestArgs) -> Result<String> {
+    let options = IngestOptions {
+        max_metadata_size: args.max_metadata_size,
+    };
+    let bytes = read_capped(file, args.max_input_size)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let text = siteops_ingest::decode_page(&bytes);
+    if file.extension().is_some_and(|e| e == "md") {
+        return Ok(text.into_owned());
+    }
+    let doc =
+        ingest(&text, &options).with_context(|| format!("cannot ingest {}", file.display()))?;
+    Ok(doc.to_markdown())
+}
+
 fn convert(
     file: &Path,
     args: &IngestArgs,
@@ -138,7 +165,7 @@ fn convert(
         let warnings = doc.warnings.iter().map(ToString::to_string).collect();
         (doc.to_markdown(), warnings)
     };
-    let text = match args.format {
+    let text = match format(args) {
         IngestFormat::Md => markdown,
         IngestFormat::Plain => plain_html(&markdown) + "\n",
         IngestFormat::Html => {

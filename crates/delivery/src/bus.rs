@@ -1,6 +1,12 @@
 //! The platform's two buses as the pipeline reads them: the content bus (each page's
 //! markdown, each sheet's JSON, by resource path) and the code bus (the site's code).
 
+/// The largest object the delivery reads from a bus, in bytes: beyond any page, sheet or
+/// code file a site serves (the preview refuses pages over 1 MiB, sheets are capped near
+/// that), small enough that one answer cannot hold much memory. An implementation of
+/// [`Buses`] reads no more than one byte past it; the delivery answers 502 for a larger one.
+pub const MAX_OBJECT_BYTES: usize = 16 << 20;
+
 /// Which bus an object is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bus {

@@ -18,6 +18,9 @@ pub type ModifierMap = Vec<(String, Vec<KeyValue>)>;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PipelineConfig {
+    /// The content bus's id (`contentBusId`): how the sourced sheets' errors name them.
+    #[serde(default)]
+    pub content_bus_id: Option<String>,
     #[serde(default)]
     pub cdn: Option<Cdn>,
     #[serde(default)]
@@ -41,6 +44,34 @@ pub struct PipelineConfig {
     /// 2026-05-01.
     #[serde(default)]
     pub created: Option<String>,
+    #[serde(default)]
+    pub last_modified: Option<String>,
+    /// The site's names (`state.owner`, `repo`, `ref`, `org`, `site`): the default
+    /// `<ref>--<repo>--<owner>` hosts of the sitemaps, and the `$owner`… of a configured
+    /// preview or live host.
+    #[serde(default)]
+    pub owner: Option<String>,
+    #[serde(default)]
+    pub repo: Option<String>,
+    #[serde(default)]
+    pub r#ref: Option<String>,
+    #[serde(default)]
+    pub org: Option<String>,
+    #[serde(default)]
+    pub site: Option<String>,
+    /// The sitemap configuration: the sitemaps `/sitemap-index.xml` lists.
+    #[serde(default)]
+    pub sitemap: Option<Sitemap>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sitemap {
+    /// The sitemaps' locations: a `/`-rooted path is on the site's host, anything else
+    /// is written as it is.
+    #[serde(default)]
+    pub index: Option<Vec<String>>,
+    /// When the sitemap configuration last changed (an HTTP date).
     #[serde(default)]
     pub last_modified: Option<String>,
 }

@@ -18,12 +18,27 @@
 
 pub mod bus;
 pub mod config;
+pub mod csp;
+pub mod custom_headers;
+mod dates;
 pub mod html_pipe;
-pub mod other_pipes;
+mod js_json;
+mod json_filter;
+pub mod json_pipe;
+pub mod modifiers;
+pub mod path_info;
+mod pipe_support;
 pub mod response;
+pub mod robots;
+mod sheets;
+pub mod sitemap;
+mod start_tags;
 
-pub use bus::{Bus, BusObject, Buses, Fetched};
+pub use bus::{Bus, BusObject, Buses, Fetched, MAX_OBJECT_BYTES};
 pub use config::PipelineConfig;
 pub use html_pipe::html_pipe;
-pub use other_pipes::{json_pipe, robots_pipe, sitemap_pipe};
+pub use json_pipe::json_pipe;
+pub use modifiers::Modifiers;
 pub use response::{DeliveryRequest, Partition, Response};
+pub use robots::robots_pipe;
+pub use sitemap::sitemap_pipe;

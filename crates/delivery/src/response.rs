@@ -28,6 +28,9 @@ pub struct DeliveryRequest {
     pub partition: Partition,
     /// The request's `Origin` header (`access-control-allow-origin` by list or pattern).
     pub origin: Option<String>,
+    /// The request's `X-Forwarded-Host` header: the hosts a CDN in front says were asked
+    /// for (the production host, and whether robots may index).
+    pub forwarded_host: Option<String>,
     /// This answer's CSP nonce, should it need one: the caller's randomness (the platform
     /// takes 18 random bytes, base64-encoded, 24 characters).
     pub nonce: String,

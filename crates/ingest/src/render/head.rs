@@ -2,21 +2,42 @@
 //! `render` writes it: the first `metadata` block read and taken out of the body, then the
 //! title, description, canonical URL, images and social tags, in the pipeline's order.
 //!
+//! The metadata sheets' values for the page (the delivery resolves them) go under the
+//! block's: a sheet's empty cell is dropped, its `""` leaves the name without a value (no
+//! tag, and no fallback to another name's). The site's
+//! `head.html` follows, with the CSP nonce applied to it when the delivery has one.
+//!
 //! JavaScript's `undefined` matters here (a `Title` row with no value removes the title
 //! element; an empty one keeps it), so values are `Option<String>` where the reference can
-//! hold `undefined`. No metadata sheets apply: siteops has none.
+//! hold `undefined`.
+
+use std::collections::HashMap;
 
 use url::Url;
 
 use super::html::{el, text};
 use super::sections::ContentInfo;
+use super::site::Site;
 use super::steps::{rewrite_url, to_string};
+use super::{PageDelivery, csp};
 use crate::dom::{self, HElement, HNode};
 
-/// The head's children and the `lang` of `html`.
+/// The head's children, the `lang` of `html`, and the response headers the CSP step sets.
 pub(crate) struct Head {
     pub children: Vec<HNode>,
     pub lang: Option<String>,
+    pub headers: Vec<(String, String)>,
+}
+
+/// What the head is made of besides the body: where the page is, what the delivery gives
+/// (sheets, the CSP step), the site's `head.html`.
+pub(crate) struct HeadInputs<'a> {
+    pub site: &'a Site<'a>,
+    /// The request's path (`req.url.pathname`): the canonical URL's, even when a folder
+    /// mapping rendered another page.
+    pub request_path: &'a str,
+    pub delivery: &'a PageDelivery,
+    pub head_html: Option<&'a str>,
 }
 
 /// Names that a metadata row keeps even when its value is empty.
@@ -31,9 +52,14 @@ const FIXED: &[&str] = &[
     "canonical",
 ];
 
-/// An ordered map with JavaScript object semantics: a key keeps its first position.
+/// An ordered map with JavaScript object semantics: a key keeps its first position. Keys
+/// are indexed, so that a page or sheet with many names stays linear.
 #[derive(Default)]
-struct Props(Vec<(String, Props1)>);
+struct Props {
+    /// In insertion order; `None` where an entry was taken out.
+    entries: Vec<Option<(String, Props1)>>,
+    index: HashMap<String, usize>,
+}
 
 /// A value: `None` is `undefined`, `List` is an array (`article:tag`).
 #[derive(Clone, Debug, PartialEq)]
@@ -44,26 +70,53 @@ enum Props1 {
 
 impl Props {
     fn set(&mut self, key: &str, value: Props1) {
-        match self.0.iter_mut().find(|(k, _)| k == key) {
+        match self.index.get(key).and_then(|&i| self.entries[i].as_mut()) {
             Some(entry) => entry.1 = value,
-            None => self.0.push((key.to_owned(), value)),
+            None => {
+                self.index.insert(key.to_owned(), self.entries.len());
+                self.entries.push(Some((key.to_owned(), value)));
+            }
         }
     }
 
     fn has(&self, key: &str) -> bool {
-        self.0.iter().any(|(k, _)| k == key)
+        self.index.contains_key(key)
+    }
+
+    fn get(&self, key: &str) -> Option<&Props1> {
+        let i = *self.index.get(key)?;
+        self.entries[i].as_ref().map(|(_, v)| v)
     }
 
     fn take(&mut self, key: &str) -> Option<Props1> {
-        let i = self.0.iter().position(|(k, _)| k == key)?;
-        Some(self.0.remove(i).1)
+        let i = self.index.remove(key)?;
+        self.entries[i].take().map(|(_, v)| v)
     }
 
     fn text(&self, key: &str) -> Option<String> {
-        match self.0.iter().find(|(k, _)| k == key) {
-            Some((_, Props1::Text(v))) => v.clone(),
+        match self.get(key) {
+            Some(Props1::Text(v)) => v.clone(),
             _ => None,
         }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(String, Props1)> {
+        self.entries.iter().flatten()
+    }
+
+    /// Takes out the entries for which `drop` holds.
+    fn remove_where(&mut self, drop: impl Fn(&Props1) -> bool) {
+        for entry in &mut self.entries {
+            if entry.as_ref().is_some_and(|(_, v)| drop(v))
+                && let Some((key, _)) = entry.take()
+            {
+                self.index.remove(&key);
+            }
+        }
+    }
+
+    fn into_entries(self) -> impl Iterator<Item = (String, Props1)> {
+        self.entries.into_iter().flatten()
     }
 }
 
@@ -71,10 +124,10 @@ impl Props {
 pub(crate) fn build_head(
     main: &mut Vec<HNode>,
     content: &ContentInfo,
-    page_url: &Url,
-    head_html: Option<&str>,
+    inputs: &HeadInputs<'_>,
 ) -> Head {
-    let mut config = Props::default();
+    let site = inputs.site;
+    let mut config = sheet_config(inputs.delivery);
     if let Some(block) = take_first(main, &|e| e.is("div") && has_class(e, "metadata")) {
         for (name, value) in read_block_config(&block) {
             if value.as_deref().is_some_and(|v| !v.is_empty()) || FIXED.contains(&name.as_str()) {
@@ -131,7 +184,7 @@ pub(crate) fn build_head(
         extract_description(main)
     };
 
-    let mut url = canonical_url(page_url);
+    let mut url = canonical_url(&site.absolute(inputs.request_path));
     if let Some(ext) = config.take("canonical:extension").and_then(|v| match v {
         Props1::Text(Some(t)) if !t.is_empty() => Some(t),
         _ => None,
@@ -167,7 +220,7 @@ pub(crate) fn build_head(
         )
     };
     if let Some(value) = image.as_mut().filter(|v| !v.is_empty()) {
-        *value = meta_image(value, page_url);
+        *value = meta_image(value, site);
     }
     let image_alt = if meta.has("image-alt") {
         meta.text("image-alt")
@@ -178,7 +231,7 @@ pub(crate) fn build_head(
         if let Some(value) = config.text(name)
             && is_image_url(&value)
         {
-            config.set(name, text_value(&meta_image(&value, page_url)));
+            config.set(name, text_value(&meta_image(&value, site)));
         }
     }
 
@@ -205,7 +258,7 @@ pub(crate) fn build_head(
     for name in ["twitter:title", "twitter:description", "twitter:image"] {
         metadata.set(name, text_value(""));
     }
-    for (name, value) in &config.0 {
+    for (name, value) in config.iter() {
         metadata.set(name, value.clone());
     }
     for (from, to) in [
@@ -214,25 +267,38 @@ pub(crate) fn build_head(
         ("twitter:image", "og:image"),
     ] {
         if !config.has(from) {
-            let value = metadata
-                .0
-                .iter()
-                .find(|(k, _)| k == to)
-                .map(|(_, v)| v.clone())
-                .unwrap_or(Props1::Text(None));
+            let value = metadata.get(to).cloned().unwrap_or(Props1::Text(None));
             metadata.set(from, value);
         }
     }
-    metadata.0.retain(|(_, v)| *v != Props1::Text(None));
+    metadata.remove_where(|v| *v == Props1::Text(None));
 
     let feed = meta.text("feed");
-    render_head(
-        &title,
-        canonical.as_deref(),
-        feed.as_deref(),
-        metadata,
-        head_html,
-    )
+    let mut head = render_head(&title, canonical.as_deref(), feed.as_deref(), metadata);
+    if let Some(extra) = inputs.head_html {
+        let mut extra = dom::parse_fragment(extra);
+        if let Some(policy) = &inputs.delivery.csp {
+            head.headers = csp::on_tree(&mut extra, policy);
+        }
+        head.children.extend(extra);
+    }
+    head
+}
+
+/// The sheets' values (`state.metadata`, then `state.mappedMetadata`, a name keeping its
+/// first place), an empty cell dropped and `""` made no value (`undefined`).
+fn sheet_config(delivery: &PageDelivery) -> Props {
+    let mut config = Props::default();
+    for (name, value) in delivery.metadata.iter().chain(&delivery.mapped_metadata) {
+        config.set(name, text_value(value));
+    }
+    config.remove_where(|v| *v == text_value(""));
+    for entry in config.entries.iter_mut().flatten() {
+        if entry.1 == text_value("\"\"") {
+            entry.1 = Props1::Text(None);
+        }
+    }
+    config
 }
 
 /// The head part of `render`.
@@ -241,7 +307,6 @@ fn render_head(
     canonical: Option<&str>,
     feed: Option<&str>,
     metadata: Props,
-    head_html: Option<&str>,
 ) -> Head {
     let mut head = Vec::new();
     if let Some(title) = title {
@@ -256,7 +321,7 @@ fn render_head(
     }
     let mut json_ld = None;
     let mut lang = None;
-    for (name, value) in metadata.0 {
+    for (name, value) in metadata.into_entries() {
         let lower = name.to_lowercase();
         let values = match value {
             Props1::Text(Some(v)) => vec![v],
@@ -339,12 +404,10 @@ fn render_head(
             ),
         });
     }
-    if let Some(extra) = head_html {
-        head.extend(dom::parse_fragment(extra));
-    }
     Head {
         children: head,
         lang,
+        headers: Vec::new(),
     }
 }
 
@@ -401,7 +464,7 @@ fn elements(e: &HElement) -> impl Iterator<Item = &HElement> {
 
 /// `toMetaName`: characters outside `[0-9a-zA-Z:_-]` become `-` (one per UTF-16 unit),
 /// lower-cased, `hreflang-xx` written `hreflang:xx` with the tag's case kept.
-fn meta_name(text: &str) -> String {
+pub(crate) fn meta_name(text: &str) -> String {
     let mut name = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-') {
@@ -421,6 +484,7 @@ fn meta_name(text: &str) -> String {
 /// name wins; the name keeps its first place).
 fn read_block_config(block: &HElement) -> Vec<(String, Option<String>)> {
     let mut config: Vec<(String, Option<String>)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     for row in elements(block).filter(|r| r.is("div")) {
         let [name_cell, value_cell, ..] = row.children.as_slice() else {
             continue;
@@ -434,9 +498,12 @@ fn read_block_config(block: &HElement) -> Vec<(String, Option<String>)> {
         } else {
             config_value(value_cell)
         };
-        match config.iter_mut().find(|(k, _)| *k == name) {
-            Some(entry) => entry.1 = value,
-            None => config.push((name, value)),
+        match index.get(&name) {
+            Some(&i) => config[i].1 = value,
+            None => {
+                index.insert(name.clone(), config.len());
+                config.push((name, value));
+            }
         }
     }
     config
@@ -592,10 +659,10 @@ fn is_image_url(value: &str) -> bool {
 /// A meta image as the pipeline writes it: `rewriteUrl`, then a path on the site gets the
 /// 1200-wide `pjpg` rendition (`optimizeImageURL`), then the URL is made absolute. A URL
 /// that does not parse stays as the last step left it.
-fn meta_image(value: &str, page: &Url) -> String {
-    let rewritten = rewrite_url(value, page.path());
+fn meta_image(value: &str, site: &Site<'_>) -> String {
+    let rewritten = rewrite_url(value, site);
     let dummy = Url::parse("https://__dummmy__/").expect("a valid URL");
-    let Ok(base) = dummy.join(page.path()) else {
+    let Ok(base) = dummy.join(site.path) else {
         return rewritten;
     };
     let Ok(resolved) = base.join(&rewritten) else {
@@ -620,10 +687,7 @@ fn meta_image(value: &str, page: &Url) -> String {
     } else {
         src
     };
-    match page.join(&optimized) {
-        Ok(absolute) => absolute.to_string(),
-        Err(_) => optimized,
-    }
+    site.absolute(&optimized)
 }
 
 /// `optimizeImageURL(src, 1200, 'pjpg')` for a site path: `width`, `format` and `optimize`
@@ -666,22 +730,19 @@ fn optimize_image_url(src: &str) -> String {
     format!("{path}?{query}{hash}")
 }
 
-/// `makeCanonicalHtmlUrl` of the page's absolute URL: no query, no `.html`, no final
-/// `index`.
-fn canonical_url(page: &Url) -> String {
-    let mut base = page.clone();
-    base.set_query(None);
-    base.set_fragment(None);
-    let mut text = base.to_string();
-    if let Some(stripped) = text.strip_suffix(".html") {
-        text = stripped.to_owned();
-    }
-    if let Some(stripped) = text.strip_suffix("index")
-        && stripped.ends_with('/')
-    {
-        text = stripped.to_owned();
-    }
-    text
+/// `makeCanonicalHtmlUrl`: no `.html`, no final `index` (the query, which an absolute
+/// path never has, kept).
+fn canonical_url(url: &str) -> String {
+    let (base, query) = match url.find('?') {
+        Some(i) if i > 0 => url.split_at(i),
+        _ => (url, ""),
+    };
+    let base = base.strip_suffix(".html").unwrap_or(base);
+    let base = match base.strip_suffix("/index") {
+        Some(stripped) => &base[..stripped.len() + 1],
+        None => base,
+    };
+    format!("{base}{query}")
 }
 
 /// JavaScript's `trim`.

@@ -2,19 +2,22 @@
 //! `create-page-blocks`, `create-pictures`, then (after the head is read)
 //! `rewrite-icons` and `add-heading-ids`.
 //!
-//! `extract-section-metadata` is not applied: the reference enables it only for sites
-//! created from May 2026 on (or with rendering version 2), which the reference runs of the
-//! conformance data are not.
+//! `extract-section-metadata`, which runs between `create-pictures` and the head, is its
+//! own module (`section_metadata`), applied when the delivery asks for it.
 
 use url::Url;
 
 use super::html::{el, text};
 use super::media::{after_url_prefix, icon_end, mime_type};
+use super::site::Site;
 use super::slug::Slugger;
 use crate::dom::{HElement, HNode};
 
-/// `rewrite-urls`: `a[href]` and `img[src]` through `rewriteUrl`.
-pub(crate) fn rewrite_urls(nodes: &mut [HNode], page_path: &str) {
+/// `rewrite-urls`: `a[href]` and `img[src]` through `rewriteUrl`. Returns whether a URL
+/// became a bare fragment because it named the page's own path, the one rewrite that
+/// depends on the path (`.plain.html`'s differs from the page's).
+pub(crate) fn rewrite_urls(nodes: &mut [HNode], site: &Site<'_>) -> bool {
+    let mut to_own_path = false;
     for node in nodes {
         if let HNode::Element(e) = node {
             let attr = match &*e.name {
@@ -25,15 +28,20 @@ pub(crate) fn rewrite_urls(nodes: &mut [HNode], page_path: &str) {
             if let Some(attr) = attr
                 && let Some((_, value)) = e.attrs.iter_mut().find(|(k, _)| &**k == attr)
             {
-                *value = rewrite_url(value, page_path);
+                let rewritten = rewrite_url(value, site);
+                // Only a URL of the page itself comes back as a fragment from an `https:` one.
+                to_own_path |= rewritten.starts_with('#') && !value.starts_with('#');
+                *value = rewritten;
             }
-            rewrite_urls(&mut e.children, page_path);
+            to_own_path |= rewrite_urls(&mut e.children, site);
         }
     }
+    to_own_path
 }
 
-/// `rewriteUrl`: media blobs and the platform's own URLs made relative.
-pub(crate) fn rewrite_url(url: &str, page_path: &str) -> String {
+/// `rewriteUrl`: media blobs, the platform's own URLs and those of the site's preview and
+/// live hosts made relative.
+pub(crate) fn rewrite_url(url: &str, site: &Site<'_>) -> String {
     if !url.starts_with("https://") {
         return url.to_owned();
     }
@@ -72,7 +80,13 @@ pub(crate) fn rewrite_url(url: &str, page_path: &str) -> String {
     if media_blob(url) {
         return format!("./{filename}{hash}");
     }
-    if host.contains("--") && platform_url(url) {
+    // `URL.host`: with the port, as the configured hosts are written.
+    let host_port = match parsed.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    };
+    if (host.contains("--") && platform_url(url)) || site.is_own_host(&host_port) {
+        let page_path = site.path;
         if !hash.is_empty() && !page_path.is_empty() {
             if pathname == page_path {
                 return hash;
