@@ -52,7 +52,6 @@ async fn ran_without_violations(browser: &Browser) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs the CSP nonce step (csp.js, move-to-http-header) from the delivery crate"]
 async fn the_boilerplates_nonce_policy_runs_the_sites_scripts_and_the_reload_script() {
     let Some((chromium, chromedriver)) = siteops_testkit::or_skip(
         binaries(),

@@ -1,6 +1,7 @@
 //! What the preview host delivers around a page, at the view, as the platform's pipeline
 //! does (`siteops-delivery`): metadata sheets, redirects, custom headers, folder mappings,
-//! `/index`, the code's `404.html` and static pages with the answer's nonce, `robots.txt`,
+//! `/index`, the code's `404.html` and static pages with the answer's nonce, `robots.txt`
+//! (the preview host's),
 //! sheets filtered by `limit`; and the page rendered from its stored markdown with the
 //! site's `head.html` of now. Real HTTP: a wiremock markup source, the bundled server.
 
@@ -180,7 +181,6 @@ async fn a_page_is_rendered_at_the_view_with_the_code_of_now() {
 }
 
 #[tokio::test]
-#[ignore = "needs metadata sheets (fetch-sourced-metadata) from the delivery crate"]
 async fn a_metadata_sheet_applies_once_previewed() {
     let rows = json!([{"URL": "/**", "description": "From the sheet", "theme": "dark"}]);
     let (server, root, _source) = delivery_site(
@@ -205,7 +205,6 @@ async fn a_metadata_sheet_applies_once_previewed() {
 }
 
 #[tokio::test]
-#[ignore = "needs redirects (redirect_location) from the delivery crate's html-pipe"]
 async fn a_redirect_of_the_redirects_sheet_answers_301() {
     let rows = json!([{"Source": "/old", "Destination": "/guide"}]);
     let (server, root, _source) = delivery_site(
@@ -231,7 +230,6 @@ async fn a_redirect_of_the_redirects_sheet_answers_301() {
 }
 
 #[tokio::test]
-#[ignore = "needs custom headers (set-custom-response-headers) from the delivery crate"]
 async fn a_header_rule_sets_the_pages_headers() {
     let parts = json!({"headers": {
         "/**": [{"key": "x-site", "value": "acme"}],
@@ -260,7 +258,6 @@ async fn a_header_rule_sets_the_pages_headers() {
 }
 
 #[tokio::test]
-#[ignore = "needs folder mapping from the delivery crate's html-pipe"]
 async fn a_folder_mapping_serves_its_page_under_the_folder() {
     let parts = json!({"folders": {"/products/": "/generic-product"}});
     let (server, root, _source) =
@@ -270,15 +267,15 @@ async fn a_folder_mapping_serves_its_page_under_the_folder() {
     assert_eq!(mapped.status(), StatusCode::OK);
     let body = mapped.text().await.expect("text");
     assert!(body.contains("Generic Product"), "{body}");
+    // The platform's canonical links are https.
     let canonical = format!(
-        "<link rel=\"canonical\" href=\"http://{HOST}:{}/products/kettle-pro\">",
+        "<link rel=\"canonical\" href=\"https://{HOST}:{}/products/kettle-pro\">",
         server.server.addr.port()
     );
     assert!(body.contains(&canonical), "{body}");
 }
 
 #[tokio::test]
-#[ignore = "needs the `/index` refusal and fetch-404 from the delivery crate's html-pipe"]
 async fn index_is_no_page_and_a_missing_page_answers_the_codes_404() {
     let (server, root, _source) =
         delivery_site(&[("/index", page("Home"))], &[], Value::Null).await;
@@ -308,7 +305,6 @@ async fn index_is_no_page_and_a_missing_page_answers_the_codes_404() {
 /// gives `aem` the answer's nonce, the host's policy names the same, and no script gets
 /// a second.
 #[tokio::test]
-#[ignore = "needs code .html and the CSP nonce step (csp.js) from the delivery crate"]
 async fn a_static_page_of_the_code_has_the_answers_nonce() {
     let (server, _root, _source) = delivery_site(&[], &[], Value::Null).await;
     code(
@@ -343,20 +339,22 @@ async fn a_static_page_of_the_code_has_the_answers_nonce() {
     assert_eq!(body.matches("nonce=").count(), 1, "{body}");
 }
 
+/// On the preview host `robots.txt` keeps search engines away whatever the site
+/// configures, as on the platform's `.aem.page` hosts (the configured text is the
+/// production host's).
 #[tokio::test]
-#[ignore = "needs robots-pipe from the delivery crate"]
-async fn robots_txt_is_the_configured_text() {
-    let robots = "User-agent: *\nDisallow: /drafts/\n";
-    let parts = json!({"robots": {"txt": robots}});
+async fn robots_txt_on_the_preview_host_keeps_robots_away() {
+    let parts = json!({"robots": {"txt": "User-agent: *\nAllow: /\n"}});
     let (server, _root, _source) = delivery_site(&[], &[], parts).await;
     let answer = get(&server, "/robots.txt").await;
     assert_eq!(answer.status(), StatusCode::OK);
     assert!(header(&answer, "content-type").is_some_and(|t| t.starts_with("text/plain")));
-    assert_eq!(answer.text().await.expect("text"), robots);
+    let text = answer.text().await.expect("text");
+    assert!(text.ends_with("User-agent: *\nDisallow: /\n"), "{text}");
+    assert!(!text.contains("Allow: /\n"), "{text}");
 }
 
 #[tokio::test]
-#[ignore = "needs json-pipe (limit, offset) from the delivery crate"]
 async fn a_sheet_is_served_filtered_by_limit() {
     let rows = json!([{"name": "a"}, {"name": "b"}, {"name": "c"}]);
     let (server, root, _source) =
@@ -388,7 +386,6 @@ async fn a_new_site_is_stamped_created() {
 }
 
 #[tokio::test]
-#[ignore = "needs section metadata (rendering version 2) from the page render"]
 async fn section_metadata_is_on_for_a_new_site_and_off_for_version_1() {
     let page = "<html><body><main><div><p>Hello</p><div class=\"section-metadata\">\
                 <div><div>style</div><div>highlight</div></div></div></div></main></body></html>";
@@ -442,8 +439,14 @@ async fn the_rendering_version_goes_from_site_toml_to_the_pipeline() {
         .await
         .expect("readable")
         .expect("stored");
-    let config =
-        siteops_server::preview::delivery::pipeline_config(&state.code, &site, "main").await;
+    let config = {
+        let host = siteops_server::preview::PreviewHost {
+            org: "acme".into(),
+            site: "web".into(),
+            branch: "main".into(),
+        };
+        siteops_server::preview::delivery::pipeline_config(&state.code, &site, &host).await
+    };
     let version = config
         .features
         .and_then(|f| f.rendering)

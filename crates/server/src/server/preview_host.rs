@@ -148,7 +148,7 @@ pub async fn serve(
         let document = existing(document).await?;
         checked?;
         let request = delivery_request(host, asked)?;
-        let config = pipeline_config(&state.code, &document, branch).await;
+        let config = pipeline_config(&state.code, &document, host).await;
         let buses = SiteBuses::new(
             state.store.clone(),
             state.code.clone(),
@@ -218,6 +218,11 @@ fn delivery_request(host: &PreviewHost, asked: &Asked<'_>) -> Result<DeliveryReq
         origin: asked
             .headers
             .get(header::ORIGIN)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
+        forwarded_host: asked
+            .headers
+            .get("x-forwarded-host")
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned),
         nonce: asked.nonce.to_owned(),

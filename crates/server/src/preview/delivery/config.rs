@@ -1,7 +1,8 @@
 //! The site's configuration as the platform's pipeline receives it
 //! ([`PipelineConfig`]), built from what the site uses on a branch: its document over its
-//! profile (`cdn` hosts, `folders`, `headers`, `metadata`, `robots`, `features`, `public`),
-//! the service's `created` stamp of its own document, and `head.html` from its code.
+//! profile (`cdn` hosts, `folders`, `headers`, `metadata`, `robots`, `features`, `public`,
+//! the content bus's id), the service's `created` stamp of its own document, `head.html`
+//! from its code, and the host's names (org, site, branch; the code's owner and repo).
 //!
 //! Built on every view, so a change of any of them applies to the next view, as on the
 //! platform (whose configuration service answers the current configuration).
@@ -9,6 +10,8 @@
 //! Differences from the platform's configuration service:
 //! - `headers` globs come in the order the stored document keeps, sorted by glob (JSON
 //!   objects are stored sorted); the platform keeps the written order.
+//! - no `sitemap.index`: the sitemap configuration is kept as the YAML it was sent as,
+//!   so `/sitemap-index.xml` is the code's.
 //! - the metadata sheets are not aggregated into `metadata.preview.data`: the pipeline
 //!   reads them from the content bus (`metadata.source`), which the platform falls back
 //!   to when the aggregate is too large. Same rows, same order.
@@ -20,16 +23,25 @@ use siteops_delivery::config::{
 };
 
 use crate::code::SiteCode;
+use crate::preview::PreviewHost;
 use crate::sites::Site;
 use siteops_config::model::api::SiteConfig;
 
 /// The metadata sheet every site has unless its `metadata.source` names others.
 pub const DEFAULT_METADATA: &str = "/metadata.json";
 
-/// The pipeline's configuration of `site` on `branch`.
-pub async fn pipeline_config(code: &SiteCode, site: &Site, branch: &str) -> PipelineConfig {
-    let head_html = crate::preview::service::head_html(code, site, branch).await;
-    from_documents(&site.effective, &site.json, head_html)
+/// The pipeline's configuration of `site` on the preview host `host` (its branch).
+pub async fn pipeline_config(code: &SiteCode, site: &Site, host: &PreviewHost) -> PipelineConfig {
+    let head_html = crate::preview::service::head_html(code, site, &host.branch).await;
+    let mut config = from_documents(&site.effective, &site.json, head_html);
+    let repo = site.code_repo();
+    config.owner = repo.as_ref().map(|repo| repo.owner.clone());
+    config.repo = repo.map(|repo| repo.repo);
+    config.r#ref = Some(host.branch.clone());
+    config.org = Some(host.org.clone());
+    config.site = Some(host.site.clone());
+    config.content_bus_id = site.content().map(crate::sites::content_bus_id);
+    config
 }
 
 /// The configuration from the site's effective document, its stored JSON (for the

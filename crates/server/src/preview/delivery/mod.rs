@@ -255,6 +255,7 @@ mod tests {
                     .expect("URL"),
                 partition: siteops_delivery::Partition::Preview,
                 origin: None,
+                forwarded_host: None,
                 nonce: new_nonce(),
             };
             let answer = deliver(Pipe::Html, request, PipelineConfig::default(), buses).await;
