@@ -270,13 +270,18 @@ async fn preview_host(
         });
         (snapshot.generation, invalid)
     };
-    // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;
-    // `/config.json` previews the configuration page a path mapping publishes there.
+    // Pages and sheets only: a browser's own requests (`/favicon.ico`) and files are not
+    // previewed; `/config.json` previews the configuration page a path mapping publishes
+    // there. A sheet viewed (`/metadata.json`, `/redirects.json`) is previewed, so its
+    // rows apply to the pages viewed next, as once previewed on the platform.
     let wanted = match requested(path) {
-        Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => {
+        _ if path == server::CONFIG_JSON => OnView::Config,
+        Ok(Requested::Page(page, variant))
+            if !has_extension(&page.web_path())
+                || (variant == Variant::Html && page.web_path().ends_with(".json")) =>
+        {
             OnView::Page(page, variant)
         }
-        _ if path == server::CONFIG_JSON => OnView::Config,
         _ => return respond(server::serve_stored(state, host, &asked).await),
     };
     let site = sites::load(state.store.as_ref(), &host.org, &host.site)
@@ -319,6 +324,9 @@ async fn preview_host(
     // it (a redirect of the redirects sheet, a folder mapping, the code's 404.html).
     let previewed = match site {
         Ok(site) => match wanted.page(state, &site, &host.branch).await {
+            // A redirect of the redirects sheet wins over the source, as on the platform:
+            // the delivery answers it.
+            Ok(Some(page)) if redirected(state, host, &page).await => Ok(None),
             Ok(Some(page)) => {
                 let previewed =
                     preview_on_view(state, &site, host, &headers, viewer.as_ref(), &page).await;
@@ -377,6 +385,22 @@ async fn preview_host(
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+/// Whether the branch's previewed redirects sheet moves `page` elsewhere.
+async fn redirected(
+    state: &AppState,
+    host: &PreviewHost,
+    page: &siteops_server::preview::PagePath,
+) -> bool {
+    let names = (host.org.as_str(), host.site.as_str(), host.branch.as_str());
+    siteops_server::preview::delivery::stored_redirect(
+        state.store.as_ref(),
+        names,
+        &page.web_path(),
+    )
+    .await
+    .is_ok_and(|location| location.is_some())
 }
 
 /// What a preview host request previews before it is served.

@@ -454,3 +454,51 @@ async fn the_rendering_version_goes_from_site_toml_to_the_pipeline() {
     assert_eq!(version, Some(2.0));
     assert!(config.created.is_some());
 }
+
+/// In `serve`, a sheet viewed is previewed (its rows apply from the next view), and a page
+/// the source does not have, never previewed, is the delivery's to answer: a redirect of
+/// the redirects sheet, else the code's `404.html` (with the reload script).
+#[tokio::test]
+async fn in_serve_the_redirects_sheet_and_404_html_answer_what_the_source_lacks() {
+    let repo = crate::support::example_copy();
+    // The source has no such page (without a mock, an offline serve says which mocks
+    // come closest instead).
+    std::fs::write(
+        repo.path().join("sites/acme/website/mocks/mappings/page-missing.json"),
+        r#"{"request": {"method": "GET", "host": {"equalTo": "cms.acme.example"},
+            "url": "/delivery/website/no-such-page.html?tenant=acme"}, "response": {"status": 404}}"#,
+    )
+    .expect("mapping");
+    let (server, _live) = TestServer::start_live(repo.path().to_path_buf()).await;
+    let port = server.server.addr.port();
+    let browse = |at: &str| {
+        siteops_plan::http::install_crypto_provider();
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client")
+            .get(server.url(at))
+            .header("host", format!("main--website--acme.localhost:{port}"))
+            .send()
+    };
+    // The redirects page, previewed on view, is a sheet: sent to its JSON.
+    let sheet = browse("/redirects").await.expect("answered");
+    assert_eq!(sheet.status(), StatusCode::SEE_OTHER);
+    let moved = browse("/about-us").await.expect("answered");
+    assert_eq!(moved.status(), StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(header(&moved, "location").as_deref(), Some("/about"));
+    let missing = browse("/no-such-page").await.expect("answered");
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let body = missing.text().await.expect("text");
+    let not_found =
+        std::fs::read_to_string(repo.path().join("code/acme-website/404.html")).expect("404.html");
+    let first_line = not_found
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .expect("a line");
+    assert!(body.contains(first_line.trim()), "{body}");
+    assert!(
+        body.contains("new EventSource('/.siteops/events')"),
+        "{body}"
+    );
+}

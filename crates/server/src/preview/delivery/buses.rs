@@ -47,6 +47,24 @@ pub async fn prefetch(
         .collect()
 }
 
+/// The destination the branch's previewed redirects sheet gives `web_path`, if any: what
+/// the live session asks before previewing a page on view (a redirect wins over the
+/// source, which has no page there).
+pub async fn stored_redirect(
+    store: &dyn Store,
+    (org, site, branch): (&str, &str, &str),
+    web_path: &str,
+) -> Result<Option<String>, StoreError> {
+    let previews = BranchPreviews::new(store, org, site, branch);
+    let Some((record, sheet)) = previews.file(REDIRECTS, store::JSON).await? else {
+        return Ok(None);
+    };
+    Ok(record
+        .is_json()
+        .then(|| redirect_in(&sheet, web_path))
+        .flatten())
+}
+
 /// The buses of one site on one branch, for one request.
 pub struct SiteBuses {
     store: Arc<dyn Store>,

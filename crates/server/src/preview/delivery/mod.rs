@@ -13,7 +13,7 @@
 mod buses;
 mod config;
 
-pub use buses::{Prefetched, REDIRECTS, SiteBuses, prefetch, redirect_in};
+pub use buses::{Prefetched, REDIRECTS, SiteBuses, prefetch, redirect_in, stored_redirect};
 pub use config::{DEFAULT_METADATA, from_documents, pipeline_config};
 
 use base64::Engine;
