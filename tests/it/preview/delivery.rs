@@ -433,7 +433,7 @@ async fn the_rendering_version_goes_from_site_toml_to_the_pipeline() {
         .expect("the site's features");
     assert_eq!(features["rendering"]["version"], 2);
 
-    let (server, root, _source) = delivery_site(&[], &[], json!({ "features": features })).await;
+    let (server, _root, _source) = delivery_site(&[], &[], json!({ "features": features })).await;
     let state = &server.server.state;
     let site = siteops_server::sites::load(state.store.as_ref(), "acme", "web")
         .await
