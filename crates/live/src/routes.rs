@@ -270,18 +270,15 @@ async fn preview_host(
         });
         (snapshot.generation, invalid)
     };
-    // Pages and sheets only: a browser's own requests (`/favicon.ico`) and files are not
-    // previewed; `/config.json` previews the configuration page a path mapping publishes
-    // there. A sheet viewed (`/metadata.json`, `/redirects.json`) is previewed, so its
-    // rows apply to the pages viewed next, as once previewed on the platform.
+    // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;
+    // `/config.json` previews the configuration page a path mapping publishes there. A
+    // sheet is previewed by its page's path (`/metadata`, which answers with its JSON's
+    // place): a markup source has it there, not at `<sheet>.json`.
     let wanted = match requested(path) {
-        _ if path == server::CONFIG_JSON => OnView::Config,
-        Ok(Requested::Page(page, variant))
-            if !has_extension(&page.web_path())
-                || (variant == Variant::Html && page.web_path().ends_with(".json")) =>
-        {
+        Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => {
             OnView::Page(page, variant)
         }
+        _ if path == server::CONFIG_JSON => OnView::Config,
         _ => return respond(server::serve_stored(state, host, &asked).await),
     };
     let site = sites::load(state.store.as_ref(), &host.org, &host.site)

@@ -455,9 +455,9 @@ async fn the_rendering_version_goes_from_site_toml_to_the_pipeline() {
     assert!(config.created.is_some());
 }
 
-/// In `serve`, a sheet viewed is previewed (its rows apply from the next view), and a page
-/// the source does not have, never previewed, is the delivery's to answer: a redirect of
-/// the redirects sheet, else the code's `404.html` (with the reload script).
+/// In `serve`, a redirect of the previewed redirects sheet wins over previewing on view,
+/// and a page the source does not have, never previewed, is the delivery's to answer: the
+/// code's `404.html` (with the reload script).
 #[tokio::test]
 async fn in_serve_the_redirects_sheet_and_404_html_answer_what_the_source_lacks() {
     let repo = crate::support::example_copy();
