@@ -4,6 +4,7 @@ mod admin;
 mod admin_api;
 mod api_keys;
 mod browser;
+mod browser_csp;
 mod bulk_preview;
 mod cli;
 mod code_host;

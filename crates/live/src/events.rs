@@ -87,6 +87,9 @@ pub struct PageScript<'a> {
     pub code: &'a str,
     /// Set while the last reload did not apply: the page shows the last good state.
     pub invalid: Option<Invalid<'a>>,
+    /// The answer's CSP nonce, which the reload script carries (a preview host's page:
+    /// its own policy, and the page's, allow it); `None` where no policy asks for one.
+    pub nonce: Option<&'a str>,
 }
 
 /// Why the page may be out of date, for its banner.
@@ -107,12 +110,23 @@ pub struct Invalid<'a> {
 /// `<link rel="stylesheet">` to them are swapped for fresh ones instead: the new sheet
 /// loads beside the old, which goes once it has, so the page keeps its state and never
 /// shows unstyled.
-pub fn reload_script(generation: u64, code: &str) -> String {
+///
+/// With `nonce`, the script carries it (`nonce="…"`): a page whose policy allows scripts
+/// by nonce (the preview host's, the boilerplate's `'nonce-aem' 'strict-dynamic'`) runs it.
+pub fn reload_script(generation: u64, code: &str, nonce: Option<&str>) -> String {
     let code = serde_json::Value::from(code)
         .to_string()
         .replace('<', "\\u003c");
+    // A nonce is base64 (the host's own); anything else is not written into the tag.
+    let nonce = nonce
+        .filter(|n| {
+            n.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+/=-_".contains(&b))
+        })
+        .map(|n| format!(" nonce=\"{n}\""))
+        .unwrap_or_default();
     format!(
-        "<script>(()=>{{const made={generation},code={code};const events=new EventSource('{EVENTS_PATH}');\
+        "<script{nonce}>(()=>{{const made={generation},code={code};const events=new EventSource('{EVENTS_PATH}');\
          const reload=()=>{{events.close();location.reload();}};\
          const check=e=>{{if(JSON.parse(e.data).generation>made)reload();}};\
          for(const name of ['hello','reloaded','failed'])events.addEventListener(name,check);\
@@ -146,7 +160,7 @@ pub fn banner(invalid: &Invalid<'_>) -> String {
 /// before its `</body>` (or at its end).
 pub fn inject(html: &str, page: &PageScript<'_>) -> String {
     let mut added = page.invalid.as_ref().map(banner).unwrap_or_default();
-    added.push_str(&reload_script(page.generation, page.code));
+    added.push_str(&reload_script(page.generation, page.code, page.nonce));
     match html.rfind("</body>") {
         Some(at) => format!("{}{added}{}", &html[..at], &html[at..]),
         None => format!("{html}{added}"),
@@ -174,6 +188,7 @@ mod tests {
             generation,
             code,
             invalid: None,
+            nonce: None,
         }
     }
 
@@ -191,6 +206,22 @@ mod tests {
         assert!(!inject("<p>x</p>", &script(1, "</script>")).contains("</script>\";"));
         // A failed reload reloads the page too, so that it shows the banner.
         assert!(page.contains("['hello','reloaded','failed']"));
+    }
+
+    #[test]
+    fn the_script_carries_the_answers_nonce() {
+        let with = |nonce| {
+            inject(
+                "<body></body>",
+                &PageScript {
+                    nonce: Some(nonce),
+                    ..script(1, "")
+                },
+            )
+        };
+        assert!(with("AbC+/9==").starts_with("<body><script nonce=\"AbC+/9==\">(()=>"));
+        // Not a nonce the host makes: not written.
+        assert!(with("\"><img src=x>").starts_with("<body><script>(()=>"));
     }
 
     /// Issue 28: a preview page gave no sign that the repository did not apply.

@@ -25,7 +25,7 @@ use siteops_server::auth::Claims;
 use siteops_server::code::CodeRepo;
 use siteops_server::preview::PreviewHost;
 use siteops_server::preview::service::SiteRef;
-use siteops_server::preview::store::PreviewRecord;
+use siteops_server::preview::store::{BranchPreviews, PreviewRecord};
 use siteops_server::preview::url::{Requested, Variant, requested};
 use siteops_server::server;
 use siteops_server::sites::{self, Site};
@@ -176,6 +176,7 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
         generation: snapshot.generation,
         code: "",
         invalid: None,
+        nonce: None,
     };
     Html(events::inject(&page, &script)).into_response()
 }
@@ -230,10 +231,21 @@ async fn preview_host(
     request: Request,
 ) -> Response {
     // Only the parts needed, so nothing borrowed from the request is held across an await.
-    let path = request.uri().path().to_string();
+    let uri = request.uri().clone();
     let headers = request.headers().clone();
+    // The answer's nonce, chosen by the host: the reload script carries it.
+    let nonce = request
+        .extensions()
+        .get::<server::Nonce>()
+        .map(|nonce| nonce.0.clone())
+        .unwrap_or_default();
     drop(request);
-    let path = path.as_str();
+    let path = uri.path();
+    let asked = server::Asked {
+        uri: &uri,
+        headers: &headers,
+        nonce: &nonce,
+    };
     // Who views, if a valid token says: the session's pages and a protected site's
     // previews ask.
     let viewer = caller(&headers, &state.key);
@@ -259,13 +271,15 @@ async fn preview_host(
         (snapshot.generation, invalid)
     };
     // Pages only: a browser's own requests (`/favicon.ico`) and files are not previewed;
-    // `/config.json` previews the configuration page a path mapping publishes there.
+    // `/config.json` previews the configuration page a path mapping publishes there. A
+    // sheet is previewed by its page's path (`/metadata`, which answers with its JSON's
+    // place): a markup source has it there, not at `<sheet>.json`.
     let wanted = match requested(path) {
         Ok(Requested::Page(page, variant)) if !has_extension(&page.web_path()) => {
             OnView::Page(page, variant)
         }
         _ if path == server::CONFIG_JSON => OnView::Config,
-        _ => return respond(server::serve_stored(state, host, path, &headers).await),
+        _ => return respond(server::serve_stored(state, host, &asked).await),
     };
     let site = sites::load(state.store.as_ref(), &host.org, &host.site)
         .await
@@ -293,6 +307,7 @@ async fn preview_host(
             count: *count,
             dashboard: &dashboard,
         }),
+        nonce: Some(&nonce).filter(|n| !n.is_empty()).map(String::as_str),
     };
     // Who may not read the page does not get it previewed either.
     let site = match site {
@@ -302,11 +317,35 @@ async fn preview_host(
             .map(|()| site),
         Err(error) => Err(error),
     };
+    // The page the source does not have, and no preview stored: the delivery answers
+    // it (a redirect of the redirects sheet, a folder mapping, the code's 404.html).
     let previewed = match site {
         Ok(site) => match wanted.page(state, &site, &host.branch).await {
-            Ok(Some(page)) => preview_on_view(state, &site, host, &headers, viewer.as_ref(), &page)
-                .await
-                .map(Some),
+            // A redirect of the redirects sheet wins over the source, as on the platform:
+            // the delivery answers it.
+            Ok(Some(page)) if redirected(state, host, &page).await => Ok(None),
+            Ok(Some(page)) => {
+                let previewed =
+                    preview_on_view(state, &site, host, &headers, viewer.as_ref(), &page).await;
+                match previewed {
+                    Err(error) if error.status == StatusCode::NOT_FOUND => {
+                        let stored = BranchPreviews::new(
+                            state.store.as_ref(),
+                            &host.org,
+                            &host.site,
+                            &host.branch,
+                        )
+                        .load(&page.web_path())
+                        .await;
+                        if matches!(stored, Ok(None)) {
+                            Ok(None)
+                        } else {
+                            Err(error)
+                        }
+                    }
+                    previewed => previewed.map(Some),
+                }
+            }
             Ok(None) => Ok(None),
             Err(error) => Err(error),
         },
@@ -328,8 +367,11 @@ async fn preview_host(
         }
         return response;
     }
-    let response = respond(server::serve_stored(state, host, path, &headers).await);
-    if !matches!(wanted, OnView::Page(_, Variant::Html)) || !is_html(&response) {
+    let response = respond(server::serve_stored(state, host, &asked).await);
+    if !matches!(wanted, OnView::Page(_, Variant::Html))
+        || !is_html(&response)
+        || response.status().is_redirection()
+    {
         return response;
     }
     let (parts, body) = response.into_parts();
@@ -340,6 +382,22 @@ async fn preview_host(
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+/// Whether the branch's previewed redirects sheet moves `page` elsewhere.
+async fn redirected(
+    state: &AppState,
+    host: &PreviewHost,
+    page: &siteops_server::preview::PagePath,
+) -> bool {
+    let names = (host.org.as_str(), host.site.as_str(), host.branch.as_str());
+    siteops_server::preview::delivery::stored_redirect(
+        state.store.as_ref(),
+        names,
+        &page.web_path(),
+    )
+    .await
+    .is_ok_and(|location| location.is_some())
 }
 
 /// What a preview host request previews before it is served.

@@ -6,8 +6,11 @@
 //! - `images`: the downloader with the allow list, redirects and failing images;
 //! - `image_limits`: count and size limits, SVG validation, concurrency, served media;
 //! - `pages`: a whole page through the route: conversion, images, markdown, HTML;
-//! - `storage`: the cap on the bytes a site's previews hold, and room given back.
+//! - `storage`: the cap on the bytes a site's previews hold, and room given back;
+//! - `delivery`: what the host delivers around a page, at the view (sheets, redirects,
+//!   headers, folders, `404.html`, nonces, robots).
 
+mod delivery;
 mod downloads;
 mod fetch;
 mod image_limits;
@@ -134,7 +137,11 @@ async fn host_request(server: &TestServer, path: &str) -> reqwest::Response {
     server
         .client
         .get(server.url(path))
-        .header("host", "main--web--acme.localhost")
+        // As a browser sends it, with the port: the page is delivered for this URL.
+        .header(
+            "host",
+            format!("main--web--acme.localhost:{}", server.server.addr.port()),
+        )
         .send()
         .await
         .expect("answered")

@@ -14,6 +14,7 @@
 //! - no body is read past its limit (page 1 MiB, image 20 MiB).
 
 pub mod convert;
+pub mod delivery;
 pub mod fetch;
 mod host;
 pub mod images;

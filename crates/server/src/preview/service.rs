@@ -265,7 +265,7 @@ impl PreviewService<'_> {
 }
 
 /// The site's `head.html` from its code (a checkout, else the branch's, else main's).
-async fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
+pub(crate) async fn head_html(code: &SiteCode, site: &Site, branch: &str) -> Option<String> {
     code.text(&site.org, &site.code_repo()?, branch, "head.html")
         .await
 }

@@ -33,7 +33,7 @@ use crate::codesync::runner::CodeSync;
 use crate::preview::PreviewHost;
 use crate::store::StoreLocation;
 
-pub use preview_host::{CONFIG_JSON, config_page, serve as serve_stored};
+pub use preview_host::{Asked, CONFIG_JSON, Nonce, config_page, serve as serve_stored};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {

@@ -6,9 +6,18 @@
 //! HTML answer with a policy under which such a link runs nothing: scripts only from URLs
 //! or with the answer's nonce, no inline handlers, no `javascript:`, no plugins.
 //!
-//! The nonce goes on the scripts the page's code and siteops put outside `<main>` (those
-//! of `head.html`, the live session's reload script), never on anything inside `<main>`
-//! (the content) nor on any script of a `.plain.html` (content only).
+//! The nonce is the answer's own ([`crate::preview::delivery::new_nonce`]), the one the
+//! delivery gave the page where its code asks for one (`nonce="aem"`, `'nonce-aem'`), so
+//! that a page with a policy of its own (the boilerplate's `script-src 'nonce-aem'
+//! 'strict-dynamic'`) runs under both. Where the page has no nonce policy of its own,
+//! the nonce goes on the scripts the page's code and siteops put outside `<main>` (those
+//! of `head.html`, the live session's reload script) that have none; where it has one,
+//! the page's nonces are the page's business, and only siteops's own scripts carry it (the
+//! reload script is written with it), so a script the platform would block stays blocked.
+//! Never on anything inside `<main>` (the content), nor on any script of a `.plain.html`
+//! (content only), nor a second one on a script that has one. A policy the delivery set
+//! (the page's `move-to-http-header`) stays: the host's is added beside it, and a browser
+//! enforces both.
 //!
 //! An image opened on its own is a document too: an SVG can hold markup that the SVG rules
 //! did not foresee. So every image answer (the branch's media, an image of the code) gets
@@ -33,9 +42,10 @@ pub fn policy(nonce: &str) -> String {
     format!("script-src 'self' 'nonce-{nonce}' http: https:; object-src 'none'; base-uri 'self'")
 }
 
-/// `response` (the answer to a request for `path`) with its policy: the nonce on its
-/// trusted scripts when it is HTML, [`MEDIA_POLICY`] when it is an image.
-pub async fn apply(response: Response, path: &str, content_only: bool) -> Response {
+/// `response` (the answer to a request for `path`, whose nonce is `nonce`) with its
+/// policy: the nonce on its trusted scripts when it is HTML, [`MEDIA_POLICY`] when it is
+/// an image.
+pub async fn apply(response: Response, path: &str, content_only: bool, nonce: &str) -> Response {
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -48,19 +58,28 @@ pub async fn apply(response: Response, path: &str, content_only: bool) -> Respon
     if !content_type.starts_with("text/html") {
         return response;
     }
-    let nonce = new_nonce();
     let (mut parts, body) = response.into_parts();
     let known_small = axum::body::HttpBody::size_hint(&body)
         .upper()
         .is_some_and(|size| size <= REWRITE_LIMIT as u64);
-    let body = if content_only || !known_small {
+    // A policy source naming this answer's nonce, however the page's meta element
+    // escapes its quotes (`'nonce-…'`, `&#x27;nonce-…&#x27;`): the nonce is random.
+    let own_source = format!("nonce-{nonce}");
+    let header_names_it = parts
+        .headers
+        .get_all(header::CONTENT_SECURITY_POLICY)
+        .iter()
+        .any(|value| value.to_str().is_ok_and(|v| v.contains(&own_source)));
+    let body = if content_only || !known_small || header_names_it {
         body
     } else {
         match axum::body::to_bytes(body, REWRITE_LIMIT).await {
             Ok(bytes) => match String::from_utf8(bytes.to_vec()) {
+                // A meta policy the delivery gave the nonce: the page's own.
+                Ok(html) if html.contains(&own_source) => Body::from(html),
                 Ok(html) => {
                     parts.headers.remove(header::CONTENT_LENGTH);
-                    Body::from(with_nonce(&html, &nonce))
+                    Body::from(with_nonce(&html, nonce))
                 }
                 Err(_) => Body::from(bytes),
             },
@@ -68,8 +87,8 @@ pub async fn apply(response: Response, path: &str, content_only: bool) -> Respon
             Err(_) => Body::empty(),
         }
     };
-    if let Ok(value) = HeaderValue::from_str(&policy(&nonce)) {
-        parts.headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    if let Ok(value) = HeaderValue::from_str(&policy(nonce)) {
+        parts.headers.append(header::CONTENT_SECURITY_POLICY, value);
     }
     Response::from_parts(parts, body)
 }
@@ -101,19 +120,8 @@ pub fn without_nonce(body: &[u8], policy: Option<&str>) -> Vec<u8> {
     }
 }
 
-fn new_nonce() -> String {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No randomness: a nonce nobody can know in advance is still better than none.
-        bytes = (std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()))
-        .to_le_bytes();
-    }
-    hex::encode(bytes)
-}
-
-/// `html` with `nonce="…"` on every `<script` start tag outside `<main>…</main>`.
+/// `html` with `nonce="…"` on every `<script` start tag outside `<main>…</main>` that has
+/// no `nonce` attribute yet.
 pub(crate) fn with_nonce(html: &str, nonce: &str) -> String {
     let lower = html.to_ascii_lowercase();
     let main = match (lower.find("<main"), lower.rfind("</main>")) {
@@ -128,7 +136,10 @@ pub(crate) fn with_nonce(html: &str, nonce: &str) -> String {
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_whitespace() || c == '>' || c == '/');
-        if !is_tag || main.as_ref().is_some_and(|m| m.contains(&at)) {
+        if !is_tag
+            || main.as_ref().is_some_and(|m| m.contains(&at))
+            || has_attribute(&lower[after..], "nonce")
+        {
             continue;
         }
         out.push_str(&html[copied..after]);
@@ -137,6 +148,56 @@ pub(crate) fn with_nonce(html: &str, nonce: &str) -> String {
     }
     out.push_str(&html[copied..]);
     out
+}
+
+/// Whether the start tag whose attributes begin `tag` (lower case, up to its `>`) has the
+/// attribute `name`. Values are skipped, so `data-x="nonce"` is no `nonce`.
+fn has_attribute(tag: &str, name: &str) -> bool {
+    let bytes = tag.as_bytes();
+    let skip_space = |mut at: usize| {
+        while at < bytes.len() && (bytes[at].is_ascii_whitespace() || bytes[at] == b'/') {
+            at += 1;
+        }
+        at
+    };
+    let mut at = skip_space(0);
+    while at < bytes.len() && bytes[at] != b'>' {
+        let start = at;
+        while at < bytes.len()
+            && !matches!(bytes[at], b'=' | b'>' | b'/')
+            && !bytes[at].is_ascii_whitespace()
+        {
+            at += 1;
+        }
+        if &tag[start..at] == name {
+            return true;
+        }
+        at = skip_space(at);
+        if bytes.get(at) == Some(&b'=') {
+            at = skip_space(at + 1);
+            match bytes.get(at) {
+                Some(&quote @ (b'"' | b'\'')) => {
+                    at += 1;
+                    while at < bytes.len() && bytes[at] != quote {
+                        at += 1;
+                    }
+                    at += 1;
+                }
+                _ => {
+                    while at < bytes.len() && bytes[at] != b'>' && !bytes[at].is_ascii_whitespace()
+                    {
+                        at += 1;
+                    }
+                }
+            }
+        }
+        // A name of nothing (a stray `=`): step over it.
+        if at == start {
+            at += 1;
+        }
+        at = skip_space(at);
+    }
+    false
 }
 
 #[cfg(test)]
@@ -158,6 +219,77 @@ mod tests {
         assert_eq!(String::from_utf8(back).expect("utf-8"), html);
     }
 
+    #[test]
+    fn a_script_with_a_nonce_gets_no_second() {
+        let html = "<head><script nonce=\"aem\" src=\"/scripts/aem.js\" type=\"module\"></script>\
+                    <script data-x=\"nonce\" type=module>a()</script>\
+                    <script NONCE='x'>b()</script><script data-nonce=nonce>c()</script></head>";
+        let expected = "<head><script nonce=\"aem\" src=\"/scripts/aem.js\" type=\"module\"></script>\
+                    <script nonce=\"n1\" data-x=\"nonce\" type=module>a()</script>\
+                    <script NONCE='x'>b()</script><script nonce=\"n1\" data-nonce=nonce>c()</script></head>";
+        assert_eq!(with_nonce(html, "n1"), expected);
+        assert!(!has_attribute(" =nonce>", "nonce"));
+        assert!(!has_attribute("", "nonce"));
+        assert!(has_attribute(" a b=1 nonce>", "nonce"));
+    }
+
+    fn html_answer(body: &'static str, policy: Option<&'static str>) -> Response {
+        let mut response = Response::new(Body::from(body));
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        );
+        if let Some(policy) = policy {
+            headers.insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(policy),
+            );
+        }
+        response
+    }
+
+    async fn text(response: Response) -> String {
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        String::from_utf8(bytes.to_vec()).expect("utf-8")
+    }
+
+    /// The boilerplate's policy, as the delivery gives it the answer's nonce: the page's
+    /// scripts are the page's; a script it did not give the nonce is not given one here.
+    #[tokio::test]
+    async fn a_page_with_a_nonce_policy_of_its_own_keeps_it_and_gets_the_hosts_beside() {
+        let page = "<html><head><script nonce=\"N\" src=\"/scripts/aem.js\"></script>\
+                    <script src=\"/scripts/other.js\"></script></head><body></body></html>";
+        let own = "script-src 'nonce-N' 'strict-dynamic'; base-uri 'self'; object-src 'none';";
+        let response = apply(html_answer(page, Some(own)), "/", false, "N").await;
+        let policies: Vec<&str> = response
+            .headers()
+            .get_all(header::CONTENT_SECURITY_POLICY)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        assert_eq!(policies, [own, policy("N").as_str()]);
+        assert_eq!(text(response).await, page);
+        // The same policy as a meta element.
+        let meta = "<html><head><meta http-equiv=\"content-security-policy\" content=\"script-src &#x27;nonce-N&#x27;\">\
+                    <script src=\"/x.js\"></script></head></html>";
+        let response = apply(html_answer(meta, None), "/", false, "N").await;
+        assert_eq!(text(response).await, meta);
+        // Without one, the host's nonce goes on the page's scripts.
+        let plain = "<html><head><script src=\"/x.js\"></script></head></html>";
+        let response = apply(html_answer(plain, None), "/", false, "N").await;
+        assert!(
+            text(response)
+                .await
+                .contains("<script nonce=\"N\" src=\"/x.js\">")
+        );
+        // Content only: never.
+        let response = apply(html_answer(plain, None), "/a.plain.html", true, "N").await;
+        assert_eq!(text(response).await, plain);
+    }
+
     #[tokio::test]
     async fn images_and_media_get_a_policy_that_runs_nothing() {
         let answer = |content_type: &'static str| {
@@ -173,7 +305,7 @@ mod tests {
             ("image/png", "/x.png"),
             ("application/octet-stream", media),
         ] {
-            let response = apply(answer(content_type), path, false).await;
+            let response = apply(answer(content_type), path, false, "n").await;
             let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok());
             assert_eq!(
                 header(header::CONTENT_SECURITY_POLICY),
@@ -182,9 +314,9 @@ mod tests {
             );
             assert_eq!(header(header::X_CONTENT_TYPE_OPTIONS), Some("nosniff"));
         }
-        let css = apply(answer("text/css"), "/styles/styles.css", false).await;
+        let css = apply(answer("text/css"), "/styles/styles.css", false, "n").await;
         assert!(css.headers().get(header::CONTENT_SECURITY_POLICY).is_none());
-        let page = apply(answer("text/html"), "/", false).await;
+        let page = apply(answer("text/html"), "/", false, "n").await;
         let policy = page.headers().get(header::CONTENT_SECURITY_POLICY);
         assert!(policy.is_some_and(|p| p.to_str().is_ok_and(|p| p.contains("nonce"))));
         assert!(!MEDIA_POLICY.contains("script-src"));

@@ -1,13 +1,20 @@
 //! The site preview hosts, `<branch>--<site>--<org>.localhost[:port]`:
+//! - pages as the platform delivers them, at the view ([`crate::preview::delivery`]): a
+//!   path without extension and `.plain.html` (the stored markdown rendered with the
+//!   site's configuration and sheets of now, folder mappings, redirects, `404.html`), a
+//!   code `.html`, a sheet's `.json`, `/robots.txt`, `/sitemap.xml`, `/sitemap-index.xml`;
 //! - `/config.json`: the public configuration, or the previewed page a mapping points there;
-//! - previewed pages from the store: `<path>` (the rendered page, or a sheet's JSON),
-//!   `<path>.md`, `<path>.plain.html`;
+//! - `<path>.md`: the stored markdown;
 //! - the branch's images, `…/media_<hash>.<ext>` at any depth;
-//! - every other file (`/styles/styles.css`, `/blocks/hero/hero.js`, `/404.html`) from the
-//!   site's code ([`super::code_files`]).
+//! - every other file (`/styles/styles.css`, `/blocks/hero/hero.js`) from the site's code
+//!   ([`super::code_files`]).
 //!
 //! A site with `requireAuth` answers 401 without a valid token, and 403 to a token
 //! without a role on the site (site admin, `config_admin` or org administrator).
+//!
+//! Each answer has its CSP nonce, chosen here ([`new_nonce`]): the delivery puts it where
+//! the page's code asks for one, and [`super::page_policy`] uses it for the host's own
+//! policy and scripts.
 //!
 //! In `serve` (a live session is running) a page is previewed when it is viewed, so an
 //! open page shows the repository's current state; HTML pages carry the reload script;
@@ -17,7 +24,7 @@
 use super::code_files;
 use axum::Json;
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -25,24 +32,49 @@ use crate::api::ApiError;
 use crate::app::AppState;
 use crate::effective::path_mappings;
 use crate::preview::PreviewHost;
+use crate::preview::delivery::{
+    self, DEFAULT_METADATA, Pipe, SiteBuses, new_nonce, pipeline_config, prefetch,
+};
 use crate::preview::images::media::{content_type_of, is_media_name};
 use crate::preview::store::{self, BranchPreviews, PreviewRecord};
 use crate::preview::url::{PagePath, Requested, Variant, requested};
 use crate::sites;
 use siteops_config::model::api::PublicConfig;
+use siteops_delivery::{DeliveryRequest, Partition};
 
-pub(super) async fn handle(state: &AppState, host: &PreviewHost, request: Request) -> Response {
+/// The CSP nonce of the answer to a preview host request, in the request's extensions
+/// for the live session, which adds its reload script with it.
+#[derive(Debug, Clone)]
+pub struct Nonce(pub String);
+
+/// What a preview host is asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    pub uri: &'a Uri,
+    pub headers: &'a HeaderMap,
+    /// The answer's CSP nonce.
+    pub nonce: &'a str,
+}
+
+pub(super) async fn handle(state: &AppState, host: &PreviewHost, mut request: Request) -> Response {
     let path = request.uri().path().to_string();
     let content_only = path.ends_with(".plain.html");
+    let nonce = new_nonce();
     let response = if let Some(session) = &state.session {
+        request.extensions_mut().insert(Nonce(nonce.clone()));
         session.clone().preview_host(state, host, request).await
     } else {
-        match serve(state, host, request.uri().path(), request.headers()).await {
+        let asked = Asked {
+            uri: request.uri(),
+            headers: request.headers(),
+            nonce: &nonce,
+        };
+        match serve(state, host, &asked).await {
             Ok(response) => response,
             Err(error) => error.into_response(),
         }
     };
-    super::page_policy::apply(response, &path, content_only).await
+    super::page_policy::apply(response, &path, content_only, &nonce).await
 }
 
 /// A preview host's stored files, as the platform serves them (no session involved).
@@ -52,6 +84,8 @@ pub(super) async fn handle(state: &AppState, host: &PreviewHost, request: Reques
 /// document, so a view costs one round trip to the store, and none on a repeated view of
 /// what never changes (a revision's files, an image), which comes from the store's cache.
 /// Only after both reads is the site checked: nothing read is answered before that.
+/// A page adds the records of the sheets every page reads (redirects, metadata) to that
+/// round, and reads its code's `head.html` after it.
 ///
 /// Why two mutable reads and not one: the page's record says which revision is current,
 /// the site document who may read it; both change independently (a preview, a change of
@@ -61,10 +95,11 @@ pub(super) async fn handle(state: &AppState, host: &PreviewHost, request: Reques
 pub async fn serve(
     state: &AppState,
     host: &PreviewHost,
-    path: &str,
-    headers: &HeaderMap,
+    asked: &Asked<'_>,
 ) -> Result<Response, ApiError> {
     let store = state.store.as_ref();
+    let path = asked.uri.path();
+    let headers = asked.headers;
     let PreviewHost { org, site, branch } = host;
     let previews = BranchPreviews::new(store, org, site, branch);
     let existing = async |document: Result<Option<sites::Site>, sites::SiteError>| {
@@ -97,6 +132,34 @@ pub async fn serve(
             .unwrap_or_default();
         return config_json(&previews, public, &mappings).await;
     }
+    if let Some(pipe) = Pipe::of(path) {
+        // Parsed before the reads, answered after the site's checks, as a missing site wins.
+        let checked = match pipe {
+            Pipe::Html | Pipe::Json => requested(path)
+                .map(|_| ())
+                .map_err(|e| ApiError::bad_request(e.to_string())),
+            Pipe::Robots | Pipe::Sitemap => Ok(()),
+        };
+        let first = pipe.first_records(path, &[DEFAULT_METADATA.to_owned()]);
+        let (document, prefetched) = tokio::join!(
+            sites::load(store, org, site),
+            prefetch(store, (org, site, branch), &first)
+        );
+        let document = existing(document).await?;
+        checked?;
+        let request = delivery_request(host, asked)?;
+        let config = pipeline_config(&state.code, &document, host).await;
+        let buses = SiteBuses::new(
+            state.store.clone(),
+            state.code.clone(),
+            (org, site, branch),
+            document.code_repo(),
+            prefetched?,
+        );
+        return Ok(answer(
+            delivery::deliver(pipe, request, config, buses).await,
+        ));
+    }
     if is_code_path(path) {
         let document = existing(sites::load(store, org, site).await).await?;
         return code_file(&document).await;
@@ -120,19 +183,70 @@ pub async fn serve(
             let web_path = page.web_path();
             let (document, record) =
                 tokio::join!(sites::load(store, org, site), previews.load(&web_path));
-            let document = existing(document).await?;
-            match page_file(&previews, &web_path, record?, variant).await? {
-                Some(response) => Ok(response),
-                // A JSON file that is no previewed sheet may be the code's.
-                None if path.ends_with(".json") => code_file(&document).await,
-                None => Err(not_found()),
-            }
+            existing(document).await?;
+            page_file(&previews, &web_path, record?, variant)
+                .await?
+                .ok_or_else(not_found)
         }
         Err(error) => {
             existing(sites::load(store, org, site).await).await?;
             Err(error)
         }
     }
+}
+
+/// The delivery's request: the URL as asked on the host (the `Host` as sent, as a
+/// browser sends it, port included), the `Origin`, the answer's nonce.
+fn delivery_request(host: &PreviewHost, asked: &Asked<'_>) -> Result<DeliveryRequest, ApiError> {
+    let origin = match asked
+        .headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+    {
+        Some(authority) => format!("http://{authority}"),
+        None => host.origin(None),
+    };
+    let path_and_query = asked
+        .uri
+        .path_and_query()
+        .map_or(asked.uri.path(), |p| p.as_str());
+    let url = url::Url::parse(&format!("{origin}{path_and_query}"))
+        .map_err(|e| ApiError::bad_request(format!("the request's URL is not usable: {e}")))?;
+    Ok(DeliveryRequest {
+        url,
+        partition: Partition::Preview,
+        origin: asked
+            .headers
+            .get(header::ORIGIN)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
+        forwarded_host: asked
+            .headers
+            .get("x-forwarded-host")
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
+        nonce: asked.nonce.to_owned(),
+    })
+}
+
+/// The delivery's answer as HTTP; a header that HTTP cannot carry is left out (logged).
+fn answer(delivered: siteops_delivery::Response) -> Response {
+    let status =
+        StatusCode::from_u16(delivered.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = (status, delivered.body).into_response();
+    let headers = response.headers_mut();
+    for (name, value) in delivered.headers {
+        match (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value.replace(['\r', '\n'], " ")),
+        ) {
+            (Ok(name), Ok(value)) => {
+                headers.insert(name, value);
+            }
+            _ => tracing::warn!(%name, "a delivered header HTTP cannot carry is left out"),
+        }
+    }
+    response
 }
 
 /// Whether a request path is the code's: a file name with an extension, other than the

@@ -27,13 +27,12 @@ fn config(url: &Url) -> ServerConfig {
     ServerConfig::on_loopback(StoreLocation::Url(url.clone()), vec![ADMIN.to_string()])
 }
 
-/// Stores revision `revision` of the page `/` (its HTML says `text`) as a save does.
+/// Stores revision `revision` of the page `/` (its markdown says `text`) as a save does.
 async fn store_page(store: &dyn Store, revision: &str, text: &str) {
     let page = keys::preview_page("acme", "web", "main", "/");
-    let html =
-        format!("<html><body><main><p>{text}</p><img src=\"./{MEDIA}\"></main></body></html>");
+    let markdown = format!("{text}\n\n![](./{MEDIA})\n");
     store
-        .put(page.file(revision, "page.html").as_str(), html.as_bytes())
+        .put(page.file(revision, "page.md").as_str(), markdown.as_bytes())
         .await
         .expect("the page's file");
     let record = PreviewRecord {
@@ -41,7 +40,7 @@ async fn store_page(store: &dyn Store, revision: &str, text: &str) {
         resource_path: "/index.md".into(),
         kind: "page".into(),
         revision: revision.into(),
-        files: vec!["page.html".into()],
+        files: vec!["page.md".into()],
         source: "primary".into(),
         source_url: "https://content.example/index".into(),
         source_last_modified: None,
@@ -158,26 +157,33 @@ async fn a_repeated_view_of_a_stored_page_is_one_round_trip_and_sees_every_chang
     );
     let file = format!(
         "get {}",
-        keys::preview_page("acme", "web", "main", "/").file("r1", "page.html")
+        keys::preview_page("acme", "web", "main", "/").file("r1", "page.md")
     );
-    // The first view: the site (and its profile) and the record together, then the
-    // revision's file.
+    // The records of the sheets every page reads (none previewed here), read with the
+    // page's: the page is rendered at the view, with the site's sheets of now.
+    let sheet = |path: &str| {
+        format!(
+            "get {}",
+            keys::preview_page("acme", "web", "main", path).record()
+        )
+    };
+    let mut first_round = vec![
+        profile.clone(),
+        site.clone(),
+        record.clone(),
+        sheet("/metadata.json"),
+        sheet("/redirects.json"),
+    ];
+    first_round.sort();
+    // The first view: the site (and its profile) and the records together, then the
+    // revision's markdown.
     let ((status, body), rounds) = counting.rounds_of(views.get(&a, "/"), SETTLE).await;
     assert_eq!((status, body.contains("one")), (200, true), "{body}");
-    assert_eq!(
-        of_view(rounds),
-        [
-            vec![profile.clone(), site.clone(), record.clone()],
-            vec![file]
-        ]
-    );
-    // Again: the file is immutable, and comes from memory.
+    assert_eq!(of_view(rounds), [first_round.clone(), vec![file]]);
+    // Again: the markdown is immutable, and comes from memory.
     let ((status, body), rounds) = counting.rounds_of(views.get(&a, "/"), SETTLE).await;
     assert_eq!((status, body.contains("one")), (200, true), "{body}");
-    assert_eq!(
-        of_view(rounds),
-        [vec![profile.clone(), site.clone(), record.clone()]]
-    );
+    assert_eq!(of_view(rounds), [first_round]);
     // An image seen before: the site document (and its profile) only.
     views.get(&a, &format!("/{MEDIA}")).await;
     let ((status, _), rounds) = counting

@@ -1,0 +1,275 @@
+//! A preview host's pages as the platform delivers them: at the view, from the stored
+//! markdown and sheets, through `siteops-delivery`'s pipes (`html-pipe`, `json-pipe`,
+//! `robots-pipe`, the sitemap pipes), with the site's configuration of now
+//! ([`pipeline_config`]) and its buses over the store and the site's code ([`SiteBuses`]).
+//! So a previewed metadata sheet, a header rule, a folder mapping or an edit of
+//! `head.html` applies on the next view, as on the platform, without previewing again.
+//!
+//! Rendering is CPU work: a pipe runs on a blocking thread ([`deliver`]). The answer's
+//! CSP nonce is chosen here ([`new_nonce`], the platform's: 18 random bytes, base64) and
+//! given to the pipe, which puts it where the page's code asks (`nonce="aem"`,
+//! `'nonce-aem'`); the preview host's own policy uses the same one.
+
+mod buses;
+mod config;
+
+pub use buses::{Prefetched, REDIRECTS, SiteBuses, prefetch, redirect_in, stored_redirect};
+pub use config::{DEFAULT_METADATA, from_documents, pipeline_config};
+
+use base64::Engine;
+use siteops_delivery::{
+    DeliveryRequest, PipelineConfig, Response, html_pipe, json_pipe, robots_pipe, sitemap_pipe,
+};
+
+/// Which of the platform's pipes answers a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pipe {
+    /// A page (a path without extension, `.plain.html`) or a code `.html`.
+    Html,
+    /// A sheet (`.json`).
+    Json,
+    /// `/robots.txt`.
+    Robots,
+    /// `/sitemap.xml`, `/sitemap-index.xml`.
+    Sitemap,
+}
+
+impl Pipe {
+    /// The pipe of a request path, or `None` for what the delivery leaves to the host
+    /// (stored markdown, the branch's images, other code files, `/config.json`).
+    pub fn of(path: &str) -> Option<Pipe> {
+        let name = path.rsplit('/').next().unwrap_or("");
+        if crate::preview::images::media::is_media_name(name) {
+            return None;
+        }
+        match path {
+            "/robots.txt" => return Some(Pipe::Robots),
+            "/sitemap.xml" | "/sitemap-index.xml" => return Some(Pipe::Sitemap),
+            _ => {}
+        }
+        match name.rsplit_once('.') {
+            None => Some(Pipe::Html),
+            Some((_, "html")) => Some(Pipe::Html),
+            Some((stem, "json")) if !stem.is_empty() => Some(Pipe::Json),
+            // A dot file (`/.hlxignore`) is no code file a host serves, nor a page.
+            Some(("", _)) => Some(Pipe::Html),
+            Some(_) => None,
+        }
+    }
+
+    /// The web paths whose records a view through this pipe reads first: the page's,
+    /// and the sheets every page reads (redirects, metadata).
+    pub fn first_records(self, path: &str, config_sources: &[String]) -> Vec<String> {
+        let mut paths = Vec::new();
+        if let Some(page) = page_of(path) {
+            paths.push(page);
+        }
+        if self == Pipe::Html {
+            paths.push(REDIRECTS.to_owned());
+            paths.extend(config_sources.iter().cloned());
+        }
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+}
+
+/// The web path of the page or sheet a request path asks for.
+fn page_of(path: &str) -> Option<String> {
+    let stem = path
+        .strip_suffix(".plain.html")
+        .or_else(|| path.strip_suffix(".html"))
+        .unwrap_or(path);
+    crate::preview::url::PagePath::parse(stem)
+        .ok()
+        .map(|page| page.web_path())
+}
+
+/// A new CSP nonce: 18 random bytes, base64-encoded (24 characters), as the platform's.
+pub fn new_nonce() -> String {
+    let mut bytes = [0u8; 18];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No randomness: a nonce nobody can know in advance is still better than none.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes[..16].copy_from_slice(&now.to_le_bytes());
+    }
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The answer of `pipe` to `request`, run on a blocking thread: the pipe renders, and
+/// reads its buses from there (the runtime drives the reads).
+///
+/// Deliveries at once are as many as twice the cores: a render of the largest page of
+/// the conformance corpus (367 KiB of markdown) takes about 0.1 s and a few MiB, so more
+/// at once would only add memory, not speed. The others wait their turn without holding
+/// a thread.
+pub async fn deliver(
+    pipe: Pipe,
+    request: DeliveryRequest,
+    config: PipelineConfig,
+    buses: SiteBuses,
+) -> Response {
+    static AT_ONCE: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        tokio::sync::Semaphore::new(cores * 2)
+    });
+    // The semaphore is never closed: a permit always comes.
+    let turn = AT_ONCE.acquire().await.ok();
+    let runtime = tokio::runtime::Handle::current();
+    let work = move || {
+        // Held by the work, not by its caller: a view given up still counts until its
+        // render ends.
+        let _turn = turn;
+        runtime.block_on(async {
+            match pipe {
+                Pipe::Html => html_pipe(&request, &config, &buses).await,
+                Pipe::Json => json_pipe(&request, &config, &buses).await,
+                Pipe::Robots => robots_pipe(&request, &config, &buses).await,
+                Pipe::Sitemap => sitemap_pipe(&request, &config, &buses).await,
+            }
+        })
+    };
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|stopped| {
+            tracing::error!(error = %stopped, "a delivery stopped");
+            let mut response = Response::new(500);
+            response.set_header("x-error", "the delivery stopped");
+            response
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_go_to_their_pipes() {
+        for (path, pipe) in [
+            ("/", Some(Pipe::Html)),
+            ("/blog/post", Some(Pipe::Html)),
+            ("/blog/post.plain.html", Some(Pipe::Html)),
+            ("/static.html", Some(Pipe::Html)),
+            ("/404.html", Some(Pipe::Html)),
+            ("/index", Some(Pipe::Html)),
+            ("/query-index.json", Some(Pipe::Json)),
+            ("/robots.txt", Some(Pipe::Robots)),
+            ("/sitemap.xml", Some(Pipe::Sitemap)),
+            ("/sitemap-index.xml", Some(Pipe::Sitemap)),
+            ("/blog/post.md", None),
+            ("/styles/styles.css", None),
+            ("/media_0123456789abcdef0123456789abcdef01234567.png", None),
+            ("/docs/robots.txt", None),
+        ] {
+            assert_eq!(Pipe::of(path), pipe, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_view_reads_the_page_and_the_sheets_every_page_reads_first() {
+        let sources = [DEFAULT_METADATA.to_owned()];
+        assert_eq!(
+            Pipe::Html.first_records("/blog/post.plain.html", &sources),
+            ["/blog/post", DEFAULT_METADATA, REDIRECTS]
+        );
+        assert_eq!(
+            Pipe::Json.first_records("/query-index.json", &sources),
+            ["/query-index.json"]
+        );
+    }
+
+    #[test]
+    fn nonces_are_the_platforms_shape_and_differ() {
+        let (a, b) = (new_nonce(), new_nonce());
+        assert_eq!(a.len(), 24);
+        assert_ne!(a, b);
+    }
+
+    /// The cost of a view of a large page (the pipeline conformance corpus's
+    /// `large.md`, 367 KiB of markdown) through the delivery: the record and markdown
+    /// read from a store on disk, the page rendered. Run in release to measure:
+    /// `cargo test --release -p siteops-server -- --ignored --nocapture cost_of_a_view`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "a measurement; needs ../shared beside the clone"]
+    async fn cost_of_a_view_of_a_large_page() {
+        use std::sync::Arc;
+        use std::time::Instant;
+
+        use crate::code::SiteCode;
+        use crate::preview::store::PreviewRecord;
+        use crate::store::{FsStore, Store, keys};
+
+        let large = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/conformance/pipeline/fixtures/content/large.md"
+        );
+        let Ok(markdown) = std::fs::read(large) else {
+            eprintln!("skipped: {large} is not there");
+            return;
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store: Arc<dyn Store> = Arc::new(FsStore::open(dir.path()).expect("store"));
+        let page = keys::preview_page("acme", "web", "main", "/large");
+        store
+            .put(page.file("r1", "page.md").as_str(), &markdown)
+            .await
+            .expect("markdown");
+        let record = PreviewRecord {
+            web_path: "/large".into(),
+            resource_path: "/large.md".into(),
+            kind: "page".into(),
+            revision: "r1".into(),
+            files: vec!["page.md".into()],
+            source: "primary".into(),
+            source_url: "https://content.example/large".into(),
+            source_last_modified: None,
+            last_modified: "2026-01-01T00:00:00.000Z".into(),
+            content_bus_id: "0".repeat(40),
+            media: Vec::new(),
+            trace: Default::default(),
+            warnings: Vec::new(),
+        };
+        let bytes = serde_json::to_vec(&record).expect("record");
+        store.put(&page.record(), &bytes).await.expect("record");
+        let code = Arc::new(SiteCode::new(store.clone()));
+        let mut times = Vec::new();
+        let mut size = 0;
+        for _ in 0..12 {
+            let began = Instant::now();
+            let first = Pipe::Html.first_records("/large", &[DEFAULT_METADATA.to_owned()]);
+            let prefetched = prefetch(store.as_ref(), ("acme", "web", "main"), &first)
+                .await
+                .expect("records");
+            let buses = SiteBuses::new(
+                store.clone(),
+                code.clone(),
+                ("acme", "web", "main"),
+                None,
+                prefetched,
+            );
+            let request = DeliveryRequest {
+                url: "http://main--web--acme.localhost:3000/large"
+                    .parse()
+                    .expect("URL"),
+                partition: siteops_delivery::Partition::Preview,
+                origin: None,
+                forwarded_host: None,
+                nonce: new_nonce(),
+            };
+            let answer = deliver(Pipe::Html, request, PipelineConfig::default(), buses).await;
+            assert_eq!(answer.status, 200);
+            size = answer.body.len();
+            times.push(began.elapsed());
+        }
+        times.sort();
+        eprintln!(
+            "a view of large.md ({} bytes of markdown, {size} bytes of page): median {:?}, fastest {:?}, slowest {:?}",
+            markdown.len(),
+            times[times.len() / 2],
+            times[0],
+            times[times.len() - 1]
+        );
+    }
+}
