@@ -234,6 +234,9 @@ fn site_section(
                 " · " a href={ (host) "/config.json" } { "config.json" }
             }
             @if let Some(repo) = &repo { (code_line(repo, code.get(repo))) }
+            @if let Some(site_body) = resources.iter().find(|r| r.kind == ResourceKind::Site) {
+                (delivery_line(&host, &site_body.body, pages))
+            }
             h3 { "Pages" }
             @if pages.is_empty() {
                 p { "No known pages (add mocks or worker entry examples)." }
@@ -250,6 +253,57 @@ fn site_section(
                     pre { (pretty(&masked(&resource.kind, &resource.body))) }
                 }
             }
+        }
+    }
+}
+
+/// What the preview host delivers around the site's pages, as its document sets it up:
+/// the metadata sheets and the redirects sheet to preview, each folder mapping (with a
+/// page under it), the header rules, `robots.txt` and `sitemap.xml`.
+fn delivery_line(host: &str, site: &serde_json::Value, pages: &[KnownPage]) -> Markup {
+    let sheet_page = |sheet: &str| sheet.strip_suffix(".json").unwrap_or(sheet).to_owned();
+    let sources: Vec<String> = match site.pointer("/metadata/source").and_then(|s| s.as_array()) {
+        Some(sources) => sources
+            .iter()
+            .filter_map(|s| s.as_str())
+            .map(sheet_page)
+            .collect(),
+        // The platform's default sheet.
+        None => vec!["/metadata".to_owned()],
+    };
+    let known = |path: &str| pages.iter().any(|p| p.path == path);
+    let folders: Vec<(&str, &str)> = site
+        .get("folders")
+        .and_then(|f| f.as_object())
+        .map(|f| {
+            f.iter()
+                .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let globs: Vec<&str> = site
+        .get("headers")
+        .and_then(|h| h.as_object())
+        .map(|h| h.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    html! {
+        p.delivery {
+            "Delivery: "
+            @for source in sources.iter().filter(|s| known(s)) {
+                a href={ (host) (source) } { "metadata sheet " (source) } " · "
+            }
+            @if known("/redirects") {
+                a href={ (host) "/redirects" } { "redirects sheet" } " · "
+            }
+            @for (folder, mapped) in &folders {
+                a href={ (host) (folder.trim_end_matches('/')) "/any-page" } {
+                    "folder " (folder) " → " (mapped)
+                }
+                " · "
+            }
+            @for glob in &globs { "headers " code { (glob) } " · " }
+            a href={ (host) "/robots.txt" } { "robots.txt" } " · "
+            a href={ (host) "/sitemap.xml" } { "sitemap.xml" }
         }
     }
 }
@@ -335,8 +389,14 @@ mod tests {
         use siteops_config::compile::Resource;
         let resource = |site: SiteId, kind| Resource {
             owner: siteops_config::compile::Owner::Site(site),
+            body: match kind {
+                ResourceKind::Site => serde_json::json!({
+                    "folders": {"/events/": "/events/summer"},
+                    "headers": {"/news/**": [{"key": "cache-control", "value": "max-age=300"}]},
+                }),
+                _ => serde_json::json!({}),
+            },
             kind,
-            body: serde_json::json!({}),
         };
         let website = site("acme", "website");
         let snapshot = Snapshot {
@@ -354,6 +414,7 @@ mod tests {
                     known("/", PageKind::Page),
                     known("/guides/", PageKind::Page),
                     known("/settings", PageKind::Sheet),
+                    known("/metadata", PageKind::Sheet),
                     known(
                         "/stores/1",
                         PageKind::NeedsHeaders(vec!["tenant".into(), "x-market".into()]),
@@ -376,6 +437,10 @@ mod tests {
             "/guides/index.md",
             "/guides/index.plain.html",
             "/settings",
+            "/metadata",
+            "/events/any-page",
+            "/robots.txt",
+            "/sitemap.xml",
         ] {
             assert!(
                 html.contains(&format!("href=\"{host}{link}\"")),
@@ -385,6 +450,12 @@ mod tests {
         assert!(!html.contains("/.md\""), "{html}");
         assert!(!html.contains("/settings.md"), "a sheet has no markdown");
         assert!(!html.contains("/stores/1\""), "no preview renders it");
+        assert!(html.contains("folder /events/ → /events/summer"), "{html}");
+        assert!(html.contains("headers <code>/news/**</code>"), "{html}");
+        assert!(
+            !html.contains("redirects sheet"),
+            "no known redirects sheet"
+        );
         assert!(html.contains("needs the request headers tenant, x-market"));
         assert!(html.contains("href=\"/.siteops/jobs/acme/website/main\""));
     }
