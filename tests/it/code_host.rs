@@ -104,14 +104,31 @@ async fn code_files_come_from_the_checkout_then_the_code_store() {
     let not_found_page = std::fs::read_to_string(checkout.join("404.html")).expect("404.html");
     assert_eq!(missing.text().await.expect("body"), not_found_page);
 
-    // Every page carries the checkout's head.html.
+    // Every page carries the checkout's head.html (its policy meta moved to a header,
+    // with the answer's nonce, as the platform moves it).
     let page = get(&server, WEBSITE, "/").await;
     assert_eq!(page.status(), StatusCode::OK);
+    let policies: Vec<String> = page
+        .headers()
+        .get_all("content-security-policy")
+        .iter()
+        .filter_map(|v| v.to_str().ok().map(str::to_owned))
+        .collect();
+    assert!(
+        policies
+            .iter()
+            .any(|p| p.starts_with("script-src 'nonce-") && p.contains("'strict-dynamic'")),
+        "{policies:?}"
+    );
     let html = page.text().await.expect("page");
     let head = std::fs::read_to_string(checkout.join("head.html")).expect("head.html");
-    let first_line = head.lines().find(|l| !l.trim().is_empty()).expect("a line");
+    let viewport = head
+        .lines()
+        .find(|l| l.contains("viewport"))
+        .expect("a line");
     let (head_part, body_part) = html.split_once("</head>").expect("a head");
-    assert!(head_part.contains(first_line.trim()), "{head_part}");
+    assert!(head_part.contains(viewport.trim()), "{head_part}");
+    assert!(!head_part.contains("nonce=\"aem\""), "{head_part}");
     assert!(body_part.contains("class=\"cards\""), "{body_part}");
 
     // A file the checkout lacks comes from the code store: the branch's, else main's.

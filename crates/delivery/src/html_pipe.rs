@@ -235,8 +235,9 @@ fn section_metadata(config: &PipelineConfig) -> bool {
     created.is_some_and(|c| dates::parse(SECTION_METADATA_FROM).is_some_and(|from| c >= from))
 }
 
-/// `mapPath`: the first folder that is the path, or a folder above it.
-fn map_path<'a>(folders: &'a [(String, String)], path: &str) -> Option<&'a str> {
+/// `mapPath`: the first folder that is the path, or a folder above it, and what it maps
+/// to. (`siteops serve` previews that page when a page under the folder is viewed.)
+pub fn map_path<'a>(folders: &'a [(String, String)], path: &str) -> Option<&'a str> {
     folders.iter().find_map(|(folder, mapping)| {
         let covers = path == folder
             || (folder.ends_with('/') && path.starts_with(folder.as_str()))

@@ -259,7 +259,7 @@ fn site_section(
 
 /// What the preview host delivers around the site's pages, as its document sets it up:
 /// the metadata sheets and the redirects sheet to preview, each folder mapping (with a
-/// page under it), the header rules, `robots.txt` and `sitemap.xml`.
+/// page under it), the header rules and `robots.txt`.
 fn delivery_line(host: &str, site: &serde_json::Value, pages: &[KnownPage]) -> Markup {
     let sheet_page = |sheet: &str| sheet.strip_suffix(".json").unwrap_or(sheet).to_owned();
     let sources: Vec<String> = match site.pointer("/metadata/source").and_then(|s| s.as_array()) {
@@ -302,8 +302,7 @@ fn delivery_line(host: &str, site: &serde_json::Value, pages: &[KnownPage]) -> M
                 " · "
             }
             @for glob in &globs { "headers " code { (glob) } " · " }
-            a href={ (host) "/robots.txt" } { "robots.txt" } " · "
-            a href={ (host) "/sitemap.xml" } { "sitemap.xml" }
+            a href={ (host) "/robots.txt" } { "robots.txt" }
         }
     }
 }
@@ -440,7 +439,6 @@ mod tests {
             "/metadata",
             "/events/any-page",
             "/robots.txt",
-            "/sitemap.xml",
         ] {
             assert!(
                 html.contains(&format!("href=\"{host}{link}\"")),

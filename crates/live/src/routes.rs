@@ -338,6 +338,19 @@ async fn preview_host(
                         .load(&page.web_path())
                         .await;
                         if matches!(stored, Ok(None)) {
+                            // A folder mapping serves it: the mapped page is previewed on
+                            // view too, so that the delivery maps to its current state.
+                            if let Some(target) = mapped_page(&site, &page) {
+                                let _ = preview_on_view(
+                                    state,
+                                    &site,
+                                    host,
+                                    &headers,
+                                    viewer.as_ref(),
+                                    &target,
+                                )
+                                .await;
+                            }
                             Ok(None)
                         } else {
                             Err(error)
@@ -382,6 +395,28 @@ async fn preview_host(
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+/// The page a folder mapping of the site serves `page` from, when one does (a mapping to
+/// a file name is the code's, not a page to preview).
+fn mapped_page(
+    site: &Site,
+    page: &siteops_server::preview::PagePath,
+) -> Option<siteops_server::preview::PagePath> {
+    let folders: Vec<(String, String)> = site
+        .effective
+        .folders
+        .as_ref()?
+        .0
+        .iter()
+        .map(|(folder, target)| (folder.clone(), target.clone()))
+        .collect();
+    let target = siteops_delivery::html_pipe::map_path(&folders, &page.web_path())?;
+    let is_file = target
+        .rsplit('/')
+        .next()
+        .is_some_and(|name| name.contains('.'));
+    (!is_file).then(|| siteops_server::preview::PagePath::parse(target).ok())?
 }
 
 /// Whether the branch's previewed redirects sheet moves `page` elsewhere.
