@@ -92,7 +92,7 @@ async fn run(per_cell: Duration) -> usize {
     let paths = [
         Path {
             name: "preview host page",
-            url: format!("{base}/index"),
+            url: format!("{base}/"),
             host: host.clone(),
             token: None,
         },
