@@ -56,6 +56,8 @@ fn main() {
         .unwrap_or(2.0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // As `siteops serve`'s runtime.
+        .max_blocking_threads(siteops_server::server::MAX_BLOCKING_THREADS)
         .build()
         .expect("runtime");
     let failures = runtime.block_on(run(Duration::from_secs_f64(seconds)));

@@ -51,7 +51,7 @@ fn server_sign_in(args: &ServeArgs) -> Option<&str> {
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<Outcome> {
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = siteops_server::server::runtime()?;
     runtime.block_on(serve(args))
 }
 

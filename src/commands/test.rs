@@ -27,7 +27,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Outcome> {
         cases.retain(|case| shard.takes(&case.name));
         println!("shard {shard}: {} of {all} cases", cases.len());
     }
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = siteops_server::server::runtime()?;
     let rendered = runtime.block_on(render_all(&args.root, &cases, super::jobs(args.jobs)))?;
     let color = use_color(&std::io::stdout());
     let mut checks = Vec::new();
