@@ -143,6 +143,29 @@ fn array_index(key: &str) -> Option<u32> {
     u32::try_from(n).ok().filter(|&n| n != u32::MAX)
 }
 
+/// JavaScript's `String(value)` of a JSON value (`null` is `"null"`; in an array, empty).
+pub(crate) fn js_string(value: JsonRef<'_>) -> String {
+    match value.kind() {
+        Kind::Null => "null".to_owned(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Number(n) => {
+            let mut out = String::new();
+            siteops_template::number::write_js_number(n, &mut out);
+            out
+        }
+        Kind::Str(s) => s.to_owned(),
+        Kind::Array(array) => array
+            .elements()
+            .map(|e| match e.kind() {
+                Kind::Null => String::new(),
+                _ => js_string(e),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        Kind::Object(_) => "[object Object]".to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use siteops_template::json::Json;

@@ -14,7 +14,7 @@ use siteops_template::json::{Json, JsonRef, Kind};
 use url::Url;
 
 use crate::js_json::{
-    js_property_order, object_entries, write_compact, write_number, write_string,
+    js_property_order, js_string, object_entries, write_compact, write_number, write_string,
 };
 use crate::pipe_support::parse_int;
 
@@ -216,7 +216,7 @@ pub(crate) fn filter(
                 let mut written = String::new();
                 write_compact(name, &mut written)
                     .map_err(|e| FilterError::type_error(e.to_string()))?;
-                select(js_to_string(name), written)?;
+                select(js_string(name), written)?;
             }
         }
     }
@@ -393,29 +393,6 @@ fn truthy(value: JsonRef<'_>) -> bool {
         Kind::Number(n) => n != 0.0 && !n.is_nan(),
         Kind::Str(s) => !s.is_empty(),
         Kind::Array(_) | Kind::Object(_) => true,
-    }
-}
-
-/// `String(value)`: the property key a `:names` entry looks up.
-fn js_to_string(value: JsonRef<'_>) -> String {
-    match value.kind() {
-        Kind::Null => "null".to_owned(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Number(n) => {
-            let mut out = String::new();
-            siteops_template::number::write_js_number(n, &mut out);
-            out
-        }
-        Kind::Str(s) => s.to_owned(),
-        Kind::Array(array) => array
-            .elements()
-            .map(|e| match e.kind() {
-                Kind::Null => String::new(),
-                _ => js_to_string(e),
-            })
-            .collect::<Vec<_>>()
-            .join(","),
-        Kind::Object(_) => "[object Object]".to_owned(),
     }
 }
 

@@ -265,20 +265,11 @@ fn generate_index(index: &[String], host: &str) -> String {
     xml
 }
 
-/// lodash's `toString` of a JSON value: `null` as empty, numbers as JavaScript prints
-/// them, arrays joined by commas.
+/// lodash's `toString` of a JSON value: JavaScript's `String`, but `null` as empty.
 fn to_text(value: JsonRef<'_>) -> String {
     match value.kind() {
         Kind::Null => String::new(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Number(n) => {
-            let mut out = String::new();
-            siteops_template::number::write_js_number(n, &mut out);
-            out
-        }
-        Kind::Str(s) => s.to_owned(),
-        Kind::Array(array) => array.elements().map(to_text).collect::<Vec<_>>().join(","),
-        Kind::Object(_) => "[object Object]".to_owned(),
+        _ => crate::js_json::js_string(value),
     }
 }
 
