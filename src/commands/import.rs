@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
+use futures_util::TryFutureExt;
 use serde_json::Value;
 use siteops_config::compile::{Owner, ResourceKind};
 use siteops_config::import::{
@@ -13,7 +14,8 @@ use siteops_config::import::{
 };
 use siteops_config::model::SiteId;
 use siteops_config::repo::SETTINGS_FILE;
-use siteops_plan::remote::{Client, ClientError, Endpoints, Location, PathFamily};
+use siteops_config::rules::NameKind;
+use siteops_plan::remote::{Client, Endpoints, Location, PathFamily};
 
 use super::Outcome;
 use super::planning::{check_url, remote_client};
@@ -21,6 +23,10 @@ use crate::cli::ImportArgs;
 
 pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     let remote = &args.remote;
+    // The org becomes the first segment of every path and URL, as each listed name does.
+    NameKind::Org
+        .check(&args.org)
+        .map_err(|error| anyhow!("--org: {error}"))?;
     let worker = (args.transform_url.as_deref())
         .map(|url| check_url("--transform-url", url))
         .transpose()?;
@@ -146,14 +152,22 @@ fn write(root: &Path, file: &ImportedFile) -> Result<()> {
 }
 
 /// Reads the org's document, its profiles and the selected sites. Where each lives is the
-/// remote client's [`Location`]s: the path family is theirs, not the import's.
+/// remote client's [`Location`]s: the path family is theirs, not the import's. A name a
+/// listing gives becomes a URL path segment here and a file path later, so each is
+/// checked against the platform's rule for its kind first ([`listed`]): a listing that
+/// names what is no name stops the import before anything is asked for it or written.
 async fn read_org(client: &Client, org: &str, patterns: &[String]) -> Result<OrgSnapshot> {
     let document = client
         .get(&Location::of(&Owner::Org(org.into()), &ResourceKind::Org))
         .await?;
     let mut profiles = BTreeMap::new();
-    if let Some(listing) = client.get_listing(&Location::profiles_of(org)).await? {
-        for name in names(&listing, "profiles", "config/<org>/profiles.json")? {
+    let listed_profiles = Location::profiles_of(org);
+    if let Some(listing) = client.get_listing(&listed_profiles).await? {
+        let names = names(&listing, "profiles", "config/<org>/profiles.json")?;
+        for name in &names {
+            listed(client, &listed_profiles, NameKind::Profile, name)?;
+        }
+        for name in names {
             let owner = Owner::Profile {
                 org: org.into(),
                 name: name.clone(),
@@ -166,7 +180,8 @@ async fn read_org(client: &Client, org: &str, patterns: &[String]) -> Result<Org
             }
         }
     }
-    let listing = client.get(&Location::sites_of(org)).await?.ok_or_else(|| {
+    let listed_sites = Location::sites_of(org);
+    let listing = client.get(&listed_sites).await?.ok_or_else(|| {
         anyhow!("the service has no org `{org}` (its sites listing is not found)")
     })?;
     let all = names(&listing, "sites", "config/<org>/sites.json")?;
@@ -179,6 +194,10 @@ async fn read_org(client: &Client, org: &str, patterns: &[String]) -> Result<Org
         if !all.iter().any(|name| glob(pattern, name)) {
             bail!("--site {pattern}: the service has no such site in org `{org}`");
         }
+    }
+    // Only the selected names become paths: `--site` leaves a site out, whatever its name.
+    for name in &selected {
+        listed(client, &listed_sites, NameKind::Site, name)?;
     }
     let mut sites = BTreeMap::new();
     for name in selected {
@@ -198,7 +217,7 @@ async fn read_org(client: &Client, org: &str, patterns: &[String]) -> Result<Org
     })
 }
 
-async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>, ClientError> {
+async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>> {
     let Some(document) = client
         .get(&Location::of_site(id, &ResourceKind::Site))
         .await?
@@ -214,10 +233,10 @@ async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>,
         Location::of_site(id, &ResourceKind::Sitemap),
     );
     let (public, secrets, query, sitemap, workers) = tokio::try_join!(
-        client.get(&public),
-        client.get_listing(&listing),
-        client.get_yaml(&query),
-        client.get_yaml(&sitemap),
+        client.get(&public).err_into(),
+        client.get_listing(&listing).err_into(),
+        client.get_yaml(&query).err_into(),
+        client.get_yaml(&sitemap).err_into(),
         read_workers(client, id),
     )?;
     // The listing is keyed by id (`{"<id>": {…}}`); without one, the document's entries.
@@ -236,20 +255,22 @@ async fn read_site(client: &Client, id: &SiteId) -> Result<Option<SiteSnapshot>,
 }
 
 /// Every branch's worker entries, as the worker lists its branches; none without a worker.
-async fn read_workers(
-    client: &Client,
-    id: &SiteId,
-) -> Result<BTreeMap<String, Value>, ClientError> {
+async fn read_workers(client: &Client, id: &SiteId) -> Result<BTreeMap<String, Value>> {
     if client.endpoints().worker.is_none() {
         return Ok(BTreeMap::new());
     }
-    let Some(listing) = client.get_listing(&Location::branches_of(id)).await? else {
+    let listed_branches = Location::branches_of(id);
+    let Some(listing) = client.get_listing(&listed_branches).await? else {
         return Ok(BTreeMap::new());
     };
-    let branches = (listing.get("branches").and_then(Value::as_array))
+    let branches: Vec<&str> = (listing.get("branches").and_then(Value::as_array))
         .into_iter()
         .flatten()
-        .filter_map(Value::as_str);
+        .filter_map(Value::as_str)
+        .collect();
+    for branch in &branches {
+        listed(client, &listed_branches, NameKind::Branch, branch)?;
+    }
     let mut workers = BTreeMap::new();
     for branch in branches {
         let kind = ResourceKind::Worker(branch.to_string());
@@ -271,6 +292,19 @@ fn names(listing: &Value, array: &str, what: &str) -> Result<Vec<String>> {
         .filter_map(|item| item.get("name").and_then(Value::as_str))
         .map(str::to_string)
         .collect())
+}
+
+/// Whether `name`, from the listing at `listing`, is a name of `kind`; else an error
+/// naming the listing (by the URL asked) and the name, before the name becomes a path or a
+/// URL.
+fn listed(client: &Client, listing: &Location, kind: NameKind, name: &str) -> Result<()> {
+    kind.check(name).map(drop).map_err(|error| {
+        let at = client.url(listing).unwrap_or_else(|_| listing.path.clone());
+        anyhow!(
+            "the listing {at} names what is no {} name, so nothing is asked for it or written: {error}",
+            kind.what()
+        )
+    })
 }
 
 /// Whether `name` matches `pattern`, where `*` is any run of characters and `?` one.

@@ -178,11 +178,12 @@ async fn an_orgs_key_never_works_for_another_org_even_recorded_there() {
     document(&server, "/api/acme/config.json", json!({})).await;
     site(&server, "globex", "web", None).await;
     let (id, token) = mint(&server, "/api/acme/config/apiKeys.json", &root, &["admin"]).await;
-    // globex's document recording a key of the same id changes nothing.
+    // globex's document cannot record a key of the same id (records are the service's:
+    // one globex never minted is refused), and the key stays acme's alone.
     let acme = server.get("/api/acme/config.json", &root).await.body;
     let forged = json!({"apiKeys": {&id: acme["apiKeys"][&id].clone()}});
     let written = server.post("/api/globex/config.json", &root, &forged).await;
-    assert_eq!(written.status, StatusCode::OK, "{:?}", written.error);
+    assert_eq!(written.status, StatusCode::CONFLICT, "{:?}", written.error);
     assert_eq!(
         reads_site(&server, &token, "globex", "web").await,
         StatusCode::FORBIDDEN

@@ -307,3 +307,65 @@ async fn saving_a_checkout_file_is_announced_to_the_open_pages() {
         }
     }
 }
+
+/// Wakes whatever still waits on a FIFO (a reader blocked in its open, before the fix):
+/// a writer that opens and closes it lets each waiting open return, so the runtime can end.
+struct FifoWaker(std::path::PathBuf);
+
+impl Drop for FifoWaker {
+    fn drop(&mut self) {
+        let fifo = self.0.clone();
+        // Detached: with no reader waiting, the open waits, and nothing joins it.
+        std::thread::spawn(move || {
+            for _ in 0..64 {
+                let _ = std::fs::OpenOptions::new().write(true).open(&fifo);
+            }
+        });
+    }
+}
+
+/// A FIFO in the checkout is not a file to serve: 40 GETs at once answer 404 at once
+/// (its type is checked before it is opened, so no thread waits for a writer), and the
+/// administration API still answers meanwhile.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_in_the_checkout_answers_404_at_once_under_load() {
+    let repo = example_copy();
+    let fifo = repo.path().join("code/acme-website/fifo.css");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success(), "mkfifo failed");
+    let _waker = FifoWaker(fifo.clone());
+    let (server, _live) = TestServer::start_live(repo.path().to_path_buf()).await;
+
+    let gets = (0..40).map(|_| {
+        let request = server
+            .client
+            .get(server.url("/fifo.css"))
+            .header("host", WEBSITE)
+            .send();
+        async move {
+            tokio::time::timeout(Duration::from_secs(10), request)
+                .await
+                .map(|answer| answer.expect("answered").status())
+        }
+    });
+    let statuses = futures_util::future::join_all(gets).await;
+    for status in &statuses {
+        assert_eq!(
+            status.as_ref().ok(),
+            Some(&StatusCode::NOT_FOUND),
+            "a GET of a FIFO did not answer 404 within 10 s: {statuses:?}"
+        );
+    }
+    let token = server.token(crate::harness::ORG_ADMIN);
+    let config = tokio::time::timeout(
+        Duration::from_secs(10),
+        server.get("/admin/config/acme/sites/website.json", &token),
+    )
+    .await
+    .expect("a config read answered while the FIFO was asked for");
+    assert_eq!(config.status, StatusCode::OK, "{config:?}");
+}

@@ -311,3 +311,72 @@ async fn made_values_and_worker_configurations_round_trip() {
         .expect(0);
     assert!(run.stdout.ends_with("\nNo changes.\n"), "{}", run.stdout);
 }
+
+/// Issue 43, finding 3 (c): the routine loop that revived a leaked key. The org mints a
+/// key; `siteops import` writes its record into `org.toml` (a note); the org revokes the
+/// key (401); the next plan proposes no `+ apiKeys` and names the record as revoked, and
+/// apply writes nothing back: the key stays 401.
+#[tokio::test]
+async fn a_revoked_org_key_stays_revoked_through_import_plan_and_apply() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let minted = f
+        .server
+        .post(
+            "/admin/config/acme/apiKeys.json",
+            &f.token,
+            &serde_json::json!({"description": "leaked", "roles": ["config_admin"]}),
+        )
+        .await;
+    assert!(minted.status.is_success(), "{:?}", minted.error);
+    let id = minted.body["id"].as_str().expect("an id").to_string();
+    let key = minted.body["value"]
+        .as_str()
+        .expect("its token")
+        .to_string();
+    let read = |token: String| {
+        let server = &f.server;
+        async move {
+            server
+                .get("/admin/config/acme/sites/website.json", &token)
+                .await
+                .status
+        }
+    };
+    assert_eq!(read(key.clone()).await, 200);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("imported");
+    f.import(&root, &[]).await.expect(0);
+    let org = std::fs::read_to_string(root.join("sites/acme/org.toml")).unwrap();
+    assert!(org.contains(&format!("id = \"{id}\"")), "{org}");
+
+    let revoked = f
+        .server
+        .send(
+            reqwest::Method::DELETE,
+            &format!("/admin/config/acme/apiKeys/{id}.json"),
+            Some(&f.token),
+            None,
+        )
+        .await;
+    assert_eq!(revoked.status, 204, "{:?}", revoked.error);
+    assert_eq!(read(key.clone()).await, 401);
+
+    let plan = f
+        .on(&root, "plan", &["--detailed-exitcode"])
+        .await
+        .expect(0);
+    assert!(!plan.stdout.contains("+ apiKeys"), "{}", plan.stdout);
+    assert!(
+        plan.stdout.contains(&format!(
+            "records key `{id}`, which the service does not hold"
+        )),
+        "{}",
+        plan.stdout
+    );
+    f.on(&root, "apply", &["--yes"]).await.expect(0);
+    assert_eq!(read(key).await, 401);
+    let stored = f.server.get("/admin/config/acme.json", &f.token).await;
+    assert!(stored.body["apiKeys"].get(&id).is_none(), "{}", stored.body);
+}

@@ -181,11 +181,17 @@ async fn people_sign_in_through_the_provider_and_get_their_roles() {
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.error);
 
-    // The same return again: the provider's code is used up, nothing is minted.
+    // The same return again, with its pending cookie: a return is good once (refused
+    // before the provider is asked, whether or not it would take its code again).
     let replayed = back(&browser, &back_to, Some(&pending)).await;
     assert_eq!(
         replayed.status(),
-        StatusCode::BAD_GATEWAY,
+        StatusCode::FORBIDDEN,
+        "{}",
+        error_of(&replayed)
+    );
+    assert!(
+        error_of(&replayed).contains("finished already"),
         "{}",
         error_of(&replayed)
     );
@@ -304,4 +310,71 @@ async fn the_email_sign_in_is_refused_beyond_loopback() {
         .await
         .expect("answered");
     assert_eq!(login.status(), StatusCode::NOT_FOUND);
+}
+
+/// The `Set-Cookie` line of the cookie `name`, whole (its attributes too).
+fn set_cookie_line(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(str::to_string)
+}
+
+/// Reached over TLS (a proxy's `X-Forwarded-Proto: https`), the `auth_token` cookie is
+/// `Secure`; reached over plain HTTP, it is not (a browser would drop it on loopback).
+#[tokio::test]
+async fn the_auth_token_cookie_is_secure_behind_tls() {
+    let Some(provider) = provider_or_skip(ORG_ADMIN, true) else {
+        return;
+    };
+    let server = server_for(&provider).await;
+    for (proto, secure) in [(Some("https"), true), (None, false)] {
+        let browser = browser();
+        let (back_to, pending) = begin(&server, &browser).await;
+        let mut request = browser
+            .get(&back_to)
+            .header(COOKIE, format!("siteops_sign_in={pending}"));
+        if let Some(proto) = proto {
+            request = request.header("x-forwarded-proto", proto);
+        }
+        let signed_in = request.send().await.expect("answered");
+        assert_eq!(
+            signed_in.status(),
+            StatusCode::OK,
+            "{}",
+            error_of(&signed_in)
+        );
+        let line = set_cookie_line(&signed_in, "auth_token").expect("the auth_token cookie");
+        let attributes: Vec<&str> = line.split(';').map(str::trim).collect();
+        assert_eq!(attributes.contains(&"Secure"), secure, "{proto:?}: {line}");
+        assert!(attributes.contains(&"HttpOnly"), "{line}");
+    }
+}
+
+/// An `email` claim that is not one clean address (spaces, a newline) is refused, never
+/// trimmed into the address it holds (an org administrator's here).
+#[tokio::test]
+async fn an_email_claim_with_spaces_or_a_newline_is_refused() {
+    let Some(provider) = provider_or_skip(&format!(" {ORG_ADMIN} \n"), true) else {
+        return;
+    };
+    let server = server_for(&provider).await;
+    let browser = browser();
+    let (back_to, pending) = begin(&server, &browser).await;
+    let refused = back(&browser, &back_to, Some(&pending)).await;
+    assert_eq!(
+        refused.status(),
+        StatusCode::FORBIDDEN,
+        "{}",
+        error_of(&refused)
+    );
+    assert!(
+        error_of(&refused).contains("is not one e-mail address"),
+        "{}",
+        error_of(&refused)
+    );
+    assert!(set_cookie(&refused, "auth_token").is_none());
 }

@@ -557,3 +557,92 @@ async fn an_endpoint_whose_origin_holds_a_placeholder_is_refused() {
         "{error}"
     );
 }
+
+/// An endpoint on loopback that answers every GET, after `delay`, with `body` (JSON), and
+/// counts how many requests it holds at once: the most, as it ends.
+async fn counting_endpoint(
+    body: Vec<u8>,
+    delay: std::time::Duration,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = listener.local_addr().expect("address");
+    let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let body = Arc::new(body);
+    let seen = most.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let (now, most, body) = (now.clone(), most.clone(), body.clone());
+            tokio::spawn(async move {
+                let held = now.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(held, Ordering::SeqCst);
+                // The request head (a GET has no body); at most 64 KiB of it.
+                let mut head = Vec::new();
+                let mut buffer = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65536 {
+                    match stream.read(&mut buffer).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => head.extend_from_slice(&buffer[..n]),
+                    }
+                }
+                tokio::time::sleep(delay).await;
+                let header = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(header.as_bytes()).await;
+                let _ = stream.write_all(&body).await;
+                let _ = stream.shutdown().await;
+                now.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    });
+    (format!("http://{address}"), seen)
+}
+
+/// 32 pages at once whose endpoint answers a large JSON array: each ends 200 or 503, and
+/// no more endpoint documents are held at once than the worker's bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endpoint_documents_held_at_once_are_bounded() {
+    let items: Vec<Value> = (0..20_000)
+        .map(|i| json!({"path": format!("/p/{i}"), "title": "x".repeat(64)}))
+        .collect();
+    let body = serde_json::to_vec(&json!({"items": items})).expect("JSON");
+    assert!(body.len() > 1024 * 1024, "{}", body.len());
+    let (origin, most) = counting_endpoint(body, std::time::Duration::from_millis(200)).await;
+    let entries = json!([{"path": "/p/", "endpoint": format!("{origin}/items.json"), "arrayKey": "items", "pathKey": "path"}]);
+    let (server, _) = setup(entries, &[]).await;
+    let pages = (0..32).map(|i| {
+        let request = server
+            .client
+            .get(server.url(&format!("/transform/acme/web/main/p/{i}")))
+            .send();
+        async move {
+            let response = request.await.expect("answered");
+            let status = response.status();
+            let error = response
+                .headers()
+                .get("x-error")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            (status, error)
+        }
+    });
+    let answers = futures_util::future::join_all(pages).await;
+    for (status, error) in &answers {
+        assert!(
+            *status == StatusCode::OK || *status == StatusCode::SERVICE_UNAVAILABLE,
+            "{status} {error:?}"
+        );
+    }
+    let bound = siteops_server::worker::bound::parses_at_once();
+    let held = most.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        held <= bound,
+        "{held} endpoint documents were held at once; the bound is {bound}"
+    );
+}

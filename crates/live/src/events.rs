@@ -2,8 +2,10 @@
 //! [`EVENTS_PATH`] (on every host `serve` answers), and the small script `serve` puts into
 //! preview pages, which reloads the page when a newer reload than its own is announced.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -25,12 +27,113 @@ pub enum Audience {
     Anyone,
 }
 
+/// How many event streams may be open, and for how long: each holds a connection, so
+/// they are bounded per client and in all, and closed after `lifetime` (the page's
+/// `EventSource` connects again by itself, and its first event catches it up).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Open streams of one client (peer address).
+    pub per_client: usize,
+    /// Open streams of every client.
+    pub total: usize,
+    /// How long a stream stays open.
+    pub lifetime: Duration,
+}
+
+impl Default for StreamLimits {
+    fn default() -> StreamLimits {
+        StreamLimits {
+            per_client: 16,
+            total: 256,
+            lifetime: Duration::from_secs(600),
+        }
+    }
+}
+
+/// Why a stream was not opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    #[error("this client has {0} event streams open already (the most per client): close one")]
+    Client(usize),
+    #[error("{0} event streams are open already (the most this service keeps): retry later")]
+    Full(usize),
+}
+
+/// The event streams open now, by client.
+#[derive(Debug, Default)]
+pub struct OpenStreams {
+    pub limits: StreamLimits,
+    open: Mutex<Counts>,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    total: usize,
+    by_client: HashMap<Option<IpAddr>, usize>,
+}
+
+impl OpenStreams {
+    pub fn new(limits: StreamLimits) -> OpenStreams {
+        OpenStreams {
+            limits,
+            open: Mutex::default(),
+        }
+    }
+
+    /// A place for one more stream of `client` (`None`: a peer not known), held until the
+    /// ticket drops; refused past either bound.
+    pub fn open(self: &Arc<Self>, client: Option<IpAddr>) -> Result<StreamTicket, Refused> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let of_client = open.by_client.get(&client).copied().unwrap_or(0);
+        if of_client >= self.limits.per_client {
+            return Err(Refused::Client(of_client));
+        }
+        if open.total >= self.limits.total {
+            return Err(Refused::Full(open.total));
+        }
+        open.total += 1;
+        *open.by_client.entry(client).or_default() += 1;
+        Ok(StreamTicket {
+            streams: self.clone(),
+            client,
+        })
+    }
+
+    /// How many streams are open now.
+    pub fn count(&self) -> usize {
+        self.open.lock().unwrap_or_else(|p| p.into_inner()).total
+    }
+}
+
+/// One open stream's place ([`OpenStreams::open`]), given back when dropped.
+#[derive(Debug)]
+pub struct StreamTicket {
+    streams: Arc<OpenStreams>,
+    client: Option<IpAddr>,
+}
+
+impl Drop for StreamTicket {
+    fn drop(&mut self) {
+        let mut open = self.streams.open.lock().unwrap_or_else(|p| p.into_inner());
+        open.total = open.total.saturating_sub(1);
+        if let Some(count) = open.by_client.get_mut(&self.client) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
 /// The event stream for one open page: the current generation first (so a page that
-/// missed a reload while connecting catches up), then every reload.
+/// missed a reload while connecting catches up), then every reload, until the stream's
+/// lifetime ends (`ticket` is given back when it does, or when the client leaves).
 pub fn stream(
     live: Arc<Live>,
     audience: Audience,
+    ticket: StreamTicket,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let lifetime = ticket.streams.limits.lifetime;
     let current = live
         .snapshot
         .read()
@@ -40,18 +143,23 @@ pub fn stream(
     let first = Event::default()
         .event("hello")
         .data(format!("{{\"generation\":{current}}}"));
-    let updates = stream::unfold(receiver, move |mut receiver| async move {
-        loop {
-            match receiver.recv().await {
-                Ok(event) => return Some((Ok(to_sse(&event, audience)), receiver)),
-                // Missed some: the next one still carries the newest generation.
-                Err(RecvError::Lagged(_)) => continue,
-                Err(RecvError::Closed) => return None,
+    let updates = stream::unfold(
+        (receiver, ticket),
+        move |(mut receiver, ticket)| async move {
+            loop {
+                match receiver.recv().await {
+                    Ok(event) => return Some((Ok(to_sse(&event, audience)), (receiver, ticket))),
+                    // Missed some: the next one still carries the newest generation.
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                }
             }
-        }
-    });
-    Sse::new(stream::once(async move { Ok(first) }).chain(updates))
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        },
+    );
+    let events = stream::once(async move { Ok(first) })
+        .chain(updates)
+        .take_until(tokio::time::sleep(lifetime));
+    Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
 
 fn to_sse(event: &LiveEvent, audience: Audience) -> Event {
@@ -170,6 +278,51 @@ pub fn inject(html: &str, page: &PageScript<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 43: streams were never closed nor bounded; 1,024 open took every connection.
+    #[test]
+    fn streams_are_bounded_per_client_and_in_all() {
+        let streams = Arc::new(OpenStreams::new(StreamLimits {
+            per_client: 2,
+            total: 3,
+            lifetime: Duration::from_secs(600),
+        }));
+        let (a, b): (IpAddr, IpAddr) = ([127, 0, 0, 1].into(), [127, 0, 0, 2].into());
+        let first = streams.open(Some(a)).expect("a's first");
+        let _second = streams.open(Some(a)).expect("a's second");
+        assert_eq!(streams.open(Some(a)).unwrap_err(), Refused::Client(2));
+        let _third = streams.open(Some(b)).expect("b's first");
+        assert_eq!(streams.open(None).unwrap_err(), Refused::Full(3));
+        // A closed stream gives its place back.
+        drop(first);
+        assert_eq!(streams.count(), 2);
+        assert!(streams.open(Some(a)).is_ok());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stream_closes_after_its_lifetime_and_gives_its_place_back() {
+        use axum::response::IntoResponse;
+        let mut live = Live::new(std::path::PathBuf::from("."), true);
+        live.streams = Arc::new(OpenStreams::new(StreamLimits {
+            lifetime: Duration::from_secs(5),
+            ..StreamLimits::default()
+        }));
+        let live = Arc::new(live);
+        let ticket = live.streams.open(None).expect("a place");
+        let body = stream(live.clone(), Audience::Operator, ticket)
+            .into_response()
+            .into_body();
+        // The body ends (time is paused: it jumps to the lifetime's end), hello first.
+        let bytes = tokio::time::timeout(
+            Duration::from_secs(3600),
+            axum::body::to_bytes(body, usize::MAX),
+        )
+        .await
+        .expect("the stream ended")
+        .expect("a body");
+        assert!(String::from_utf8_lossy(&bytes).contains("event: hello"));
+        assert_eq!(live.streams.count(), 0);
+    }
 
     #[test]
     fn a_failure_message_is_only_for_operators() {

@@ -55,6 +55,8 @@ pub struct Live {
     /// Every org this session has applied: pruned on each reload, so that an org whose
     /// last site leaves the repository loses it on the service too.
     applied_orgs: Mutex<BTreeSet<String>>,
+    /// The reload event streams open now, and their bounds and lifetime.
+    pub streams: Arc<events::OpenStreams>,
 }
 
 pub use siteops_server::app::RecentPreview;
@@ -120,6 +122,7 @@ impl Live {
             keys: OnceLock::new(),
             recent: Mutex::default(),
             applied_orgs: Mutex::default(),
+            streams: Arc::default(),
         }
     }
 

@@ -2,10 +2,11 @@
 //! [`Session`]: the dashboard at `/`, the trace pages of recent previews, the reload
 //! events, and the preview hosts' preview-on-view.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{FromRequestParts, Path, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -21,7 +22,7 @@ use crate::{Live, jobs_page, trace_page};
 use siteops_server::api::ApiError;
 use siteops_server::api::caller::{OptionalCaller, caller};
 use siteops_server::app::{AppState, RecentPreview, Session};
-use siteops_server::auth::Claims;
+use siteops_server::auth::{Action, Claims, Decision, Grants, KeyStanding, authorize_in};
 use siteops_server::code::CodeRepo;
 use siteops_server::preview::PreviewHost;
 use siteops_server::preview::service::SiteRef;
@@ -41,8 +42,8 @@ impl Session for Live {
             )
             .route(
                 EVENTS_PATH,
-                get(|_: Operator| async move {
-                    events::stream(events, events::Audience::Operator).into_response()
+                get(|_: Operator, request: Request| async move {
+                    open_events(&events, peer_of(&request), events::Audience::Operator)
                 }),
             )
             .route(
@@ -212,6 +213,29 @@ async fn trace(live: Arc<Live>, id: u64, request: Request) -> Response {
     }
 }
 
+/// A reload event stream for a client at `peer`, within the session's bounds: 429 past
+/// the bound per client, 503 past the bound of all.
+fn open_events(live: &Arc<Live>, peer: Option<IpAddr>, audience: events::Audience) -> Response {
+    match live.streams.open(peer) {
+        Ok(ticket) => events::stream(live.clone(), audience, ticket).into_response(),
+        Err(refused) => {
+            let status = match refused {
+                events::Refused::Client(_) => StatusCode::TOO_MANY_REQUESTS,
+                events::Refused::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
+            };
+            ApiError::new(status, refused.to_string()).into_response()
+        }
+    }
+}
+
+/// The address of the client that sent `request`, as the listener saw it.
+fn peer_of(request: &Request) -> Option<IpAddr> {
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip())
+}
+
 fn port_of(request: &Request) -> Option<u16> {
     port_of_headers(request.headers())
 }
@@ -231,6 +255,7 @@ async fn preview_host(
     request: Request,
 ) -> Response {
     // Only the parts needed, so nothing borrowed from the request is held across an await.
+    let peer = peer_of(&request);
     let uri = request.uri().clone();
     let headers = request.headers().clone();
     // The answer's nonce, chosen by the host: the reload script carries it.
@@ -250,13 +275,13 @@ async fn preview_host(
     // previews ask.
     let viewer = caller(&headers, &state.key);
     let operator = check_operator(state, viewer.as_ref()).is_ok();
+    // The events are the dashboard's: a stream holds a connection, so only whom the
+    // dashboard answers opens one (anyone, on a serve only this machine reaches).
     if path == EVENTS_PATH {
-        let audience = if operator {
-            events::Audience::Operator
-        } else {
-            events::Audience::Anyone
+        return match check_operator(state, viewer.as_ref()) {
+            Ok(()) => open_events(live, peer, events::Audience::Operator),
+            Err(error) => error.into_response(),
         };
-        return events::stream(live.clone(), audience).into_response();
     }
     let (generation, invalid) = {
         let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
@@ -317,9 +342,16 @@ async fn preview_host(
             .map(|()| site),
         Err(error) => Err(error),
     };
+    // A view by someone who may not preview is a read: it serves what is stored, and
+    // never writes to the store nor takes the org's preview turns.
+    let previews_on_view = match &site {
+        Ok(site) => may_preview(state, site, viewer.as_ref()).await,
+        Err(_) => false,
+    };
     // The page the source does not have, and no preview stored: the delivery answers
     // it (a redirect of the redirects sheet, a folder mapping, the code's 404.html).
     let previewed = match site {
+        Ok(_) if !previews_on_view => Ok(None),
         Ok(site) => match wanted.page(state, &site, &host.branch).await {
             // A redirect of the redirects sheet wins over the source, as on the platform:
             // the delivery answers it.
@@ -381,6 +413,11 @@ async fn preview_host(
         return response;
     }
     let response = respond(server::serve_stored(state, host, &asked).await);
+    let response = if previews_on_view {
+        response
+    } else {
+        how_to_preview(response, host, path)
+    };
     if !matches!(wanted, OnView::Page(_, Variant::Html))
         || !is_html(&response)
         || response.status().is_redirection()
@@ -394,6 +431,50 @@ async fn preview_host(
     let html = events::inject(&String::from_utf8_lossy(&bytes), &script);
     let mut response = Response::from_parts(parts, axum::body::Body::from(html));
     response.headers_mut().remove(header::CONTENT_LENGTH);
+    response
+}
+
+/// Whether a view by `viewer` previews the page it asks for: on a serve only this
+/// machine reaches, every view does (the local developer's browser sends no token); on
+/// one reached beyond it, only a view whose token holds a role that previews the site
+/// ([`Action::Operate`], as `POST /admin/preview` asks). Anyone else's view is a read.
+async fn may_preview(state: &AppState, site: &Site, viewer: Option<&Claims>) -> bool {
+    if !state.exposed {
+        return true;
+    }
+    let Some(viewer) = viewer else {
+        return false;
+    };
+    // A revoked API key (its record gone) is no viewer at all.
+    let holds = siteops_server::auth::standing(state.store.as_ref(), site, viewer).await;
+    if !matches!(holds, Ok(KeyStanding::Holds)) {
+        return false;
+    }
+    authorize_in(
+        Some(viewer),
+        &site.org,
+        &site.name,
+        Grants::of_site(site),
+        &state.org_admins,
+        Action::Operate,
+    ) == Decision::Allow
+}
+
+/// A stored answer of 404 to a view that did not preview: its `x-error` says how the page
+/// gets previewed (the body stays the delivery's, e.g. the code's `404.html`).
+fn how_to_preview(mut response: Response, host: &PreviewHost, path: &str) -> Response {
+    if response.status() != StatusCode::NOT_FOUND {
+        return response;
+    }
+    let message = format!(
+        "{path} has no stored preview on this branch; views of a service reached beyond this machine do not preview: sign in (/admin/login) with a role that previews {org}/{site}, or POST /admin/preview/{org}/{site}/{branch}{path}",
+        org = host.org,
+        site = host.site,
+        branch = host.branch,
+    );
+    if let Ok(value) = HeaderValue::from_str(&message.replace(['\r', '\n'], " ")) {
+        response.headers_mut().insert("x-error", value);
+    }
     response
 }
 

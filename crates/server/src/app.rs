@@ -44,6 +44,8 @@ pub struct AppState {
     pub code_sync: Arc<CodeSync>,
     /// Every site's code: local checkouts over the code store.
     pub code: Arc<SiteCode>,
+    /// Pages rendered, kept per page version: a view of an unchanged page is a lookup.
+    pub renders: Arc<crate::preview::delivery::RenderCache>,
     /// Where previews fetch pages and images: the network in `serve`, mock files in the
     /// golden harness.
     pub preview_transport: Arc<dyn Transport>,

@@ -172,8 +172,9 @@ codes! {
     UnknownGroup = "unknown-group" (Error),
     /// `secretId` of site authentication names a secret that the org does not declare.
     UnknownOrgSecret = "unknown-org-secret" (Error),
-    /// An `apiKeyId` that no `apiKeys` entry of the site, its profile or the org has.
-    UnknownApiKey = "unknown-api-key" (Error),
+    /// An `apiKeyId` that no `apiKeys` record of the org has: a key revoked, or never
+    /// minted (records are the service's, kept in `org.toml` as notes; no key gets in by it).
+    UnknownApiKey = "unknown-api-key" (Warning),
     /// A role granted that is neither one of the platform's nor a custom role name.
     UnknownRole = "unknown-role" (Warning),
     /// `requireAuth = "true"` or `"false"`: the platform takes a boolean; siteops reads it

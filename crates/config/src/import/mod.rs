@@ -22,6 +22,7 @@ use crate::model::files::{
     API_KEY_NAME_PATTERN, EnvRef, MadeApiKey, MadeBy, OrgFile, ProfileFile, SecretSource,
     SecretsFile, SiteFile, TransformEntryFile, TransformFile,
 };
+use crate::rules::{NameError, NameKind};
 
 #[cfg(test)]
 mod tests;
@@ -131,9 +132,13 @@ const SITE_KEYS: [&str; 16] = [
 
 /// The files of `snapshot`'s org: `sites/<org>/org.toml`, `<name>.profile.toml`, and for
 /// each site `site.toml` and, where the service holds them, `access.toml`, `public.toml`,
-/// `secrets.toml`, `query.toml` and `sitemap.toml`. Sorted by path.
+/// `secrets.toml`, `query.toml` and `sitemap.toml`. Sorted by path. Every org, profile,
+/// site and branch name is checked against the platform's rule for it ([`NameKind`])
+/// before it becomes a path: a snapshot naming one that is not (`..`, `a/b`) is an error
+/// naming the listing it came from, and gives no file.
 pub fn import(snapshot: &OrgSnapshot) -> Result<Imported, ImportError> {
     let org = &snapshot.org;
+    check_names(snapshot)?;
     let mut out = Imported::default();
     if let Some(document) = &snapshot.document {
         let path = format!("sites/{org}/org.toml");
@@ -151,6 +156,38 @@ pub fn import(snapshot: &OrgSnapshot) -> Result<Imported, ImportError> {
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
     out.templates.sort();
     Ok(out)
+}
+
+/// Every name of `snapshot` that becomes a path, each a name of its kind; else the first
+/// that is not, named with the listing that gave it.
+fn check_names(snapshot: &OrgSnapshot) -> Result<(), ImportError> {
+    let org = &snapshot.org;
+    let refused = |document: String, field: &str, error: NameError| ImportError {
+        document,
+        field: field.to_string(),
+        message: error.to_string(),
+    };
+    let sites = || crate::api_path::sites(org);
+    NameKind::Org
+        .check(org)
+        .map_err(|e| refused(sites(), "(org)", e))?;
+    for name in snapshot.profiles.keys() {
+        NameKind::Profile
+            .check(name)
+            .map_err(|e| refused(crate::api_path::profiles(org), "profiles", e))?;
+    }
+    for (name, site) in &snapshot.sites {
+        NameKind::Site
+            .check(name)
+            .map_err(|e| refused(sites(), "sites", e))?;
+        for branch in site.workers.keys() {
+            NameKind::Branch.check(branch).map_err(|e| {
+                let listing = crate::api_path::worker_branches(org, name);
+                refused(format!("transform: {listing}"), "branches", e)
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// A `siteops.toml` for a repository that has none: no settings (URLs are written out).
@@ -344,7 +381,11 @@ fn site_files(
         let file = transform_file(&at, entries, &mut keys, &[org, name])?;
         for template in file.entry.iter().filter_map(|e| e.template.as_deref()) {
             let path = format!("{dir}{template}");
-            if template.starts_with('/') && !templates.contains(&path) {
+            // Only a path inside the site's directory is one to copy there (the caller
+            // looks for it under the root); `/../x` is left to validation, which reports
+            // it missing.
+            let inside = !template.split('/').any(|part| part == ".." || part == ".");
+            if template.starts_with('/') && inside && !templates.contains(&path) {
                 templates.push(path);
             }
         }

@@ -335,3 +335,72 @@ fn bad_documents_are_named_with_their_field() {
         "config/acme/profiles/p.json: `(document)`: expected an object, found an array"
     );
 }
+
+/// Issue 43: a name that becomes a path is a name of its kind, wherever the snapshot
+/// holds it; one that is not gives no file and names its listing, field and the name.
+#[test]
+fn names_that_are_not_names_become_no_path() {
+    let hostile = [
+        "../../../x",
+        "a/b",
+        "..",
+        "%2e%2e",
+        "",
+        "UPPER",
+        &"a".repeat(251),
+    ];
+    for bad in hostile {
+        let mut profile = acme();
+        profile.profiles.insert(bad.to_string(), json!({}));
+        let mut site = acme();
+        site.sites
+            .insert(bad.to_string(), acme().sites["blog"].clone());
+        let mut branch = acme();
+        let workers = &mut branch.sites.get_mut("website").unwrap().workers;
+        workers.insert(bad.to_string(), json!([]));
+        let mut org = acme();
+        org.org = bad.to_string();
+        let cases = [
+            (profile, "config/acme/profiles.json", "profiles", "profile"),
+            (site, "config/acme/sites.json", "sites", "site"),
+            (
+                branch,
+                "transform: config/acme/website",
+                "branches",
+                "branch",
+            ),
+            (org, &*crate::api_path::sites(bad), "(org)", "org"),
+        ];
+        for (snapshot, document, field, what) in cases {
+            if what == "profile" && bad == "UPPER" {
+                // The platform's profile names take upper case.
+                assert!(import(&snapshot).is_ok());
+                continue;
+            }
+            let error = import(&snapshot).expect_err(&format!("{what} {bad:?}"));
+            assert_eq!(
+                (error.document.as_str(), error.field.as_str()),
+                (document, field),
+                "{what} {bad:?}"
+            );
+            let shown: String = bad.chars().take(40).collect();
+            let named = format!("invalid {what} name {shown:?}");
+            assert!(error.message.starts_with(&named), "{error}");
+        }
+    }
+}
+
+/// A worker entry's template outside the site's directory is no file to copy there.
+#[test]
+fn templates_outside_the_site_are_not_listed() {
+    let mut snapshot = acme();
+    let workers = &mut snapshot.sites.get_mut("website").unwrap().workers;
+    workers.get_mut("main").unwrap()[0]["template"] = json!("/../../../../etc/passwd");
+    let imported = import(&snapshot).unwrap();
+    assert_eq!(imported.templates, Vec::<String>::new());
+    let imported = import(&acme()).unwrap();
+    assert_eq!(
+        imported.templates,
+        ["sites/acme/website/templates/product.html"]
+    );
+}

@@ -8,11 +8,13 @@
 mod access;
 mod content;
 mod indexing;
+mod names;
 mod worker;
 
 pub use access::{access, public};
 pub use content::{check_suffix, code, content};
 pub use indexing::{query, sitemap};
+pub use names::{NameError, NameKind};
 pub use worker::worker_entries;
 
 use url::Url;

@@ -190,11 +190,11 @@ fn api_keys<T>(
         if !known.api_keys.contains(id.as_str()) {
             out.push(
                 file.locate(
-                    Diagnostic::error(
+                    Diagnostic::warning(
                         Code::UnknownApiKey,
-                        format!("no API key of the org has the id `{id}`"),
+                        format!("no API key recorded for the org has the id `{id}`: no key gets in by it"),
                     )
-                    .with_help("record the key under `[apiKeys]` of sites/<org>/org.toml")
+                    .with_help("a revoked key's id can go; a key the service minted is recorded under `[apiKeys]` of sites/<org>/org.toml (`siteops import` writes the records)")
                     .at_pointer(format!("{pointer}/{index}")),
                 ),
             );

@@ -38,6 +38,9 @@ pub fn diff(
     settings: &PlanSettings,
 ) -> Result<Plan, PlanError> {
     let replace = ReplaceSecrets::new(&settings.replace_secrets, desired)?;
+    let mut notes = Vec::new();
+    let without_records = without_key_records(desired, live, &mut notes);
+    let desired = without_records.as_ref().unwrap_or(desired);
     let extenders = extenders(desired);
     let absent = LiveSite::default();
     let family = live.family;
@@ -73,7 +76,6 @@ pub fn diff(
         }
         resources.push(planned);
     }
-    let mut notes = Vec::new();
     if settings.prune {
         let before = resources.len();
         for (id, site) in &live.sites {
@@ -99,6 +101,79 @@ pub fn diff(
         notes,
         resources,
     })
+}
+
+/// `desired` without the API key records a document's body carries (`apiKeys` of the
+/// org's, a profile's or a site's document: `siteops import` writes the org's into
+/// `org.toml` as notes), or `None` when none does. A key exists because the service minted
+/// it and is revoked by deleting its record, so a record is never a change to make (the
+/// service refuses one it does not hold): none is planned. A record of a key the service
+/// no longer holds (revoked, or never minted) gets a note naming the file and the id.
+fn without_key_records(
+    desired: &Compiled,
+    live: &LiveState,
+    notes: &mut Vec<String>,
+) -> Option<Compiled> {
+    let carries = |r: &Resource| {
+        matches!(
+            r.kind,
+            ResourceKind::Org | ResourceKind::Profile | ResourceKind::Site
+        ) && r.body.get("apiKeys").is_some()
+    };
+    if !desired.resources.iter().any(carries) {
+        return None;
+    }
+    let mut out = desired.clone();
+    for resource in out.resources.iter_mut().filter(|r| carries(r)) {
+        let Some(records) = resource
+            .body
+            .as_object_mut()
+            .and_then(|body| body.remove("apiKeys"))
+        else {
+            continue;
+        };
+        let held = live_key_ids(live, &resource.owner);
+        let file = match &resource.owner {
+            Owner::Org(org) => format!("sites/{org}/org.toml"),
+            Owner::Profile { org, name } => format!("sites/{org}/{name}.profile.toml"),
+            Owner::Site(id) => format!("sites/{}/{}/site.toml", id.org, id.site),
+        };
+        for (name, record) in records.as_object().into_iter().flatten() {
+            let id = record.get("id").and_then(Value::as_str).unwrap_or(name);
+            if !held.contains(id) {
+                notes.push(format!(
+                    "{file}: `[apiKeys.{name}]` records key `{id}`, which the service does not \
+                     hold (revoked, or never minted); apply never writes key records: remove it \
+                     (and the `apiKeyId` entries naming it)"
+                ));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The ids of the API keys the live document of `owner` records (by their `id`, or the
+/// name they are filed under).
+fn live_key_ids<'a>(live: &'a LiveState, owner: &Owner) -> BTreeSet<&'a str> {
+    let document = match owner {
+        Owner::Org(org) => live.orgs.get(org),
+        Owner::Profile { org, name } => live.profiles.get(&(org.clone(), name.clone())),
+        Owner::Site(id) => live.sites.get(id).and_then(|s| s.document.as_ref()),
+    };
+    let records = document
+        .and_then(|d| d.get("apiKeys"))
+        .and_then(Value::as_object);
+    records
+        .into_iter()
+        .flatten()
+        .flat_map(|(name, record)| {
+            [
+                Some(name.as_str()),
+                record.get("id").and_then(Value::as_str),
+            ]
+        })
+        .flatten()
+        .collect()
 }
 
 /// `access.json` and `code.json` are fields of the site document, planned with it.

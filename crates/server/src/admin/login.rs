@@ -78,15 +78,16 @@ pub(super) async fn login_page(
             .begin(&redirect, &state.key, now_seconds())
             .await
             .map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, e.to_string()))?;
+        let secure = secure(&state, &headers);
         let mut response = Redirect::to(&begun.authorize_url).into_response();
-        let headers = response.headers_mut();
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        let answer = response.headers_mut();
+        answer.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         // Lax: the provider's return is a top-level navigation from another site.
         if let Ok(cookie) = HeaderValue::from_str(&format!(
-            "{PENDING_COOKIE}={}; Path=/admin/profile; HttpOnly; SameSite=Lax; Max-Age={PENDING_SECONDS}",
-            begun.pending_cookie
+            "{PENDING_COOKIE}={}; Path=/admin/profile; HttpOnly; SameSite=Lax; Max-Age={PENDING_SECONDS}{secure}",
+            begun.pending_cookie,
         )) {
-            headers.insert(header::SET_COOKIE, cookie);
+            answer.insert(header::SET_COOKIE, cookie);
         }
         return Ok(response);
     }
@@ -116,6 +117,32 @@ pub(super) async fn login_page(
 }
 
 /// The request's `Host`, for the provider's return address.
+/// `; Secure` when the browser reaches this service over TLS, else nothing. `serve` speaks
+/// plain HTTP itself, so TLS is a proxy's in front: the provider's return configured at an
+/// `https` address (`--oidc-redirect-url`) says so for every request, and a proxy's
+/// `X-Forwarded-Proto: https` for its own. A client that sends the header falsely only
+/// keeps its own cookie from plain-HTTP requests.
+fn secure(state: &SignInState, headers: &HeaderMap) -> &'static str {
+    let configured = match state.identity.as_ref() {
+        Identity::Oidc(provider) => provider
+            .settings()
+            .redirect_url
+            .as_deref()
+            .is_some_and(|url| url.to_ascii_lowercase().starts_with("https://")),
+        _ => false,
+    };
+    let forwarded = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"));
+    if configured || forwarded {
+        "; Secure"
+    } else {
+        ""
+    }
+}
+
 fn request_host(headers: &HeaderMap) -> String {
     headers
         .get(header::HOST)
@@ -179,18 +206,20 @@ async fn provider_return(
             };
             ApiError::new(status, error.to_string())
         })?;
-    let mut response = signed_in(state, email, now);
+    let secure = secure(state, headers);
+    let mut response = signed_in(state, email, now, secure);
     // The pending state is used up.
     if let Ok(cookie) = HeaderValue::from_str(&format!(
-        "{PENDING_COOKIE}=; Path=/admin/profile; HttpOnly; SameSite=Lax; Max-Age=0"
+        "{PENDING_COOKIE}=; Path=/admin/profile; HttpOnly; SameSite=Lax; Max-Age=0{secure}"
     )) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     Ok(response)
 }
 
-/// Mints `email`'s token, and answers the profile page that shows it with the cookie set.
-fn signed_in(state: &SignInState, email: String, now: u64) -> Response {
+/// Mints `email`'s token, and answers the profile page that shows it with the cookie set
+/// (`secure`: the cookie's `; Secure`, or nothing).
+fn signed_in(state: &SignInState, email: String, now: u64, secure: &str) -> Response {
     let claims = Claims {
         sub: email,
         iat: now,
@@ -205,7 +234,7 @@ fn signed_in(state: &SignInState, email: String, now: u64) -> Response {
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     if let Ok(cookie) = HeaderValue::from_str(&format!(
-        "auth_token={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_SECONDS}"
+        "auth_token={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_SECONDS}{secure}"
     )) {
         headers.insert(header::SET_COOKIE, cookie);
     }
@@ -217,6 +246,7 @@ fn signed_in(state: &SignInState, email: String, now: u64) -> Response {
 pub(super) async fn sign_in(
     State(state): State<SignInState>,
     extensions: axum::http::Extensions,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     match state.identity.as_ref() {
@@ -267,7 +297,7 @@ pub(super) async fn sign_in(
             "`email` `{email}` is not an e-mail address"
         )));
     }
-    Ok(signed_in(&state, email, now))
+    Ok(signed_in(&state, email, now, secure(&state, &headers)))
 }
 
 fn profile_page(claims: &Claims, new_token: Option<&str>) -> Html<String> {

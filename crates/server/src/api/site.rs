@@ -12,12 +12,11 @@ use std::sync::Arc;
 use axum::extract::{FromRef, FromRequestParts, Path};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
-use siteops_config::model::api::AccessConfig;
 
 use super::caller::{caller, why_unauthenticated};
 use super::{ApiError, check_existing_names, check_names, strip_json};
 use crate::auth::{
-    Action, Claims, Decision, Grants, KeyStanding, OrgAdmins, SigningKey, authorize, authorize_in,
+    Action, Claims, Decision, Grants, KeyStanding, OrgAdmins, SigningKey, authorize_in,
 };
 use crate::sites::{self, Site};
 use crate::store::Store;
@@ -32,16 +31,17 @@ pub struct SiteAccess {
 }
 
 impl SiteAccess {
-    /// Whether `caller` may do `action` on `org/site` with `access`: 403 with the reason
-    /// if not.
+    /// Whether `caller` may do `action` on `org/site` with `grants` (the site's roles and
+    /// groups, [`Grants::of_site`]; none for a site that does not exist yet): 403 with the
+    /// reason if not.
     pub(crate) fn permit(
         &self,
         caller: &Claims,
         (org, site): (&str, &str),
-        access: Option<&AccessConfig>,
+        grants: Grants<'_>,
         action: Action,
     ) -> Result<(), ApiError> {
-        match authorize(Some(caller), org, site, access, &self.org_admins, action) {
+        match authorize_in(Some(caller), org, site, grants, &self.org_admins, action) {
             Decision::Allow => Ok(()),
             Decision::Forbidden(reason) => Err(ApiError::new(StatusCode::FORBIDDEN, reason)),
             // Only a missing caller is unauthenticated, and there is one.
@@ -144,14 +144,17 @@ impl<A: SiteAction> AuthorizedSite<A> {
             .await
     }
 
-    /// Whether the caller may also do `action` on the site with `access` (403 if not).
-    pub(crate) fn permit(
-        &self,
-        access: Option<&AccessConfig>,
-        action: Action,
-    ) -> Result<(), ApiError> {
+    /// Whether the caller may also do `action` on the site as it was authorised (403 if
+    /// not): the one rule, with the site's groups and its org's.
+    pub(crate) fn permit(&self, action: Action) -> Result<(), ApiError> {
+        let grants = Grants::of_site(&self.document);
         self.access
-            .permit(&self.caller, self.names(), access, action)
+            .permit(&self.caller, self.names(), grants, action)
+    }
+
+    /// What authorising the site takes (the store, the key, the org administrators).
+    pub(crate) fn access(&self) -> &SiteAccess {
+        &self.access
     }
 
     fn names(&self) -> (&str, &str) {

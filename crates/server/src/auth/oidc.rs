@@ -14,7 +14,13 @@
 //! a key derived from the service's signing key ([`PENDING_PURPOSE`]): any instance behind
 //! a load balancer can finish a sign-in another began, and the state can never pass for a
 //! token. It is good once per browser for [`PENDING_SECONDS`], and only for the browser
-//! that began it (the callback's `state` must equal the cookie's).
+//! that began it (the callback's `state` must equal the cookie's). A return is finished
+//! once: its `state` is spent on this instance at the first return that carries it (kept
+//! until the pending state expires), so replaying the return with its cookie fails; a
+//! provider's code is single use too, which holds across instances.
+//!
+//! The `email` claim must be one clean address (exactly one `@`, no space or control
+//! character anywhere): one that is not is refused, never trimmed into another identity.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -53,6 +59,9 @@ pub const PENDING_COOKIE: &str = "siteops_sign_in";
 const ANSWER_LIMIT: usize = 1024 * 1024;
 /// Longest a request to the provider may take.
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Most returns remembered as spent at once (each for at most [`PENDING_SECONDS`]); past
+/// it, returns are refused until some expire.
+const SPENT_LIMIT: usize = 100_000;
 
 /// What `serve` is told about its identity provider. The client secret comes from the
 /// environment and is never printed.
@@ -101,6 +110,16 @@ pub enum OidcError {
     NoEmail,
     #[error("the identity provider says the e-mail address {0} is not verified")]
     Unverified(String),
+    #[error(
+        "the identity provider's `email` claim {0:?} is not one e-mail address (one `@`, no spaces or control characters): not signed in"
+    )]
+    NotAnAddress(String),
+    #[error(
+        "this sign-in was finished already (a return is good once): sign in again from /admin/login"
+    )]
+    Spent,
+    #[error("too many sign-ins under way: try again in a few minutes")]
+    TooManyUnderWay,
 }
 
 impl OidcError {
@@ -113,6 +132,9 @@ impl OidcError {
                 | OidcError::Refused(_)
                 | OidcError::NoEmail
                 | OidcError::Unverified(_)
+                | OidcError::NotAnAddress(_)
+                | OidcError::Spent
+                | OidcError::TooManyUnderWay
         )
     }
 }
@@ -138,6 +160,8 @@ pub struct OidcProvider {
     settings: OidcSettings,
     http: reqwest::Client,
     metadata: Mutex<Option<(Instant, CoreProviderMetadata)>>,
+    /// The `state` of each return finished, until its pending state expires.
+    spent: Mutex<std::collections::HashMap<String, u64>>,
 }
 
 impl std::fmt::Debug for OidcProvider {
@@ -163,6 +187,7 @@ impl OidcProvider {
             settings,
             http,
             metadata: Mutex::new(None),
+            spent: Mutex::default(),
         }
     }
 
@@ -260,6 +285,8 @@ impl OidcProvider {
         if !super::constant_time_eq(pending.state.as_bytes(), state.as_bytes()) {
             return Err(OidcError::StateMismatch);
         }
+        // Spent before the provider is asked: two returns at once cannot both go on.
+        self.spend(&pending.state, pending.exp, now)?;
         let client = self.client(redirect_url).await?;
         let answer = client
             .exchange_code(AuthorizationCode::new(code.to_string()))
@@ -275,11 +302,38 @@ impl OidcProvider {
             .claims(&client.id_token_verifier(), &Nonce::new(pending.nonce))
             .map_err(|e| OidcError::IdToken(error_chain(&e)))?;
         let email = claims.email().ok_or(OidcError::NoEmail)?.to_string();
+        if !is_one_address(&email) {
+            return Err(OidcError::NotAnAddress(email));
+        }
         if claims.email_verified() == Some(false) {
             return Err(OidcError::Unverified(email));
         }
         Ok(email)
     }
+
+    /// Marks the return of `state` (good until `exp`) finished; [`OidcError::Spent`] when
+    /// it was already.
+    fn spend(&self, state: &str, exp: u64, now: u64) -> Result<(), OidcError> {
+        let mut spent = self.spent.lock().unwrap_or_else(|p| p.into_inner());
+        spent.retain(|_, until| *until > now);
+        if spent.contains_key(state) {
+            return Err(OidcError::Spent);
+        }
+        if spent.len() >= SPENT_LIMIT {
+            return Err(OidcError::TooManyUnderWay);
+        }
+        spent.insert(state.to_string(), exp);
+        Ok(())
+    }
+}
+
+/// Whether `text` is one e-mail address as a claim must give it: exactly one `@` with
+/// something on each side, and no whitespace or control character anywhere (a claim is
+/// never trimmed: ` admin@acme.example\n` is not `admin@acme.example`).
+pub(crate) fn is_one_address(text: &str) -> bool {
+    text.split_once('@').is_some_and(|(local, domain)| {
+        !local.is_empty() && !domain.is_empty() && !domain.contains('@')
+    }) && !text.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// An error with its causes, one line.
@@ -372,6 +426,44 @@ mod tests {
             .verify_json(&cookie)
             .expect("its own");
         assert_eq!((read.state.as_str(), read.exp), ("s", 1000));
+    }
+
+    #[test]
+    fn an_email_claim_is_one_clean_address_or_refused() {
+        for good in ["a@acme.example", "first.last+tag@sub.acme.example"] {
+            assert!(is_one_address(good), "{good}");
+        }
+        for bad in [
+            " admin@acme.example",
+            "admin@acme.example\n",
+            "admin @acme.example",
+            "admin@acme.example\u{0}",
+            "a@b@acme.example",
+            "@acme.example",
+            "admin@",
+            "admin",
+            "",
+        ] {
+            assert!(!is_one_address(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_return_is_spent_once() {
+        let provider = OidcProvider::new(OidcSettings {
+            issuer: "http://127.0.0.1:1".into(),
+            client_id: "c".into(),
+            client_secret: None,
+            redirect_url: None,
+        });
+        provider.spend("s", 100, 10).expect("first");
+        assert!(matches!(
+            provider.spend("s", 100, 20),
+            Err(OidcError::Spent)
+        ));
+        provider.spend("t", 100, 20).expect("another");
+        // Forgotten once its pending state has expired (and then refused as expired).
+        provider.spend("s", 200, 100).expect("expired, forgotten");
     }
 
     #[test]

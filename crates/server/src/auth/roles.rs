@@ -78,7 +78,10 @@ pub(crate) fn same_address(a: &str, b: &str) -> bool {
     a.trim().eq_ignore_ascii_case(b.trim())
 }
 
-pub fn authorize(
+/// [`authorize_in`] with an access block alone (no groups): the tests' shorthand. The
+/// service always decides with the site's groups ([`Grants::of_site`]).
+#[cfg(test)]
+fn authorize(
     caller: Option<&Claims>,
     org: &str,
     site: &str,
@@ -150,7 +153,7 @@ impl<'a> Grants<'a> {
 }
 
 /// A known role's name, as `admin.role` and the permission table spell it.
-fn role_name(role: KnownRole) -> &'static str {
+pub(crate) fn role_name(role: KnownRole) -> &'static str {
     match role {
         KnownRole::Admin => "admin",
         KnownRole::Author => "author",

@@ -70,7 +70,17 @@ impl Checkout {
             path: path.to_string(),
             source,
         };
-        let file = match File::open(&real) {
+        // The type is checked before the open: opening a FIFO waits for a writer, and a
+        // thread held there is a thread of the bounded blocking pool lost. The open itself
+        // does not wait either, in case the file was replaced since; the opened file is
+        // checked again below.
+        match std::fs::metadata(&real) {
+            Ok(metadata) if metadata.is_file() => {}
+            Ok(_) => return Ok(None),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(read_error(error)),
+        }
+        let file = match open_no_wait(&real) {
             Ok(file) => file,
             // Gone since it was resolved.
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -124,6 +134,21 @@ impl Checkout {
         let relative = inside.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
         CodePath::new(&relative).ok()
     }
+}
+
+/// Opens for reading without waiting for a writer (a FIFO swapped in after the check).
+#[cfg(unix)]
+fn open_no_wait(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_wait(path: &Path) -> io::Result<File> {
+    File::open(path)
 }
 
 /// How many names the file has (hard links); one where the platform cannot tell.
@@ -201,5 +226,28 @@ mod tests {
             Some(b"secret".to_vec())
         );
         assert!(Checkout::open(&root.join("missing")).is_err());
+    }
+
+    /// Opening a FIFO for reading waits for a writer: the type is checked first, so the
+    /// read answers absent at once (the thread is given a bounded time to answer).
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_reads_as_absent_without_waiting_for_a_writer() {
+        let dir = tempfile::tempdir().expect("dir");
+        let fifo = dir.path().join("fifo.css");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success(), "mkfifo failed");
+        let checkout = Checkout::open(dir.path()).expect("open");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(checkout.read(&path("fifo.css")).map_err(|e| e.to_string()));
+        });
+        let read = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the read of a FIFO waited for a writer");
+        assert_eq!(read, Ok(None));
     }
 }

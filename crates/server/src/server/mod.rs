@@ -209,6 +209,7 @@ pub async fn start_on(
     let state = Arc::new(AppState {
         code_sync: code_sync.clone(),
         code: Arc::new(crate::code::SiteCode::new(store.clone())),
+        renders: Default::default(),
         store,
         locks,
         usage_locks: Default::default(),

@@ -157,7 +157,7 @@ pub async fn serve(
             prefetched?,
         );
         return Ok(answer(
-            delivery::deliver(pipe, request, config, buses).await,
+            delivery::deliver(pipe, request, config, buses, &state.renders).await,
         ));
     }
     if is_code_path(path) {

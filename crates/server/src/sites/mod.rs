@@ -403,18 +403,52 @@ pub async fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Sit
     let Some(json) = document? else {
         return Ok(None);
     };
-    let mut site = Site::from_json(org, site, json)?;
+    let site = Site::from_json(org, site, json)?;
     let profile = match site.profile_name() {
         DEFAULT_PROFILE => default?,
         other => load_profile(store, org, other).await?,
     };
+    let lays = Layers {
+        profile: Some((site.profile_name().to_string(), profile.as_ref())),
+        org: None,
+    };
+    compose(store, site, lays).await.map(Some)
+}
+
+/// What a site is laid over in [`compose`] instead of what the store holds: a profile
+/// (by name; `None`, the profile does not exist) or the org's document, as a write
+/// would leave them. A layer left `None` is read from the store.
+#[derive(Debug, Clone, Default)]
+pub struct Layers<'a> {
+    pub profile: Option<(String, Option<&'a Profile>)>,
+    pub org: Option<Option<&'a OrgDocument>>,
+}
+
+/// `site` (its own document, as [`Site::from_json`] reads it) with what it uses: laid
+/// over the profile it extends and given the org's groups and secrets its access names,
+/// each from `layers` where given, else from the store. Reads what a write of the site,
+/// a profile or the org's document would make of a site ([`crate::auth::powers`]), as
+/// [`load`] reads what it is.
+pub async fn compose(store: &dyn Store, site: Site, layers: Layers<'_>) -> Result<Site, SiteError> {
+    let mut site = site;
+    let loaded;
+    let profile = match layers.profile {
+        Some((name, profile)) if name == site.profile_name() => profile,
+        _ => {
+            loaded = load_profile(store, &site.org, site.profile_name()).await?;
+            loaded.as_ref()
+        }
+    };
     if let Some(profile) = profile {
-        site = site.over(&profile)?;
+        site = site.over(profile)?;
     }
     if site.names_org_parts() {
-        site.org_shared = load_org(store, org).await?.map(|org| org.shared());
+        site.org_shared = match layers.org {
+            Some(org) => org.map(OrgDocument::shared),
+            None => load_org(store, &site.org).await?.map(|org| org.shared()),
+        };
     }
-    Ok(Some(site))
+    Ok(site)
 }
 
 /// `org/site`'s public configuration (`public` of what it uses).

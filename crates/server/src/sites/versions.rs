@@ -112,14 +112,26 @@ pub async fn index(store: &dyn Store, document: Versioned<'_>) -> Result<Version
     Ok(read::<VersionIndex>(store, &key).await?.unwrap_or_default())
 }
 
-/// Version `version` of `document`: what the index says of it, and the document it wrote
-/// (`None`: it deleted it); `None` when the version is not kept. Damaged when the index
-/// lists it and its record is gone or another's.
+/// What a version kept in the index holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recorded {
+    /// The document as it wrote it.
+    Document(Value),
+    /// It deleted the document.
+    Deleted,
+    /// Listed without its record: the write that took its number stopped (a crash, a
+    /// kill) between the index and the record, so the document never reached it. Not
+    /// damage: the guide's crash window, read as a version with nothing to give.
+    NeverReached,
+}
+
+/// Version `version` of `document`: what the index says of it, and what it holds; `None`
+/// when the version is not kept. Damaged when its record is another version's.
 pub async fn version(
     store: &dyn Store,
     document: Versioned<'_>,
     version: u64,
-) -> Result<Option<(VersionInfo, Option<Value>)>, SiteError> {
+) -> Result<Option<(VersionInfo, Recorded)>, SiteError> {
     let folder = document.folder();
     let index = index(store, document).await?;
     let Some(info) = index.versions.into_iter().find(|v| v.version == version) else {
@@ -127,15 +139,17 @@ pub async fn version(
     };
     let key = keys::version_record(&folder, version);
     match read::<VersionRecord>(store, &key).await? {
-        Some(record) if record.version == version => Ok(Some((info, record.document))),
+        Some(record) if record.version == version => {
+            let held = record
+                .document
+                .map_or(Recorded::Deleted, Recorded::Document);
+            Ok(Some((info, held)))
+        }
         Some(_) => Err(SiteError::Damaged {
             key,
             reason: format!("it is not version {version}'s record"),
         }),
-        None => Err(SiteError::Damaged {
-            key,
-            reason: format!("version {version} is listed and its record is missing"),
-        }),
+        None => Ok(Some((info, Recorded::NeverReached))),
     }
 }
 
@@ -248,7 +262,7 @@ mod tests {
             .expect("kept");
         assert_eq!(info.name.as_deref(), Some("first"));
         assert_eq!(info.created_by.as_deref(), Some("a@acme.example"));
-        assert_eq!(document, Some(serde_json::json!({ "n": 3 })));
+        assert_eq!(document, Recorded::Document(serde_json::json!({ "n": 3 })));
         // A deletion is a version without a document.
         record(store.as_ref(), doc, None, &Revision::default())
             .await
@@ -257,6 +271,36 @@ mod tests {
             .await
             .expect("read")
             .expect("kept");
-        assert!(info.deleted && document.is_none());
+        assert!(info.deleted && document == Recorded::Deleted);
+    }
+
+    /// A crash between the index's write and the record's leaves a version listed without
+    /// its record: it reads as one the document never reached, not as damage.
+    #[tokio::test]
+    async fn a_listed_version_without_its_record_was_never_reached() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store: Arc<dyn Store> = Arc::new(FsStore::open(dir.path()).expect("store"));
+        let doc = Versioned::Org { org: "acme" };
+        for n in 0..2 {
+            let value = serde_json::json!({ "n": n });
+            record(store.as_ref(), doc, Some(&value), &Revision::default())
+                .await
+                .expect("recorded");
+        }
+        let folder = keys::org_versions("acme");
+        store
+            .delete(&keys::version_record(&folder, 2))
+            .await
+            .expect("deleted");
+        let (info, held) = version(store.as_ref(), doc, 2)
+            .await
+            .expect("not damage")
+            .expect("listed");
+        assert_eq!((info.version, held), (2, Recorded::NeverReached));
+        let (_, held) = version(store.as_ref(), doc, 1)
+            .await
+            .expect("read")
+            .expect("listed");
+        assert_eq!(held, Recorded::Document(serde_json::json!({ "n": 0 })));
     }
 }

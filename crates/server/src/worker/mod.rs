@@ -2,8 +2,10 @@
 //! markup page. [`html`] holds the pure post-processing the worker applies to a render
 //! (media URL prefixes, `article:tag` metadata, path mappings) and the generic page it
 //! produces when no template can be fetched; [`config`] the per-branch configuration
-//! routes; [`render`] the page route.
+//! routes; [`render`] the page route; [`bound`] how many pages hold an endpoint document at
+//! once.
 
+pub mod bound;
 pub mod cache;
 pub mod config;
 pub mod html;
@@ -25,6 +27,7 @@ use cache::WorkerCache;
 struct WorkerState {
     app: Arc<AppState>,
     cache: Arc<WorkerCache>,
+    parses: Arc<bound::ParseBound>,
 }
 
 impl FromRef<WorkerState> for Arc<AppState> {
@@ -48,6 +51,12 @@ impl FromRef<WorkerState> for config::WorkerConfigs {
     }
 }
 
+impl FromRef<WorkerState> for Arc<bound::ParseBound> {
+    fn from_ref(state: &WorkerState) -> Arc<bound::ParseBound> {
+        state.parses.clone()
+    }
+}
+
 impl FromRef<WorkerState> for Arc<WorkerCache> {
     fn from_ref(state: &WorkerState) -> Arc<WorkerCache> {
         state.cache.clone()
@@ -59,6 +68,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
     let state = WorkerState {
         app: state,
         cache: Arc::default(),
+        parses: Arc::default(),
     };
     Router::new()
         .route("/config/{org}/{site}", any(config::branches))

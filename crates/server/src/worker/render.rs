@@ -16,6 +16,9 @@
 //! 6. The render is post-processed: media URL prefix, `article:tag` metadata, mappings.
 //!    The page, rendered or generic, is held to [`OUTPUT_LIMIT`] while it is built and
 //!    after post-processing (409 beyond).
+//!
+//! Steps 3 to 6 hold one of a bounded number of permits ([`super::bound`]): past the
+//! bound a page waits, then answers 503.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +27,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use super::bound::ParseBound;
 use super::cache::WorkerCache;
 use super::config::load_effective;
 use super::html;
@@ -58,6 +62,7 @@ const MAX_REDIRECTS: usize = 5;
 pub async fn handle(
     State(state): State<Arc<AppState>>,
     State(cache): State<Arc<WorkerCache>>,
+    State(parses): State<Arc<ParseBound>>,
     Path((org, site, branch, path)): Path<(String, String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -120,6 +125,12 @@ pub async fn handle(
         }
         _ => None,
     };
+    // The endpoint's document is held (fetched, parsed, rendered) under a permit: a
+    // bounded number at once, whoever asks.
+    let _permit = parses
+        .enter()
+        .await
+        .map_err(|busy| ApiError::busy(busy.to_string()))?;
     let mut body = fetch_json(&state, entry, &endpoint, &headers).await?;
     let document = Json::parse_in_place(&mut body).map_err(|_| {
         ApiError::new(

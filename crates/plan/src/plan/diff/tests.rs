@@ -473,3 +473,46 @@ fn what_the_service_makes_is_created_once_and_shown_masked() {
             .all(|r| r.action == Action::Update && r.makes_value())
     );
 }
+
+/// Key records in `org.toml` (as `siteops import` writes them) are notes: never planned,
+/// neither when the service holds the key nor when it revoked it (finding 3 of issue 43:
+/// the plan once proposed `+ apiKeys.<id>` for a revoked key, and apply revived it). A
+/// record of a key the service no longer holds is named in a note.
+#[test]
+fn key_records_are_never_planned_and_a_revoked_ones_is_named() {
+    let mut desired = documents();
+    desired.resources[0].body["apiKeys"] = json!({
+        "ci": {"id": "k-live", "roles": ["publish"]},
+        "leaked": {"id": "k-revoked", "roles": ["admin"]},
+    });
+    let mut live = LiveState::default();
+    live.orgs.insert(
+        "acme".into(),
+        json!({"version": 1, "title": "Acme",
+            "apiKeys": {"k-live": {"id": "k-live", "roles": ["publish"]}},
+            "secrets": {"reader": {"id": "reader", "type": "key"}}}),
+    );
+    let plan = diff(&desired, &live, &settings(false)).expect("plan");
+    let org = &plan.resources[0];
+    assert_eq!(org.action, Action::NoOp, "{:?}", org.changes);
+    assert_eq!(
+        plan.notes
+            .iter()
+            .filter(|n| n.contains("apiKeys"))
+            .collect::<Vec<_>>(),
+        [
+            "sites/acme/org.toml: `[apiKeys.leaked]` records key `k-revoked`, which the service \
+          does not hold (revoked, or never minted); apply never writes key records: remove it \
+          (and the `apiKeyId` entries naming it)"
+        ]
+    );
+    // A new org: the records are still not sent.
+    let plan = diff(&desired, &LiveState::default(), &settings(false)).expect("plan");
+    let org = &plan.resources[0];
+    assert_eq!(org.action, Action::Create);
+    assert!(
+        org.after.as_ref().unwrap().get("apiKeys").is_none(),
+        "{:?}",
+        org.after
+    );
+}

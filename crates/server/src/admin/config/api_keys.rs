@@ -129,6 +129,38 @@ pub(super) fn claims(sub: String, aud: String, id: &str, now: u64) -> Claims {
     }
 }
 
+/// Checks the `apiKeys` a whole-document write sends (`sent`) against the records the
+/// document holds (`stored`): each record sent must be a live key's, as the service
+/// answers it (so GET then POST of a document passes); a revoked key's record, or one the
+/// service never minted, is refused (409, naming `/apiKeys/<id>`): a key is made by
+/// minting it, never by writing its record, and a revoked one stays revoked.
+pub(super) fn check_sent(sent: Option<&Value>, stored: Option<&Value>) -> Result<(), ApiError> {
+    let Some(Value::Object(sent)) = sent else {
+        return match sent {
+            None | Some(Value::Null) => Ok(()),
+            Some(_) => {
+                Err(ApiError::bad_request("/apiKeys: expected an object")
+                    .with_code(code::TYPE_INVALID))
+            }
+        };
+    };
+    let stored = stored.and_then(Value::as_object);
+    match sent
+        .iter()
+        .find(|(id, record)| stored.and_then(|s| s.get(id.as_str())) != Some(*record))
+    {
+        None => Ok(()),
+        Some((id, _)) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "/apiKeys/{id}: not a live API key of this document as recorded (revoked, \
+                 or never minted); keys are minted with POST apiKeys.json, and their \
+                 records are the service's"
+            ),
+        )),
+    }
+}
+
 /// Sets (`Some`) or removes (`None`) record `id` in `document`'s `apiKeys`.
 pub(super) fn set_record(
     document: &mut Value,
@@ -159,7 +191,7 @@ pub(super) async fn site_list(
             let bytes = read_json_body(headers, body).await?;
             let request = parse_request(parse_json(&bytes)?)?;
             let authorized = authorized?;
-            authorized.permit(authorized.document.access(), Action::GrantAdmin)?;
+            authorized.permit(Action::GrantAdmin)?;
             mint(config, &SiteKeys(config, &authorized), request).await
         }
         _ => Err(ApiError::method_not_allowed("GET, HEAD, POST")),

@@ -22,6 +22,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
+use super::access::{OrgLayer, check_org_layer_write};
 use super::api_keys;
 use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
 use super::versions::{Versioning, restorable, revision};
@@ -238,6 +239,51 @@ impl Gate<'_> {
         }
     }
 
+    /// A write of a profile or of the org's document (`new`; `None`, a delete) that
+    /// changes, on a site that uses it, who is admin or whether the site is protected:
+    /// an org administrator, or an admin of each such site ([`check_org_layer_write`]).
+    /// Only what sites take from the document is compared: a profile's `access` and
+    /// `groups`, the org's `groups`.
+    async fn check_reach(
+        &self,
+        store: &dyn crate::store::Store,
+        doc: &Doc,
+        old: Option<&Value>,
+        new: Option<&Value>,
+    ) -> Result<(), ApiError> {
+        let taken: &[&str] = match doc {
+            Doc::Profile { .. } => &["access", "groups"],
+            Doc::Org { .. } => &["groups"],
+        };
+        let parts = |document: Option<&Value>| {
+            taken
+                .iter()
+                .map(|part| document.and_then(|d| d.get(*part)).cloned())
+                .collect::<Vec<_>>()
+        };
+        if parts(old) == parts(new) {
+            return Ok(());
+        }
+        let org_admin = self.permit(doc.org(), OrgAction::GrantAdmin).is_ok();
+        let (profile, org_document);
+        let layer = match doc {
+            Doc::Profile { org, name } => {
+                profile = new
+                    .map(|json| Profile::from_json(org, name, json.clone()))
+                    .transpose()?;
+                OrgLayer::Profile(name, profile.as_ref())
+            }
+            Doc::Org { org } => {
+                org_document = new
+                    .map(|json| OrgDocument::from_json(org, json.clone()))
+                    .transpose()?;
+                OrgLayer::Org(org_document.as_ref())
+            }
+        };
+        let caller = &self.caller;
+        check_org_layer_write(store, self.access, caller, doc.org(), layer, org_admin).await
+    }
+
     /// A write of the org document that changes its `users` needs an admin.
     fn check_users_change(
         &self,
@@ -400,7 +446,10 @@ async fn document(
             };
             // The body as sent: the service's fields too must be what the schema says.
             doc.check(value.clone())?;
-            family.check_profile(&value)?;
+            // A restore writes back what was stored, in either family (as a site's does).
+            if versioning.restore()?.is_none() {
+                family.check_profile(&value)?;
+            }
             let revision = revision(&gate.caller, name);
             let create = method == Method::PUT;
             let (doc_ref, value) = (&doc, &value);
@@ -429,13 +478,14 @@ async fn document(
             let gate = Gate::open(access, caller?.0, doc.org(), OrgAction::Write).await?;
             let revision = revision(&gate.caller, versioning.name()?);
             let _guard = config.locks.lock(&doc.key()).await;
-            let (key, doc, revision) = (&doc.key(), &doc, &revision);
+            let (key, doc, revision, gate) = (&doc.key(), &doc, &revision, &gate);
             transact(&config.store, move |view| {
                 Box::pin(async move {
                     let store = view.as_ref();
-                    if sites::read::<Value>(store, key).await?.is_none() {
+                    let Some(previous) = sites::read::<Value>(store, key).await? else {
                         return Err(ApiError::missing(format!("{} has no document", doc.what())));
-                    }
+                    };
+                    gate.check_reach(store, doc, Some(&previous), None).await?;
                     stored_versions::record(store, doc.versioned(), None, revision).await?;
                     store.delete(key).await?;
                     Ok(StatusCode::NO_CONTENT.into_response())
@@ -477,6 +527,8 @@ async fn write(
             gate.check_users_change(doc, previous.as_ref(), &new)?;
             stamp(&mut new, previous.as_ref());
             let new = doc.reads_back(new)?;
+            gate.check_reach(store, doc, previous.as_ref(), Some(&new))
+                .await?;
             stored_versions::record(store, doc.versioned(), Some(&new), revision).await?;
             save_json(store, key, &new).await?;
             Ok(new)

@@ -50,13 +50,13 @@ use crate::api::{
     check_names_for, read_json_body,
 };
 use crate::app::AppState;
-use crate::auth::{Action, Claims, Decision, authorize};
+use crate::auth::{Action, Claims, Decision, Grants, authorize_in};
 use crate::sites;
 use crate::sites::onboarding;
 use crate::sites::versions::Versioned;
 use crate::store::{KeyedLocks, Store, keys, transact};
-use access::check_access_change;
-use siteops_config::model::api::{AccessConfig, SiteConfig};
+use access::check_site_write;
+use siteops_config::model::api::SiteConfig;
 use siteops_config::schema::SchemaKind;
 use versions::{Versioning, revision};
 
@@ -354,11 +354,11 @@ async fn sites_of(
             _ if org_admin => true,
             None => false,
             Some(document) => {
-                authorize(
+                authorize_in(
                     Some(caller),
                     org,
                     site,
-                    document.access(),
+                    Grants::of_site(document),
                     &access.org_admins,
                     Action::Configure,
                 ) == Decision::Allow
@@ -455,17 +455,18 @@ pub(crate) async fn save_site(
         }
     };
     let body = parse_body::<SiteConfig>(&bytes, SchemaKind::ApiSite, parts::document_rules)?;
+    // A restore writes back what was stored, which the older family may have written
+    // without the parts the newer family requires of a body: it restores in both families.
+    let restoring = versioning.restore()?.is_some();
     let revision = &revision(&caller, name);
-    let permit = |access_block: Option<&AccessConfig>, action| {
-        access.permit(&caller, (&org, site), access_block, action)
-    };
+    let permit = |grants: Grants<'_>, action| access.permit(&caller, (&org, site), grants, action);
     // The org's lock first (the only place two are taken, always in this order):
     // counting the org's sites and creating one are one step.
     let _org = config.locks.lock(&keys::sites(&org)).await;
     let _guard = config.locks.lock(&keys::site(&org, site)).await;
     // Another instance may write the site meanwhile: the section runs again if so.
     let (config, org, method, body, permit) = (&config, org.as_str(), &method, &body, &permit);
-    let caller = &caller;
+    let (caller, access) = (&caller, &access);
     transact(&config.store, move |view| {
         let mut value = body.json.clone();
         Box::pin(async move {
@@ -473,30 +474,25 @@ pub(crate) async fn save_site(
             let previous = sites::load(store, org, site).await?;
             match &previous {
                 None => {
-                    permit(None, Action::CreateSite)?;
+                    permit(Grants::default(), Action::CreateSite)?;
                     check_room(config, org).await?;
                 }
                 Some(document) if *method == Method::PUT => {
                     check_key(store, document, caller).await?;
-                    permit(document.access(), Action::Configure)?;
+                    permit(Grants::of_site(document), Action::Configure)?;
                     return Err(ApiError::exists(format!(
                         "site {org}/{site} exists; POST replaces it"
                     )));
                 }
                 Some(document) => {
                     check_key(store, document, caller).await?;
-                    permit(document.access(), Action::Configure)?;
-                    check_access_change(
-                        permit,
-                        (org, site),
-                        (document.own_access(), document.access()),
-                        body.typed.access.as_ref(),
-                        "/access",
-                    )?;
+                    permit(Grants::of_site(document), Action::Configure)?;
                 }
             }
             without_nulls(&mut value);
-            family.check_site(&value)?;
+            if !restoring {
+                family.check_site(&value)?;
+            }
             if let Value::Object(map) = &mut value {
                 map.entry("version").or_insert(json!(1));
             }
@@ -505,6 +501,10 @@ pub(crate) async fn save_site(
             let stored = previous.as_ref().map(|p| &p.json);
             keep_parts(&mut value, stored, |id| keys::secret(org, site, id))?;
             stamp(&mut value, stored);
+            // Whatever the document changes, what it gives is computed and checked whole.
+            if let Some(before) = &previous {
+                check_site_write(store, access, caller, before, &value).await?;
+            }
             // What is written reads back, or it is not written.
             let value = sites::Site::from_json(org, site, value)?.json;
             let document = Versioned::Site { org, site };
@@ -526,6 +526,9 @@ pub(crate) async fn save_site(
 /// client that writes the configuration (`siteops apply` among them) does not wipe them.
 /// Secret values a body carries are sealed as `secrets/<id>.json` seals them (`seal_name`:
 /// the name a secret of the document is sealed for).
+/// `apiKeys` is never the body's: the stored records stay as they are, and a body that
+/// sends a record the service does not hold as sent (a revoked key's, an invented one) is
+/// refused (409, [`api_keys::check_sent`]); one sent back as answered passes.
 /// Each secret entry is dated as the platform's schema wants (`created` kept from the
 /// stored entry); one sent back without its value, as answered, keeps the stored value.
 pub(super) fn keep_parts(
@@ -565,10 +568,18 @@ pub(super) fn keep_parts(
             entry.insert("created".into(), created);
         }
     }
+    // Key records are the service's: a key exists because it was minted, and is revoked
+    // by deleting its record, so what is stored stays whatever the body says.
+    let stored_keys = previous.and_then(|p| p.get("apiKeys"));
+    api_keys::check_sent(map.get("apiKeys"), stored_keys)?;
+    match stored_keys {
+        Some(kept) => map.insert("apiKeys".to_string(), kept.clone()),
+        None => map.remove("apiKeys"),
+    };
     let Some(Value::Object(stored)) = previous else {
         return Ok(());
     };
-    for part in ["public", "secrets", "apiKeys"] {
+    for part in ["public", "secrets"] {
         if let (false, Some(kept)) = (map.contains_key(part), stored.get(part)) {
             map.insert(part.to_string(), kept.clone());
         }

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::access::check_access_change;
+use super::access::check_site_write;
 use super::versions::{Versioning, revision};
 use super::{ConfigStore, api_keys, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
@@ -147,13 +147,6 @@ async fn document_part(
                     if family.check_site(&existing.json).is_ok() {
                         family.check_site(&changed.json)?;
                     }
-                    check_access_change(
-                        |old, action| authorized.permit(old, action),
-                        (org, site),
-                        (existing.own_access(), existing.access()),
-                        changed.typed.access.as_ref(),
-                        "/access",
-                    )?;
                     let code = changed.typed.code.as_ref();
                     if touches_code {
                         onboarding::check_selectable(config.store.as_ref(), org, site, code)
@@ -162,6 +155,9 @@ async fn document_part(
                     let mut document = changed.json;
                     restore(&mut document, kept);
                     stamp(&mut document, Some(&existing.json));
+                    // What the site gives, computed over the document as it will be.
+                    let (access, caller) = (authorized.access(), &authorized.caller);
+                    check_site_write(store, access, caller, &existing, &document).await?;
                     let versioned = Versioned::Site { org, site };
                     versions::record(store, versioned, Some(&document), revision).await?;
                     save_json(store, &keys::site(org, site), &document).await?;

@@ -21,7 +21,7 @@ use crate::api::answers::VersionList;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, Caller, Family, SiteAccess};
 use crate::auth::{Claims, OrgAction};
-use crate::sites::versions::{self, Revision, Versioned};
+use crate::sites::versions::{self, Recorded, Revision, Versioned};
 use crate::sites::{answer_of, without_managed};
 
 /// What a request's query says of the version a write makes: `versionName` (checked by
@@ -126,8 +126,8 @@ fn list(index: versions::VersionIndex) -> Response {
     .into_response()
 }
 
-/// Version `n`'s document as stored; 404 when the version is not kept or deleted the
-/// document.
+/// Version `n`'s document as stored; 404 when the version is not kept, deleted the
+/// document, or was listed by a write the document never reached.
 async fn stored(
     store: &dyn crate::store::Store,
     document: Versioned<'_>,
@@ -135,9 +135,13 @@ async fn stored(
     what: &str,
 ) -> Result<Value, ApiError> {
     match versions::version(store, document, n).await? {
-        Some((_, Some(json))) => Ok(json),
-        Some((_, None)) => Err(ApiError::missing(format!(
+        Some((_, Recorded::Document(json))) => Ok(json),
+        Some((_, Recorded::Deleted)) => Err(ApiError::missing(format!(
             "version {n} of {what} deleted it: it has no document"
+        ))),
+        Some((_, Recorded::NeverReached)) => Err(ApiError::missing(format!(
+            "version {n} of {what} was never reached: the write that took its number \
+             stopped before it recorded the document, and it has no document"
         ))),
         None => Err(ApiError::missing(format!("{what} has no version {n}"))),
     }

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use siteops_delivery::{Bus, BusObject, Buses, Fetched};
 
+use super::cache::{Reads, RecordVersion};
 use crate::code::{CodePath, CodeRepo, SiteCode};
 use crate::preview::store::{self, BranchPreviews, PreviewRecord};
 use crate::preview::url::PagePath;
@@ -76,9 +77,16 @@ pub struct SiteBuses {
     /// Records read so far in this request: the pipeline may ask for one twice (a page,
     /// then its redirect), and the store is asked once.
     records: Mutex<Prefetched>,
+    /// What the render read, by version: what a kept render is checked against.
+    reads: Mutex<Reads>,
 }
 
 impl SiteBuses {
+    /// The org whose site these buses read: its renders share the org's turns.
+    pub(crate) fn org(&self) -> &str {
+        &self.org
+    }
+
     pub fn new(
         store: Arc<dyn Store>,
         code: Arc<SiteCode>,
@@ -94,7 +102,45 @@ impl SiteBuses {
             branch: branch.to_owned(),
             repo,
             records: Mutex::new(prefetched),
+            reads: Mutex::default(),
         }
+    }
+
+    /// (org, site, branch) of these buses.
+    pub(crate) fn site(&self) -> (&str, &str, &str) {
+        (&self.org, &self.site, &self.branch)
+    }
+
+    /// What was read through these buses so far.
+    pub(crate) fn reads(&self) -> Reads {
+        self.reads.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Whether what `reads` logged reads the same now: every record at the same version,
+    /// every code file with the same bytes (a failed read is a change).
+    pub(crate) async fn read_alike(&self, reads: &Reads) -> bool {
+        for (web_path, version) in &reads.records {
+            match self.record(web_path).await {
+                Ok(record) => {
+                    if record.as_ref().map(version_of) != *version {
+                        return false;
+                    }
+                }
+                Err(_) => return false,
+            }
+        }
+        for (path, digest) in &reads.code {
+            let _ = self.code(path).await;
+            let now = self.reads.lock().unwrap_or_else(|p| p.into_inner());
+            if now.failed || now.code.get(path) != Some(digest) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn logged(&self, log: impl FnOnce(&mut Reads)) {
+        log(&mut self.reads.lock().unwrap_or_else(|p| p.into_inner()));
     }
 
     fn previews(&self) -> BranchPreviews<'_> {
@@ -102,6 +148,19 @@ impl SiteBuses {
     }
 
     async fn record(&self, web_path: &str) -> Result<Option<PreviewRecord>, StoreError> {
+        let record = self.read_record(web_path).await;
+        self.logged(|reads| match &record {
+            Ok(record) => {
+                reads
+                    .records
+                    .insert(web_path.to_owned(), record.as_ref().map(version_of));
+            }
+            Err(_) => reads.failed = true,
+        });
+        record
+    }
+
+    async fn read_record(&self, web_path: &str) -> Result<Option<PreviewRecord>, StoreError> {
         let known = self
             .records
             .lock()
@@ -171,13 +230,17 @@ impl SiteBuses {
 
     async fn code(&self, path: &str) -> Fetched {
         let (Some(repo), Ok(code_path)) = (&self.repo, CodePath::from_request(path)) else {
+            self.logged(|reads| reads.code_read(path, None));
             return Fetched::NotFound;
         };
-        match self
-            .code
+        let read = (self.code)
             .read(&self.org, repo, &self.branch, &code_path)
-            .await
-        {
+            .await;
+        self.logged(|reads| match &read {
+            Ok(file) => reads.code_read(path, file.as_ref().map(|f| f.bytes.as_slice())),
+            Err(_) => reads.failed = true,
+        });
+        match read {
             Ok(Some(file)) => Fetched::Found(BusObject {
                 body: file.bytes,
                 ..BusObject::default()
@@ -198,6 +261,14 @@ impl Buses for SiteBuses {
                 Err(error) => Fetched::Failed(error.to_string()),
             },
         }
+    }
+}
+
+/// The version of a record: what a kept render read.
+fn version_of(record: &PreviewRecord) -> RecordVersion {
+    RecordVersion {
+        revision: record.revision.clone(),
+        last_modified: record.last_modified.clone(),
     }
 }
 

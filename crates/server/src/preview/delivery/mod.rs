@@ -11,9 +11,11 @@
 //! `'nonce-aem'`); the preview host's own policy uses the same one.
 
 mod buses;
+mod cache;
 mod config;
 
 pub use buses::{Prefetched, REDIRECTS, SiteBuses, prefetch, redirect_in, stored_redirect};
+pub use cache::RenderCache;
 pub use config::{DEFAULT_METADATA, from_documents, pipeline_config};
 
 use base64::Engine;
@@ -22,7 +24,7 @@ use siteops_delivery::{
 };
 
 /// Which of the platform's pipes answers a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pipe {
     /// A page (a path without extension, `.plain.html`) or a code `.html`.
     Html,
@@ -98,23 +100,34 @@ pub fn new_nonce() -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// The answer of `pipe` to `request`, run on one of the [`Renderers`]: the pipe renders,
-/// and reads its buses from there (the runtime drives the reads).
+/// The answer of `pipe` to `request`: kept from an earlier view when nothing it read
+/// changed since ([`RenderCache`]), else rendered on one of the [`Renderers`] (the pipe
+/// renders, and reads its buses from there: the runtime drives the reads) and kept.
 ///
 /// Deliveries at once are as many as twice the cores: a render of the largest page of
 /// the conformance corpus (367 KiB of markdown) takes about 0.1 s and a few MiB, so more
 /// at once would only add memory, not speed. The others wait their turn without holding
-/// a thread.
+/// a thread. One org's deliveries at once are fewer than the render threads
+/// ([`RenderTurns`]): however many views one org gets, another org's page finds a thread.
 pub async fn deliver(
     pipe: Pipe,
-    request: DeliveryRequest,
+    mut request: DeliveryRequest,
     config: PipelineConfig,
     buses: SiteBuses,
+    cache: &RenderCache,
 ) -> Response {
-    static AT_ONCE: std::sync::LazyLock<tokio::sync::Semaphore> =
-        std::sync::LazyLock::new(|| tokio::sync::Semaphore::new(Renderers::count() * 2));
-    // The semaphore is never closed: a permit always comes.
-    let turn = AT_ONCE.acquire().await.ok();
+    static TURNS: std::sync::LazyLock<RenderTurns> = std::sync::LazyLock::new(|| {
+        let threads = Renderers::count();
+        RenderTurns::new(threads * 2, threads.saturating_sub(1).max(1))
+    });
+    let key = cache::RenderKey::new(buses.site(), pipe, &request, &config);
+    let nonce = std::mem::replace(&mut request.nonce, cache.placeholder().to_owned());
+    if let Some(kept) = cache.get(&key)
+        && buses.read_alike(&kept.reads).await
+    {
+        return cache.answer(&kept, &nonce);
+    }
+    let turn = TURNS.take(buses.org()).await;
     let runtime = tokio::runtime::Handle::current();
     let (answer, answered) = tokio::sync::oneshot::channel();
     let job = move || {
@@ -129,15 +142,71 @@ pub async fn deliver(
                 Pipe::Sitemap => sitemap_pipe(&request, &config, &buses).await,
             }
         });
-        let _ = answer.send(response);
+        let _ = answer.send((response, buses.reads()));
     };
     Renderers::get().run(Box::new(job));
-    answered.await.unwrap_or_else(|_| {
-        tracing::error!("a delivery stopped");
-        let mut response = Response::new(500);
-        response.set_header("x-error", "the delivery stopped");
-        response
-    })
+    match answered.await {
+        Ok((response, reads)) => {
+            cache.keep(key, reads, &response);
+            cache.with_nonce(response, &nonce)
+        }
+        Err(_) => {
+            tracing::error!("a delivery stopped");
+            let mut response = Response::new(500);
+            response.set_header("x-error", "the delivery stopped");
+            response
+        }
+    }
+}
+
+/// Turns at the render threads, shared fairly between orgs: at most `total` renders in
+/// flight, and at most `per_org` of one org's. An org's views past its bound wait for
+/// the org's own turns first, so they never queue at the shared turns ahead of another
+/// org's view (the shared semaphore is first come, first served).
+#[derive(Debug)]
+pub(crate) struct RenderTurns {
+    total: std::sync::Arc<tokio::sync::Semaphore>,
+    per_org: usize,
+    orgs:
+        std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<tokio::sync::Semaphore>>>,
+}
+
+/// One render's turn ([`RenderTurns::take`]): its org's and the shared one, given back
+/// when dropped.
+#[derive(Debug)]
+pub(crate) struct RenderTurn {
+    _shared: Option<tokio::sync::OwnedSemaphorePermit>,
+    _org: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl RenderTurns {
+    pub(crate) fn new(total: usize, per_org: usize) -> RenderTurns {
+        RenderTurns {
+            total: std::sync::Arc::new(tokio::sync::Semaphore::new(total)),
+            per_org,
+            orgs: std::sync::Mutex::default(),
+        }
+    }
+
+    /// Waits for a turn of `org`'s, then for a shared one. The semaphores are never
+    /// closed: a permit always comes.
+    pub(crate) async fn take(&self, org: &str) -> RenderTurn {
+        let of_org = {
+            let mut orgs = self.orgs.lock().unwrap_or_else(|p| p.into_inner());
+            // An org with nothing in flight nor waiting is forgotten: the map holds only
+            // the orgs being rendered now.
+            orgs.retain(|_, turns| std::sync::Arc::strong_count(turns) > 1);
+            orgs.entry(org.to_owned())
+                .or_insert_with(|| std::sync::Arc::new(tokio::sync::Semaphore::new(self.per_org)))
+                .clone()
+        };
+        let org_turn = of_org.acquire_owned().await.ok();
+        let shared = self.total.clone().acquire_owned().await.ok();
+        RenderTurn {
+            _shared: shared,
+            _org: org_turn,
+        }
+    }
 }
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -245,6 +314,99 @@ mod tests {
         );
     }
 
+    /// Issue 43: one org's views held every render turn, so another org's small page
+    /// waited behind them. An org past its bound waits; another org's render goes at once.
+    #[tokio::test]
+    async fn one_orgs_renders_leave_turns_for_another_org() {
+        use futures_util::FutureExt;
+        let turns = RenderTurns::new(4, 1);
+        let held = turns.take("acme").await;
+        // acme's next views wait for acme's own turn (many of them: none gets ahead).
+        let mut waiting: Vec<_> = (0..8).map(|_| Box::pin(turns.take("acme"))).collect();
+        for view in &mut waiting {
+            assert!(view.as_mut().now_or_never().is_none());
+        }
+        // Another org's view gets its turn at once.
+        let other = turns.take("globex").now_or_never();
+        assert!(other.is_some(), "globex waited behind acme");
+        drop(held);
+        assert!(waiting[0].as_mut().now_or_never().is_some());
+    }
+
+    /// Issue 43: pages were rendered at every view, so one org's views held the render
+    /// threads. A view of a page nobody changed is answered from the kept render (with
+    /// its own nonce); a new revision of the page renders anew.
+    #[tokio::test]
+    async fn a_view_of_an_unchanged_page_is_a_lookup_and_a_new_revision_renders() {
+        use std::sync::Arc;
+
+        use crate::code::SiteCode;
+        use crate::preview::store::PreviewRecord;
+        use crate::store::{FsStore, Store, keys};
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store: Arc<dyn Store> = Arc::new(FsStore::open(dir.path()).expect("store"));
+        let code = Arc::new(SiteCode::new(store.clone()));
+        let page = keys::preview_page("acme", "web", "main", "/a");
+        let save = |revision: &'static str, text: &'static str| {
+            let (store, page) = (store.clone(), page.clone());
+            async move {
+                let file = page.file(revision, "page.md");
+                store.put(file.as_str(), text.as_bytes()).await.expect("md");
+                let record = PreviewRecord {
+                    web_path: "/a".into(),
+                    resource_path: "/a.md".into(),
+                    kind: "page".into(),
+                    revision: revision.into(),
+                    files: vec!["page.md".into()],
+                    source: "primary".into(),
+                    source_url: "https://content.example/a".into(),
+                    source_last_modified: None,
+                    last_modified: format!("2026-01-01T00:00:0{}Z", revision.len()),
+                    content_bus_id: "0".repeat(40),
+                    media: Vec::new(),
+                    trace: crate::preview::Trace::default(),
+                    warnings: Vec::new(),
+                };
+                let bytes = serde_json::to_vec(&record).expect("record");
+                store.put(&page.record(), &bytes).await.expect("record");
+                file
+            }
+        };
+        let cache = RenderCache::default();
+        let view = |nonce: &'static str| {
+            let (store, code, cache) = (store.clone(), code.clone(), &cache);
+            async move {
+                let first = Pipe::Html.first_records("/a", &[DEFAULT_METADATA.to_owned()]);
+                let site = ("acme", "web", "main");
+                let prefetched = prefetch(store.as_ref(), site, &first).await.expect("reads");
+                let buses = SiteBuses::new(store, code, site, None, prefetched);
+                let request = DeliveryRequest {
+                    url: "http://main--web--acme.localhost/a".parse().expect("URL"),
+                    partition: siteops_delivery::Partition::Preview,
+                    origin: None,
+                    forwarded_host: None,
+                    nonce: nonce.to_owned(),
+                };
+                let config = PipelineConfig::default();
+                let answer = deliver(Pipe::Html, request, config, buses, cache).await;
+                assert_eq!(answer.status, 200);
+                String::from_utf8(answer.body).expect("UTF-8")
+            }
+        };
+        let file = save("r1", "# First\n").await;
+        let first = view("nonce-one").await;
+        assert!(first.contains("First"), "{first}");
+        // The rendered page's source is gone, its record unchanged: only the kept render
+        // can answer (a render would find no markdown).
+        store.delete(file.as_str()).await.expect("delete");
+        let second = view("nonce-two").await;
+        assert_eq!(second, first.replace("nonce-one", "nonce-two"));
+        save("r22", "# Second\n").await;
+        let third = view("nonce-three").await;
+        assert!(third.contains("Second"), "{third}");
+    }
+
     #[test]
     fn nonces_are_the_platforms_shape_and_differ() {
         let (a, b) = (new_nonce(), new_nonce());
@@ -323,7 +485,14 @@ mod tests {
                 forwarded_host: None,
                 nonce: new_nonce(),
             };
-            let answer = deliver(Pipe::Html, request, PipelineConfig::default(), buses).await;
+            let answer = deliver(
+                Pipe::Html,
+                request,
+                PipelineConfig::default(),
+                buses,
+                &RenderCache::default(),
+            )
+            .await;
             assert_eq!(answer.status, 200);
             size = answer.body.len();
             times.push(began.elapsed());
