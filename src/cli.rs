@@ -14,7 +14,8 @@ use siteops_server::store::StoreLocation;
     about = "Configuration as code for fleets of sites on markup content sources",
     long_about = "Configuration as code for fleets of sites on markup content sources.\n\n\
                   Exit codes: 0 success, 1 failure (invalid configuration, bad usage, \
-                  errors), 2 changes present (plan --detailed-exitcode)."
+                  errors), 2 changes present (plan --detailed-exitcode), 130 interrupted \
+                  (apply stopped by Ctrl-C or SIGTERM)."
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
@@ -523,10 +524,11 @@ pub(crate) struct ServeArgs {
     #[arg(long = "org-admin", value_name = "ADDRESS")]
     pub org_admins: Vec<String>,
     /// Answer every outgoing request from the sites' mocks (`sites/<org>/<site>/mocks/`),
-    /// never the network. The default when the repository has mocks.
+    /// never the network (loopback still goes out). By default, the mocks answer only the
+    /// hosts they name (their `host` matchers) and the network the rest.
     #[arg(long, conflicts_with = "online")]
     pub offline: bool,
-    /// Fetch from the real sources even when the repository has mocks.
+    /// Fetch everything from the network: the mocks are ignored.
     #[arg(long)]
     pub online: bool,
     /// Refuse content, worker, image and code sources on loopback and private addresses
@@ -546,6 +548,12 @@ pub(crate) struct ServeArgs {
     /// precedence over `[code]` in siteops.toml. Repeatable.
     #[arg(long = "code", value_name = "OWNER/REPO=DIR", value_parser = parse_code_checkout)]
     pub code: Vec<(siteops_server::code::CodeRepo, PathBuf)>,
+    /// Answer a site's preview host on a port of its own as well, on 127.0.0.1:
+    /// `ORG/SITE=PORT` (branch main) or `ORG/SITE@BRANCH=PORT`; 0: any free port. For
+    /// tools that do not resolve `*.localhost` names, or proxy to an upstream URL (`aem
+    /// up --url http://127.0.0.1:PORT`). Repeatable.
+    #[arg(long = "site-port", value_name = "ORG/SITE=PORT", value_parser = parse_site_port)]
+    pub site_ports: Vec<(siteops_server::preview::PreviewHost, u16)>,
     /// Also answer requests for this Host name (any port); by default only loopback
     /// addresses, localhost and *.localhost are answered, others get 421. Repeatable.
     #[arg(long = "allowed-host", value_name = "HOST")]
@@ -643,6 +651,23 @@ fn parse_code_checkout(value: &str) -> Result<(siteops_server::code::CodeRepo, P
         return Err("the directory is empty".into());
     }
     Ok((repo, PathBuf::from(dir)))
+}
+
+fn parse_site_port(value: &str) -> Result<(siteops_server::preview::PreviewHost, u16), String> {
+    let (site, port) = value
+        .rsplit_once('=')
+        .ok_or("expected ORG/SITE=PORT, such as acme/website=3001")?;
+    let port = port
+        .parse()
+        .map_err(|_| format!("`{port}` is not a port (0 to 65535)"))?;
+    let (site, branch) = site.split_once('@').unwrap_or((site, "main"));
+    let (org, name) = site
+        .split_once('/')
+        .ok_or_else(|| format!("`{site}` is not a site: write it as org/site"))?;
+    // Parsed as the host name it stands for, so a site port names what a host can.
+    let label = format!("{branch}--{name}--{org}.localhost");
+    let host = siteops_server::preview::PreviewHost::parse(&label).ok_or_else(|| format!("`{value}` names no preview host: org, site and branch are names of letters, digits and hyphens"))?;
+    Ok((host, port))
 }
 
 /// A size in bytes: `1048576`, or with a binary unit, `1GiB`, `500MiB`, `64KiB`, `2TiB`.

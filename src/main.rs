@@ -1,6 +1,7 @@
 //! The `siteops` binary: parses the command line, runs one command, and owns the one
 //! exit-code policy: 0 success, 1 failure (problems found, errors, bad usage), 2 changes
-//! present (plan with --detailed-exitcode).
+//! present (plan with --detailed-exitcode), 130 interrupted (apply stopped by Ctrl-C or
+//! SIGTERM: 128 + SIGINT, as a shell reports a command Ctrl-C ended).
 
 mod cli;
 mod commands;
@@ -124,6 +125,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Failure) => ExitCode::FAILURE,
         Ok(Outcome::ChangesPresent) => ExitCode::from(2),
+        Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(error) => {
             eprintln!("error: {error}");
             for cause in error.chain().skip(1) {

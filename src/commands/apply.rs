@@ -1,8 +1,14 @@
 //! `siteops apply`: makes the plan's changes, after showing them, and reports each one.
+//!
+//! Ctrl-C (or SIGTERM) once the changes begin stops apply cleanly: no change starts, the
+//! ones in flight finish (the engine never abandons a write half-way), and apply says on
+//! stderr what was applied and what was not, then ends [`Outcome::Interrupted`]. A second
+//! one stops at once. The signals are caught here, never in the engine.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -11,7 +17,7 @@ use siteops_plan::apply::repreview::{self, RepreviewOptions};
 use siteops_plan::apply::{
     self, ApplyOptions, MadeValue, MadeValues, Outcome as StepOutcome, Progress, Step, report,
 };
-use siteops_plan::plan::repreview::affected;
+use siteops_plan::plan::repreview::{Repreview, affected};
 use siteops_plan::plan::{Plan, render};
 
 use super::planning::{Prepared, prepare, settings};
@@ -63,21 +69,52 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
         return Ok(Outcome::Failure);
     }
     let out = out.map(SecretsOut::create).transpose()?;
-    let progress: Box<dyn Progress> = if std::io::stderr().is_terminal() {
+    let shown: Box<dyn Shown> = if std::io::stderr().is_terminal() {
         Box::new(Bar::new())
     } else {
         Box::new(Lines)
     };
+    let progress = Recorder {
+        shown: shown.as_ref(),
+        ended: Mutex::new(Vec::new()),
+    };
     let options = ApplyOptions {
         concurrency: usize::from(args.remote.concurrency),
-        progress: progress.as_ref(),
+        progress: &progress,
         made: out.as_ref().map(|out| out as &dyn MadeValues),
         version_name: Some(version_name(&args.repo.root, args.version_name.as_deref())),
     };
-    let report = runtime.block_on(apply::run(&prepared.client, &plan, &options))?;
+    // Listening from before the first write: from here on, Ctrl-C is apply's to handle.
+    let mut interrupts = {
+        let _runtime = runtime.enter();
+        Interrupts::listen()?
+    };
+    let applied = runtime.block_on(apply_until_interrupted(
+        &prepared.client,
+        &plan,
+        &options,
+        shown.as_ref(),
+        &mut interrupts,
+    ))?;
+    let Some(report) = applied else {
+        progress.end();
+        eprintln!();
+        eprint!("{}", progress.abandoned(plan.summary.changes()));
+        if let Some(out) = &out {
+            eprintln!("{}", out.summary());
+        }
+        return Ok(Outcome::Interrupted);
+    };
     println!();
     if let Some(out) = &out {
         println!("{}", out.summary());
+    }
+    if report.interrupted {
+        eprint!("{}", report::interrupted(&report));
+        if !args.no_preview {
+            not_previewed(&repreview::applied(&plan, &report));
+        }
+        return Ok(Outcome::Interrupted);
     }
     let outcome = if report.succeeded() {
         println!("{}", report::summary(&report));
@@ -88,38 +125,137 @@ pub(crate) fn run(args: &ApplyArgs) -> Result<Outcome> {
         println!("{}", report::summary(&report));
         Outcome::Failure
     };
-    if !args.no_preview {
-        repreview(args, &prepared, &plan, &report, &runtime);
+    if !args.no_preview && repreview(args, &prepared, &plan, &report, &runtime, &mut interrupts) {
+        return Ok(Outcome::Interrupted);
     }
     Ok(outcome)
 }
 
+/// Applies the plan until it is done or interrupted. The first interrupt stops new
+/// changes and lets the ones in flight finish: the report then says which were made. A
+/// second abandons them at once: `None`, and what became of them is unknown.
+async fn apply_until_interrupted(
+    client: &siteops_plan::remote::Client,
+    plan: &Plan,
+    options: &ApplyOptions<'_>,
+    shown: &dyn Shown,
+    interrupts: &mut Interrupts,
+) -> Result<Option<apply::ApplyReport>> {
+    let stop = AtomicBool::new(false);
+    let applying = apply::run_until(client, plan, options, &stop);
+    tokio::pin!(applying);
+    tokio::select! {
+        report = &mut applying => return Ok(Some(report?)),
+        () = interrupts.next() => {}
+    }
+    stop.store(true, Ordering::Release);
+    shown.notice(
+        "interrupted: finishing the changes in flight and starting no more; interrupt again (Ctrl-C) to stop at once",
+    );
+    tokio::select! {
+        report = &mut applying => Ok(Some(report?)),
+        () = interrupts.next() => Ok(None),
+    }
+}
+
+/// SIGINT (Ctrl-C) and SIGTERM, caught from when this is made (on Windows, Ctrl-C from
+/// the first wait). Once caught, a signal no longer ends the process: apply ends itself.
+struct Interrupts {
+    #[cfg(unix)]
+    signals: [tokio::signal::unix::Signal; 2],
+}
+
+impl Interrupts {
+    /// Needs the runtime's context.
+    fn listen() -> Result<Interrupts> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let interrupt = signal(SignalKind::interrupt()).context("cannot catch Ctrl-C")?;
+            let terminate = signal(SignalKind::terminate()).context("cannot catch SIGTERM")?;
+            Ok(Interrupts {
+                signals: [interrupt, terminate],
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Interrupts {})
+    }
+
+    /// The next signal.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        {
+            let [interrupt, terminate] = &mut self.signals;
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// After an interrupted apply: the pages its applied changes made stale, which are not
+/// previewed again (an apply run again does not see those changes, so neither their pages).
+fn not_previewed(wanted: &[Repreview]) {
+    for one in wanted {
+        eprintln!(
+            "not previewed again (interrupted): {} on {} of {}",
+            one.paths.join(", "),
+            one.branch,
+            one.site_id()
+        );
+    }
+    if !wanted.is_empty() {
+        eprintln!(
+            "preview them with the bulk preview (POST {{admin_url}}/preview/<org>/<site>/main/* with their paths), or in the authoring tools"
+        );
+    }
+}
+
 /// Previews again what the changes made stale, and says per site how it went. Its result
 /// does not change the apply's: the changes are made, and an apply run again would find
-/// nothing to change (and so preview nothing): a failure is printed to act on.
+/// nothing to change (and so preview nothing): a failure is printed to act on. An
+/// interrupt stops the waiting (the jobs go on on the service): true then.
 fn repreview(
     args: &ApplyArgs,
     prepared: &Prepared,
     plan: &Plan,
     report: &apply::ApplyReport,
     runtime: &tokio::runtime::Runtime,
-) {
+    interrupts: &mut Interrupts,
+) -> bool {
     let wanted = repreview::applied(plan, report);
     if wanted.is_empty() {
-        return;
+        return false;
     }
     let options = RepreviewOptions {
         deadline: Duration::from_secs(args.preview_timeout),
         sites_at_once: usize::from(args.remote.concurrency),
         ..RepreviewOptions::default()
     };
-    let reports = runtime.block_on(repreview::run(&prepared.client, &wanted, &options));
+    let reports = runtime.block_on(async {
+        tokio::select! {
+            reports = repreview::run(&prepared.client, &wanted, &options) => Some(reports),
+            () = interrupts.next() => None,
+        }
+    });
+    let Some(reports) = reports else {
+        eprintln!(
+            "interrupted: every change was applied; stopped waiting for the re-preview jobs, which go on on the service"
+        );
+        return true;
+    };
     print!("{}", prepared.scrub(&repreview::lines(&reports)));
     if !repreview::all_previewed(&reports) {
         eprintln!(
             "warning: not every stale page was previewed again: preview them with the bulk preview (POST {{admin_url}}/preview/<org>/<site>/main/* with their paths), or in the authoring tools"
         );
     }
+    false
 }
 
 fn read_plan(path: &std::path::Path) -> Result<Plan> {
@@ -163,6 +299,58 @@ pub(super) fn confirmed(question: &str, what: &str, otherwise: &str) -> Result<b
     Ok(answer.trim() == "yes")
 }
 
+/// How progress is shown, and a line said in passing (an interrupt's notice).
+trait Shown: Progress {
+    fn notice(&self, line: &str);
+}
+
+/// Shows progress and keeps each change as it ends, for an apply abandoned part-way,
+/// whose report never comes.
+struct Recorder<'a> {
+    shown: &'a dyn Shown,
+    ended: Mutex<Vec<Step>>,
+}
+
+impl Progress for Recorder<'_> {
+    fn begin(&self, changes: usize) {
+        self.shown.begin(changes);
+    }
+
+    fn finished(&self, step: &Step) {
+        self.shown.finished(step);
+        let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+        ended.push(step.clone());
+    }
+
+    fn end(&self) {
+        self.shown.end();
+    }
+}
+
+impl Recorder<'_> {
+    /// What is known of an apply abandoned at a second interrupt, of `changes` in all.
+    fn abandoned(&self, changes: usize) -> String {
+        let ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+        let applied: Vec<&Step> = (ended.iter())
+            .filter(|step| step.outcome == StepOutcome::Done)
+            .collect();
+        let mut out = format!(
+            "interrupted again: stopped at once: {} of {changes} changes applied; of the other {}, those in flight may or may not have been made\n",
+            applied.len(),
+            changes - applied.len()
+        );
+        if !applied.is_empty() {
+            out.push_str("applied:\n");
+            for step in applied {
+                let (_, action, _) = render::action_style(step.action);
+                out.push_str(&format!("  {action:<7} {}\n", step.address));
+            }
+        }
+        out.push_str("Run `siteops plan` to see what remains, and `siteops apply` again to finish: it picks up where this one stopped.\n");
+        out
+    }
+}
+
 /// A progress bar on stderr, for a terminal. Failures are printed above it as they come.
 struct Bar(ProgressBar);
 
@@ -199,12 +387,24 @@ impl Progress for Bar {
     }
 }
 
+impl Shown for Bar {
+    fn notice(&self, line: &str) {
+        self.0.println(line);
+    }
+}
+
 /// One plain line per change on stderr, for logs (CI).
 struct Lines;
 
 impl Progress for Lines {
     fn finished(&self, step: &Step) {
         eprintln!("{}", report::line(step));
+    }
+}
+
+impl Shown for Lines {
+    fn notice(&self, line: &str) {
+        eprintln!("{line}");
     }
 }
 

@@ -35,6 +35,8 @@ pub(crate) enum Outcome {
     Failure,
     /// plan with --detailed-exitcode: the live state differs from the repository.
     ChangesPresent,
+    /// Stopped by Ctrl-C (or SIGTERM) part-way, after saying what was done (apply).
+    Interrupted,
 }
 
 /// Reads and validates the repository named by the shared flags: its configuration,
@@ -44,17 +46,40 @@ pub(crate) fn load_and_validate(args: &RepoArgs) -> Result<Validation> {
     Ok(validate(&repo, &options(args)))
 }
 
-/// Reads and validates the repository as `serve` takes it: its configuration and its
-/// mocks, through the live session's own check, so `validate` reports all that serve
-/// would refuse. Mock bodies are not read: that one exists is what is checked of it.
+/// Reads and validates the repository as `serve` takes it: its configuration, its mocks
+/// and its code checkouts, through the live session's own checks, so `validate` reports
+/// all that serve would refuse. Mock bodies are not read (that one exists is what is checked
+/// of it), but for those that answer a worker entry example, which is rendered.
 pub(crate) fn load_and_check(args: &RepoArgs) -> Result<Validation> {
     let repo = read_repo(&args.root)?;
     let listed = |path: &str| {
         Ok::<_, std::convert::Infallible>(repo.content(path).unwrap_or_default().to_vec())
     };
-    let (validation, _) = siteops_live::mocks::validate(&repo, &options(args), listed)
+    let (mut validation, mocks) = siteops_live::mocks::validate(&repo, &options(args), listed)
         .unwrap_or_else(|never| match never {});
+    // The worker entry examples, through their mocks and templates: the body of a mock
+    // that answers one is read, as serve would send it (the others stay unread).
+    siteops_live::examples::check(&mut validation, &repo, &mocks, |path| {
+        repo.content(path)
+            .map(<[u8]>::to_vec)
+            .or_else(|| read_bounded(&args.root.join(path)))
+    });
+    siteops_live::checkouts::check(
+        &mut validation,
+        &args.root,
+        &Default::default(),
+        siteops_live::checkouts::context_from_env(),
+    );
     Ok(validation)
+}
+
+/// A mock body from disk, unless it is larger than the worker takes.
+fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+    let limit = siteops_server::worker::render::DATA_LIMIT as u64;
+    let metadata = std::fs::symlink_metadata(path).ok()?;
+    (metadata.is_file() && metadata.len() <= limit)
+        .then(|| std::fs::read(path).ok())
+        .flatten()
 }
 
 fn options(args: &RepoArgs) -> Options {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use siteops_live::code_watch::CodeWatch;
-use siteops_live::offline::OfflineTransport;
+use siteops_live::offline::{Mode, OfflineTransport};
 use siteops_live::{Live, SERVE_SUBJECT, Target, reload, watch};
 use siteops_server::auth::SignIn;
 use siteops_server::auth::oidc::OidcSettings;
@@ -65,9 +65,16 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     let store = args.data.location(&args.repo.root);
     // Held until serve returns: a second serve on the same directory refuses to start.
     let _lock = store.lock()?;
-    let offline = args.offline || (!args.online && has_mocks(&root));
+    let mode = match (args.offline, args.online) {
+        (true, _) => Mode::Offline,
+        (false, true) => Mode::Online,
+        // Mocks stand in for the hosts they name; the rest is fetched (issue 44).
+        (false, false) if has_mocks(&root) => Mode::Mocks,
+        (false, false) => Mode::Online,
+    };
     let live = (!args.no_repo).then(|| {
-        let mut live = Live::new(root.clone(), offline);
+        let mut live = Live::new(root.clone(), mode == Mode::Offline);
+        live.mode = mode;
         // Relative to where serve was started, as a shell user means it.
         live.code_overrides = args
             .code
@@ -90,10 +97,14 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     let policy = private_sources(exposed, args);
     let network = ReqwestTransport::under(policy);
     let transport: Arc<dyn siteops_server::preview::Transport> = match &live {
-        Some(live) if offline => {
+        Some(live) if mode != Mode::Online => {
             let live = live.clone();
             let mocks = Arc::new(move || live.mocks());
-            Arc::new(OfflineTransport::with_local(mocks, network.clone()))
+            Arc::new(OfflineTransport::in_mode(
+                mode,
+                mocks,
+                Arc::new(network.clone()),
+            ))
         }
         _ => Arc::new(network.clone()),
     };
@@ -151,6 +162,10 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         }
     );
     println!("  preview hosts         http://<branch>--<site>--<org>.localhost:{port}/");
+    let site_ports = open_site_ports(&server, &args.site_ports).await?;
+    if let Some(live) = &live {
+        let _ = live.site_ports.set(site_ports);
+    }
     println!("  data                  {store}");
     println!(
         "  private sources       {}",
@@ -175,10 +190,11 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         println!(
             "  repository            {} ({})",
             root.display(),
-            if offline {
-                "offline: outgoing requests answered from the sites' mocks"
-            } else {
-                "online"
+            match mode {
+                Mode::Offline => "offline: outgoing requests answered from the sites' mocks",
+                Mode::Mocks =>
+                    "mocks for the hosts they name, the network for the rest (see the dashboard)",
+                Mode::Online => "online",
             }
         );
         // Watching starts before the first apply, so no edit made meanwhile is missed.
@@ -192,6 +208,26 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
     }
     server.wait().await?;
     Ok(Outcome::Success)
+}
+
+/// Binds `serve --site-port`'s ports on loopback and says where each preview host is
+/// also answered (for tools that do not resolve `*.localhost`).
+async fn open_site_ports(
+    server: &RunningServer,
+    wanted: &[(siteops_server::preview::PreviewHost, u16)],
+) -> Result<Vec<(siteops_server::preview::PreviewHost, SocketAddr)>> {
+    let mut bound = Vec::new();
+    for (host, port) in wanted {
+        let addr = server
+            .open_site_port(host, SocketAddr::from((Ipv4Addr::LOCALHOST, *port)))
+            .await?;
+        println!(
+            "  site port             http://{addr}/ answers as {}",
+            host.origin(Some(server.addr.port()))
+        );
+        bound.push((host.clone(), addr));
+    }
+    Ok(bound)
 }
 
 /// Which sources outgoing requests may reach: private ones are refused when asked, or
@@ -323,6 +359,36 @@ mod tests {
             siteops_server::server::is_exposed(addr, &args.allowed_hosts),
             &args,
         )
+    }
+
+    /// Issue 44: `--site-port` names a preview host and a port; bad values say why.
+    #[test]
+    fn site_ports_name_a_preview_host_and_a_port() {
+        let parse = |value: &str| {
+            crate::cli::Cli::try_parse_from(["siteops", "serve", "--site-port", value])
+                .map(|cli| match cli.command {
+                    crate::cli::Command::Serve(args) => args.site_ports,
+                    _ => panic!("serve"),
+                })
+                .map_err(|e| e.to_string())
+        };
+        let ports = parse("acme/website=3001").expect("valid");
+        assert_eq!(
+            ports[0].0.origin(None),
+            "http://main--website--acme.localhost"
+        );
+        assert_eq!(ports[0].1, 3001);
+        let ports = parse("acme/website@feature-x=0").expect("valid");
+        assert_eq!(ports[0].0.branch, "feature-x");
+        for (bad, says) in [
+            ("acme/website", "expected ORG/SITE=PORT"),
+            ("acme=3001", "is not a site"),
+            ("acme/website=70000", "is not a port"),
+            ("acme/web.site=3001", "names no preview host"),
+        ] {
+            let error = parse(bad).expect_err(bad);
+            assert!(error.contains(says), "{bad}: {error}");
+        }
     }
 
     /// Issue 28: a failed reload prints its diagnostics, every line of them.

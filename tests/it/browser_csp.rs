@@ -30,7 +30,7 @@ const WATCH: &str = "window.siteopsViolations = [];\n\
     });\n";
 
 /// Polls `script` (returning a boolean) until it holds, for at most 15 s.
-async fn wait_for(browser: &Browser, script: &str) {
+pub(crate) async fn wait_for(browser: &Browser, script: &str) {
     let deadline = Instant::now() + Duration::from_secs(15);
     while browser.script(script).await != true {
         assert!(Instant::now() < deadline, "not seen within 15 s: {script}");
@@ -40,7 +40,7 @@ async fn wait_for(browser: &Browser, script: &str) {
 
 /// The page ran the boilerplate's two scripts and the cards block they import, and no
 /// policy was violated.
-async fn ran_without_violations(browser: &Browser) {
+pub(crate) async fn ran_without_violations(browser: &Browser) {
     wait_for(
         browser,
         "return window.siteopsAem === true && window.siteopsScripts === true \
@@ -49,6 +49,17 @@ async fn ran_without_violations(browser: &Browser) {
     .await;
     let violations = browser.script("return window.siteopsViolations;").await;
     assert_eq!(violations, serde_json::json!([]), "violations");
+}
+
+/// The site code in `code` with the boilerplate's `head.html`, the violation recorder
+/// first, and scripts that say they ran (`window.siteopsAem`, `window.siteopsScripts`).
+pub(crate) fn with_violation_recorder(code: &std::path::Path) {
+    std::fs::write(code.join("head.html"), HEAD).expect("head.html");
+    std::fs::write(code.join("scripts/csp-watch.js"), WATCH).expect("csp-watch.js");
+    std::fs::write(code.join("scripts/aem.js"), "window.siteopsAem = true;\n").expect("aem.js");
+    let scripts = code.join("scripts/scripts.js");
+    let text = std::fs::read_to_string(&scripts).expect("scripts.js");
+    std::fs::write(&scripts, format!("window.siteopsScripts = true;\n{text}")).expect("scripts.js");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -61,12 +72,7 @@ async fn the_boilerplates_nonce_policy_runs_the_sites_scripts_and_the_reload_scr
     };
     let repo = example_copy();
     let code = repo.path().join("code/acme-website");
-    std::fs::write(code.join("head.html"), HEAD).expect("head.html");
-    std::fs::write(code.join("scripts/csp-watch.js"), WATCH).expect("csp-watch.js");
-    std::fs::write(code.join("scripts/aem.js"), "window.siteopsAem = true;\n").expect("aem.js");
-    let scripts = code.join("scripts/scripts.js");
-    let text = std::fs::read_to_string(&scripts).expect("scripts.js");
-    std::fs::write(&scripts, format!("window.siteopsScripts = true;\n{text}")).expect("scripts.js");
+    with_violation_recorder(&code);
     let data = tempfile::tempdir().expect("data dir");
     let serve = Serve::start(repo.path(), data.path());
     let browser = Browser::start(&chromium, &chromedriver).await;

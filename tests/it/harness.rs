@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
-use siteops_live::offline::OfflineTransport;
+use siteops_live::offline::{Mode, OfflineTransport};
 use siteops_live::{Live, Target, reload};
 use siteops_server::auth::Claims;
 use siteops_server::preview::Limits;
@@ -127,17 +127,33 @@ impl TestServer {
         root: PathBuf,
         allowed: &[&str],
     ) -> (TestServer, Arc<Live>) {
+        let network = Arc::new(siteops_server::preview::ReqwestTransport::new());
+        TestServer::start_live_in(root, allowed, Mode::Offline, network).await
+    }
+
+    /// [`TestServer::start_live_unapplied`] in `mode`, reaching the network through
+    /// `network` (loopback too, as in serve).
+    pub(crate) async fn start_live_in(
+        root: PathBuf,
+        allowed: &[&str],
+        mode: Mode,
+        network: Arc<dyn siteops_server::preview::Transport>,
+    ) -> (TestServer, Arc<Live>) {
         let temp = tempfile::tempdir().expect("temp dir");
-        let live = Arc::new(Live::new(root, true));
+        let mut live = Live::new(root, mode == Mode::Offline);
+        live.mode = mode;
+        let live = Arc::new(live);
         let mocks = live.clone();
         let config = ServerConfig {
             addr: "127.0.0.1:0".parse().expect("address"),
             store: siteops_server::store::StoreLocation::Dir(temp.path().to_path_buf()),
             org_admins: vec![ORG_ADMIN.into(), siteops_live::SERVE_SUBJECT.into()],
             preview_limits: Limits::default(),
-            preview_transport: Some(Arc::new(OfflineTransport::new(Arc::new(move || {
-                mocks.mocks()
-            })))),
+            preview_transport: Some(Arc::new(OfflineTransport::in_mode(
+                mode,
+                Arc::new(move || mocks.mocks()),
+                network,
+            ))),
             session: Some(live.clone()),
             allowed_hosts: allowed.iter().map(|h| h.to_string()).collect(),
             connection_limits: Default::default(),

@@ -11,6 +11,8 @@ pub(crate) struct Serve {
     pub port: u16,
     /// What it logged (its standard error), line by line.
     log: Arc<Mutex<Vec<String>>>,
+    /// What it printed up to its first apply (its standard output), line by line.
+    pub printed: Vec<String>,
 }
 
 impl Serve {
@@ -20,11 +22,53 @@ impl Serve {
 
     /// As [`Serve::start`], logging as `SITEOPS_LOG=filter` says ([`Serve::log`]).
     pub(crate) fn start_logging(root: &Path, data: &Path, filter: &str) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_siteops"))
-            .args(["serve", "--port", "0", "--root"])
-            .arg(root)
-            .arg("--data")
-            .arg(data)
+        Serve::spawn(root, Some(data), filter)
+    }
+
+    /// As a user starts it in a repository: no `--data`, so its data directory is the
+    /// default one (`<root>/.siteops/data`).
+    pub(crate) fn start_with_default_data(root: &Path) -> Serve {
+        Serve::spawn(root, None, "warn")
+    }
+
+    /// As [`Serve::start`], with more flags (`--site-port acme/website=0`).
+    pub(crate) fn start_with(root: &Path, data: &Path, flags: &[&str]) -> Serve {
+        Serve::spawn_with(root, Some(data), "warn", flags)
+    }
+
+    fn spawn(root: &Path, data: Option<&Path>, filter: &str) -> Serve {
+        Serve::spawn_with(root, data, filter, &[])
+    }
+
+    /// As [`Serve::start`], in serve's default mode: the mocks answer the hosts they name
+    /// and the network the rest (the test keeps every host it uses on loopback).
+    pub(crate) fn start_in_default_mode(root: &Path, data: &Path) -> Serve {
+        Serve::spawn_in(root, Some(data), "warn", &[], false)
+    }
+
+    fn spawn_with(root: &Path, data: Option<&Path>, filter: &str, flags: &[&str]) -> Serve {
+        Serve::spawn_in(root, data, filter, flags, true)
+    }
+
+    /// `offline`: with `--offline`, so that nothing leaves the machine whatever the
+    /// repository's pages name (issue 44: mocks no longer make serve offline by default).
+    fn spawn_in(
+        root: &Path,
+        data: Option<&Path>,
+        filter: &str,
+        flags: &[&str],
+        offline: bool,
+    ) -> Serve {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
+        command.args(["serve", "--port", "0", "--root"]).arg(root);
+        if offline {
+            command.arg("--offline");
+        }
+        command.args(flags);
+        if let Some(data) = data {
+            command.arg("--data").arg(data);
+        }
+        let mut child = command
             .env("SITEOPS_LOG", filter)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -41,9 +85,11 @@ impl Serve {
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
         let mut port = None;
+        let mut printed = Vec::new();
         // The first lines give the port, then the first apply.
         for line in lines.by_ref() {
             let line = line.expect("a line");
+            printed.push(line.clone());
             if let Some(rest) = line.strip_prefix("siteops serve: listening on http://127.0.0.1:") {
                 port = rest.trim().parse().ok();
             }
@@ -58,6 +104,7 @@ impl Serve {
             child,
             port: port.expect("serve printed its port"),
             log,
+            printed,
         }
     }
 
@@ -68,6 +115,16 @@ impl Serve {
 
     pub(crate) fn url(&self, host: &str, path: &str) -> String {
         format!("http://{host}:{}{path}", self.port)
+    }
+
+    /// Sends SIGINT (Ctrl-C in a terminal) and waits for the process to exit.
+    pub(crate) fn interrupt(mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -INT");
+        self.child.wait().expect("serve exits")
     }
 }
 

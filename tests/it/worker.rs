@@ -14,7 +14,15 @@ const CONFIG: &str = "/transform/config/acme/web/main";
 /// A site acme/web with code acme/web and the given worker entries; `template` files go
 /// into its code store on main.
 async fn setup(entries: Value, templates: &[(&str, &str)]) -> (TestServer, String) {
-    let server = TestServer::start().await;
+    setup_on(TestServer::start().await, entries, templates).await
+}
+
+/// [`setup`] on a server already started.
+async fn setup_on(
+    server: TestServer,
+    entries: Value,
+    templates: &[(&str, &str)],
+) -> (TestServer, String) {
     let root = server.token(ORG_ADMIN);
     let site = json!({
         "code": {"owner": "acme", "repo": "web", "source": {"type": "github", "url": "https://github.com/acme/web"}},
@@ -275,6 +283,56 @@ async fn endpoint_failures_are_502() {
     let (status, error, _) = render(&server, "/html", &[]).await;
     assert_eq!(status, StatusCode::BAD_GATEWAY);
     assert!(error.is_some_and(|e| e.starts_with("Failed to fetch endpoint data:")));
+}
+
+/// Issue 44: when a mock answers the endpoint (serve), the 502 of a body that is not JSON,
+/// and of a status that is not 2xx, names the mock and its file: the file to fix.
+#[tokio::test]
+async fn a_mocked_endpoint_failure_names_the_mock() {
+    use siteops_mocks::{MockFile, MockSet};
+    let stub = |name: &str, url: &str, status: u16, body: &str| MockFile {
+        path: format!("mappings/{name}.json"),
+        content: json!({"request": {"url": url}, "response": {"status": status, "body": body}})
+            .to_string()
+            .into_bytes(),
+    };
+    let mocks = MockSet::from_files(
+        "sites/acme/web/mocks",
+        &[
+            stub("html", "/html.json", 200, "<html>"),
+            stub("gone", "/gone.json", 404, "{}"),
+        ],
+    )
+    .expect("mocks");
+    let server = TestServer::start_through(std::sync::Arc::new(
+        siteops_live::offline::OfflineTransport::fixed(mocks),
+    ))
+    .await;
+    let entries = json!([
+        {"path": "/html", "endpoint": "https://api.acme.example/html.json"},
+        {"path": "/gone", "endpoint": "https://api.acme.example/gone.json"}
+    ]);
+    let (server, _) = setup_on(server, entries, &[]).await;
+    let (status, error, _) = render(&server, "/html", &[]).await;
+    assert_eq!(
+        (status, error.as_deref()),
+        (
+            StatusCode::BAD_GATEWAY,
+            Some(
+                "Failed to fetch endpoint data: the response is not JSON (answered by the mock `html`, sites/acme/web/mocks/mappings/html.json)"
+            )
+        )
+    );
+    let (status, error, _) = render(&server, "/gone", &[]).await;
+    assert_eq!(
+        (status, error.as_deref()),
+        (
+            StatusCode::BAD_GATEWAY,
+            Some(
+                "Failed to fetch endpoint data: 404 (answered by the mock `gone`, sites/acme/web/mocks/mappings/gone.json)"
+            )
+        )
+    );
 }
 
 #[tokio::test]

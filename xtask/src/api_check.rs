@@ -123,16 +123,17 @@ fn platform_document(root: &Path) -> Result<Option<std::path::PathBuf>, String> 
 }
 
 /// A `siteops serve` of one run, on its own data directory under `dir` (its log beside
-/// it), with a token of the org administrator; killed however the check ends.
-struct Server {
+/// it), with a token of the org administrator; killed however the check ends. The
+/// dist check (`dist_check.rs`) plans against one too.
+pub(crate) struct Server {
     child: Child,
-    port: u16,
-    token: String,
+    pub(crate) port: u16,
+    pub(crate) token: String,
     log: std::path::PathBuf,
 }
 
 impl Server {
-    fn start(siteops: &Path, root: &Path, dir: &Path) -> Result<Server, String> {
+    pub(crate) fn start(siteops: &Path, root: &Path, dir: &Path) -> Result<Server, String> {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let data = dir.join("data");
         let port = free_port()?;
@@ -178,7 +179,7 @@ impl Server {
     }
 
     /// Stops the server; an error when it panicked or stopped during the run.
-    fn stop(&mut self) -> Result<(), String> {
+    pub(crate) fn stop(&mut self) -> Result<(), String> {
         let alive = matches!(self.child.try_wait(), Ok(None));
         let _ = self.child.kill();
         let _ = self.child.wait();

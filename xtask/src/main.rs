@@ -3,6 +3,7 @@
 
 mod api_check;
 mod diff_fuzz;
+mod dist_check;
 
 use std::env;
 use std::path::PathBuf;
@@ -35,6 +36,10 @@ tasks:
   api-check [ST ARGS]
                 schemathesis (installed into target/schemathesis) against a live
                 siteops serve, with tests/api/schemathesis.toml; ARGS go to `st run`
+  dist-check [--no-verify]
+                the release end to end: dist build for this machine (target/dist), the
+                action's install step against it on loopback, install + validate + plan
+                within 60 s, then cargo package of the crates (verified unless told)
   ci            what .ci/run does: format check, clippy, tests, api-check
   plan [ARGS]   siteops plan (release build) against SITEOPS_ADMIN_URL with
                 SITEOPS_ADMIN_TOKEN (worker: SITEOPS_TRANSFORM_URL); ARGS are passed on
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         Some("apply") => return remote("apply", &["--yes"], &args[1..]),
         Some("ci") => ci(),
         Some("api-check") => api_check::run_check(&args[1..]),
+        Some("dist-check") => dist_check::run_check(&args[1..]),
         Some("diff-fuzz") => diff_fuzz::run(&args[1..], &root(), || {
             cargo(&["build", "--release", "--bin", "siteops"])
         }),

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::Snapshot;
+use super::offline::Outgoing;
 use super::pages::{KnownPage, PageKind};
 use siteops_config::compile::{Compiled, ResourceKind, masked, pretty};
 use siteops_config::model::SiteId;
@@ -25,12 +26,40 @@ pub struct PreviewSummary {
     pub at: u64,
     /// Where its trace is shown.
     pub trace_link: String,
+    /// The images that became `about:error`: their URL and why.
+    pub failed_images: Vec<(String, String)>,
+}
+
+impl PreviewSummary {
+    pub fn of(preview: super::RecentPreview) -> PreviewSummary {
+        PreviewSummary {
+            trace_link: format!("/.siteops/previews/{}", preview.id),
+            failed_images: preview
+                .trace
+                .images
+                .iter()
+                .filter(|image| image.failed())
+                .map(|image| {
+                    let url = image.url.as_deref().unwrap_or(&image.src);
+                    (url.to_string(), image.decision.clone())
+                })
+                .collect(),
+            site: preview.site,
+            branch: preview.branch,
+            path: preview.path,
+            status: preview.status,
+            at: preview.at,
+        }
+    }
 }
 
 /// What the pages need to know of the server.
+#[derive(Default)]
 pub struct Addresses {
     /// The port every host name is served on.
     pub port: u16,
+    /// `serve --site-port`: the preview hosts also answered on a port of their own.
+    pub site_ports: Vec<(siteops_server::preview::PreviewHost, std::net::SocketAddr)>,
 }
 
 impl Addresses {
@@ -41,6 +70,17 @@ impl Addresses {
             org: site.org.clone(),
         };
         host.origin(Some(self.port))
+    }
+
+    /// The address `site`'s preview host of `branch` is also answered at
+    /// (`serve --site-port`), if any.
+    pub fn site_port(&self, site: &SiteId, branch: &str) -> Option<String> {
+        self.site_ports
+            .iter()
+            .find(|(host, _)| {
+                host.org == site.org && host.site == site.site && host.branch == branch
+            })
+            .map(|(_, addr)| format!("http://{addr}"))
     }
 
     /// The dashboard, as the preview hosts' pages link to it.
@@ -58,7 +98,7 @@ impl Addresses {
 pub const JOBS_PATH: &str = "/.siteops/jobs";
 
 pub const STYLE: &str = r#"
-:root { --fg: #1d2430; --muted: #5b6576; --line: #e3e7ee; --accent: #2857d6; --bad: #b42318; --good: #067647; --bg: #f7f8fa; }
+:root { --fg: #1d2430; --muted: #5b6576; --line: #e3e7ee; --accent: #2857d6; --bad: #b42318; --good: #067647; --warn: #b54708; --bg: #f7f8fa; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 header { background: #fff; border-bottom: 1px solid var(--line); padding: 14px 28px; display: flex; gap: 24px; align-items: baseline; flex-wrap: wrap; }
@@ -73,7 +113,7 @@ pre { background: #0f1620; color: #e6edf3; padding: 10px 12px; border-radius: 6p
 table { border-collapse: collapse; width: 100%; font-size: 13.5px; }
 td, th { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
-.ok { color: var(--good); font-weight: 600; } .bad { color: var(--bad); font-weight: 600; }
+.ok { color: var(--good); font-weight: 600; } .bad { color: var(--bad); font-weight: 600; } .warn { color: var(--warn); font-weight: 600; }
 .pill { display: inline-block; padding: 0 8px; border-radius: 10px; background: #eef2ff; color: var(--accent); font-size: 12px; margin-right: 4px; }
 .button { display: inline-block; padding: 2px 10px; border: 1px solid var(--accent); border-radius: 5px; font-size: 13px; }
 details summary { cursor: pointer; color: var(--muted); }
@@ -86,6 +126,9 @@ pub fn layout(title: &str, header: Markup, main: Markup) -> Markup {
         html lang="en" {
             head {
                 meta charset="utf-8";
+                // No icon: without this line every page of serve costs a `/favicon.ico`
+                // request that answers 404 in the browser's console.
+                link rel="icon" href="data:,";
                 title { (title) }
                 style { (PreEscaped(STYLE)) }
             }
@@ -103,6 +146,7 @@ pub fn page(
     addresses: &Addresses,
     code: &CodeSources,
     previews: &[PreviewSummary],
+    outgoing: &Outgoing,
 ) -> String {
     let header = html! {
         h1 { "siteops serve" }
@@ -119,8 +163,9 @@ pub fn page(
         @if !snapshot.changes.is_empty() {
             section #changes { h2 { "Applied by the last reload" } pre { (snapshot.changes.join("\n")) } }
         }
+        (outgoing_section(outgoing))
         (previews_section(previews))
-        (sites_section(snapshot, addresses, code))
+        (sites_section(snapshot, addresses, code, previews))
     };
     layout("siteops serve", header, main).into_string()
 }
@@ -138,11 +183,67 @@ fn previews_section(previews: &[PreviewSummary]) -> Markup {
                         tr {
                             td { (preview.site.org) "/" (preview.site.site) " (" (preview.branch) ")" }
                             td { (preview.path) }
-                            td class=(status_class(preview.status)) { (preview.status) }
+                            (preview_state(preview))
                             td { (siteops_server::time::format_rfc3339(preview.at, 0)) }
                             td { a.trace href=(preview.trace_link) { "trace" } }
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Where outgoing requests go, per host.
+fn outgoing_section(outgoing: &Outgoing) -> Markup {
+    html! {
+        section #outgoing {
+            h2 { "Outgoing requests" }
+            p #mode {
+                @match outgoing {
+                    Outgoing::Offline => {
+                        b { "offline" } ": every request answered from the mocks, never the network (loopback still goes out)."
+                    }
+                    Outgoing::Online => {
+                        b { "online" } ": every request goes to the network; the mocks are ignored."
+                    }
+                    Outgoing::Mocks(hosts) => {
+                        b { "mocks" } " for the hosts "
+                        @if hosts.named.is_empty() { "(none named)" }
+                        @for (i, host) in hosts.named.iter().enumerate() {
+                            @if i > 0 { ", " } code.mocked { (host) }
+                        }
+                        "; " b { "the network" } " for the rest."
+                    }
+                }
+            }
+            @if let Outgoing::Mocks(hosts) = outgoing {
+                @if !hosts.open.is_empty() {
+                    p #open {
+                        "Mocks without a named host (no " code { "host" } " matcher, or a pattern) answer what they match on any host: "
+                        (hosts.open.join(", "))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A preview's state: its status, and a warning when images of a page that rendered failed.
+fn preview_state(preview: &PreviewSummary) -> Markup {
+    let failed = &preview.failed_images;
+    let class = if preview.status < 300 && !failed.is_empty() {
+        "warn"
+    } else {
+        status_class(preview.status)
+    };
+    html! {
+        td class={ "state " (class) } {
+            (preview.status)
+            @if !failed.is_empty() {
+                " · " (failed.len()) @if failed.len() == 1 { " image failed" } @else { " images failed" }
+                ul.failed {
+                    @for (url, why) in failed { li { code { (url) } ": " (why) } }
                 }
             }
         }
@@ -178,7 +279,12 @@ fn code_line(repo: &CodeRepo, source: Option<&code::Source>) -> Markup {
     }
 }
 
-fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources) -> Markup {
+fn sites_section(
+    snapshot: &Snapshot,
+    addresses: &Addresses,
+    code: &CodeSources,
+    previews: &[PreviewSummary],
+) -> Markup {
     let Some(compiled) = &snapshot.compiled else {
         return html! { section { h2 { "Sites" } p { "Nothing applied yet." } } };
     };
@@ -187,7 +293,7 @@ fn sites_section(snapshot: &Snapshot, addresses: &Addresses, code: &CodeSources)
     let sites: BTreeSet<&SiteId> = compiled.resources.iter().filter_map(|r| r.site()).collect();
     html! {
         @for site in sites {
-            (site_section(snapshot, compiled, site, addresses, code))
+            (site_section(snapshot, compiled, site, addresses, code, previews))
         }
     }
 }
@@ -198,6 +304,7 @@ fn site_section(
     site: &SiteId,
     addresses: &Addresses,
     code: &CodeSources,
+    previews: &[PreviewSummary],
 ) -> Markup {
     let resources: Vec<_> = compiled
         .resources
@@ -219,17 +326,21 @@ fn site_section(
         .iter()
         .find(|r| r.kind == ResourceKind::Site)
         .and_then(|r| CodeRepo::of_site(&r.body));
-    let pages = snapshot
+    let known = snapshot
         .pages
         .get(site)
         .map(Vec::as_slice)
         .unwrap_or_default();
+    let pages = &with_previewed(known, site, previews)[..];
     html! {
         section.site id={ "site-" (site.org) "-" (site.site) } {
             h2 { (site.org) "/" (site.site) }
             div {
                 @for branch in &branches { span.pill { (branch) } }
                 " " a href={ (host) "/" } { "preview host" }
+                @if let Some(port) = addresses.site_port(site, "main") {
+                    " · " a.site-port href={ (port) "/" } title="the preview host on a port of its own (serve --site-port)" { (port) }
+                }
                 " · " a.jobs href=(Addresses::jobs(site, "main")) { "code jobs" }
                 " · " a href={ (host) "/config.json" } { "config.json" }
             }
@@ -239,7 +350,7 @@ fn site_section(
             }
             h3 { "Pages" }
             @if pages.is_empty() {
-                p { "No known pages (add mocks or worker entry examples)." }
+                p { "No known pages (add mocks or worker entry examples, or open a page on the preview host)." }
             } @else {
                 table.pages {
                     @for page in pages { (page_row(&host, page)) }
@@ -255,6 +366,36 @@ fn site_section(
             }
         }
     }
+}
+
+/// The site's known pages and those previewed well on its main branch in this session: a
+/// site without mocks or examples (a repoless site on a real source) lists what was opened
+/// (a preview that failed has no `.md` to link to).
+fn with_previewed(
+    known: &[KnownPage],
+    site: &SiteId,
+    previews: &[PreviewSummary],
+) -> Vec<KnownPage> {
+    let mut pages = known.to_vec();
+    for preview in previews {
+        if preview.site == *site
+            && preview.branch == "main"
+            && (200..300).contains(&preview.status)
+            && !pages.iter().any(|page| page.path == preview.path)
+        {
+            let kind = if preview.path.ends_with(".json") {
+                PageKind::Sheet
+            } else {
+                PageKind::Page
+            };
+            pages.push(KnownPage {
+                path: preview.path.clone(),
+                kind,
+            });
+        }
+    }
+    pages.sort_by(|a, b| a.path.cmp(&b.path));
+    pages
 }
 
 /// What the preview host delivers around the site's pages, as its document sets it up:
@@ -357,14 +498,63 @@ mod tests {
         };
         let html = page(
             &snapshot,
-            &Addresses { port: 3000 },
+            &Addresses {
+                port: 3000,
+                ..Default::default()
+            },
             &CodeSources::new(),
             &[],
+            &Outgoing::Online,
         );
         assert!(html.contains("&lt;bad&gt; &amp; worse"));
         assert!(html.contains("error[x]: &lt;oops&gt;"));
         assert!(html.contains("Nothing applied yet."));
         assert!(html.contains("No preview yet"));
+    }
+
+    /// Issue 44: a repoless site on a real source (no mocks, no examples) listed no page,
+    /// however many were opened.
+    #[test]
+    fn previewed_pages_join_the_known_ones() {
+        let known = [KnownPage {
+            path: "/products/1234".into(),
+            kind: PageKind::Page,
+        }];
+        let summary = |site: SiteId, branch: &str, path: &str| PreviewSummary {
+            site,
+            branch: branch.into(),
+            path: path.into(),
+            status: 200,
+            at: 0,
+            trace_link: String::new(),
+            failed_images: Vec::new(),
+        };
+        let previews = [
+            summary(site("acme", "blog"), "main", "/about"),
+            summary(site("acme", "blog"), "main", "/products/1234"),
+            summary(site("acme", "blog"), "main", "/nav.json"),
+            summary(site("acme", "blog"), "feature", "/draft"),
+            PreviewSummary {
+                status: 404,
+                ..summary(site("acme", "blog"), "main", "/gone")
+            },
+            summary(site("acme", "website"), "main", "/other"),
+        ];
+        let pages = with_previewed(&known, &site("acme", "blog"), &previews);
+        assert_eq!(
+            pages,
+            [
+                KnownPage {
+                    path: "/about".into(),
+                    kind: PageKind::Page
+                },
+                KnownPage {
+                    path: "/nav.json".into(),
+                    kind: PageKind::Sheet
+                },
+                known[0].clone(),
+            ]
+        );
     }
 
     fn site(org: &str, name: &str) -> SiteId {
@@ -461,9 +651,13 @@ mod tests {
     fn page_html(snapshot: &Snapshot) -> String {
         page(
             snapshot,
-            &Addresses { port: 3000 },
+            &Addresses {
+                port: 3000,
+                ..Default::default()
+            },
             &CodeSources::new(),
             &[],
+            &Outgoing::Online,
         )
     }
 }

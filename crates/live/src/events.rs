@@ -64,6 +64,8 @@ pub enum Refused {
 pub struct OpenStreams {
     pub limits: StreamLimits,
     open: Mutex<Counts>,
+    /// Set once the server stops: every stream ends then ([`OpenStreams::close`]).
+    closed: tokio::sync::watch::Sender<bool>,
 }
 
 #[derive(Debug, Default)]
@@ -76,7 +78,23 @@ impl OpenStreams {
     pub fn new(limits: StreamLimits) -> OpenStreams {
         OpenStreams {
             limits,
-            open: Mutex::default(),
+            ..OpenStreams::default()
+        }
+    }
+
+    /// Ends every stream, open or opened from now on: the server is stopping, and an open
+    /// browser tab must not hold its shutdown for the grace period. The page's script
+    /// reconnects to the next server by itself.
+    pub fn close(&self) {
+        self.closed.send_replace(true);
+    }
+
+    /// Completes once [`OpenStreams::close`] has been called.
+    fn closed(&self) -> impl std::future::Future<Output = ()> + use<> {
+        let mut closed = self.closed.subscribe();
+        async move {
+            // An error means the sender is gone, which also ends the streams.
+            let _ = closed.wait_for(|closed| *closed).await;
         }
     }
 
@@ -134,6 +152,7 @@ pub fn stream(
     ticket: StreamTicket,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let lifetime = ticket.streams.limits.lifetime;
+    let closed = ticket.streams.closed();
     let current = live
         .snapshot
         .read()
@@ -158,7 +177,8 @@ pub fn stream(
     );
     let events = stream::once(async move { Ok(first) })
         .chain(updates)
-        .take_until(tokio::time::sleep(lifetime));
+        .take_until(tokio::time::sleep(lifetime))
+        .take_until(closed);
     Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
 
@@ -195,6 +215,8 @@ pub struct PageScript<'a> {
     pub code: &'a str,
     /// Set while the last reload did not apply: the page shows the last good state.
     pub invalid: Option<Invalid<'a>>,
+    /// Set when the source failed at this view: the page is the preview stored before.
+    pub stale: Option<Stale<'a>>,
     /// The answer's CSP nonce, which the reload script carries (a preview host's page:
     /// its own policy, and the page's, allow it); `None` where no policy asks for one.
     pub nonce: Option<&'a str>,
@@ -209,6 +231,30 @@ pub struct Invalid<'a> {
     pub count: usize,
     /// The dashboard's address, which shows them.
     pub dashboard: &'a str,
+}
+
+/// Why the page is an earlier preview, for its banner: the source failed at this view.
+#[derive(Debug, Clone, Copy)]
+pub struct Stale<'a> {
+    /// The status the preview failed with (502, 503, 504).
+    pub status: u16,
+    /// Why, as the preview said.
+    pub message: &'a str,
+    /// When the page served was previewed (RFC 3339).
+    pub previewed: &'a str,
+}
+
+/// The banner of a page served from its stored preview because the source failed: what
+/// failed, how old the page is, and how it refreshes (the next view previews again; a
+/// source coming back announces nothing, so the page does not reload by itself).
+pub fn stale_banner(stale: &Stale<'_>) -> String {
+    html! {
+        div #siteops-stale role="status" style="position:fixed;left:12px;bottom:12px;z-index:2147483647;max-width:calc(100% - 24px);padding:8px 12px;border-radius:6px;background:#b54708;color:#fff;font:14px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3)" {
+            "siteops: the source failed (" (stale.status) ": " (stale.message) "); this is the preview of "
+            (stale.previewed) ". Reload the page to preview it again once the source answers."
+        }
+    }
+    .into_string()
 }
 
 /// The script put before `</body>` of the pages serve makes. It reloads the page when a
@@ -268,6 +314,7 @@ pub fn banner(invalid: &Invalid<'_>) -> String {
 /// before its `</body>` (or at its end).
 pub fn inject(html: &str, page: &PageScript<'_>) -> String {
     let mut added = page.invalid.as_ref().map(banner).unwrap_or_default();
+    added.extend(page.stale.as_ref().map(stale_banner));
     added.push_str(&reload_script(page.generation, page.code, page.nonce));
     match html.rfind("</body>") {
         Some(at) => format!("{}{added}{}", &html[..at], &html[at..]),
@@ -341,6 +388,7 @@ mod tests {
             generation,
             code,
             invalid: None,
+            stale: None,
             nonce: None,
         }
     }
@@ -389,6 +437,7 @@ mod tests {
             "<body><main></main></body>",
             &PageScript {
                 invalid: Some(invalid),
+                stale: None,
                 ..script(2, "")
             },
         );

@@ -1,6 +1,9 @@
-//! Offline: every outgoing request answered from the mocks. Requests to loopback (the
-//! bundled worker and preview hosts, a local source) still go out: they never leave the
-//! machine. A request no mock matches fails with the URL and the closest mocks, which the
+//! Outgoing requests in `siteops serve`, by [`Mode`]: offline, every request answered from
+//! the mocks; with mocks (the default when the repository has some), the requests to the
+//! hosts the mocks name ([`siteops_mocks::MockedHosts`]) answered from them, the rest from
+//! the network; online, the network. Requests to loopback (the bundled worker and preview
+//! hosts, a local source) always go out: they never leave the machine. A request to a
+//! mocked host that no mock matches fails with the URL and the closest mocks, which the
 //! preview's trace and error then show.
 //!
 //! As in WireMock: a stub's `fixedDelayMilliseconds` delays its answer (the preview's own
@@ -11,25 +14,51 @@ use std::sync::{Arc, Mutex};
 
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use siteops_mocks::{MockRequest, MockSet, Scenarios};
+use siteops_mocks::{MockRequest, MockSet, MockedHosts, Scenarios};
 use siteops_server::preview::transport::BoxFuture;
 use siteops_server::preview::{
-    IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
+    Answerer, IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
 };
 
 /// Where the current mocks come from (the live session swaps them on every reload).
 pub type MockSource = Arc<dyn Fn() -> Arc<MockSet> + Send + Sync>;
 
+/// Where `serve` sends outgoing requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `--offline`: every request from the mocks, never the network.
+    Offline,
+    /// The default with mocks: the mocks answer for the hosts they name, the network for
+    /// the rest (and for what no open stub, one without a named host, matches).
+    Mocks,
+    /// `--online`, or no mocks: the network, the mocks ignored.
+    Online,
+}
+
+/// What the dashboard says of where requests go: the mode, and the mocked hosts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outgoing {
+    Offline,
+    Mocks(MockedHosts),
+    Online,
+}
+
 pub struct OfflineTransport {
     mocks: MockSource,
-    local: ReqwestTransport,
-    /// The scenarios' states, for the set they belong to (a new set starts them afresh).
-    scenarios: Mutex<Option<(Arc<MockSet>, Scenarios)>>,
+    /// Loopback requests go out through it, and in [`Mode::Mocks`] the unmocked ones.
+    local: Arc<dyn Transport>,
+    mode: Mode,
+    /// The scenarios' states and the mocked hosts, for the set they belong to (a new set
+    /// starts them afresh).
+    scenarios: Mutex<Option<CurrentSet>>,
 }
+
+/// A set of mocks, its scenarios' states and the hosts it names.
+type CurrentSet = (Arc<MockSet>, Scenarios, MockedHosts);
 
 impl std::fmt::Debug for OfflineTransport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OfflineTransport")
+        write!(f, "OfflineTransport({:?})", self.mode)
     }
 }
 
@@ -40,9 +69,15 @@ impl OfflineTransport {
 
     /// Loopback requests go out through `local` (a transport under a stricter policy).
     pub fn with_local(mocks: MockSource, local: ReqwestTransport) -> OfflineTransport {
+        OfflineTransport::in_mode(Mode::Offline, mocks, Arc::new(local))
+    }
+
+    /// [`Mode::Offline`] or [`Mode::Mocks`] (`network` is then also the network's way).
+    pub fn in_mode(mode: Mode, mocks: MockSource, network: Arc<dyn Transport>) -> OfflineTransport {
         OfflineTransport {
             mocks,
-            local,
+            local: network,
+            mode,
             scenarios: Mutex::default(),
         }
     }
@@ -76,30 +111,41 @@ impl Transport for OfflineTransport {
             return self.local.get(request);
         }
         let mocks = (self.mocks)();
-        let (answer, delay) = {
+        let (found, delay) = {
             let mut scenarios = self.scenarios.lock().unwrap_or_else(|p| p.into_inner());
-            let states = match &mut *scenarios {
-                Some((set, states)) if Arc::ptr_eq(set, &mocks) => states,
-                other => &mut other.insert((mocks.clone(), Scenarios::default())).1,
+            let (_, states, hosts) = match &mut *scenarios {
+                Some(current) if Arc::ptr_eq(&current.0, &mocks) => current,
+                other => other.insert((mocks.clone(), Scenarios::default(), mocks.hosts())),
             };
-            answer(&mocks, &request, states)
+            let mocked = self.mode == Mode::Offline
+                || request
+                    .url
+                    .host_str()
+                    .is_some_and(|host| hosts.covers(host));
+            answer(&mocks, &request, states, self.mode, mocked)
+        };
+        let Some(found) = found else {
+            return self.local.get(request);
         };
         Box::pin(async move {
             if let Some(delay) = delay {
                 tokio::time::sleep(delay).await;
             }
-            answer
+            found
         })
     }
 }
 
-/// The answer to `request`, and how long the stub waits before giving it.
+/// The answer to `request`, and how long the stub waits before giving it; `None` when
+/// the network is to answer (a host the mocks do not name, and no open stub matches).
 fn answer(
     mocks: &MockSet,
     request: &OutgoingRequest,
     scenarios: &mut Scenarios,
+    mode: Mode,
+    mocked: bool,
 ) -> (
-    Result<IncomingResponse, TransportError>,
+    Option<Result<IncomingResponse, TransportError>>,
     Option<std::time::Duration>,
 ) {
     let headers = request
@@ -117,11 +163,21 @@ fn answer(
         scenarios,
     );
     match found {
-        Ok(stub) => (response(stub, request), stub.response.delay),
-        Err(miss) => (
-            Err(TransportError::Network(format!("offline: {miss}"))),
-            None,
-        ),
+        Ok(stub) => (Some(response(stub, request)), stub.response.delay),
+        Err(miss) if mocked => {
+            let why = match mode {
+                Mode::Offline => "offline".to_string(),
+                _ => format!(
+                    "the mocks stand in for {}",
+                    request.url.host_str().unwrap_or_default()
+                ),
+            };
+            (
+                Some(Err(TransportError::Unmocked(format!("{why}: {miss}")))),
+                None,
+            )
+        }
+        Err(_) => (None, None),
     }
 }
 
@@ -156,6 +212,10 @@ fn response(
         status: response.status,
         headers,
         body: response.body.clone(),
+        answerer: Answerer::Mock {
+            name: stub.name.clone(),
+            file: stub.file.clone(),
+        },
     })
 }
 
@@ -196,7 +256,7 @@ mod tests {
             .expect_err("no mock");
         assert_eq!(
             missed,
-            TransportError::Network(
+            TransportError::Unmocked(
                 "offline: no mock matches GET https://cms.example/b.html; closest: `page` (mocks/mappings/a.json): url is /a.html;".into()
             )
         );
@@ -257,6 +317,69 @@ mod tests {
         }
         // New mocks start the scenario again.
         assert_eq!(bodies, ["1", "2", "2", "1", "2"]);
+    }
+
+    /// Issue 44: with mocks, only the hosts they name are theirs; the rest go to the
+    /// network (here a name resolved to a loopback server, so nothing leaves the machine).
+    #[tokio::test]
+    async fn mocks_stand_in_only_for_the_hosts_they_name() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt;
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut buffer = [0u8; 1024];
+                let _ = tokio::io::AsyncReadExt::read(&mut socket, &mut buffer).await;
+                let answer = "HTTP/1.1 200 OK\r\ncontent-length: 3\r\nconnection: close\r\n\r\nnet";
+                let _ = socket.write_all(answer.as_bytes()).await;
+            }
+        });
+        let mocks = MockSet::from_files(
+            "mocks",
+            &[MockFile {
+                path: "mappings/a.json".into(),
+                content: br#"{"name": "data", "request": {"host": {"equalTo": "api.example"}, "urlPath": "/a.json"}, "response": {"body": "mock"}}"#.to_vec(),
+            }],
+        )
+        .map(Arc::new)
+        .expect("mocks");
+        let network: Arc<dyn Transport> = Arc::new(ReqwestTransport::with_hosts(&[(
+            "images.test",
+            [127, 0, 0, 1].into(),
+        )]));
+        let source: MockSource = Arc::new(move || mocks.clone());
+        for (mode, image) in [
+            (Mode::Mocks, Ok("net")),
+            (Mode::Offline, Err("offline: no mock matches")),
+        ] {
+            let transport = OfflineTransport::in_mode(mode, source.clone(), network.clone());
+            let mocked = transport
+                .get(request("https://api.example/a.json"))
+                .await
+                .expect("answered");
+            assert_eq!(mocked.body, b"mock");
+            assert!(matches!(mocked.answerer, Answerer::Mock { .. }));
+            let missed = transport
+                .get(request("https://api.example/b.json"))
+                .await
+                .expect_err("a mocked host");
+            assert!(matches!(missed, TransportError::Unmocked(_)), "{missed:?}");
+            let fetched = transport
+                .get(request(&format!("http://images.test:{port}/hero.jpg")))
+                .await;
+            match (fetched, image) {
+                (Ok(answer), Ok(body)) => {
+                    assert_eq!(answer.body, body.as_bytes());
+                    assert_eq!(answer.answerer, Answerer::Network);
+                }
+                (Err(TransportError::Unmocked(message)), Err(start)) => {
+                    assert!(message.starts_with(start), "{message}");
+                }
+                (other, _) => panic!("{mode:?}: {other:?}"),
+            }
+        }
     }
 
     #[test]

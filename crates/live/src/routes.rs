@@ -17,7 +17,7 @@ use futures_util::future::BoxFuture;
 use maud::{DOCTYPE, html};
 
 use crate::dashboard::{self, Addresses, JOBS_PATH, PreviewSummary};
-use crate::events::{self, EVENTS_PATH, Invalid, PageScript};
+use crate::events::{self, EVENTS_PATH, Invalid, PageScript, Stale};
 use crate::{Live, jobs_page, trace_page};
 use siteops_server::api::ApiError;
 use siteops_server::api::caller::{OptionalCaller, caller};
@@ -85,6 +85,10 @@ impl Session for Live {
             .generation
             > 0
     }
+
+    fn closing(&self) {
+        self.streams.close();
+    }
 }
 
 /// Someone who may see the session's own pages (dashboard, traces, jobs, reload events):
@@ -142,14 +146,7 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
             .recent_previews()
             .into_iter()
             .filter(|p| applied.contains(&p.site))
-            .map(|p| PreviewSummary {
-                trace_link: format!("/.siteops/previews/{}", p.id),
-                site: p.site,
-                branch: p.branch,
-                path: p.path,
-                status: p.status,
-                at: p.at,
-            })
+            .map(PreviewSummary::of)
             .collect();
         let repos: Vec<(String, CodeRepo)> = snapshot
             .compiled
@@ -170,13 +167,23 @@ async fn dashboard_page(state: Arc<AppState>, live: Arc<Live>, request: Request)
     .into_iter()
     .collect();
     let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
-    let page = dashboard::page(&snapshot, &Addresses { port }, &code, &previews);
+    let page = dashboard::page(
+        &snapshot,
+        &Addresses {
+            port,
+            site_ports: live.site_ports.get().cloned().unwrap_or_default(),
+        },
+        &code,
+        &previews,
+        &live.outgoing(),
+    );
     // It shows each reload's outcome as it comes (it has no code, and no banner: it says
     // why itself).
     let script = PageScript {
         generation: snapshot.generation,
         code: "",
         invalid: None,
+        stale: None,
         nonce: None,
     };
     Html(events::inject(&page, &script)).into_response()
@@ -202,13 +209,29 @@ async fn jobs_of(
         Err(error) => return error.into_response(),
     };
     let site = siteops_config::model::SiteId { org, site };
-    Html(jobs_page::page(&site, &branch, &jobs, &Addresses { port })).into_response()
+    Html(jobs_page::page(
+        &site,
+        &branch,
+        &jobs,
+        &Addresses {
+            port,
+            ..Default::default()
+        },
+    ))
+    .into_response()
 }
 
 async fn trace(live: Arc<Live>, id: u64, request: Request) -> Response {
     let port = port_of(&request).unwrap_or(80);
     match live.recent_previews().into_iter().find(|p| p.id == id) {
-        Some(preview) => Html(trace_page::page(&preview, &Addresses { port })).into_response(),
+        Some(preview) => Html(trace_page::page(
+            &preview,
+            &Addresses {
+                port,
+                ..Default::default()
+            },
+        ))
+        .into_response(),
         None => ApiError::not_found(format!("no recent preview {id}")).into_response(),
     }
 }
@@ -322,9 +345,10 @@ async fn preview_host(
         .unwrap_or_default();
     let dashboard = Addresses {
         port: port_of_headers(&headers).unwrap_or(80),
+        ..Default::default()
     }
     .dashboard();
-    let script = PageScript {
+    let mut script = PageScript {
         generation,
         code: &code,
         invalid: invalid.as_ref().map(|(message, count)| Invalid {
@@ -332,6 +356,7 @@ async fn preview_host(
             count: *count,
             dashboard: &dashboard,
         }),
+        stale: None,
         nonce: Some(&nonce).filter(|n| !n.is_empty()).map(String::as_str),
     };
     // Who may not read the page does not get it previewed either.
@@ -403,6 +428,28 @@ async fn preview_host(
     {
         return Redirect::to(&record.web_path).into_response();
     }
+    // The source failed, and a preview is stored: that preview is served, with a banner
+    // saying so (a view of a page whose source is down is not an error page).
+    let mut failed_source = None;
+    let previewed = match previewed {
+        Err(error) if is_source_failure(error.status) => {
+            match stored_record(state, host, &wanted).await {
+                Some(record) => {
+                    failed_source = Some((error, record.last_modified));
+                    Ok(None)
+                }
+                None => Err(error),
+            }
+        }
+        previewed => previewed,
+    };
+    if let Some((error, previewed)) = &failed_source {
+        script.stale = Some(Stale {
+            status: error.status.as_u16(),
+            message: &error.message,
+            previewed,
+        });
+    }
     if let Err(error) = previewed {
         let message = error.message.clone();
         let body = events::inject(&error_page(path, error.status, &message), &script);
@@ -413,11 +460,20 @@ async fn preview_host(
         return response;
     }
     let response = respond(server::serve_stored(state, host, &asked).await);
-    let response = if previews_on_view {
+    let mut response = if previews_on_view {
         response
     } else {
         how_to_preview(response, host, path)
     };
+    if let Some((error, _)) = &failed_source
+        && let Ok(value) = HeaderValue::from_str(&format!(
+            "the source failed ({}), the stored preview is served: {}",
+            error.status.as_u16(),
+            error.message.replace(['\r', '\n'], " ")
+        ))
+    {
+        response.headers_mut().insert("x-siteops-stale", value);
+    }
     if !matches!(wanted, OnView::Page(_, Variant::Html))
         || !is_html(&response)
         || response.status().is_redirection()
@@ -602,7 +658,34 @@ async fn preview_on_view(
         .await
 }
 
+/// Whether a preview's failure is its source's (it failed, timed out, or is down): a
+/// stored preview still stands for the page.
+fn is_source_failure(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::BAD_GATEWAY | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT
+    )
+}
+
+/// The stored preview of the page a view asks for, if any.
+async fn stored_record(
+    state: &AppState,
+    host: &PreviewHost,
+    wanted: &OnView,
+) -> Option<PreviewRecord> {
+    let OnView::Page(page, _) = wanted else {
+        return None;
+    };
+    let previews = BranchPreviews::new(state.store.as_ref(), &host.org, &host.site, &host.branch);
+    previews.load(&page.web_path()).await.ok().flatten()
+}
+
 fn error_page(path: &str, status: StatusCode, message: &str) -> String {
+    let next = if is_source_failure(status) {
+        "The source failed and no preview of this page is stored: reload the page to try again (each view previews it)."
+    } else {
+        "Fix the source, mock or configuration: this page reloads when the repository changes."
+    };
     html! {
         (DOCTYPE)
         html {
@@ -611,7 +694,7 @@ fn error_page(path: &str, status: StatusCode, message: &str) -> String {
                 h1 { "Preview failed" }
                 p { code { (path) } " answered " (status.as_u16()) }
                 pre #error style="white-space:pre-wrap" { (message) }
-                p { "Fix the source, mock or configuration: this page reloads when the repository changes." }
+                p { (next) }
             }
         }
     }

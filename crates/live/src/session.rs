@@ -17,7 +17,7 @@ use siteops_config::compile::{Compiled, Owner, ResourceKind, SecretUse, Secrets,
 use siteops_config::diagnostic::render;
 use siteops_config::model::SiteId;
 use siteops_config::repo::{RepoFiles, limit_for, read_file};
-use siteops_config::validate::Options;
+use siteops_config::validate::{CodeCheckout, Options};
 use siteops_mocks::MockSet;
 use siteops_plan::apply::{self, ApplyOptions};
 use siteops_plan::plan::{PlanSettings, diff};
@@ -284,13 +284,23 @@ fn read_repository(
     let repo = RepoFiles::load(root)
         .map_err(|e| Failure::new(format!("cannot read {}: {e}", root.display())))?;
     // The configuration and the mocks, as `siteops validate` checks them.
-    let (validation, mocks) = super::mocks::validate(
+    let (mut validation, mocks) = super::mocks::validate(
         &repo,
         &Options {
             transform_url: Some(worker.to_string()),
         },
         |path| read_listed(root, &repo, path),
     )?;
+    // The worker entry examples, rendered through their mocks and templates.
+    super::examples::check(&mut validation, &repo, &mocks, |path| {
+        read_listed(root, &repo, path).ok()
+    });
+    super::checkouts::check(
+        &mut validation,
+        root,
+        overrides,
+        super::checkouts::context_from_env(),
+    );
     let mut diagnostics = if validation.diagnostics.is_empty() {
         String::new()
     } else {
@@ -359,11 +369,11 @@ fn read_repository(
 fn open_checkouts(
     root: &Path,
     overrides: &BTreeMap<CodeRepo, PathBuf>,
-    configured: &BTreeMap<CodeRepo, String>,
+    configured: &BTreeMap<CodeRepo, CodeCheckout>,
 ) -> (Checkouts, Vec<String>) {
     let mut wanted: BTreeMap<CodeRepo, PathBuf> = configured
         .iter()
-        .map(|(repo, dir)| (repo.clone(), root.join(dir)))
+        .map(|(repo, checkout)| (repo.clone(), root.join(&checkout.dir)))
         .collect();
     wanted.extend(overrides.clone());
     let mut checkouts = Checkouts::new();

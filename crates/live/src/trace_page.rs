@@ -14,6 +14,7 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
             (preview.site.org) "/" (preview.site.site) " (" (preview.branch) ") " (preview.path)
         }
     };
+    let failed: Vec<_> = preview.trace.images.iter().filter(|i| i.failed()).collect();
     let trace = &preview.trace;
     let main = html! {
         section #outcome {
@@ -23,16 +24,26 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
                 @if let Some(error) = &preview.error { (error) }
                 " · " a #page href={ (host) (preview.path) } { "open the page" }
             }
+            @if !failed.is_empty() {
+                p.warn #failed-images {
+                    "The page rendered, but " (failed.len()) " of its images failed (they became "
+                    code { "about:error" } "): "
+                    @for image in &failed {
+                        code { (image.url.as_deref().unwrap_or(&image.src)) } " (" (image.decision) ") "
+                    }
+                }
+            }
         }
         section #fetch {
             h2 { "Source attempts" }
             table {
-                tr { th { "source" } th { "URL" } th { "status" } th { "time" } th { "decision" } }
+                tr { th { "source" } th { "URL" } th { "status" } th { "answered by" } th { "time" } th { "decision" } }
                 @for attempt in &trace.fetch {
                     tr.attempt {
                         td { (attempt.source) }
                         td { (attempt.url) }
                         td { (status(attempt.status)) }
+                        td.answered { (answered(attempt.answered_by.as_ref())) }
                         td { (attempt.elapsed_ms) " ms" }
                         td { (attempt.decision) }
                     }
@@ -41,6 +52,7 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
                             td {}
                             td { "↳ " (hop.url) }
                             td { (status(hop.status)) }
+                            td.answered { (answered(hop.answered_by.as_ref())) }
                             td {}
                             td {
                                 @if hop.authorization { "with Authorization" }
@@ -58,7 +70,7 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
             } @else {
                 table {
                     tr {
-                        th { "image" } th { "Authorization" } th { "status" } th { "attempts" }
+                        th { "image" } th { "Authorization" } th { "status" } th { "answered by" } th { "attempts" }
                         th { "decision" } th { "stored as" }
                     }
                     @for image in &trace.images {
@@ -66,6 +78,7 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
                             td { (image.url.as_deref().unwrap_or(&image.src)) }
                             td { @if image.allowed { "allowed" } @else { "not allowed" } }
                             td { (status(image.status)) }
+                            td.answered { (answered(image.answered_by())) }
                             td { (image.attempts) }
                             td { (image.decision) }
                             td { (image.stored_as.as_deref().unwrap_or("")) }
@@ -83,4 +96,10 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
 
 fn status(status: Option<u16>) -> String {
     status.map_or_else(|| "no answer".to_string(), |s| s.to_string())
+}
+
+/// Who answered a request: the network, a mock (its file), or nobody (no mock matched a
+/// host the mocks stand in for, or anything offline).
+fn answered(by: Option<&siteops_server::preview::trace::AnsweredBy>) -> String {
+    by.map_or_else(|| "no answer".to_string(), ToString::to_string)
 }

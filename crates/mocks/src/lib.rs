@@ -27,12 +27,14 @@
 
 #[doc(hidden)]
 pub mod fuzzing;
+mod hosts;
 mod json;
 mod matching;
 mod parse;
 pub mod record;
 mod scenarios;
 
+pub use hosts::MockedHosts;
 pub use matching::{Miss, MockRequest, NoMatch};
 pub use parse::{MockError, MockErrorKind};
 pub use scenarios::Scenarios;
@@ -61,6 +63,25 @@ pub struct Stub {
     pub response: StubResponse,
     /// The stub's step in a scenario, when it has `scenarioName`.
     pub scenario: Option<ScenarioStep>,
+    /// Where its response body is written, for messages about the body.
+    pub body: BodyOrigin,
+}
+
+/// Where a stub's response body is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BodyOrigin {
+    /// The response has no body.
+    None,
+    /// In the mapping file ([`Stub::file`]), at this JSON pointer (`/response/body`).
+    Mapping { pointer: String },
+    /// A file of `__files/`, named as [`Stub::file`] is (`sites/a/b/mocks/__files/x.json`).
+    File(String),
+}
+
+/// The byte span, in a mapping file's `text`, of the member `pointer` names (its key), for
+/// pointing at part of a stub (a [`BodyOrigin::Mapping`]); `0..0` when it is not there.
+pub fn pointer_span(text: &str, pointer: &str) -> std::ops::Range<usize> {
+    parse::spans::find(text, pointer, true)
 }
 
 /// A stub of a scenario answers only in `required` state (any state when `None`) and then

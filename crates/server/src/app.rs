@@ -287,6 +287,10 @@ pub trait Session: Send + Sync + 'static {
     /// Whether the session has finished its first apply (well or not): until then the
     /// sites it applies are missing or stale, and `/readyz` answers 503.
     fn is_ready(&self) -> bool;
+
+    /// The server stops: end the session's long-lived answers (its event streams) now,
+    /// so the shutdown does not spend its grace period waiting for open browser tabs.
+    fn closing(&self) {}
 }
 
 impl std::fmt::Debug for dyn Session {

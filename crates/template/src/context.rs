@@ -44,6 +44,22 @@ impl<'d> Context<'d> {
         }
     }
 
+    /// Whether `path` names something in the data, even `null`: what a render that
+    /// records its lookups ([`crate::Template::render_recording`]) asks when one gave
+    /// nothing. Off the normal render's path.
+    pub(crate) fn finds(&self, path: &Path) -> bool {
+        match path {
+            Path::Current => true,
+            Path::Name(key) => self
+                .frames
+                .iter()
+                .rev()
+                .take_while(|frame| !matches!(frame, Item::Null))
+                .any(|&frame| frame.is_object() && frame.get(key).is_some()),
+            Path::Dotted(keys) => self.frames.iter().rev().any(|&f| walk(f, keys).is_some()),
+        }
+    }
+
     /// A plain name is found in the innermost frame that is an array or
     /// object holding it, even when its value there is null.
     fn lookup_name<'p>(&self, key: &'p Key) -> Result<Item<'d>, NullFrame<'p>> {

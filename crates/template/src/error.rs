@@ -52,7 +52,7 @@ pub(crate) struct Full;
 
 /// A tag's place in its source, kept on render-time nodes so that errors
 /// found while rendering can still point at the tag. `u32` keeps nodes small.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Pos {
     pub line: u32,
     pub column: u32,

@@ -120,11 +120,48 @@ impl Template {
         limit: usize,
     ) -> Result<(), RenderError> {
         let start = out.len();
-        let result = render::render(&self.nodes, data, partials, out, limit);
+        let result = render::render(&self.nodes, data, partials, out, limit, None);
         if result.is_err() {
             out.truncate(start);
         }
         result
+    }
+
+    /// [`render_limited`](Self::render_limited), also recording the names the template's
+    /// tags looked up (`{{name}}`, `{{{name}}}`, `{{&name}}`, `{{#name}}`; not inverted
+    /// sections, whose point is a name's absence, nor tags inside partials) with where
+    /// they are and whether they found anything in the data: a tag that never found its
+    /// name rendered empty, which is how a misspelt name shows. Tags that did not run
+    /// (inside a section that did not render) are not listed. Output and errors are
+    /// those of `render_limited`; normal renders do not pay for the recording.
+    pub fn render_recording(
+        &self,
+        data: JsonRef<'_>,
+        partials: &dyn PartialSource,
+        limit: usize,
+    ) -> (Result<String, RenderError>, Vec<Lookup>) {
+        let mut record = render::Record::default();
+        let mut out = String::new();
+        let result = render::render(
+            &self.nodes,
+            data,
+            partials,
+            &mut out,
+            limit,
+            Some(&mut record),
+        );
+        let mut lookups: Vec<Lookup> = record
+            .into_iter()
+            .map(|(pos, (name, section, found))| Lookup {
+                name,
+                line: pos.line as usize,
+                column: pos.column as usize,
+                section,
+                found,
+            })
+            .collect();
+        lookups.sort_by_key(|l| (l.line, l.column));
+        (result.map(|()| out), lookups)
     }
 
     /// Renders over a `serde_json::Value`, for callers that hold one (tests, small data):
@@ -142,6 +179,22 @@ impl Template {
             Err(_) => self.render(Json::null().root(), partials),
         }
     }
+}
+
+/// A tag of the template as a recording render saw it
+/// ([`Template::render_recording`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lookup {
+    /// The name as the tag writes it (`a.b`, `.`).
+    pub name: String,
+    /// 1-based line and column (in characters) of the tag's opening delimiter.
+    pub line: usize,
+    pub column: usize,
+    /// `{{#name}}` rather than a variable.
+    pub section: bool,
+    /// Whether any lookup of it found the name in the data (a `null` value counts as
+    /// found: the data has it). `false`: every time, it rendered as nothing.
+    pub found: bool,
 }
 
 /// The error of a render without a limit. No output reaches `usize::MAX` bytes (memory

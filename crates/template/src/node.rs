@@ -49,6 +49,25 @@ impl Path {
     }
 }
 
+impl std::fmt::Display for Path {
+    /// The name as the template writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Current => f.write_str("."),
+            Path::Name(key) => f.write_str(&key.name),
+            Path::Dotted(keys) => {
+                for (i, key) in keys.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(&key.name)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// One property name, with its array-index reading worked out in advance.
 #[derive(Debug, Clone)]
 pub(crate) struct Key {

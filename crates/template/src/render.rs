@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::context::{Context, NullFrame};
 use super::error::{Full, Pos, RenderError, TemplateError};
-use super::node::Node;
+use super::node::{Node, Path};
 use super::partials::{Compiled, PartialCache, PartialSource};
 use super::value::{Item, push_within};
 use crate::json::{Elements, JsonRef};
@@ -23,8 +23,10 @@ pub(crate) fn render(
     source: &dyn PartialSource,
     out: &mut String,
     limit: usize,
+    record: Option<&mut Record>,
 ) -> Result<(), RenderError> {
     let mut renderer = Renderer {
+        record,
         source,
         limit,
         cache: PartialCache::default(),
@@ -82,7 +84,14 @@ enum Frame<'t, 'd> {
     Partial(Cursor<'t>),
 }
 
+/// What a recording render saw of the main template's names: per tag, its name, whether
+/// it opens a section, and whether any lookup of it found something in the data.
+pub(crate) type Record = std::collections::HashMap<Pos, (String, bool, bool)>;
+
 struct Renderer<'t, 'd, 's> {
+    /// Set only by [`crate::Template::render_recording`]: a normal render pays one
+    /// untaken branch per lookup.
+    record: Option<&'s mut Record>,
     source: &'s dyn PartialSource,
     cache: PartialCache,
     context: Context<'d>,
@@ -112,6 +121,9 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
                 Node::Var { path, escape, pos } => {
                     let value = self.context.lookup(path);
                     let value = value.map_err(|e| null_frame_error(e, *pos, &cur))?;
+                    if self.record.is_some() {
+                        self.note(path, false, value, *pos, &cur);
+                    }
                     value.write(out, *escape, limit).map_err(too_large)?;
                     cur.pc += 1;
                 }
@@ -123,6 +135,10 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
                 } => {
                     let value = self.context.lookup(path);
                     let value = value.map_err(|e| null_frame_error(e, *pos, &cur))?;
+                    // An inverted section is there for the name's absence.
+                    if self.record.is_some() && !*inverted {
+                        self.note(path, true, value, *pos, &cur);
+                    }
                     cur.pc = self.enter_section(value, *inverted, cur.pc + 1, *end);
                 }
                 Node::Partial(partial) => {
@@ -207,6 +223,23 @@ impl<'t, 'd> Renderer<'t, 'd, '_> {
                 });
                 body
             }
+        }
+    }
+
+    /// Records a lookup of a main-template tag (a partial's tags have positions in
+    /// another text).
+    #[cold]
+    #[inline(never)]
+    fn note(&mut self, path: &Path, section: bool, value: Item<'d>, pos: Pos, cur: &Cursor<'_>) {
+        if !matches!(cur.nodes, Nodes::Main(_)) {
+            return;
+        }
+        let found = !matches!(value, Item::Null) || self.context.finds(path);
+        if let Some(record) = self.record.as_deref_mut() {
+            let entry = record
+                .entry(pos)
+                .or_insert_with(|| (path.to_string(), section, false));
+            entry.2 |= found;
         }
     }
 

@@ -591,3 +591,39 @@ fn a_limited_render_stops_before_passing_its_limit() {
         Err(RenderError::Template(_))
     ));
 }
+
+/// Issue 44: a recording render lists each tag that ran with whether its name was ever
+/// found, at the tag's line and column, and renders exactly what a normal render does.
+#[test]
+fn recording_renders_list_names_found_nowhere() {
+    let source = "<h1>{{nmae}}</h1>\n{{#items}}<li>{{label}} {{{raw}}}</li>{{/items}}\n{{^gone}}x{{/gone}}{{#off}}{{never}}{{/off}}{{&a.b}} {{z}} {{.}}";
+    let template = Template::compile(source).expect("compiles");
+    let text = br#"{"items": [{"label": "one"}, {"label": "two", "raw": "<b>"}], "a": {"b": null}, "off": false}"#;
+    let mut buffer = Vec::new();
+    let data = Json::parse(text, &mut buffer).expect("JSON");
+    let (rendered, lookups) = template.render_recording(data.root(), &NoPartials, usize::MAX);
+    assert_eq!(
+        rendered,
+        Ok(template.render(data.root(), &NoPartials).expect("renders"))
+    );
+    let seen: Vec<(String, usize, usize, bool, bool)> = lookups
+        .into_iter()
+        .map(|l| (l.name, l.line, l.column, l.section, l.found))
+        .collect();
+    let row =
+        |name: &str, line, column, section, found| (name.to_string(), line, column, section, found);
+    assert_eq!(
+        seen,
+        [
+            row("nmae", 1, 5, false, false),
+            row("items", 2, 1, true, true),
+            row("label", 2, 15, false, true),
+            // Missing from the first item, found in the second: found.
+            row("raw", 2, 25, false, true),
+            row("off", 3, 20, true, true),
+            row("a.b", 3, 45, false, true),
+            row("z", 3, 54, false, false),
+            row(".", 3, 60, false, true),
+        ]
+    );
+}

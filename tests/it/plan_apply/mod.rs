@@ -189,6 +189,23 @@ pub(crate) async fn run_siteops(args: Vec<String>, env: &[(&str, &str)]) -> Run 
     run_siteops_unsetting(args, env, &[]).await
 }
 
+/// `siteops <args>` as these tests run it: no colour, the example sites' secrets set, no
+/// endpoints or CI variables from the test's own environment.
+pub(crate) fn siteops_command(args: &[String]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
+    command
+        .args(args)
+        .env_remove("SITEOPS_TRANSFORM_URL")
+        .env_remove("SITEOPS_ADMIN_URL")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_SHA")
+        .env("NO_COLOR", "1")
+        .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
+        .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)
+        .env("ACME_PARTNER_PREVIEW_SECRET", PARTNER_SECRET);
+    command
+}
+
 /// [`run_siteops`] with the variables of `unset` left out of the environment (the
 /// example sites' secrets are otherwise set).
 async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &[&str]) -> Run {
@@ -198,18 +215,8 @@ async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &
         .collect();
     let unset: Vec<String> = unset.iter().map(|name| name.to_string()).collect();
     let output: Output = tokio::task::spawn_blocking(move || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_siteops"));
-        command
-            .args(&args)
-            .env_remove("SITEOPS_TRANSFORM_URL")
-            .env_remove("SITEOPS_ADMIN_URL")
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_SHA")
-            .env("NO_COLOR", "1")
-            .env("ACME_GIT_SYNC_SECRET", SYNC_SECRET)
-            .env("ACME_TEMPLATE_API_KEY", TEMPLATE_KEY)
-            .env("ACME_PARTNER_PREVIEW_SECRET", PARTNER_SECRET)
-            .envs(env);
+        let mut command = siteops_command(&args);
+        command.envs(env);
         for name in &unset {
             command.env_remove(name);
         }

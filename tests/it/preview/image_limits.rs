@@ -174,6 +174,7 @@ impl Transport for Counting {
                 status: 200,
                 headers,
                 body: png(1, 1, request.url.path().as_bytes()),
+                answerer: Default::default(),
             })
         })
     }

@@ -149,6 +149,9 @@ codes! {
     MissingSecretValue = "missing-secret-value" (Error),
     /// A code checkout in siteops.toml for a repository that no site's code names.
     UnusedCodeCheckout = "unused-code-checkout" (Warning),
+    /// A code checkout in siteops.toml whose directory does not exist or is not a site's
+    /// code (neither `head.html` nor `scripts/`).
+    MissingCodeCheckout = "missing-code-checkout" (Error),
     /// A template that does not compile: an unclosed tag or section, a section closed
     /// under another name, an invalid delimiter change.
     TemplateSyntax = "template-syntax" (Error),
@@ -162,6 +165,16 @@ codes! {
     InvalidMock = "invalid-mock" (Error),
     /// A mock's `bodyFileName` that names no file under the mocks' `__files/`.
     MissingBodyFile = "missing-body-file" (Error),
+    /// A name of a worker template (`{{name}}`, `{{{name}}}`, `{{&name}}`, `{{#name}}`)
+    /// that the data of none of the entry examples rendering it holds, as their mocks
+    /// answer: it renders as nothing (a misspelt name).
+    UnknownTemplateName = "unknown-template-name" (Warning),
+    /// The mock answering a worker entry example's endpoint has a body that is not JSON:
+    /// the worker fails the page (502).
+    MockBodyNotJson = "mock-body-not-json" (Error),
+    /// A worker template that fails to render over an example's mock data as the worker
+    /// renders it (a page over the worker's output limit, a name read through `null`).
+    ExampleRenderFails = "example-render-fails" (Error),
     /// A site's preview host label, `main--<site>--<org>`, is longer than the 63
     /// characters a DNS label may have.
     HostLabelTooLong = "host-label-too-long" (Error),

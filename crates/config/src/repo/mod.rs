@@ -145,7 +145,7 @@ impl RepoFiles {
                 // A name that is not UTF-8 cannot be a site, branch or template name.
                 continue;
             };
-            if name.starts_with('.') {
+            if name.starts_with('.') && !is_code_file_in_site(relative, name) {
                 continue;
             }
             // The type as listed: a link is a link, never what it points at.
@@ -170,9 +170,33 @@ pub fn is_template(path: &str) -> bool {
         && parts.next().is_some()
 }
 
+/// A file of a site's *code* (as git-era sites kept it beside their configuration) in a
+/// site's directory: listed, never read, so validation can say it is not read there.
+pub fn is_code_file_in_site(dir: &str, name: &str) -> bool {
+    CODE_FILES.contains(&name) && dir.split('/').count() == 3 && dir.starts_with(SITES_DIR)
+}
+
+/// The code repository's files that people copy into a site's directory by mistake: the
+/// preview hosts take them from the site's code (`[code]`), not from here.
+pub const CODE_FILES: &[&str] = &["head.html", "404.html", ".hlxignore"];
+
 /// Files whose content siteops parses.
 pub fn is_config_file(name: &str) -> bool {
     [".toml", ".yaml", ".yml", ".json"]
         .iter()
         .any(|ext| name.ends_with(ext))
+}
+
+#[cfg(test)]
+mod code_file_tests {
+    use super::is_code_file_in_site;
+
+    #[test]
+    fn code_files_are_listed_only_at_a_sites_top() {
+        assert!(is_code_file_in_site("sites/acme/web", ".hlxignore"));
+        assert!(is_code_file_in_site("sites/acme/web", "head.html"));
+        assert!(!is_code_file_in_site("sites/acme/web/mocks", ".hlxignore"));
+        assert!(!is_code_file_in_site("sites/acme", ".hlxignore"));
+        assert!(!is_code_file_in_site("sites/acme/web", ".git"));
+    }
 }

@@ -16,7 +16,9 @@ use crate::model::api::{AccessConfig, PublicConfig, QueryConfig, SitemapConfig};
 use crate::model::files::{
     FstabFile, OrgFile, ProfileFile, SecretsFile, SettingsFile, SiteFile, TransformFile,
 };
-use crate::repo::{FileProblem, ProblemKind, RepoFiles, SETTINGS_FILE, SITES_DIR, is_config_file};
+use crate::repo::{
+    CODE_FILES, FileProblem, ProblemKind, RepoFiles, SETTINGS_FILE, SITES_DIR, is_config_file,
+};
 use crate::rules::check_id;
 use crate::schema::SchemaKind;
 use crate::source::SourceFile;
@@ -237,6 +239,11 @@ impl Loaded {
                     if let Some(parsed) = self.parse(path, bytes, SchemaKind::TransformFile) {
                         site.transform.insert(branch.to_string(), parsed);
                     }
+                } else if CODE_FILES.contains(&rest) {
+                    self.diagnostics.push(unknown_file(
+                        path,
+                        &format!("`{rest}` is a file of the site's code: the preview hosts serve it from the code repository (`[code]`, or a checkout that siteops.toml maps), so move it there"),
+                    ));
                 } else if is_config_file(rest) {
                     self.diagnostics.push(unknown_file(
                         path,

@@ -13,6 +13,7 @@
 //!
 //! Pure: no I/O, no environment. Secret values are read only by compilation.
 
+mod checkouts;
 mod documents;
 mod fleet;
 mod load;
@@ -23,9 +24,10 @@ mod template_syntax;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+pub use checkouts::{CheckoutContext, CheckoutState, CodeCheckout};
 pub use fleet::Explanation;
 
-use crate::diagnostic::{self, Code, Diagnostic, SourceLookup, Summary};
+use crate::diagnostic::{self, Diagnostic, SourceLookup, Summary};
 use crate::document::push_token;
 use crate::model::code_repo::CodeRepo;
 use crate::model::files::EnvRef;
@@ -58,8 +60,9 @@ pub struct Validation {
     /// without a trailing `/`. `plan` and `apply` send worker configurations there.
     pub transform_url: Option<String>,
     /// The local code checkouts of siteops.toml (`[code]`), as written: directories
-    /// relative to the repository root. Whether they exist is for `serve` to say.
-    pub checkouts: BTreeMap<CodeRepo, String>,
+    /// relative to the repository root. Whether they hold code is for the caller to look
+    /// at ([`Validation::check_checkouts`]).
+    pub checkouts: BTreeMap<CodeRepo, CodeCheckout>,
     sources: BTreeMap<String, Arc<SourceFile>>,
 }
 
@@ -131,7 +134,7 @@ pub fn validate(repo: &RepoFiles, options: &Options) -> Validation {
     );
     fleet::worker_targets(&drafts, transform_url.as_deref(), &mut diagnostics);
     let explanations = fleet::examples(&drafts, &mut diagnostics);
-    let checkouts = checkouts(&loaded, &origins, &mut diagnostics);
+    let checkouts = checkouts::checkouts(&loaded, &origins, &mut diagnostics);
     let sites: Vec<Site> = drafts
         .iter()
         .zip(origins)
@@ -187,74 +190,6 @@ fn effective(
 /// A configuration value as JSON; cannot fail (its maps have string keys).
 fn as_json(value: &impl serde::Serialize) -> serde_json::Value {
     serde_json::to_value(value).expect("configuration types serialize to JSON")
-}
-
-/// The `[code]` checkouts of siteops.toml: each key must be `owner/repo`, and should be
-/// the code of some site.
-fn checkouts(
-    loaded: &load::Loaded,
-    origins: &[CodeOrigin],
-    out: &mut Vec<Diagnostic>,
-) -> BTreeMap<CodeRepo, String> {
-    let mut checkouts = BTreeMap::new();
-    let Some(settings) = loaded.settings.as_ref() else {
-        return checkouts;
-    };
-    let used: std::collections::HashSet<CodeRepo> = origins
-        .iter()
-        .filter_map(|origin| origin.code().map(CodeRepo::of))
-        .collect();
-    // A site.toml that did not load may well name the checkout's repository: it is
-    // reported for what is wrong in it, and no checkout is called unused meanwhile.
-    let all_known = loaded
-        .sites
-        .iter()
-        .all(|site| site.site.is_some() || !site.present.contains("site.toml"));
-    for (name, dir) in &settings.value.code {
-        let pointer = push_token("/code", name);
-        match CodeRepo::parse(name) {
-            None => out.push(
-                settings.locate(
-                    Diagnostic::error(
-                        Code::InvalidName,
-                        format!("`{name}` is not a code repository: write it as `owner/repo`"),
-                    )
-                    .at_pointer(&pointer),
-                ),
-            ),
-            Some(repo) => {
-                if all_known && !used.contains(&repo) {
-                    out.push(
-                        settings.locate(
-                            Diagnostic::warning(
-                                Code::UnusedCodeCheckout,
-                                format!(
-                                    "no site's code is `{repo}`, so this checkout is never served"
-                                ),
-                            )
-                            .at_pointer(&pointer),
-                        ),
-                    );
-                }
-                if checkouts.contains_key(&repo) {
-                    out.push(
-                        settings.locate(
-                            Diagnostic::error(
-                                Code::DuplicateKey,
-                                format!(
-                                    "`{repo}` is mapped twice (repositories compare without case)"
-                                ),
-                            )
-                            .at_pointer(&pointer),
-                        ),
-                    );
-                    continue;
-                }
-                checkouts.insert(repo, dir.clone());
-            }
-        }
-    }
-    checkouts
 }
 
 /// The worker address: the option, else siteops.toml's, checked to be an http(s) URL.

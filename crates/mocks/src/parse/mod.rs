@@ -5,13 +5,13 @@
 
 mod matchers;
 mod response;
-mod spans;
+pub(crate) mod spans;
 
 use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{MockFile, RequestPattern, ScenarioStep, Stub, UrlMatch};
+use super::{BodyOrigin, MockFile, RequestPattern, ScenarioStep, Stub, UrlMatch};
 
 /// A problem in a mapping file: the file, where in it, what, and what kind of problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,6 +115,7 @@ pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<Mo
         let name = format!("{}/{}", label.trim_end_matches('/'), file.path);
         let first_error = errors.len();
         let mut parser = Parser {
+            label: label.trim_end_matches('/'),
             file: &name,
             files,
             errors: &mut errors,
@@ -134,6 +135,8 @@ pub(super) fn stubs(label: &str, files: &[MockFile]) -> Result<Vec<Stub>, Vec<Mo
 }
 
 struct Parser<'a> {
+    /// The mock directory as messages name it (`sites/acme/web/mocks`).
+    label: &'a str,
     file: &'a str,
     files: &'a [MockFile],
     errors: &'a mut Vec<MockError>,
@@ -329,14 +332,36 @@ impl Parser<'_> {
         if self.errors.len() > before {
             return None;
         }
+        let body = map
+            .get("response")
+            .map_or(BodyOrigin::None, |r| self.body_origin(pointer, r));
         Some(Stub {
             name,
             file: self.file.to_string(),
+            body,
             priority,
             request: request?,
             response: response?,
             scenario,
         })
+    }
+
+    /// Where a (valid) response's body is written: the key of the mapping that holds it,
+    /// or the `__files/` file it names.
+    fn body_origin(&self, pointer: &str, response: &Value) -> BodyOrigin {
+        let at = |key: &str| BodyOrigin::Mapping {
+            pointer: format!("{pointer}/response/{key}"),
+        };
+        match response.get("bodyFileName").and_then(Value::as_str) {
+            Some(name) if !name.starts_with('/') => {
+                BodyOrigin::File(format!("{}/__files/{name}", self.label))
+            }
+            Some(_) => at("bodyFileName"),
+            None => ["body", "base64Body", "jsonBody"]
+                .into_iter()
+                .find(|key| response.get(key).is_some())
+                .map_or(BodyOrigin::None, at),
+        }
     }
 
     /// `scenarioName` with `requiredScenarioState` and `newScenarioState`; the states

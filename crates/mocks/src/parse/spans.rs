@@ -58,7 +58,7 @@ pub(super) fn offset_of(content: &[u8], line: usize, column: usize, message: &st
 /// The span of the key (when `at_key` and the value has one) or the value that `pointer`
 /// names. When the pointer leads nowhere (the file changed, or the value is implied), the
 /// deepest value found on the way.
-fn find(text: &str, pointer: &str, at_key: bool) -> Range<usize> {
+pub(crate) fn find(text: &str, pointer: &str, at_key: bool) -> Range<usize> {
     let mut scanner = Scanner { text, pos: 0 };
     scanner.skip_whitespace();
     let mut value_start = scanner.pos;

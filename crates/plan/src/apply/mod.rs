@@ -7,6 +7,13 @@
 //! unattempted and the others going; since every write is a create-or-replace or a
 //! delete, running the same plan again converges.
 //!
+//! It can be stopped part-way ([`run_until`]): the caller (`siteops apply`, on Ctrl-C)
+//! sets a flag that apply reads before starting each change. From then on no change
+//! starts, and the ones in flight finish: each is a write (or a read and a write) that is
+//! never abandoned half-way, so what the report says was made is what the service holds.
+//! The changes never started are reported [`Outcome::Interrupted`]; a run again finishes
+//! them.
+//!
 //! A document (the org's, a profile's, a site's) is read, modified and written: apply reads
 //! it again just before writing, refuses the change when it is not what the plan read
 //! ([`ownership::digest`]: someone changed it meanwhile), and writes it with the parts the
@@ -23,6 +30,7 @@ pub mod report;
 pub mod repreview;
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
@@ -136,6 +144,8 @@ pub enum Outcome {
     Failed(String),
     /// Not attempted: a change it depends on did not succeed.
     Skipped(String),
+    /// Not attempted: the apply was stopped ([`run_until`]) before it began.
+    Interrupted,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -150,6 +160,9 @@ pub struct Step {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ApplyReport {
     pub steps: Vec<Step>,
+    /// Whether the apply was stopped ([`run_until`]): true even when, by then, every
+    /// change had started.
+    pub interrupted: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -159,6 +172,8 @@ pub struct Counts {
     pub deleted: usize,
     pub failed: usize,
     pub skipped: usize,
+    /// Not started: the apply was stopped first.
+    pub interrupted: usize,
 }
 
 impl ApplyReport {
@@ -177,6 +192,7 @@ impl ApplyReport {
                 (Outcome::Done, Action::NoOp) => {}
                 (Outcome::Failed(_), _) => counts.failed += 1,
                 (Outcome::Skipped(_), _) => counts.skipped += 1,
+                (Outcome::Interrupted, _) => counts.interrupted += 1,
             }
         }
         counts
@@ -201,6 +217,19 @@ pub async fn run(
     client: &Client,
     plan: &Plan,
     options: &ApplyOptions<'_>,
+) -> Result<ApplyReport, ApplyError> {
+    run_until(client, plan, options, &AtomicBool::new(false)).await
+}
+
+/// [`run`], stopping once `stop` is set: no change starts after that, the changes in
+/// flight finish (a write is never abandoned half-way), and the ones never started are
+/// reported [`Outcome::Interrupted`]. `stop` is read before each change starts, so a
+/// caller sets it from a signal handler or a task of its own and awaits the report.
+pub async fn run_until(
+    client: &Client,
+    plan: &Plan,
+    options: &ApplyOptions<'_>,
+    stop: &AtomicBool,
 ) -> Result<ApplyReport, ApplyError> {
     let resources = &plan.resources;
     if let Some(missing) = plan
@@ -236,7 +265,7 @@ pub async fn run(
     };
     let mut running = FuturesUnordered::new();
     loop {
-        while running.len() < options.concurrency.max(1) {
+        while running.len() < options.concurrency.max(1) && !stop.load(Ordering::Acquire) {
             let Some(i) = ready.pop_front() else { break };
             let (made, version) = (options.made, options.version_name.as_deref());
             running.push(async move { (i, perform(client, &resources[i], made, version).await) });
@@ -272,16 +301,21 @@ pub async fn run(
         }
     }
     progress.end();
+    let interrupted = stop.load(Ordering::Acquire);
     let steps = (0..resources.len())
         .filter(|&i| is_change(i))
         .map(|i| {
-            let outcome = outcomes[i]
-                .clone()
-                .unwrap_or_else(|| Outcome::Skipped("its dependencies never completed".into()));
+            let outcome = outcomes[i].clone().unwrap_or_else(|| {
+                if interrupted {
+                    Outcome::Interrupted
+                } else {
+                    Outcome::Skipped("its dependencies never completed".into())
+                }
+            });
             step(&resources[i], outcome)
         })
         .collect();
-    Ok(ApplyReport { steps })
+    Ok(ApplyReport { steps, interrupted })
 }
 
 /// The most of a failure's message a report keeps (a service may echo a whole body).

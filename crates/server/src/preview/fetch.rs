@@ -141,6 +141,7 @@ pub(crate) async fn fetch_page(
             status: hops.last().and_then(|h| h.status),
             elapsed_ms: started.elapsed().as_millis() as u64,
             decision: String::new(),
+            answered_by: hops.last().and_then(|h| h.answered_by.clone()),
             redirects: if hops.len() > 1 { hops } else { Vec::new() },
         };
         let failure = match outcome {

@@ -16,7 +16,11 @@ pub struct PreviewHost {
 impl PreviewHost {
     /// Parses `Host: <branch>--<site>--<org>.localhost[:port]`.
     pub fn of(headers: &HeaderMap) -> Option<PreviewHost> {
-        let host = headers.get(header::HOST)?.to_str().ok()?;
+        PreviewHost::parse(headers.get(header::HOST)?.to_str().ok()?)
+    }
+
+    /// Parses a host name `<branch>--<site>--<org>.localhost[:port]`.
+    pub fn parse(host: &str) -> Option<PreviewHost> {
         let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
         let label = name
             .to_ascii_lowercase()

@@ -33,7 +33,8 @@ pub use host::PreviewHost;
 pub use pipeline::{Preview, PreviewBody, PreviewRequest, run};
 pub use trace::Trace;
 pub use transport::{
-    AddressPolicy, IncomingResponse, OutgoingRequest, ReqwestTransport, Transport, TransportError,
+    AddressPolicy, Answerer, IncomingResponse, OutgoingRequest, ReqwestTransport, Transport,
+    TransportError,
 };
 pub use url::PagePath;
 

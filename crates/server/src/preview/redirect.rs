@@ -7,8 +7,10 @@ use http::HeaderMap;
 use http::header::{AUTHORIZATION, LOCATION};
 use url::Url;
 
-use super::trace::Hop;
-use super::transport::{IncomingResponse, OutgoingRequest, Transport, TransportError, check_url};
+use super::trace::{AnsweredBy, Hop};
+use super::transport::{
+    Answerer, IncomingResponse, OutgoingRequest, Transport, TransportError, check_url,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ChainError {
@@ -38,6 +40,7 @@ pub(crate) async fn follow(
             url: url.to_string(),
             authorization: allowed && credentials.contains_key(AUTHORIZATION),
             status: None,
+            answered_by: None,
         });
         check_url(&url)?;
         let headers = if allowed {
@@ -51,9 +54,20 @@ pub(crate) async fn follow(
                 headers,
                 limit,
             })
-            .await?;
+            .await;
+        if let (Some(hop), Err(TransportError::Unmocked(_))) = (hops.last_mut(), &response) {
+            hop.answered_by = Some(AnsweredBy::Unmocked);
+        }
+        let response = response?;
         if let Some(hop) = hops.last_mut() {
             hop.status = Some(response.status);
+            hop.answered_by = Some(match &response.answerer {
+                Answerer::Network => AnsweredBy::Network,
+                Answerer::Mock { name, file } => AnsweredBy::Mock {
+                    name: name.clone(),
+                    file: file.clone(),
+                },
+            });
         }
         if !matches!(response.status, 301 | 302 | 303 | 307 | 308) {
             return Ok((url, response));

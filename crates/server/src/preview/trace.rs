@@ -24,6 +24,29 @@ pub struct Hop {
     pub authorization: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
+    /// Who answered it (none: no answer came).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<AnsweredBy>,
+}
+
+/// Who answered a request: the network, one of `serve`'s mocks, or nobody because the
+/// mocks stand in for its host (or everything, offline) and none matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", tag = "by")]
+pub enum AnsweredBy {
+    Network,
+    Mock { name: String, file: String },
+    Unmocked,
+}
+
+impl std::fmt::Display for AnsweredBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnsweredBy::Network => f.write_str("the network"),
+            AnsweredBy::Mock { name, file } => write!(f, "the mock `{name}` ({file})"),
+            AnsweredBy::Unmocked => f.write_str("refused: no mock matches"),
+        }
+    }
 }
 
 /// One source asked for the page.
@@ -41,6 +64,9 @@ pub struct FetchAttempt {
     /// The requests made, when a redirect made it more than one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub redirects: Vec<Hop>,
+    /// Who answered the last request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<AnsweredBy>,
 }
 
 /// One distinct image of the page.
@@ -65,4 +91,16 @@ pub struct ImageTrace {
     pub decision: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stored_as: Option<String>,
+}
+
+impl ImageTrace {
+    /// Whether the image became `about:error`: neither stored nor kept as written.
+    pub fn failed(&self) -> bool {
+        self.stored_as.is_none() && self.decision != "kept"
+    }
+
+    /// Who answered its last request.
+    pub fn answered_by(&self) -> Option<&AnsweredBy> {
+        self.hops.last().and_then(|hop| hop.answered_by.as_ref())
+    }
 }

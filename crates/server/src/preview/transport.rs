@@ -35,6 +35,17 @@ pub struct IncomingResponse {
     pub status: u16,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
+    /// Who answered: the network, or a mock standing in for it (`serve`'s trace says it).
+    pub answerer: Answerer,
+}
+
+/// Who answered a request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Answerer {
+    #[default]
+    Network,
+    /// A stub of the mocks: its name and mapping file.
+    Mock { name: String, file: String },
 }
 
 impl IncomingResponse {
@@ -53,6 +64,10 @@ pub enum TransportError {
     TooLarge { limit: usize },
     #[error("network error: {0}")]
     Network(String),
+    /// Answered from the mocks, which have no answer (`serve --offline`, or a host the
+    /// mocks stand in for): the request never reached the network.
+    #[error("{0}")]
+    Unmocked(String),
 }
 
 pub trait Transport: Send + Sync + std::fmt::Debug {
@@ -336,6 +351,7 @@ impl Transport for ReqwestTransport {
                 status,
                 headers,
                 body,
+                answerer: Answerer::Network,
             })
         })
     }

@@ -11,6 +11,7 @@ pub mod hosts;
 pub mod listen;
 pub mod page_policy;
 mod preview_host;
+pub mod site_port;
 #[cfg(test)]
 mod view_rounds;
 
@@ -141,6 +142,10 @@ pub struct RunningServer {
     pub listening: SocketAddr,
     pub state: Arc<AppState>,
     shutdown: Option<oneshot::Sender<()>>,
+    /// Changes (its sender dropped) when the server's task ends: the site ports stop.
+    closed: tokio::sync::watch::Receiver<()>,
+    /// The accept loop's limits, which the site ports share.
+    limits: listen::ConnectionLimits,
     task: JoinHandle<std::io::Result<()>>,
 }
 
@@ -234,12 +239,19 @@ pub async fn start_on(
     let app = app(state.clone());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let connection_limits = config.connection_limits.clone();
+    let session = state.session.clone();
+    let (closing, closed) = tokio::sync::watch::channel(());
+    let limits = connection_limits.clone();
     let task = tokio::spawn(async move {
+        let _closing = closing;
         let stop = async move {
             tokio::select! {
                 _ = stopped => {}
                 _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
                 _ = terminated() => tracing::info!("SIGTERM: finishing the requests in flight"),
+            }
+            if let Some(session) = session {
+                session.closing();
             }
         };
         tokio::select! {
@@ -252,6 +264,8 @@ pub async fn start_on(
         listening,
         state,
         shutdown: Some(shutdown),
+        closed,
+        limits,
         task,
     })
 }
@@ -360,7 +374,7 @@ async fn log_request(request: Request, next: Next) -> Response {
             )
         };
     }
-    match request_level(status, elapsed) {
+    match request_level(status, elapsed, uri.path()) {
         tracing::Level::WARN => log_at!(tracing::Level::WARN),
         tracing::Level::INFO => log_at!(tracing::Level::INFO),
         _ => log_at!(tracing::Level::DEBUG),
@@ -368,9 +382,13 @@ async fn log_request(request: Request, next: Next) -> Response {
     response
 }
 
-/// The level a request is logged at ([`log_request`]).
-fn request_level(status: u16, elapsed: std::time::Duration) -> tracing::Level {
-    if status >= 500 {
+/// The level a request is logged at ([`log_request`]). A health probe's 503 is its answer
+/// ("not yet": a load balancer or a test asks `/readyz` until the first apply), not a
+/// failure of the server; why it is not ready is logged where that is found.
+fn request_level(status: u16, elapsed: std::time::Duration, path: &str) -> tracing::Level {
+    if status == 503 && health::PATHS.contains(&path) {
+        tracing::Level::DEBUG
+    } else if status >= 500 {
         tracing::Level::WARN
     } else if elapsed >= SLOW_REQUEST {
         tracing::Level::INFO
@@ -412,11 +430,15 @@ mod tests {
         use std::time::Duration;
         use tracing::Level;
         let quick = Duration::from_millis(3);
-        assert_eq!(request_level(200, quick), Level::DEBUG);
-        assert_eq!(request_level(404, quick), Level::DEBUG);
-        assert_eq!(request_level(200, SLOW_REQUEST), Level::INFO);
-        assert_eq!(request_level(502, quick), Level::WARN);
-        assert_eq!(request_level(500, SLOW_REQUEST), Level::WARN);
+        assert_eq!(request_level(200, quick, "/"), Level::DEBUG);
+        assert_eq!(request_level(404, quick, "/"), Level::DEBUG);
+        assert_eq!(request_level(200, SLOW_REQUEST, "/"), Level::INFO);
+        assert_eq!(request_level(502, quick, "/"), Level::WARN);
+        assert_eq!(request_level(500, SLOW_REQUEST, "/"), Level::WARN);
+        // Issue 44: a WARN line per `/readyz` asked while the repository was applied.
+        assert_eq!(request_level(503, quick, "/readyz"), Level::DEBUG);
+        assert_eq!(request_level(500, quick, "/readyz"), Level::WARN);
+        assert_eq!(request_level(503, quick, "/admin"), Level::WARN);
     }
 
     #[test]

@@ -34,7 +34,7 @@ impl FsStore {
     /// Opens (creating) the store at `root`, removing temporary files a crash left behind.
     pub fn open(root: impl Into<PathBuf>) -> io::Result<FsStore> {
         let root = root.into();
-        fs::create_dir_all(&root)?;
+        create_data_dir(&root)?;
         remove_temp_files(&root)?;
         Ok(FsStore {
             files: Arc::new(Files {
@@ -335,7 +335,7 @@ impl DirLock {
             dir: dir.to_path_buf(),
             source,
         };
-        fs::create_dir_all(dir).map_err(failed)?;
+        create_data_dir(dir).map_err(failed)?;
         let path = dir.join(LOCK_FILE);
         let mut file = fs::OpenOptions::new()
             .read(true)
@@ -374,6 +374,41 @@ impl DirLock {
     }
 }
 
+/// The directory siteops keeps its local state in, in a repository: the data directory
+/// is `<root>/.siteops/data` unless `--data` or `--store` says otherwise.
+const STATE_DIR: &str = ".siteops";
+
+/// The `.gitignore` of a [`STATE_DIR`]: everything in it, itself included.
+const STATE_DIR_IGNORE: &str = "\
+# Written by siteops: this directory holds the local service's data (the key that signs
+# every token, secrets, code), which must never be committed.
+*
+";
+
+/// Creates a data directory and its parents; the one way the store makes one (both
+/// [`FsStore::open`] and [`DirLock::acquire`] come here, whichever runs first).
+///
+/// Why: the data directory holds the key that signs every token and the secrets (in the
+/// clear by default), and a new repository's own `.gitignore` knows nothing of
+/// [`STATE_DIR`], so `git add -A` after the first `serve` would commit them. So each
+/// `.siteops` directory on the way gets a `.gitignore` that ignores everything in it
+/// (itself included), written before anything else goes there, unless it has one: the
+/// directory ignores itself in any repository. One that exists already gets it too, so a
+/// repository whose `.siteops` an older siteops made is covered from its next `serve`.
+pub(crate) fn create_data_dir(dir: &Path) -> io::Result<()> {
+    let mut state_dirs: Vec<&Path> = dir
+        .ancestors()
+        .filter(|ancestor| ancestor.file_name().is_some_and(|name| name == STATE_DIR))
+        .collect();
+    // Outermost first: nothing is written below a `.siteops` before its `.gitignore`.
+    state_dirs.reverse();
+    for state_dir in state_dirs {
+        // Written once, atomically: a user's own `.gitignore` there is left as it is.
+        write_new(&state_dir.join(".gitignore"), STATE_DIR_IGNORE.as_bytes())?;
+    }
+    fs::create_dir_all(dir)
+}
+
 fn remove_temp_files(dir: &Path) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
@@ -390,6 +425,34 @@ fn remove_temp_files(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_directory_ignores_itself_before_anything_is_written_in_it() {
+        let repo = tempfile::tempdir().expect("temp dir");
+        let data = repo.path().join(".siteops/data");
+        let lock = DirLock::acquire(&data).expect("lock");
+        let ignore = repo.path().join(".siteops/.gitignore");
+        let text = fs::read_to_string(&ignore).expect(".gitignore written");
+        assert!(text.lines().any(|line| line == "*"), "{text}");
+        assert!(text.starts_with("# "), "says why: {text}");
+        drop(lock);
+        // A user's own is kept; a data directory elsewhere gets none.
+        fs::write(&ignore, "data/\n").expect("edit");
+        FsStore::open(&data).expect("store");
+        assert_eq!(fs::read_to_string(&ignore).expect("kept"), "data/\n");
+        let elsewhere = repo.path().join("state/data");
+        FsStore::open(&elsewhere).expect("store");
+        assert!(!repo.path().join("state/.gitignore").exists());
+        assert!(!elsewhere.join(".gitignore").exists());
+    }
+
+    #[test]
+    fn an_existing_state_directory_without_one_gets_it() {
+        let repo = tempfile::tempdir().expect("temp dir");
+        fs::create_dir_all(repo.path().join(".siteops/data")).expect("older siteops");
+        FsStore::open(repo.path().join(".siteops/data")).expect("store");
+        assert!(repo.path().join(".siteops/.gitignore").is_file());
+    }
 
     #[tokio::test]
     async fn put_get_list_delete() {

@@ -35,6 +35,7 @@ use crate::api::{ApiError, check_names};
 use crate::app::AppState;
 use crate::effective::path_mappings;
 use crate::preview::redirect::follow;
+use crate::preview::transport::Answerer;
 use crate::sites::{self, Site};
 use siteops_config::endpoint::{EndpointTemplate, ExpandError};
 use siteops_config::model::api::WorkerEntry;
@@ -131,23 +132,22 @@ pub async fn handle(
         .enter()
         .await
         .map_err(|busy| ApiError::busy(busy.to_string()))?;
-    let mut body = fetch_json(&state, entry, &endpoint, &headers).await?;
+    let (mut body, answerer) = fetch_json(&state, entry, &endpoint, &headers).await?;
     let document = Json::parse_in_place(&mut body).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_GATEWAY,
-            "Failed to fetch endpoint data: the response is not JSON",
+            format!(
+                "Failed to fetch endpoint data: the response is not JSON{}",
+                answered_by(&answerer)
+            ),
         )
     })?;
-    let data = match (&entry.array_key, &entry.path_key) {
-        (Some(array_key), Some(path_key)) => {
-            select_record(document.root(), array_key, path_key, &page_path).ok_or_else(|| {
-                ApiError::not_found(format!(
-                    "no record of {endpoint} has {path_key} = {page_path}"
-                ))
-            })?
-        }
-        _ => document.root(),
-    };
+    let data = view(entry, document.root(), &page_path).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "no record of {endpoint} has {} = {page_path}",
+            entry.path_key.as_deref().unwrap_or_default()
+        ))
+    })?;
     let too_large = || {
         ApiError::new(
             StatusCode::CONFLICT,
@@ -195,6 +195,32 @@ pub async fn handle(
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
     Ok(response)
+}
+
+/// The data an entry's template renders for `page_path`, from the endpoint's document:
+/// the document itself, or for a listing entry (`arrayKey` and `pathKey`) the record whose
+/// `pathKey` equals the page path (`None`: no such record, the page is not found). Pure,
+/// so that `siteops validate` renders an example's mock exactly as this route does.
+pub fn view<'d>(
+    entry: &WorkerEntry,
+    document: JsonRef<'d>,
+    page_path: &str,
+) -> Option<JsonRef<'d>> {
+    match (&entry.array_key, &entry.path_key) {
+        (Some(array_key), Some(path_key)) => {
+            select_record(document, array_key, path_key, page_path)
+        }
+        _ => Some(document),
+    }
+}
+
+/// Who answered the endpoint, for a message about its answer: a mock names its file, so
+/// that the page's error says which file to fix (nothing for the network).
+fn answered_by(answerer: &Answerer) -> String {
+    match answerer {
+        Answerer::Network => String::new(),
+        Answerer::Mock { name, file } => format!(" (answered by the mock `{name}`, {file})"),
+    }
 }
 
 /// `routing::id`, with the entry's regex compiled once. A regex that backtracks runs on
@@ -273,13 +299,13 @@ fn forwarded_names(entry: &WorkerEntry) -> Vec<String> {
         .collect()
 }
 
-/// The endpoint's response body; parsing it is left to the caller.
+/// The endpoint's response body and who answered it; parsing it is left to the caller.
 async fn fetch_json(
     state: &AppState,
     entry: &WorkerEntry,
     url: &str,
     incoming: &HeaderMap,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<(Vec<u8>, Answerer), ApiError> {
     let failed = |what: String| {
         ApiError::new(
             StatusCode::BAD_GATEWAY,
@@ -328,9 +354,13 @@ async fn fetch_json(
         Ok(Ok((_, response))) => response,
     };
     if !(200..300).contains(&response.status) {
-        return Err(failed(response.status.to_string()));
+        return Err(failed(format!(
+            "{}{}",
+            response.status,
+            answered_by(&response.answerer)
+        )));
     }
-    Ok(response.body)
+    Ok((response.body, response.answerer))
 }
 
 /// The record of a listing whose `path_key` field equals the page path. `array_key` is a
