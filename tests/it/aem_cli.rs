@@ -76,6 +76,23 @@ async fn get(url: &str, host: Option<&str>) -> (u16, String, Vec<String>) {
     (status, response.text().await.expect("a body"), policies)
 }
 
+/// A GET through `aem up`, asked again (at most twice more) when aem-cli's proxy answers
+/// a 5xx: under a loaded machine its keep-alive agent now and then reuses a connection as
+/// it closes ("socket hang up"), a fault of the proxy's client seen once in several full
+/// runs, not of what serve answers (which the site-port test checks without a proxy).
+async fn through_aem(url: &str) -> (u16, String, Vec<String>) {
+    let mut answer = get(url, None).await;
+    for _ in 0..2 {
+        if answer.0 < 500 {
+            break;
+        }
+        eprintln!("aem up answered {} for {url}; asking again", answer.0);
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        answer = get(url, None).await;
+    }
+    answer
+}
+
 const PAGES: [&str; 5] = [
     "/",
     "/about",
@@ -274,7 +291,7 @@ async fn aem_up_in_front_of_a_site_port_runs_the_pages_and_the_reload_script() {
 
     for path in ["/", "/about", "/products/1234"] {
         let (status, page, policies) =
-            get(&format!("http://127.0.0.1:{}{path}", aem.port), None).await;
+            through_aem(&format!("http://127.0.0.1:{}{path}", aem.port)).await;
         assert_eq!(status, 200, "{path}: {page}");
         assert!(policies.is_empty(), "aem up drops the policy headers");
         assert!(page.contains("<main>"), "{path}: a page");

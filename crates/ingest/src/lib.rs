@@ -103,7 +103,8 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
         });
     };
     let (mut sections, converted) = convert::convert_main(main);
-    let warnings = mark.into_iter().chain(nesting).chain(converted).collect();
+    let mut warnings: Vec<Warning> = mark.into_iter().chain(nesting).chain(converted).collect();
+    warnings.extend(metadata_blocks(&sections, !head_metadata.is_empty()));
     for section in &mut sections {
         sanitize::sanitize_heading(&mut section.children);
         sanitize::sanitize_text_and_formats(&mut section.children);
@@ -114,6 +115,24 @@ pub fn ingest(html: &str, options: &IngestOptions) -> Result<Document, IngestErr
         head_metadata,
         warnings,
     })
+}
+
+/// The warning for a page with more than one `metadata` block (the head's counts: the
+/// markdown appends it as one).
+fn metadata_blocks(sections: &[model::Section], from_head: bool) -> Option<Warning> {
+    let in_body = sections
+        .iter()
+        .flat_map(|section| section.children.iter().filter_map(model::Block::of))
+        .filter(|block| {
+            block
+                .info
+                .classes
+                .first()
+                .is_some_and(|class| class.eq_ignore_ascii_case("metadata"))
+        })
+        .count();
+    let blocks = in_body + usize::from(from_head);
+    (blocks > 1 && in_body > 0).then_some(Warning::MoreThanOneMetadataBlock { blocks, from_head })
 }
 
 /// A page's bytes as text: UTF-8, with each invalid sequence replaced by U+FFFD (as a
@@ -167,7 +186,42 @@ impl Document {
 
 #[cfg(test)]
 mod tests {
-    use super::mentions_hreflang;
+    use super::{IngestOptions, Warning, ingest, mentions_hreflang};
+
+    fn metadata_warning(html: &str) -> Option<Warning> {
+        let document = ingest(html, &IngestOptions::default()).expect("ingests");
+        document
+            .warnings
+            .into_iter()
+            .find(|w| matches!(w, Warning::MoreThanOneMetadataBlock { .. }))
+    }
+
+    /// Issue 44: the second metadata block stays in the page, and the site's code asks for
+    /// `blocks/metadata/metadata.js`; the trace says so.
+    #[test]
+    fn a_second_metadata_block_is_named() {
+        let block =
+            r#"<div class="metadata"><div><div>Template</div><div>article</div></div></div>"#;
+        let with_head = format!(
+            r#"<html><head><meta name="description" content="d"></head><body><main><div>{block}</div></main></body></html>"#
+        );
+        assert_eq!(
+            metadata_warning(&with_head),
+            Some(Warning::MoreThanOneMetadataBlock {
+                blocks: 2,
+                from_head: true
+            })
+        );
+        let twice = format!("<html><body><main><div>{block}{block}</div></main></body></html>");
+        assert!(matches!(
+            metadata_warning(&twice),
+            Some(Warning::MoreThanOneMetadataBlock { blocks, .. }) if blocks >= 2
+        ));
+        let once = format!("<html><body><main><div>{block}</div></main></body></html>");
+        assert_eq!(metadata_warning(&once), None);
+        let head_only = r#"<html><head><meta name="description" content="d"></head><body><main><div><p>x</p></div></main></body></html>"#;
+        assert_eq!(metadata_warning(head_only), None);
+    }
 
     #[test]
     fn hreflang_is_found_in_any_case_and_anywhere() {

@@ -82,6 +82,15 @@ pub enum Warning {
         "the page starts with a byte-order mark (U+FEFF): the platform reads it as text before <html>, which ends the head, so the head's {ignored} title, meta and JSON-LD elements are ignored and the page has no head metadata; save the page without the mark"
     )]
     ByteOrderMark { ignored: usize },
+    /// More than one `metadata` block, counting the one the head's `meta` tags make (the
+    /// reference appends it). The delivery reads the first and takes it out; the others
+    /// stay in the page as blocks, as on the platform, and the site's code then loads
+    /// `blocks/metadata/metadata.js` for them (a 404 in most code bases).
+    #[error(
+        "the page has {blocks} `metadata` blocks{}: the delivery reads the first and leaves the others in the page as blocks, so the site's code asks for /blocks/metadata/metadata.js; keep one metadata block (or move the head's meta tags into it)",
+        if *from_head { ", one of them made from the head's meta tags" } else { "" }
+    )]
+    MoreThanOneMetadataBlock { blocks: usize, from_head: bool },
 }
 
 fn nesting_message(limit: usize, read_up_to: Option<usize>) -> String {

@@ -201,6 +201,7 @@ mod tests {
             error: None,
             at: 0,
             trace: Default::default(),
+            warnings: Vec::new(),
         }
     }
 

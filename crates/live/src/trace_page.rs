@@ -24,6 +24,9 @@ pub fn page(preview: &RecentPreview, addresses: &Addresses) -> String {
                 @if let Some(error) = &preview.error { (error) }
                 " · " a #page href={ (host) (preview.path) } { "open the page" }
             }
+            @for warning in &preview.warnings {
+                p.warn.conversion-warning { (warning) }
+            }
             @if !failed.is_empty() {
                 p.warn #failed-images {
                     "The page rendered, but " (failed.len()) " of its images failed (they became "
@@ -102,4 +105,34 @@ fn status(status: Option<u16>) -> String {
 /// host the mocks stand in for, or anything offline).
 fn answered(by: Option<&siteops_server::preview::trace::AnsweredBy>) -> String {
     by.map_or_else(|| "no answer".to_string(), ToString::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 44: the conversion's warnings (a second metadata block…) were only in the
+    /// admin API's answer, not where the page's trace is read.
+    #[test]
+    fn the_conversions_warnings_are_on_the_trace() {
+        let preview = RecentPreview {
+            id: 1,
+            site: siteops_config::model::SiteId {
+                org: "acme".into(),
+                site: "blog".into(),
+            },
+            branch: "main".into(),
+            path: "/posts/kettle-guide".into(),
+            status: 200,
+            error: None,
+            at: 0,
+            trace: Default::default(),
+            warnings: vec!["the page has 2 `metadata` blocks <b>".into()],
+        };
+        let html = page(&preview, &Addresses::default());
+        assert!(
+            html.contains("the page has 2 `metadata` blocks &lt;b&gt;"),
+            "{html}"
+        );
+    }
 }

@@ -245,9 +245,13 @@ impl Previews {
         let previewed = self.service().preview(target, page, ask).await;
         let saved = previewed.result.map_err(ApiError::from);
         if let Some(session) = &self.session {
-            let (status, error) = match &saved {
-                Ok(_) => (200, None),
-                Err(error) => (error.status.as_u16(), Some(error.message.clone())),
+            let (status, error, warnings) = match &saved {
+                Ok(record) => (200, None, record.warnings.clone()),
+                Err(error) => (
+                    error.status.as_u16(),
+                    Some(error.message.clone()),
+                    Vec::new(),
+                ),
             };
             session.previewed(RecentPreview {
                 id: 0,
@@ -261,6 +265,7 @@ impl Previews {
                 error,
                 at: crate::time::now_seconds(),
                 trace: previewed.trace,
+                warnings,
             });
         }
         saved
@@ -312,6 +317,9 @@ pub struct RecentPreview {
     pub at: u64,
     /// The pipeline's trace: fetch attempts, images.
     pub trace: crate::preview::Trace,
+    /// What the conversion found wrong with the page without stopping (a second metadata
+    /// block, an invalid block name…).
+    pub warnings: Vec<String>,
 }
 
 impl FromRef<Arc<AppState>> for SigningKey {
