@@ -510,6 +510,11 @@ mod tests {
         assert!(html.contains("error[x]: &lt;oops&gt;"));
         assert!(html.contains("Nothing applied yet."));
         assert!(html.contains("No preview yet"));
+        // Issue 44: no `/favicon.ico` request (a 404 in the console) from serve's pages.
+        assert!(
+            html.contains(r#"<link rel="icon" href="data:,">"#),
+            "{html}"
+        );
     }
 
     /// Issue 44: a repoless site on a real source (no mocks, no examples) listed no page,
