@@ -199,9 +199,12 @@ async fn serve(args: &ServeArgs) -> Result<Outcome> {
         );
         // Watching starts before the first apply, so no edit made meanwhile is missed.
         let (watch, batches) = watch::watch(&live.root)?;
-        first_apply(live, &server, started).await;
+        reload(live, &Target::of(&server)).await;
+        // The checkouts are watched before "applied" is said: whoever waits for that line
+        // (a script, a test) and then saves a file gets its reload.
         let mut code_watch = CodeWatch::new(live.clone());
         follow_code(&mut code_watch, &server.state.code);
+        say_first_apply(live, started);
         watch_repository(live.clone(), &server, watch, batches, code_watch);
     } else if args.org_admins.is_empty() {
         println!("  org administrators    none: pass --org-admin ADDRESS to allow creating sites");
@@ -268,8 +271,8 @@ fn has_mocks(root: &Path) -> bool {
     })
 }
 
-async fn first_apply(live: &Live, server: &RunningServer, started: Instant) {
-    reload(live, &Target::of(server)).await;
+/// What the first apply did (or why it did not apply).
+fn say_first_apply(live: &Live, started: Instant) {
     let snapshot = live.snapshot.read().unwrap_or_else(|p| p.into_inner());
     match &snapshot.error {
         None => println!(
