@@ -117,11 +117,7 @@ impl Proxy {
         })
         .await
         .expect("the run finishes");
-        Run {
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        Run::of(&output)
     }
 }
 

@@ -173,6 +173,15 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// A finished process's exit code and output, as text.
+    pub(crate) fn of(output: &std::process::Output) -> Run {
+        Run {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
     pub(crate) fn expect(self, code: i32) -> Run {
         assert_eq!(
             self.code,
@@ -224,9 +233,5 @@ async fn run_siteops_unsetting(args: Vec<String>, env: &[(&str, &str)], unset: &
     })
     .await
     .expect("the run finishes");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::of(&output)
 }
