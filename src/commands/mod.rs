@@ -22,7 +22,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use siteops_config::repo::{RepoFiles, SITES_DIR};
+use siteops_config::repo::{RepoFiles, SITES_DIR, read_file};
 use siteops_config::validate::{Options, Validation, validate};
 
 use crate::cli::RepoArgs;
@@ -60,9 +60,12 @@ pub(crate) fn load_and_check(args: &RepoArgs) -> Result<Validation> {
     // The worker entry examples, through their mocks and templates: the body of a mock
     // that answers one is read, as serve would send it (the others stay unread).
     siteops_live::examples::check(&mut validation, &repo, &mocks, |path| {
-        repo.content(path)
-            .map(<[u8]>::to_vec)
-            .or_else(|| read_bounded(&args.root.join(path)))
+        repo.content(path).map(<[u8]>::to_vec).or_else(|| {
+            // The repository's one safe reader (a regular file inside it, never a
+            // FIFO or a link out), bounded by what the worker takes.
+            let limit = siteops_server::worker::render::DATA_LIMIT as u64;
+            read_file(&args.root, path, limit).ok()
+        })
     });
     siteops_live::checkouts::check(
         &mut validation,
@@ -71,15 +74,6 @@ pub(crate) fn load_and_check(args: &RepoArgs) -> Result<Validation> {
         siteops_live::checkouts::context_from_env(),
     );
     Ok(validation)
-}
-
-/// A mock body from disk, unless it is larger than the worker takes.
-fn read_bounded(path: &Path) -> Option<Vec<u8>> {
-    let limit = siteops_server::worker::render::DATA_LIMIT as u64;
-    let metadata = std::fs::symlink_metadata(path).ok()?;
-    (metadata.is_file() && metadata.len() <= limit)
-        .then(|| std::fs::read(path).ok())
-        .flatten()
 }
 
 fn options(args: &RepoArgs) -> Options {
