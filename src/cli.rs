@@ -386,8 +386,14 @@ pub(crate) struct PlanArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ImportArgs {
+    /// The service read (absent with --from-repo, which reads files instead).
     #[command(flatten)]
-    pub remote: RemoteArgs,
+    pub remote: Option<RemoteArgs>,
+    /// A git-era site's repository (`fstab.yaml`, `helix-query.yaml`, `helix-sitemap.yaml`,
+    /// `paths.json`, `robots.txt`, …): written as the site --org/--site (one name), its
+    /// code checked out from DIR, instead of reading a service.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["admin", "transform_url", "code"])]
+    pub from_repo: Option<PathBuf>,
     /// Repository root: the files go under `<DIR>/sites/<org>/`, and `siteops.toml` is
     /// written there when it has none.
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -403,6 +409,11 @@ pub(crate) struct ImportArgs {
     /// configurations, every branch it lists, are written as `transform/<branch>.toml`.
     #[arg(long, value_name = "URL")]
     pub transform_url: Option<String>,
+    /// A local checkout of a code repository, `OWNER/REPO=DIR`: the templates the worker
+    /// entries name are copied from it for the sites whose code it is (else from each
+    /// site's preview host on the service). Repeatable.
+    #[arg(long = "code", value_name = "OWNER/REPO=DIR", value_parser = parse_code_checkout)]
+    pub code: Vec<(siteops_server::code::CodeRepo, PathBuf)>,
     /// Print what would be written, write nothing.
     #[arg(long)]
     pub dry_run: bool,

@@ -273,8 +273,16 @@ fn check_saved(saved: &Plan, fresh: &Plan) -> Result<()> {
             short(&fresh.fingerprint)
         );
     }
-    // Bodies to send are not saved; compare what was shown.
-    let shown = |plan: &Plan| serde_json::to_value(plan).expect("plans serialize");
+    // Bodies to send are not saved; compare what was shown. What the plan found and
+    // leaves alone (`unmanaged`) is not what it applies: a site made by hand meanwhile
+    // does not make it stale.
+    let shown = |plan: &Plan| {
+        let mut value = serde_json::to_value(plan).expect("plans serialize");
+        if let Some(map) = value.as_object_mut() {
+            map.remove("unmanaged");
+        }
+        value
+    };
     if shown(saved) != shown(fresh) {
         bail!("the repository changed since the plan was made: run `siteops plan` again");
     }

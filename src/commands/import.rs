@@ -10,7 +10,8 @@ use futures_util::TryFutureExt;
 use serde_json::Value;
 use siteops_config::compile::{Owner, ResourceKind};
 use siteops_config::import::{
-    ImportedFile, OrgSnapshot, SiteSnapshot, external_code_as_byogit, import, settings_file,
+    ImportedFile, OrgSnapshot, SiteSnapshot, external_code_as_byogit, import, schema_files,
+    settings_file,
 };
 use siteops_config::model::SiteId;
 use siteops_config::repo::SETTINGS_FILE;
@@ -22,7 +23,11 @@ use super::planning::{check_url, remote_client};
 use crate::cli::ImportArgs;
 
 pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
-    let remote = &args.remote;
+    if let Some(dir) = &args.from_repo {
+        return super::import_repo::run(args, dir);
+    }
+    let remote = (args.remote.as_ref())
+        .context("--admin (or SITEOPS_ADMIN_URL) names the service to read, or --from-repo a git-era repository")?;
     // The org becomes the first segment of every path and URL, as each listed name does.
     NameKind::Org
         .check(&args.org)
@@ -66,6 +71,24 @@ pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
             },
         );
     }
+    // What the files need beside them: the schemas their `#:schema` lines name, and the
+    // templates of the sites' code. One the root holds already, as is, is no conflict.
+    let (templates, unread) = runtime.block_on(super::import_templates::read(
+        &imported.templates,
+        &snapshot,
+        &super::import_templates::CodeSources {
+            checkouts: &args.code,
+            admin: &remote.admin,
+            token: std::env::var(&remote.token_env).ok().as_deref(),
+            local: super::planning::is_loopback(&remote.admin),
+        },
+    ));
+    let beside = schema_files(&files).into_iter().chain(templates);
+    let same = |file: &ImportedFile| {
+        std::fs::read(args.root.join(&file.path)).is_ok_and(|bytes| bytes == file.text.as_bytes())
+    };
+    files.extend(beside.filter(|file| !same(file)));
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     let existing: Vec<&str> = files
         .iter()
         .filter(|f| args.root.join(&f.path).exists())
@@ -102,13 +125,13 @@ pub(crate) fn run(args: &ImportArgs) -> Result<Outcome> {
     for note in &imported.notes {
         eprintln!("note: {note}");
     }
-    let missing: Vec<&str> = (imported.templates.iter())
-        .filter(|path| !args.root.join(path).exists())
-        .map(String::as_str)
+    let missing: Vec<String> = (unread.iter())
+        .filter(|unread| !args.root.join(&unread.path).exists())
+        .map(|unread| format!("{} ({})", unread.path, unread.why))
         .collect();
     if !missing.is_empty() {
         eprintln!(
-            "note: the worker entries name templates of the sites' code, which the services do not answer; copy them here for `siteops validate`: {}",
+            "note: the worker entries name templates of the sites' code that could not be read (pass --code OWNER/REPO=DIR to copy them from a checkout); copy them here for `siteops validate`: {}",
             missing.join(", ")
         );
     }

@@ -4,6 +4,8 @@
 pub(crate) mod apply;
 pub(crate) mod compile;
 pub(crate) mod import;
+mod import_repo;
+mod import_templates;
 pub(crate) mod ingest;
 pub(crate) mod mocks;
 pub(crate) mod plan;

@@ -19,7 +19,8 @@ pub(super) struct Prepared {
     pub settings: PlanSettings,
     /// `--api-family`, until [`Prepared::plan`] settles `auto`.
     family: Option<PathFamily>,
-    prune: Option<PruneScope>,
+    /// The live sites the plan reaches: read with `--prune`, else surveyed by name.
+    reach: PruneScope,
     sites_at_once: usize,
     /// Every secret value of the desired state, scrubbed from messages.
     secrets: Vec<String>,
@@ -33,15 +34,23 @@ impl Prepared {
         if self.family.is_none() {
             self.family = Some(self.probe().await?);
         }
-        let live = live::read(
-            &self.client,
-            &self.compiled,
-            self.prune.as_ref(),
-            self.sites_at_once,
-        )
-        .await
-        .map_err(|e| anyhow!(self.scrub(&e.to_string())))
-        .context("cannot read the live state")?;
+        let prune = self.settings.prune.then_some(&self.reach);
+        let mut live = live::read(&self.client, &self.compiled, prune, self.sites_at_once)
+            .await
+            .map_err(|e| anyhow!(self.scrub(&e.to_string())))
+            .context("cannot read the live state")?;
+        if prune.is_none() {
+            live::survey(
+                &self.client,
+                &self.compiled,
+                &self.reach,
+                &mut live,
+                self.sites_at_once,
+            )
+            .await
+            .map_err(|e| anyhow!(self.scrub(&e.to_string())))
+            .context("cannot list what the service has beyond the repository")?;
+        }
         let mut plan = diff(&self.compiled, &live, &self.settings)?;
         let reach = live::read_reach(
             &self.client,
@@ -62,10 +71,10 @@ impl Prepared {
     async fn probe(&mut self) -> Result<PathFamily> {
         let org = (self.compiled.resources.iter())
             .map(|r| r.owner.org().to_string())
-            .chain(self.prune.iter().flat_map(|prune| match prune {
+            .chain(match &self.reach {
                 PruneScope::Orgs { orgs, .. } => orgs.iter().cloned().collect::<Vec<_>>(),
                 PruneScope::Sites(sites) => sites.iter().map(|s| s.org.clone()).collect(),
-            }))
+            })
             .next();
         let Some(org) = org else {
             return Ok(PathFamily::Older);
@@ -149,7 +158,7 @@ pub(super) fn prepare(
         .map(str::to_string)
         .collect();
 
-    let prune = scope.narrow(&mut compiled).map_err(scope_error)?;
+    let reach = scope.narrow(&mut compiled).map_err(scope_error)?;
 
     let endpoints = Endpoints {
         admin: check_url("--admin", &remote.admin)?,
@@ -171,7 +180,7 @@ pub(super) fn prepare(
         client,
         settings,
         family,
-        prune,
+        reach,
         sites_at_once: usize::from(remote.concurrency),
         secrets,
     }))
@@ -232,7 +241,7 @@ fn request_rate(admin: &str, flag: Option<f64>) -> Option<f64> {
     flag.or_else(|| (!is_loopback(admin)).then_some(HOSTED_RATE))
 }
 
-fn is_loopback(url: &str) -> bool {
+pub(super) fn is_loopback(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|url| siteops_live::offline::is_local(&url))
 }
 

@@ -72,7 +72,7 @@ async fn mount_file(raw: &MockServer, file: &str, body: &str) {
 
 /// Polls a job until it stops.
 async fn finished(server: &TestServer, token: &str, link: &str) -> Value {
-    for _ in 0..200 {
+    for _ in 0..500 {
         let job = server.get(link, token).await.body;
         if job["state"] == "stopped" {
             return job;
@@ -171,6 +171,45 @@ async fn a_sync_job_fetches_the_branch_into_the_shared_code_store() {
             .status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// As the platform's code sync: what the repository's `.hlxignore` names is not stored,
+/// and a copy an earlier sync stored is taken out.
+#[tokio::test]
+async fn what_hlxignore_names_is_left_out_of_the_code_store() {
+    let raw = MockServer::start().await;
+    mount_file(&raw, ".hlxignore", "drafts/\n*.md\n").await;
+    mount_file(
+        &raw,
+        "siteops-files.txt",
+        "styles/site.css\ndrafts/page.css\nREADME.md\n",
+    )
+    .await;
+    for (file, body) in [
+        ("styles/site.css", "body{}"),
+        ("drafts/page.css", "draft"),
+        ("README.md", "readme"),
+    ] {
+        mount_file(&raw, file, body).await;
+    }
+    let (server, _) = setup(&raw).await;
+    let admin = server.token("web@acme.example");
+    let store = server.server.state.store.clone();
+    let key = |file: &str| format!("code/acme/acme/web/main/{file}");
+    store
+        .put(&key("README.md"), b"from an earlier sync")
+        .await
+        .expect("put");
+
+    let job = sync_main(&server, &admin).await;
+    assert_eq!(job["progress"]["failed"], 0, "{job:#}");
+    let stored = async |file: &str| store.get(&key(file)).await.expect("store");
+    assert_eq!(
+        stored("styles/site.css").await.as_deref(),
+        Some(&b"body{}"[..])
+    );
+    assert_eq!(stored("drafts/page.css").await, None);
+    assert_eq!(stored("README.md").await, None);
 }
 
 #[tokio::test]

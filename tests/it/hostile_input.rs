@@ -66,7 +66,7 @@ fn github_annotations_carry_no_raw_control_characters() {
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     assert_eq!(
         stdout,
-        "::error file=sites/acme/web/site.toml,line=1,col=1,endLine=1,endColumn=38,title=unknown-key::unknown key `x%1B[2J%0D%0A::error::forged%07` in the top level%0Ahelp: known keys here: `apiKeys`, `base`, `cdn`, `code`, `content`, `description`, `environment`, `events`, `extends`, `features`, `folders`, `groups`, `headers`, `limits`, `metadata`, `robots`, `sidekick`, `title`, `version`\n"
+        "::error file=sites/acme/web/site.toml,line=1,col=1,endLine=1,endColumn=38,title=unknown-key::unknown key `x%1B[2J%0D%0A::error::forged%07` in the top level%0Ahelp: known keys here: `apiKeys`, `base`, `cdn`, `code`, `content`, `description`, `editor`, `environment`, `events`, `extends`, `features`, `folders`, `groups`, `headers`, `limits`, `metadata`, `robots`, `sidekick`, `title`, `version`\n"
     );
 }
 

@@ -40,6 +40,33 @@ impl Fixture {
     }
 }
 
+/// Each `#:schema` line of the TOML files under `root` names a file that exists, relative
+/// to the file that names it, under `root`: what an editor resolves offline.
+fn every_schema_line_resolves(root: &Path) {
+    let mut seen = 0;
+    for file in files_under(root).iter().filter(|f| f.ends_with(".toml")) {
+        let text = std::fs::read_to_string(root.join(file)).expect("a file");
+        let Some(target) = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("#:schema "))
+        else {
+            continue;
+        };
+        let named = root.join(file).parent().unwrap().join(target.trim());
+        let named = named
+            .canonicalize()
+            .unwrap_or_else(|_| panic!("{file}: {target} is missing"));
+        let root = root.canonicalize().unwrap();
+        assert!(
+            named.starts_with(&root),
+            "{file}: {target} leaves the repository"
+        );
+        seen += 1;
+    }
+    assert!(seen > 0, "no #:schema line under {}", root.display());
+}
+
 fn files_under(root: &Path) -> Vec<String> {
     let mut found = Vec::new();
     let mut stack = vec![root.to_path_buf()];
@@ -83,9 +110,20 @@ async fn an_imported_org_validates_and_plans_no_changes() {
     );
 
     let run = f.import(&root, &[]).await.expect(0);
+    let stdout = run.stdout.replace(&root.display().to_string(), "[root]");
+    insta::assert_snapshot!("import-stdout", stdout);
     assert_eq!(
         files_under(&root),
         [
+            "schemas/files/access.toml.schema.json",
+            "schemas/files/org.toml.schema.json",
+            "schemas/files/profile.toml.schema.json",
+            "schemas/files/public.toml.schema.json",
+            "schemas/files/query.toml.schema.json",
+            "schemas/files/secrets.toml.schema.json",
+            "schemas/files/site.toml.schema.json",
+            "schemas/files/sitemap.toml.schema.json",
+            "schemas/files/siteops.toml.schema.json",
             "siteops.toml",
             "sites/acme/blog/site.toml",
             "sites/acme/campaigns/access.toml",
@@ -111,8 +149,8 @@ async fn an_imported_org_validates_and_plans_no_changes() {
         secrets.contains("env = \"ACME_WEBSITE_GIT_SYNC\""),
         "{secrets}"
     );
-    for file in files_under(&root) {
-        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+    for file in files_under(&root).iter().filter(|f| f.ends_with(".toml")) {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
         for value in [
             crate::plan_apply::SYNC_SECRET,
             crate::plan_apply::PARTNER_SECRET,
@@ -124,12 +162,33 @@ async fn an_imported_org_validates_and_plans_no_changes() {
         }
     }
 
+    every_schema_line_resolves(&root);
+    // The sites that share acme/website's code are written as sharing it.
+    for site in ["blog", "campaigns", "legacy", "website-prod"] {
+        let text = std::fs::read_to_string(root.join(format!("sites/acme/{site}/site.toml")))
+            .expect("site.toml");
+        assert!(text.contains("\nbase = \"website\"\n"), "{site}: {text}");
+        assert!(!text.contains("[code"), "{site}: {text}");
+    }
+    let blog = std::fs::read_to_string(root.join("sites/acme/blog/site.toml")).unwrap();
+    insta::assert_snapshot!("import-repoless-blog", blog);
+
     f.on(&root, "validate", &[]).await.expect(0);
     let plan = f
         .on(&root, "plan", &["--detailed-exitcode"])
         .await
         .expect(0);
-    assert!(plan.stdout.ends_with("\nNo changes.\n"), "{}", plan.stdout);
+    // Imported without --transform-url, the repository does not manage the worker's
+    // configuration, which the plan (with the worker) names.
+    assert!(
+        plan.stdout.ends_with(
+            "not in the repository: document: transform/acme/website/main.json\n\
+             API: older path family (`config/<org>/sites/<site>.json`)\n\
+             No changes. Live but not in the repository: 1 document (`siteops plan --prune` shows them as deletions).\n"
+        ),
+        "{}",
+        plan.stdout
+    );
 
     // A second import refuses to overwrite, and writes nothing; --force overwrites.
     let again = f.import(&root, &[]).await.expect(1);
@@ -246,16 +305,34 @@ async fn made_values_and_worker_configurations_round_trip() {
         .map(|(_, value)| value)
         .collect();
     let root = dir.path().join("imported");
+    // The site's code on the service: its templates, as a code sync stores them.
+    let templates = f.root.join("sites/acme/website/templates");
+    let store = f.server.server.state.store.as_ref();
+    let repo = siteops_server::code::CodeRepo::new("acme", "website");
+    for entry in std::fs::read_dir(&templates).expect("templates") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let key = siteops_server::store::keys::code_file(
+            "acme",
+            &repo,
+            "main",
+            &format!("templates/{name}"),
+        );
+        let bytes = std::fs::read(entry.path()).expect("template");
+        store.put(&key, &bytes).await.expect("put");
+    }
     let run = f
         .import(&root, &["--transform-url", &f.worker_url()])
         .await
         .expect(0);
+    assert!(!run.stderr.contains("copy them here"), "{}", run.stderr);
     assert!(
-        run.stderr
-            .contains("copy them here for `siteops validate`: sites/acme/website/templates/"),
+        run.stdout
+            .contains("Wrote sites/acme/website/templates/product.html\n"),
         "{}",
-        run.stderr
+        run.stdout
     );
+    every_schema_line_resolves(&root);
     let read = |file: &str| std::fs::read_to_string(root.join(file)).expect(file);
     let secrets = read("sites/acme/website/secrets.toml");
     assert!(
@@ -283,10 +360,14 @@ async fn made_values_and_worker_configurations_round_trip() {
             assert!(!text.contains(value), "{file} holds a secret value");
         }
     }
-    crate::support::copy_dir(
-        &f.root.join("sites/acme/website/templates"),
-        &root.join("sites/acme/website/templates"),
-    );
+    for file in files_under(&templates) {
+        let copied = root.join("sites/acme/website/templates").join(&file);
+        assert_eq!(
+            std::fs::read(&copied).expect("a copied template"),
+            std::fs::read(templates.join(&file)).unwrap(),
+            "{file}"
+        );
+    }
     f.on(&root, "validate", &[]).await.expect(0);
     let root_arg = root.display().to_string();
     let (admin, worker) = (f.admin_url(), f.worker_url());
@@ -379,4 +460,44 @@ async fn a_revoked_org_key_stays_revoked_through_import_plan_and_apply() {
     assert_eq!(read(key).await, 401);
     let stored = f.server.get("/admin/config/acme.json", &f.token).await;
     assert!(stored.body["apiKeys"].get(&id).is_none(), "{}", stored.body);
+}
+
+/// With `--code OWNER/REPO=DIR`, the templates come from the checkout, whatever the
+/// service holds; without either, the note names what to copy.
+#[tokio::test]
+async fn templates_come_from_a_checkout() {
+    let f = Fixture::start().await;
+    f.siteops("apply", &["--yes"]).await.expect(0);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bare = dir.path().join("bare");
+    let run = f
+        .import(&bare, &["--transform-url", &f.worker_url()])
+        .await
+        .expect(0);
+    assert!(
+        run.stderr.contains(
+            "could not be read (pass --code OWNER/REPO=DIR to copy them from a checkout); copy them here for `siteops validate`: sites/acme/website/templates/article.html (the preview host of acme/website answered 404 Not Found)"
+        ),
+        "{}",
+        run.stderr
+    );
+
+    let root = dir.path().join("imported");
+    let checkout = f.root.join("sites/acme/website");
+    let code = format!("acme/website={}", checkout.display());
+    let run = f
+        .import(
+            &root,
+            &["--transform-url", &f.worker_url(), "--code", &code],
+        )
+        .await
+        .expect(0);
+    assert!(!run.stderr.contains("copy them here"), "{}", run.stderr);
+    let copied = std::fs::read(root.join("sites/acme/website/templates/store.html"))
+        .expect("copied from the checkout");
+    assert_eq!(
+        copied,
+        std::fs::read(checkout.join("templates/store.html")).unwrap()
+    );
+    f.on(&root, "validate", &[]).await.expect(0);
 }

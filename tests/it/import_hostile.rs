@@ -181,6 +181,11 @@ async fn good_names_import_under_the_root() {
     assert_eq!(
         files_under(dir.path()),
         [
+            "root/schemas/files/profile.toml.schema.json",
+            "root/schemas/files/public.toml.schema.json",
+            "root/schemas/files/site.toml.schema.json",
+            "root/schemas/files/siteops.toml.schema.json",
+            "root/schemas/files/transform.toml.schema.json",
             "root/siteops.toml",
             "root/sites/acme/Shared_2.profile.toml",
             "root/sites/acme/web/public.toml",

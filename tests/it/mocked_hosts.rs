@@ -19,7 +19,7 @@ use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::harness::TestServer;
-use crate::serve_process::Serve;
+use crate::serve_process::{Serve, get_on as get};
 use crate::support::example_copy;
 
 /// A 1×1 PNG.
@@ -65,18 +65,6 @@ fn add_hero_page(root: &Path, image: &str) {
         serde_json::to_vec_pretty(&mapping).expect("json"),
     )
     .expect("write the mapping");
-}
-
-/// GET `path` on `host` of the server at `port`: status and body.
-async fn get(port: u16, host: &str, path: &str) -> (StatusCode, String) {
-    siteops_plan::http::install_crypto_provider();
-    let response = reqwest::Client::new()
-        .get(format!("http://127.0.0.1:{port}{path}"))
-        .header("host", format!("{host}:{port}"))
-        .send()
-        .await
-        .expect("answered");
-    (response.status(), response.text().await.expect("text"))
 }
 
 /// The dashboard's trace link of its newest preview.

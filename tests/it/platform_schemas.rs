@@ -1,5 +1,5 @@
-//! Compiled bodies against the platform's own JSON schemas
-//! (`../shared/reference/platform/schemas/`, draft 2019-09): every body of the example
+//! Compiled bodies against the platform's own JSON schemas of August 2026
+//! (`../shared/reference/platform/schemas-1.73.0/`, draft 2019-09): every body of the example
 //! fleet, and of a generated fleet whose sites use every property siteops writes, one
 //! site per CDN vendor, with an org document and a profile that use every property of
 //! theirs. Each top-level part of those documents is also checked against the schema of
@@ -20,7 +20,9 @@ use crate::support::{repo, repo_root, validate_repo};
 /// The platform's schema `name` (`site`, `code`…), compiled; `None` (skipped) without
 /// `../shared`.
 pub(crate) fn platform(name: &str) -> Option<jsonschema::Validator> {
-    let path = siteops_testkit::shared(&format!("reference/platform/schemas/{name}.schema.json"))?;
+    let path = siteops_testkit::shared(&format!(
+        "reference/platform/schemas-1.73.0/{name}.schema.json"
+    ))?;
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("readable"))
         .expect("the platform's schema is JSON");
     Some(jsonschema::draft201909::new(&schema).expect("the platform's schema compiles"))
@@ -178,7 +180,8 @@ accessToken = { env = "AK_ACCESS" }"#,
         "cloudfront",
         r#"distributionId = "dist"
 accessKeyId = "AKIA"
-secretAccessKey = { env = "CF_SECRET" }"#,
+secretAccessKey = { env = "CF_SECRET" }
+tagInvalidationEnabled = true"#,
     ),
 ];
 
@@ -269,6 +272,10 @@ enabled = true
 [limits.preview]
 description = "Previews per minute"
 max = 100
+
+[editor.universal-editor]
+enabled = true
+extensions = {{ assets = "https://assets.acme.example" }}
 "#
     )
 }
@@ -315,6 +322,9 @@ subject = "ci@acme.example"
 created = "2026-01-01T00:00:00Z"
 expiration = "2027-01-01T00:00:00Z"
 roles = ["publish"]
+
+[editor.universal-editor]
+canvas = "https://canvas.acme.example"
 "#;
 
 /// A profile that sets every property of the platform's profile document that siteops
@@ -383,6 +393,7 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
             "code",
             "content",
             "description",
+            "editor",
             "events",
             "extends",
             "features",
@@ -422,6 +433,7 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
             "code",
             "content",
             "description",
+            "editor",
             "events",
             "features",
             "folders",
@@ -442,6 +454,7 @@ fn a_fleet_using_every_property_compiles_to_bodies_the_platform_takes() {
             "access",
             "apiKeys",
             "description",
+            "editor",
             "groups",
             "registry",
             "secrets",

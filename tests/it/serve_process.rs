@@ -134,3 +134,16 @@ impl Drop for Serve {
         let _ = self.child.wait();
     }
 }
+
+/// GET `path` on `host` of the server at `port` (a `Host` header, the request to
+/// loopback): status and body.
+pub(crate) async fn get_on(port: u16, host: &str, path: &str) -> (reqwest::StatusCode, String) {
+    siteops_plan::http::install_crypto_provider();
+    let response = reqwest::Client::new()
+        .get(format!("http://127.0.0.1:{port}{path}"))
+        .header("host", format!("{host}:{port}"))
+        .send()
+        .await
+        .expect("answered");
+    (response.status(), response.text().await.expect("text"))
+}

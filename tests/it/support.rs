@@ -111,3 +111,27 @@ pub(crate) fn alias_bomb(head: &str, levels: usize) -> String {
     }
     text
 }
+
+/// The `node_modules` that holds the platform's configuration parser
+/// (`@adobe/helix-shared-config`, with the `yaml` it parses with), and node to run it: the
+/// anchors' packages (`.ci/run` installs them into `target/anchors`; `npm ci` in
+/// `../shared/anchors` by hand), else the aem-cli test's, which hold it too. `None`
+/// (skipped, with the reason) otherwise.
+pub(crate) fn platform_config_modules() -> Option<PathBuf> {
+    let root = repo_root();
+    let found = [
+        root.join("../shared/anchors/node_modules"),
+        root.join("tests/aem-cli/node_modules"),
+    ]
+    .into_iter()
+    .find(|modules| modules.join("@adobe/helix-shared-config").is_dir());
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    siteops_testkit::or_skip(
+        found.filter(|_| node),
+        "node and helix-shared-config (`npm ci` in ../shared/anchors or tests/aem-cli; \
+         .ci/run installs them): the platform's configuration parser",
+    )
+}

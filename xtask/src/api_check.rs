@@ -1,11 +1,14 @@
 //! `cargo xtask api-check`: schemathesis against a live `siteops serve`, on the example
 //! repository with its mocks (`--offline`), with the budget of `tests/api/schemathesis.toml`:
-//! first with the service's own document (`/admin/openapi.json`), then with the platform's
-//! (`../shared/reference/platform/schemas/config-api.openapi.json`, at `/api`, every check,
-//! `tests/api/schemathesis-platform.toml`), which holds the newer path family to the
-//! platform's own description. Without `../shared` the second run is skipped with the
-//! reason, except under CI, where that fails the check. Failures of either run fail the
-//! check.
+//! first with the service's own document (`/admin/openapi.json`), then, every check, with the
+//! platform's own documents of both path families, restricted to their configuration
+//! operations (`tests/api/schemathesis-platform.toml`, hooks in
+//! `tests/api/platform_hooks.py`): the newer family's
+//! (`../shared/reference/platform/openapi/api-aem-live-1.73.0.openapi.json`, at `/api`) and
+//! the older family's (`…/admin-hlx-page-12.144.7.openapi.json`, at `/admin`). What siteops
+//! answers otherwise than those documents say is written in `docs/src/fidelity.md`. Without
+//! `../shared` the platform runs are skipped with the reason, except under CI, where that
+//! fails the check. Failures of any run fail the check.
 //!
 //! schemathesis (PyPI) is installed, pinned, into a virtual environment under `target/`
 //! on first use. The check fails on any schemathesis failure, and when the server panicked
@@ -13,8 +16,8 @@
 
 use std::fs;
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -22,10 +25,18 @@ use crate::{cargo, root, run};
 
 /// The schemathesis release the check is pinned to.
 const SCHEMATHESIS: &str = "schemathesis==4.32.5";
-/// The variable the platform run's configuration reads the token from.
+/// The variable the platform runs' configuration reads the token from.
 const TOKEN_VARIABLE: &str = "SITEOPS_API_CHECK_TOKEN";
+/// The variable the platform runs' configuration reads its hooks' path from.
+const HOOKS_VARIABLE: &str = "SITEOPS_API_CHECK_HOOKS";
 /// The org administrator the run signs in as.
 const ADMIN: &str = "api-check@example.com";
+/// The platform's documents (under `../shared/reference/platform/openapi/`), each with
+/// the path the service serves that family under.
+const PLATFORM_DOCUMENTS: [(&str, &str); 2] = [
+    ("api-aem-live-1.73.0.openapi.json", "/api"),
+    ("admin-hlx-page-12.144.7.openapi.json", "/admin"),
+];
 
 pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
     let root = root();
@@ -45,8 +56,9 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
     fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
 
     // Each run has a service of its own, started afresh on the example repository: what
-    // one document's cases write (siteops's own document admits bodies the platform's does
+    // one document's cases write (siteops's own document admits bodies the platform's do
     // not, and the other way round) is not read back against the other's schemas.
+    let started = Instant::now();
     let mut own_server = Server::start(&siteops, &root, &work.join("own"))?;
     let own = Command::new(&st)
         .arg("--config-file")
@@ -64,61 +76,88 @@ pub(crate) fn run_check(extra: &[String]) -> Result<(), String> {
         .status()
         .map_err(|e| format!("cannot run {}: {e}", st.display()))?;
     own_server.stop()?;
+    eprintln!(
+        "api-check: the service's own document: {own} ({} s)",
+        started.elapsed().as_secs()
+    );
 
-    let platform = match platform_document(&root)? {
-        Some(document) => {
-            let mut server = Server::start(&siteops, &root, &work.join("platform"))?;
-            let status = Command::new(&st)
-                .arg("--config-file")
-                .arg(root.join("tests/api/schemathesis-platform.toml"))
-                .arg("run")
-                .arg(&document)
-                .args(["--url", &format!("http://127.0.0.1:{}/api", server.port)])
-                // Every check: the configuration enables them all (`[checks]`), so that its
-                // per-operation readings hold (options on the command line would override
-                // them).
-                // The platform's document secures its operations with the `auth_token`
-                // cookie (`AuthCookie`): the token is given as that scheme's
-                // (`[auth.openapi.AuthCookie]` of the configuration), so that schemathesis
-                // can leave it out of a case, and expect 401 (a `--header` it cannot).
-                .env(TOKEN_VARIABLE, &server.token)
-                .args(["--no-color", "--report", "junit", "--report-dir"])
-                .arg(work.join("report-platform"))
-                .args(extra)
-                .current_dir(&work)
-                .status()
-                .map_err(|e| format!("cannot run {}: {e}", st.display()))?;
-            server.stop()?;
-            Some(status)
-        }
-        None => None,
-    };
+    let mut failed = Vec::new();
     if !own.success() {
-        return Err(format!(
-            "schemathesis found failures with the service's document ({own})"
-        ));
+        failed.push(format!("the service's document ({own})"));
     }
-    match platform {
-        Some(status) if !status.success() => Err(format!(
-            "schemathesis found failures with the platform's document ({status})"
+    for (name, base) in PLATFORM_DOCUMENTS {
+        let Some(document) = platform_document(&root, name)? else {
+            continue;
+        };
+        let started = Instant::now();
+        let status = platform_run(&st, &siteops, &root, &work, &document, base, extra)?;
+        eprintln!(
+            "api-check: {name} at {base}: {status} ({} s)",
+            started.elapsed().as_secs()
+        );
+        if !status.success() {
+            failed.push(format!("the platform's {name} ({status})"));
+        }
+    }
+    match failed.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "schemathesis found failures with {}",
+            failed.join(", ")
         )),
-        _ => Ok(()),
     }
 }
 
-/// The platform's OpenAPI document beside the repository; `None` (said why) when
+/// One run with a platform document, at `base` of a service of its own.
+fn platform_run(
+    st: &Path,
+    siteops: &Path,
+    root: &Path,
+    work: &Path,
+    document: &Path,
+    base: &str,
+    extra: &[String],
+) -> Result<ExitStatus, String> {
+    let name = base.trim_start_matches('/');
+    let mut server = Server::start(siteops, root, &work.join(format!("platform-{name}")))?;
+    let status = Command::new(st)
+        .arg("--config-file")
+        .arg(root.join("tests/api/schemathesis-platform.toml"))
+        .arg("run")
+        .arg(document)
+        .args(["--url", &format!("http://127.0.0.1:{}{base}", server.port)])
+        // Every check: the configuration enables them all (`[checks]`), so that its
+        // per-operation readings hold (options on the command line would override them).
+        // The platform's documents secure their operations with the `auth_token` cookie
+        // (`AuthCookie`): the token is given as that scheme's (`[auth.openapi.AuthCookie]`
+        // of the configuration), so that schemathesis can leave it out of a case, and
+        // expect 401 (a `--header` it cannot).
+        .env(TOKEN_VARIABLE, &server.token)
+        .env(HOOKS_VARIABLE, root.join("tests/api/platform_hooks.py"))
+        .args(["--no-color", "--report", "junit", "--report-dir"])
+        .arg(work.join(format!("report-platform-{name}")))
+        .args(extra)
+        .current_dir(work)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", st.display()))?;
+    server.stop()?;
+    Ok(status)
+}
+
+/// One of the platform's OpenAPI documents beside the repository; `None` (said why) when
 /// `../shared` is absent, an error under CI, which always has it.
-fn platform_document(root: &Path) -> Result<Option<std::path::PathBuf>, String> {
-    let document = root.join("../shared/reference/platform/schemas/config-api.openapi.json");
+fn platform_document(root: &Path, name: &str) -> Result<Option<PathBuf>, String> {
+    let relative = format!("../shared/reference/platform/openapi/{name}");
+    let document = root.join(&relative);
     if document.exists() {
         return Ok(Some(document));
     }
-    let missing = "../shared/reference/platform/schemas/config-api.openapi.json is not beside \
-        the repository (the shared reference data; CI has it)";
+    let missing =
+        format!("{relative} is not beside the repository (the shared reference data; CI has it)");
     if std::env::var_os("CI").is_some_and(|value| !value.is_empty() && value != "false") {
-        return Err(missing.to_string());
+        return Err(missing);
     }
-    eprintln!("skipped: the run with the platform's document: {missing}");
+    eprintln!("skipped: the run with the platform's {name}: {missing}");
     Ok(None)
 }
 
@@ -129,7 +168,7 @@ pub(crate) struct Server {
     child: Child,
     pub(crate) port: u16,
     pub(crate) token: String,
-    log: std::path::PathBuf,
+    log: PathBuf,
 }
 
 impl Server {
@@ -208,7 +247,7 @@ impl Drop for Server {
 
 /// The `st` of a virtual environment at `venv`, created with the pinned release when
 /// missing.
-fn install_schemathesis(venv: &Path) -> Result<std::path::PathBuf, String> {
+fn install_schemathesis(venv: &Path) -> Result<PathBuf, String> {
     let st = venv.join("bin/st");
     let pinned = venv.join("pinned");
     if st.exists() && fs::read_to_string(&pinned).ok().as_deref() == Some(SCHEMATHESIS) {

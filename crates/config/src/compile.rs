@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::api::{CDN_CREDENTIALS, CdnConfig};
+use crate::model::api::{AccessConfig, CDN_CREDENTIALS, CdnConfig};
 use crate::model::{Fleet, Org, Profile, Sensitive, Site, SiteId};
 
 /// What secret values become in the output.
@@ -369,6 +369,7 @@ impl Compiler<'_> {
         };
         let mut config = profile.config.clone();
         config.cdn = self.cdn(&owner, profile.cdn.as_ref());
+        config.access = config.access.map(AccessConfig::platform_form);
         self.push(owner, ResourceKind::Profile, to_value(&config));
     }
 
@@ -391,6 +392,8 @@ impl Compiler<'_> {
         if site.cdn.is_some() {
             config.cdn = self.cdn(&owner, site.cdn.as_ref());
         }
+        // Group ids are written as the platform stores them, `/groups/<id>.json`.
+        config.access = config.access.map(AccessConfig::platform_form);
         let config = &config;
         self.push(owner.clone(), ResourceKind::Site, to_value(config));
         if let Some(public) = &site.public {

@@ -15,6 +15,7 @@ pub mod document;
 pub mod endpoint;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod git_era;
 pub mod import;
 pub mod model;
 pub mod repo;

@@ -1,6 +1,7 @@
 //! Which sites a plan covers: with `--site`, the named sites only; with `--shard K/N`, this
-//! job's share of the repository's sites ([`Shard`]); and with `--prune`, which sites the
-//! service has that may be deleted ([`PruneScope`]). Pure: a plan's settings and the
+//! job's share of the repository's sites ([`Shard`]); and which sites the service has
+//! that the plan reaches ([`PruneScope`]): with `--prune` it may delete them, without it
+//! it reports them as not managed here. Pure: a plan's settings and the
 //! compiled state in, the state to plan and what the live state is read for out.
 //! `siteops plan` and `apply` use it, and the live session prunes through [`orgs`] and
 //! [`PruneScope::every_site_of`]; their messages and flags stay with them.
@@ -14,7 +15,8 @@ use siteops_config::rules::is_id;
 use crate::plan::PlanSettings;
 use crate::shard::{Shard, site_groups};
 
-/// With `--prune`, which live sites besides the repository's are read (and may go).
+/// Which live sites besides the repository's a plan reaches: with `--prune` read (and
+/// they may go), without it listed (reported as not managed here).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PruneScope {
     /// Every site of these orgs that the service lists; with a shard, only those of its
@@ -95,8 +97,9 @@ impl Scope {
     }
 
     /// Narrows `compiled` (of [`Scope::fleet`]'s sites) to this shard's share, and says
-    /// which live sites to read for pruning (`None` without pruning).
-    pub fn narrow(&self, compiled: &mut Compiled) -> Result<Option<PruneScope>, ScopeError> {
+    /// which live sites the plan reaches: with pruning, those it reads and may delete;
+    /// without, those it reports as not managed by the repository (the same ones).
+    pub fn narrow(&self, compiled: &mut Compiled) -> Result<PruneScope, ScopeError> {
         if !self.prune {
             let present: BTreeSet<&SiteId> = compiled
                 .resources
@@ -127,17 +130,15 @@ impl Scope {
                 ours
             });
         }
-        Ok(self.prune.then(|| {
-            if self.sites.is_empty() {
-                PruneScope::Orgs {
-                    orgs,
-                    shard: self.shard,
-                    elsewhere,
-                }
-            } else {
-                PruneScope::Sites(self.sites.clone())
+        Ok(if self.sites.is_empty() {
+            PruneScope::Orgs {
+                orgs,
+                shard: self.shard,
+                elsewhere,
             }
-        }))
+        } else {
+            PruneScope::Sites(self.sites.clone())
+        })
     }
 }
 
@@ -235,9 +236,7 @@ mod tests {
         let pruned = scope(&["acme/web", "acme/gone"], None, true).expect("scope");
         assert_eq!(
             pruned.narrow(&mut state),
-            Ok(Some(PruneScope::Sites(
-                [id("acme/gone"), id("acme/web")].into()
-            )))
+            Ok(PruneScope::Sites([id("acme/gone"), id("acme/web")].into()))
         );
         assert_eq!(sites_of(&state), ["acme/web".to_string()].into());
     }
@@ -246,16 +245,16 @@ mod tests {
     fn without_sites_or_shard_everything_is_planned_and_the_orgs_pruned() {
         let all = compiled(&["acme/web", "acme/blog", "globex/www"]);
         let mut state = all.clone();
+        let every = PruneScope::every_site_of(["acme".to_string(), "globex".to_string()].into());
+        // Without pruning, the same sites are reached: reported, not deleted.
         assert_eq!(
             scope(&[], None, false).unwrap().narrow(&mut state),
-            Ok(None)
+            Ok(every.clone())
         );
         assert_eq!(state.resources.len(), all.resources.len());
         assert_eq!(
             scope(&[], None, true).unwrap().narrow(&mut state),
-            Ok(Some(PruneScope::every_site_of(
-                ["acme".to_string(), "globex".to_string()].into()
-            )))
+            Ok(every)
         );
     }
 
@@ -272,11 +271,11 @@ mod tests {
                 .narrow(&mut state)
                 .expect("narrowed");
             let ours = sites_of(&state);
-            let Some(PruneScope::Orgs {
+            let PruneScope::Orgs {
                 orgs,
                 shard,
                 elsewhere,
-            }) = prune
+            } = prune
             else {
                 panic!("{prune:?}");
             };

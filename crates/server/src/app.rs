@@ -124,7 +124,7 @@ impl AppState {
             caller.as_ref(),
             (org, site),
             &document.effective,
-            document.org_groups(),
+            (document.org_groups(), Some(document.user_lists())),
             &self.org_admins,
         );
         if decision == Decision::Allow || self.has_site_token(headers, document)? {

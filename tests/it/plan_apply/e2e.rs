@@ -280,9 +280,13 @@ async fn prune_deletes_what_the_repository_no_longer_has() {
     std::fs::remove_file(transform.join("dev.toml")).expect("remove a branch");
 
     let plain = f.siteops("plan", &["--detailed-exitcode"]).await.expect(0);
+    // Nothing is deleted without --prune: what it would delete is named.
     assert_eq!(
-        plain.stdout, NO_CHANGES,
-        "nothing is deleted without --prune"
+        plain.stdout,
+        "not in the repository: site: acme/legacy\n\
+         not in the repository: documents: acme/sites/website-prod/public.json, transform/acme/website/dev.json\n\
+         API: older path family (`config/<org>/sites/<site>.json`)\n\
+         No changes. Live but not in the repository: 1 site, 2 documents (`siteops plan --prune` shows them as deletions).\n"
     );
     let plan = f
         .siteops("plan", &["--prune", "--detailed-exitcode"])

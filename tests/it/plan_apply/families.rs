@@ -199,9 +199,13 @@ async fn keeps_what_it_does_not_manage(newer: bool) {
         .await
         .expect(0);
     let drift = "drift: globex/sites/docs.json: changed on the platform since the last apply: ";
+    // The secret made on the service is named, not planned (`--prune` would delete it).
     assert_eq!(
         without_drift(&plan.stdout, drift),
-        format!("{line}\nNo changes.\n")
+        format!(
+            "not in the repository: document: globex/sites/docs/secrets/{secret}.json\n{line}\n\
+             No changes. Live but not in the repository: 1 document (`siteops plan --prune` shows them as deletions).\n"
+        )
     );
 
     f.edit(
@@ -221,7 +225,9 @@ async fn keeps_what_it_does_not_manage(newer: bool) {
         format!(
             "~ update  globex/sites/docs.json\n      \
              ~ content.source.url: \"https://content.globex.example/docs\" → \"https://content.globex.example/docs-v2\"\n\
-             \n{line}\nPlan: 0 to create, 1 to update, 0 to delete.\n"
+             \nnot in the repository: document: globex/sites/docs/secrets/{secret}.json\n\
+             {line}\nPlan: 0 to create, 1 to update, 0 to delete. \
+             Live but not in the repository: 1 document (`siteops plan --prune` shows them as deletions).\n"
         )
     );
     f.siteops_at(&admin, "apply", &["--yes"]).await.expect(0);

@@ -9,6 +9,7 @@ mod outputs;
 mod reach;
 mod repreview;
 mod resilience;
+mod unmanaged;
 mod versions;
 
 use std::path::{Path, PathBuf};

@@ -289,7 +289,24 @@ async fn versions_follow_commits(newer: bool) {
             .await;
         assert_eq!(answer.status, status, "{path}: {:?}", answer.error);
     }
-    for name in ["x".repeat(201), "a%07b".into(), "%20".into()] {
+    // A blank name names nothing (the platform's `versionName` takes any text).
+    for name in ["", "%20"] {
+        let path = format!("{}?versionName={name}", paths.part("blog", "content"));
+        let body = Some(content.to_string().into_bytes());
+        let answer = (f.server)
+            .send(Method::POST, &path, Some(&f.token), body)
+            .await;
+        assert_eq!(
+            answer.status,
+            StatusCode::OK,
+            "{name:?}: {:?}",
+            answer.error
+        );
+        let listed = f.server.get(&paths.versions("blog"), &f.token).await;
+        let newest = &listed.body["versions"][0];
+        assert_eq!(newest.get("name"), None, "{name:?}: {newest}");
+    }
+    for name in ["x".repeat(201), "a%07b".into(), "%09".into()] {
         let path = format!("{}?versionName={name}", paths.part("blog", "content"));
         let answer = (f.server)
             .send(
@@ -317,6 +334,7 @@ async fn versions_follow_commits(newer: bool) {
 
     if !newer {
         // The versions kept are bounded: the last 100.
+        let listed = f.server.get(&paths.versions("blog"), &f.token).await;
         let current = listed.body["current"].as_u64().expect("current");
         for _ in 0..101 {
             let written = f.server.post(&site, &f.token, &blog.body).await;

@@ -55,9 +55,11 @@ codes! {
     DuplicateKey = "duplicate-key" (Error),
     /// A YAML file does not parse.
     YamlSyntax = "yaml-syntax" (Error),
-    /// A YAML alias (`*name`): siteops does not expand aliases, which can grow a small
-    /// file into gigabytes.
+    /// A YAML alias (`*name`) that siteops does not expand: one that would grow the
+    /// document past 256 KiB or 128 levels (an alias bomb), or that is inside its own anchor.
     YamlAlias = "yaml-alias" (Error),
+    /// A YAML merge key (`<<`) whose value is not a mapping or a sequence of mappings.
+    YamlMerge = "yaml-merge" (Error),
     /// A key that the file format does not have.
     UnknownKey = "unknown-key" (Error),
     /// A required key is missing.
@@ -207,6 +209,10 @@ codes! {
     /// An index or sitemap configuration on a site that takes its code from a base: only
     /// the primary site of a repoless group carries them.
     NotPrimarySite = "not-primary-site" (Error),
+    /// A part of a git-era site's files (`fstab.yaml`, `helix-query.yaml`, …) that
+    /// `siteops import --from-repo` cannot write as configuration: a second mountpoint, a
+    /// key the configuration has no place for, a file the platform no longer reads.
+    NotCarriedOver = "not-carried-over" (Warning),
 }
 
 impl Serialize for Code {

@@ -63,11 +63,35 @@ impl Document {
 pub struct Spans {
     pub source: Arc<SourceFile>,
     by_pointer: HashMap<String, NodeSpan>,
+    /// Pointers whose values are written elsewhere, and where: a YAML alias's value (at
+    /// its anchor), a merged key (in its source mapping), a key read under another name.
+    /// What is under such a pointer is found under its target.
+    redirects: HashMap<String, String>,
 }
 
+/// The most redirects followed for one pointer: each leads to text written earlier, so a
+/// chain is as long as aliases of aliases nest.
+const MAX_REDIRECTS: usize = 256;
+
 impl Spans {
+    /// Where a pointer's node is written: its own span, else, through the nearest
+    /// redirected pointer above (or at) it, the span of what it stands for.
     pub fn get(&self, pointer: &str) -> Option<&NodeSpan> {
-        self.by_pointer.get(pointer)
+        let mut current = pointer.to_string();
+        for _ in 0..MAX_REDIRECTS {
+            if let Some(span) = self.by_pointer.get(&current) {
+                return Some(span);
+            }
+            let mut end = current.len();
+            let target = loop {
+                if let Some(to) = self.redirects.get(&current[..end]) {
+                    break format!("{to}{}", &current[end..]);
+                }
+                end = current[..end].rfind('/')?;
+            };
+            current = target;
+        }
+        None
     }
 
     /// Where a pointer's value is in this file. A pointer to a value that is not there (a
@@ -76,7 +100,7 @@ impl Spans {
     pub fn location(&self, pointer: &str, at_key: bool) -> Location {
         let mut current = pointer;
         let bytes = loop {
-            if let Some(span) = self.by_pointer.get(current) {
+            if let Some(span) = self.get(current) {
                 break match (&span.key, at_key || current != pointer) {
                     (Some(key), true) => key.clone(),
                     _ => span.value.clone(),
@@ -100,7 +124,7 @@ impl Spans {
             .as_ref()
             .filter(|_| !diagnostic.at_key)
             .and_then(|within| {
-                let value = &self.by_pointer.get(pointer)?.value;
+                let value = &self.get(pointer)?.value;
                 let bytes = strings::narrow(self.source.text.get(value.clone())?, within)?;
                 Some(value.start + bytes.start..value.start + bytes.end)
             });
@@ -114,16 +138,7 @@ impl Spans {
     /// Makes `to` (and everything under it) locate where `from` is: a key read under the
     /// name it was surely meant to have is found where it was written.
     pub fn alias(&mut self, from: &str, to: &str) {
-        let moved: Vec<(String, NodeSpan)> = self
-            .by_pointer
-            .iter()
-            .filter_map(|(pointer, span)| {
-                let rest = pointer.strip_prefix(from)?;
-                (rest.is_empty() || rest.starts_with('/'))
-                    .then(|| (format!("{to}{rest}"), span.clone()))
-            })
-            .collect();
-        self.by_pointer.extend(moved);
+        self.redirects.insert(to.to_owned(), from.to_owned());
     }
 
     /// Locates every diagnostic of a batch.
@@ -134,18 +149,33 @@ impl Spans {
 
 /// Builds a document's span index while the value is being built.
 #[derive(Default)]
-struct SpanIndex(HashMap<String, NodeSpan>);
+struct SpanIndex {
+    spans: HashMap<String, NodeSpan>,
+    redirects: HashMap<String, String>,
+}
 
 impl SpanIndex {
     fn into_spans(self, source: Arc<SourceFile>) -> Spans {
         Spans {
             source,
-            by_pointer: self.0,
+            by_pointer: self.spans,
+            redirects: self.redirects,
         }
     }
 
     fn insert(&mut self, pointer: &str, key: Option<Range<usize>>, value: Range<usize>) {
-        self.0.insert(pointer.to_owned(), NodeSpan { key, value });
+        self.spans
+            .insert(pointer.to_owned(), NodeSpan { key, value });
+    }
+
+    /// What is under `from` (not written there) is written under `to`.
+    fn redirect(&mut self, from: &str, to: &str) {
+        self.redirects.insert(from.to_owned(), to.to_owned());
+    }
+
+    /// `pointer` is written where it stands after all (an explicit key over a merged one).
+    fn unredirect(&mut self, pointer: &str) {
+        self.redirects.remove(pointer);
     }
 }
 

@@ -8,8 +8,10 @@
 //! minted API keys, and the secrets the service made (answered as hashed), are written as
 //! declarations of what the service makes (`made = "service"`), named by the keys'
 //! descriptions. Secret values are never answered: each other secret, and each CDN purge
-//! credential, becomes an environment reference with a derived name ([`env_name`]). Every site is written with
-//! its full `[code]` block (no `base`), so the files compile to the same bodies.
+//! credential, becomes an environment reference with a derived name ([`env_name`]). A site
+//! whose code is another's (repoless: the same code block, without `secretId`) is written
+//! with `base = "<site>"` instead of a `[code]` block ([`bases`]), so the files compile to
+//! the same bodies.
 
 use std::collections::BTreeMap;
 
@@ -69,9 +71,22 @@ pub struct ImportedFile {
 pub struct Imported {
     pub files: Vec<ImportedFile>,
     pub notes: Vec<String>,
-    /// The templates the imported worker entries name (`sites/<org>/<site>/templates/…`),
-    /// which live in the site's code, not on the services: validation looks for them here.
-    pub templates: Vec<String>,
+    /// The templates the imported worker entries name, which live in the site's code, not
+    /// on the services: validation looks for them in the site's directory. Sorted by path.
+    pub templates: Vec<TemplateFile>,
+}
+
+/// A template a worker entry names: where the repository keeps it, and where it is in the
+/// site's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFile {
+    /// `sites/<org>/<site>/templates/…`.
+    pub path: String,
+    pub site: String,
+    /// The branch whose entries name it (`main` when several do).
+    pub branch: String,
+    /// The entry's `template`, a path of the site's code (`/templates/product.html`).
+    pub template: String,
 }
 
 /// A document the import cannot write as files: which, where, and why.
@@ -111,7 +126,7 @@ const STAMPED: [&str; 2] = ["created", "lastModified"];
 
 /// The keys a `site.toml` takes besides `base` and `environment`, which the service has
 /// no word for.
-const SITE_KEYS: [&str; 16] = [
+const SITE_KEYS: [&str; 17] = [
     "version",
     "code",
     "content",
@@ -125,6 +140,7 @@ const SITE_KEYS: [&str; 16] = [
     "sidekick",
     "metadata",
     "robots",
+    "editor",
     "events",
     "features",
     "limits",
@@ -150,12 +166,65 @@ pub fn import(snapshot: &OrgSnapshot) -> Result<Imported, ImportError> {
         let text = profile_file(org, name, document, &mut out.notes)?;
         out.files.push(ImportedFile { path, text });
     }
+    let bases = bases(snapshot);
     for (name, site) in &snapshot.sites {
-        site_files(org, name, site, &mut out)?;
+        let base = bases.get(name).map(String::as_str);
+        site_files(org, name, site, base, &mut out)?;
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
-    out.templates.sort();
+    out.templates.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// Site name -> the site whose code it shares (repoless), of `snapshot`'s sites. Sites
+/// whose code blocks are equal but for `code.source.secretId` share one repository; the
+/// one that names the secret (else the one named as the repository, else the first by
+/// name) keeps its `[code]`, and each other is written as sharing it: `base` compiles to
+/// the base's code without `secretId`, which is what such a site holds. A site that holds
+/// an index or sitemap configuration keeps its own code (those are a primary site's), as
+/// does a site with a `secretId` of its own.
+fn bases(snapshot: &OrgSnapshot) -> BTreeMap<String, String> {
+    fn code(site: &SiteSnapshot) -> Option<&Value> {
+        site.document.get("code").filter(|c| c.is_object())
+    }
+    let secret_id = |code: &Value| code.pointer("/source/secretId").is_some();
+    let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (name, site) in &snapshot.sites {
+        let Some(code) = code(site) else { continue };
+        let mut shared = code.clone();
+        if let Some(Value::Object(source)) = shared.get_mut("source") {
+            source.remove("secretId");
+        }
+        groups.entry(shared.to_string()).or_default().push(name);
+    }
+    let mut out = BTreeMap::new();
+    for members in groups.values().filter(|members| members.len() > 1) {
+        let site = |name: &str| &snapshot.sites[name];
+        let carriers: Vec<&str> = (members.iter().copied())
+            .filter(|name| code(site(name)).is_some_and(secret_id))
+            .collect();
+        let repo = |name: &str| {
+            code(site(name))
+                .and_then(|c| c.get("repo"))
+                .and_then(Value::as_str)
+                == Some(name)
+        };
+        let primary = match carriers.as_slice() {
+            [one] => *one,
+            [] => (members.iter().copied())
+                .find(|name| repo(name))
+                .unwrap_or(members[0]),
+            // Several name a secret: none is another's.
+            _ => continue,
+        };
+        for &name in members {
+            let own_yaml = site(name).query.is_some() || site(name).sitemap.is_some();
+            if name != primary && !own_yaml && !carriers.contains(&name) {
+                out.insert(name.to_string(), primary.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Every name of `snapshot` that becomes a path, each a name of its kind; else the first
@@ -188,6 +257,52 @@ fn check_names(snapshot: &OrgSnapshot) -> Result<(), ImportError> {
         }
     }
     Ok(())
+}
+
+/// The JSON schemas that the `#:schema` lines of `files` name, as `schemas/files/…`
+/// files beside them (what `siteops schema` writes there), so that an editor finds each
+/// one offline in the imported repository. A line naming no schema siteops publishes is
+/// left alone.
+pub fn schema_files(files: &[ImportedFile]) -> Vec<ImportedFile> {
+    let mut out: Vec<ImportedFile> = Vec::new();
+    for file in files {
+        let Some(named) = (file.text.lines().next())
+            .and_then(|line| line.strip_prefix("#:schema "))
+            .and_then(|target| resolve(&file.path, target.trim()))
+        else {
+            continue;
+        };
+        let kind = (crate::schema::SchemaKind::ALL.iter())
+            .find(|kind| format!("schemas/{}", kind.file_name()) == named);
+        if let Some(kind) = kind
+            && !out.iter().any(|known| known.path == named)
+        {
+            let text = crate::compile::pretty(&kind.generate());
+            out.push(ImportedFile { path: named, text });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// `target`, relative to the directory of the repository file `from`, as a path from the
+/// root; `None` when it leaves the root or is absolute.
+pub fn resolve(from: &str, target: &str) -> Option<String> {
+    if target.starts_with('/') || target.contains("://") {
+        return None;
+    }
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// A `siteops.toml` for a repository that has none: no settings (URLs are written out).
@@ -264,7 +379,8 @@ fn profile_file(
     }
     strip_content_bus(&mut map);
     credentials(&at, &mut map, &[org, "profile", name])?;
-    let file: ProfileFile = typed(&at, map)?;
+    let mut file: ProfileFile = typed(&at, map)?;
+    file.access = file.access.map(AccessConfig::readable_form);
     Ok(with_header(
         "../../schemas/files/profile.toml.schema.json",
         &format!("Profile `{name}`, imported from the service's {at}."),
@@ -276,6 +392,7 @@ fn site_files(
     org: &str,
     name: &str,
     site: &SiteSnapshot,
+    base: Option<&str>,
     out: &mut Imported,
 ) -> Result<(), ImportError> {
     let at = crate::api_path::site(org, name);
@@ -307,6 +424,10 @@ fn site_files(
     }
     let mut file: SiteFile = typed(&at, map)?;
     file.api_keys = api_keys.unwrap_or_default();
+    if let Some(base) = base {
+        file.code = None;
+        file.base = Some(base.to_string());
+    }
     let schema = |file: &str| format!("../../../schemas/files/{file}.schema.json");
     let imported = format!("Imported from the service's {at}.");
     let mut push = |file: &str, text: String| {
@@ -320,7 +441,8 @@ fn site_files(
         with_header(&schema("site.toml"), &imported, &toml_text(&at, &file)?),
     );
     if let Some(access) = access {
-        let access: AccessConfig = typed_value(&at, "access", access)?;
+        // Group references as the repository writes them, the bare id.
+        let access = typed_value::<AccessConfig>(&at, "access", access)?.readable_form();
         push(
             "access.toml",
             with_header(&schema("access.toml"), &imported, &toml_text(&at, &access)?),
@@ -372,7 +494,7 @@ fn site_files(
         );
     }
     let mut keys = TemplateKeys::default();
-    let mut templates: Vec<String> = Vec::new();
+    let mut templates: Vec<TemplateFile> = Vec::new();
     for (branch, entries) in &site.workers {
         let at = format!(
             "transform: {}",
@@ -385,8 +507,19 @@ fn site_files(
             // looks for it under the root); `/../x` is left to validation, which reports
             // it missing.
             let inside = !template.split('/').any(|part| part == ".." || part == ".");
-            if template.starts_with('/') && inside && !templates.contains(&path) {
-                templates.push(path);
+            if !template.starts_with('/') || !inside {
+                continue;
+            }
+            match templates.iter_mut().find(|known| known.path == path) {
+                // The worker reads a branch's template, else main's: main's is the one.
+                Some(known) if branch == "main" => known.branch = branch.clone(),
+                Some(_) => {}
+                None => templates.push(TemplateFile {
+                    path,
+                    site: name.to_string(),
+                    branch: branch.clone(),
+                    template: template.to_string(),
+                }),
             }
         }
         let header = format!(

@@ -53,7 +53,7 @@ fn website() -> SiteSnapshot {
             "access": {
                 "admin": {
                     "requireAuth": "auto",
-                    "role": {"admin": ["web-team@acme.example"], "author": ["authors"]}
+                    "role": {"admin": ["web-team@acme.example"], "author": ["/groups/authors.json"]}
                 }
             },
             "public": {"paths": {"includes": ["/content/website/"]}},
@@ -171,10 +171,8 @@ fn a_site_becomes_its_files() {
             "sites/acme/website/transform/main.toml",
         ]
     );
-    assert_eq!(
-        imported.templates,
-        ["sites/acme/website/templates/product.html"]
-    );
+    let templates: Vec<&str> = imported.templates.iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(templates, ["sites/acme/website/templates/product.html"]);
     for path in paths {
         let name = path.trim_start_matches("sites/acme/").replace('/', "__");
         insta::assert_snapshot!(name, file(&imported, path));
@@ -214,7 +212,7 @@ fn the_files_compile_to_the_documents_they_came_from() {
     }
     // The templates come from the site's code, copied in by hand.
     for template in &imported.templates {
-        repo.insert(template.clone(), "<main>{{title}}</main>".to_string());
+        repo.insert(template.path.clone(), "<main>{{title}}</main>".to_string());
     }
     let validation = validate(&repo, &Options::default());
     assert!(!validation.has_errors(), "{:#?}", validation.diagnostics);
@@ -397,10 +395,88 @@ fn templates_outside_the_site_are_not_listed() {
     let workers = &mut snapshot.sites.get_mut("website").unwrap().workers;
     workers.get_mut("main").unwrap()[0]["template"] = json!("/../../../../etc/passwd");
     let imported = import(&snapshot).unwrap();
-    assert_eq!(imported.templates, Vec::<String>::new());
+    assert_eq!(imported.templates, Vec::<TemplateFile>::new());
     let imported = import(&acme()).unwrap();
     assert_eq!(
         imported.templates,
-        ["sites/acme/website/templates/product.html"]
+        [TemplateFile {
+            path: "sites/acme/website/templates/product.html".into(),
+            site: "website".into(),
+            branch: "main".into(),
+            template: "/templates/product.html".into(),
+        }]
     );
+}
+
+/// A site whose code is another's without `secretId` is written as sharing it; one with
+/// an index of its own, or a code of its own, keeps its `[code]`.
+#[test]
+fn a_repoless_site_is_written_as_one() {
+    let imported = import(&acme()).unwrap();
+    let blog = file(&imported, "sites/acme/blog/site.toml");
+    assert!(blog.contains("\nbase = \"website\"\n"), "{blog}");
+    assert!(!blog.contains("[code"), "{blog}");
+    assert!(file(&imported, "sites/acme/website/site.toml").contains("[code.source]"));
+
+    let mut own = acme();
+    let blog = own.sites.get_mut("blog").unwrap();
+    blog.query = Some(json!({"version": 1, "indices": {}}));
+    let imported = import(&own).unwrap();
+    assert!(file(&imported, "sites/acme/blog/site.toml").contains("[code.source]"));
+
+    let mut other = acme();
+    other.sites.get_mut("blog").unwrap().document["code"]["repo"] = json!("blog");
+    let imported = import(&other).unwrap();
+    assert!(!file(&imported, "sites/acme/blog/site.toml").contains("base ="));
+
+    // Without a secret, the site named as the repository is the base.
+    let mut github = acme();
+    for site in github.sites.values_mut() {
+        site.document["code"] = json!({"owner": "acme", "repo": "website",
+            "source": {"type": "github", "url": "https://github.com/acme/website"}});
+        site.query = None;
+        site.sitemap = None;
+    }
+    let imported = import(&github).unwrap();
+    assert!(file(&imported, "sites/acme/blog/site.toml").contains("base = \"website\""));
+    assert!(!file(&imported, "sites/acme/website/site.toml").contains("base ="));
+}
+
+/// Each `#:schema` line names a file the import writes.
+#[test]
+fn every_schema_line_names_a_schema_written_beside_it() {
+    let imported = import(&acme()).unwrap();
+    let mut files = imported.files.clone();
+    files.push(ImportedFile {
+        path: "siteops.toml".into(),
+        text: settings_file(),
+    });
+    let schemas = schema_files(&files);
+    let paths: Vec<&str> = schemas.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "schemas/files/access.toml.schema.json",
+            "schemas/files/org.toml.schema.json",
+            "schemas/files/profile.toml.schema.json",
+            "schemas/files/public.toml.schema.json",
+            "schemas/files/query.toml.schema.json",
+            "schemas/files/secrets.toml.schema.json",
+            "schemas/files/site.toml.schema.json",
+            "schemas/files/sitemap.toml.schema.json",
+            "schemas/files/siteops.toml.schema.json",
+            "schemas/files/transform.toml.schema.json",
+        ]
+    );
+    let site = schemas
+        .iter()
+        .find(|f| f.path.ends_with("/site.toml.schema.json"));
+    let generated = crate::compile::pretty(&crate::schema::SchemaKind::SiteFile.generate());
+    assert_eq!(site.unwrap().text, generated);
+    assert_eq!(
+        resolve("sites/a/b/site.toml", "../../../x/y.json").as_deref(),
+        Some("x/y.json")
+    );
+    assert_eq!(resolve("sites/site.toml", "../../../x.json"), None);
+    assert_eq!(resolve("a.toml", "https://x/y.json"), None);
 }

@@ -18,8 +18,8 @@ use super::api::{
     pattern_keys,
 };
 use super::api::{
-    CONTENT_SOURCE_TYPES, CdnConfig, CodeConfig, ContentConfig, EventsConfig, Extends,
-    FeaturesConfig, FoldersConfig, Groups, HeadersConfig, LimitsConfig, MetadataConfig,
+    CONTENT_SOURCE_TYPES, CdnConfig, CodeConfig, ContentConfig, EditorConfig, EventsConfig,
+    Extends, FeaturesConfig, FoldersConfig, Groups, HeadersConfig, LimitsConfig, MetadataConfig,
     RobotsConfig, SidekickConfig, site_version_schema,
 };
 
@@ -130,6 +130,9 @@ pub struct SiteParts {
     pub metadata: Option<MetadataConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub robots: Option<RobotsConfig>,
+    /// Editor name -> its settings, an open table (`[editor.<name>]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub editor: Option<EditorConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventsConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -178,6 +181,9 @@ pub struct OrgFile {
     pub api_keys: Option<ApiKeys>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<OrgAccess>,
+    /// Editor name -> its settings, an open table (`[editor.<name>]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub editor: Option<EditorConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registry: Option<Registry>,
 }

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::document::push_token;
-use crate::model::api::{AccessConfig, KNOWN_ROLES, PublicConfig};
+use crate::model::api::{AccessConfig, GROUP_REFERENCE_PREFIX, Holder, KNOWN_ROLES, PublicConfig};
 
 pub fn access(access: &AccessConfig) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
@@ -24,19 +24,8 @@ pub fn access(access: &AccessConfig) -> Vec<Diagnostic> {
             continue;
         }
         for (index, entry) in holders.iter().enumerate() {
-            // A group reference's existence is a rule across files (`validate`).
-            let group = entry
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-_=".contains(&b));
-            if entry != "*" && !group && !is_email(entry) {
-                diagnostics.push(
-                    Diagnostic::error(
-                        Code::InvalidAccessEntry,
-                        format!("`{entry}` is neither an e-mail address or glob, a group nor `*`"),
-                    )
-                    .with_help("list e-mail addresses (`*@acme.example` for a domain), group ids, or `*` to allow everyone")
-                    .at_pointer(format!("/admin/role/{role}/{index}")),
-                );
+            if let Some(diagnostic) = invalid_holder(entry) {
+                diagnostics.push(diagnostic.at_pointer(format!("/admin/role/{role}/{index}")));
             }
         }
     }
@@ -53,6 +42,32 @@ pub fn access(access: &AccessConfig) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+/// The problem with a holder entry, if it names nothing ([`Holder`]). A group's
+/// existence is a rule across files (`validate`); a user list is any path of the site's
+/// content.
+fn invalid_holder(entry: &str) -> Option<Diagnostic> {
+    let problem = |message: String, help: &str| {
+        Some(Diagnostic::error(Code::InvalidAccessEntry, message).with_help(help.to_string()))
+    };
+    match Holder::of(entry) {
+        Holder::Everyone | Holder::Group(_) | Holder::UserList(_) => None,
+        Holder::Address(address) if is_email(address) => None,
+        // An empty entry names no one; the platform's schema takes it.
+        Holder::Invalid("") => None,
+        Holder::Invalid(reference) if reference.starts_with(GROUP_REFERENCE_PREFIX) => problem(
+            format!("`{reference}` is not a group reference: they are `/groups/<id>.json`"),
+            "a group's id has letters, digits, `-`, `_` and `=`, for example `/groups/editors.json`",
+        ),
+        Holder::Address(_) | Holder::Invalid(_) => problem(
+            format!(
+                "`{}` is neither an e-mail address or glob, a group, a user list nor `*`",
+                entry.trim()
+            ),
+            "list e-mail addresses (`*@acme.example` for a domain), groups (`/groups/editors.json`, or the id), user lists (a sheet's path, `/users.json`), or `*` to allow everyone",
+        ),
+    }
 }
 
 /// A practical e-mail check: one `@`, a non-empty local part, a dotted domain, no spaces.

@@ -27,6 +27,26 @@ fn check_path(what: &str, path: &str, pointer: String, out: &mut Vec<Diagnostic>
     }
 }
 
+/// A glob the indexer can match a page with: not empty, no spaces (no page path has one).
+/// The platform's indexer (`contains()` of helix-shared-indexer) takes a glob that starts
+/// with `/` or `**` as written and puts `/` before any other, so `**/drafts/**` and
+/// `drafts/**` (which is `/drafts/**`) are globs of the site's pages.
+fn check_glob(key: &str, glob: &str, pointer: String, out: &mut Vec<Diagnostic>) {
+    if glob.is_empty() || glob.chars().any(char::is_whitespace) {
+        out.push(
+            Diagnostic::error(
+                Code::InvalidPath,
+                format!("{key} glob `{glob}` matches no page path: it is empty or has spaces"),
+            )
+            .with_help(
+                "write a glob of page paths without spaces: `/blog/**`, `**/drafts/**`, or \
+                 `drafts/**` for `/drafts/**`",
+            )
+            .at_pointer(pointer),
+        );
+    }
+}
+
 pub fn query(config: &QueryConfig) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (name, index) in &config.indices {
@@ -34,7 +54,7 @@ pub fn query(config: &QueryConfig) -> Vec<Diagnostic> {
         for (key, globs) in [("include", &index.include), ("exclude", &index.exclude)] {
             for (i, glob) in globs.iter().flatten().enumerate() {
                 let pointer = push_token(&push_token(&at, key), &i.to_string());
-                check_path(&format!("{key} glob"), glob, pointer, &mut out);
+                check_glob(key, glob, pointer, &mut out);
             }
         }
         check_path("target", &index.target, push_token(&at, "target"), &mut out);
@@ -228,7 +248,7 @@ mod tests {
     #[test]
     fn index_properties_need_one_selector_and_one_expression() {
         let body = json!({"indices": {"default": {
-            "include": ["/**", "blog/**"],
+            "include": ["/**", "blog/**", "**/drafts/**", "/my drafts/**", ""],
             "target": "query-index.json",
             "properties": {
                 "title": {"select": "h1", "value": "textContent(el)"},
@@ -240,7 +260,8 @@ mod tests {
         assert_eq!(
             codes(body, query),
             [
-                ("invalid-path", "/indices/default/include/1"),
+                ("invalid-path", "/indices/default/include/3"),
+                ("invalid-path", "/indices/default/include/4"),
                 ("invalid-path", "/indices/default/target"),
                 ("invalid-index-property", "/indices/default/properties/both"),
                 ("invalid-index-property", "/indices/default/properties/both"),

@@ -38,6 +38,7 @@ fn org(name: &str, parsed: &Parsed<OrgFile>) -> Org {
             groups: file.groups,
             api_keys: file.api_keys,
             access: file.access,
+            editor: file.editor,
             registry: file.registry,
             ..api::OrgConfig::default()
         },
@@ -72,6 +73,7 @@ fn profile(org: &str, name: &str, parsed: &Parsed<ProfileFile>) -> Profile {
             metadata: parts.metadata,
             robots: parts.robots,
             public: file.public,
+            editor: parts.editor,
             events: parts.events,
             features: parts.features,
             limits: parts.limits,

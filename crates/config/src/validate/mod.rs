@@ -235,6 +235,7 @@ fn model_site(draft: &site::SiteDraft<'_>, origin: CodeOrigin) -> Site {
         sidekick: parts.sidekick,
         metadata: parts.metadata,
         robots: parts.robots,
+        editor: parts.editor,
         events: parts.events,
         features: parts.features,
         limits: parts.limits,

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::load::{Loaded, Parsed};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::api::AccessConfig;
+use crate::model::api::{AccessConfig, Holder};
 
 /// The names an org's sites may refer to.
 #[derive(Default)]
@@ -15,11 +15,6 @@ struct Known<'a> {
     groups: BTreeSet<&'a str>,
     secrets: BTreeSet<&'a str>,
     api_keys: BTreeSet<&'a str>,
-}
-
-/// Whether an access entry is a group reference rather than an e-mail glob or `*`.
-pub(crate) fn is_group_reference(entry: &str) -> bool {
-    entry != "*" && !entry.contains('@')
 }
 
 pub(super) fn check(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
@@ -165,11 +160,14 @@ fn access_references<T>(
     );
     for (pointer, holders) in lists {
         for (index, entry) in holders.iter().enumerate() {
-            if is_group_reference(entry) && !known.groups.contains(entry.as_str()) {
+            let Holder::Group(id) = Holder::of(entry) else {
+                continue;
+            };
+            if !known.groups.contains(id) {
                 out.push(file.locate(
                     Diagnostic::error(
                         Code::UnknownGroup,
-                        format!("group `{entry}` is defined neither by the site, its profile nor the org"),
+                        format!("group `{id}` is defined neither by the site, its profile nor the org"),
                     )
                     .with_help("define it under `[groups]` (site.toml, the profile or org.toml), or write an e-mail address")
                     .at_pointer(format!("{pointer}/{index}")),

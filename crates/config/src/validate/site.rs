@@ -72,6 +72,22 @@ pub(super) fn check<'a>(
         ),
         None => {}
     }
+    if let Some(fstab) = &files.fstab
+        && fstab.value.folders.is_some()
+    {
+        // The platform's folder mappings are the site configuration's `folders`; a site's
+        // fstab.yaml is read for its content source only.
+        out.push(
+            fstab.locate(
+                Diagnostic::warning(
+                    Code::IgnoredFile,
+                    "`folders` of fstab.yaml are not read: folder mappings are [folders] of site.toml",
+                )
+                .with_help("move them to site.toml's [folders] (`siteops import --from-repo` does, for a git-era repository)")
+                .at_key("/folders"),
+            ),
+        );
+    }
     if content.is_none()
         && files
             .site

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::ownership::{digest, owned};
 use super::{
     Action, Body, Change, FORMAT_VERSION, Kind, LiveSite, LiveState, Plan, PlanSettings, Planned,
-    Summary,
+    Summary, Unmanaged,
 };
 use siteops_config::api_path::PathFamily;
 use siteops_config::compile::{Compiled, Owner, REDACTED, Resource, ResourceKind, mask_at, masked};
@@ -76,7 +76,10 @@ pub fn diff(
         }
         resources.push(planned);
     }
-    if settings.prune {
+    let mut unmanaged = Unmanaged::default();
+    if !settings.prune {
+        unmanaged = not_managed(live, &wanted, &wanted_profiles);
+    } else {
         let before = resources.len();
         for (id, site) in &live.sites {
             match wanted.get(id) {
@@ -99,8 +102,74 @@ pub fn diff(
         path_family: Some(family.name().to_string()),
         summary,
         notes,
+        unmanaged,
         resources,
     })
+}
+
+/// Without pruning, what the same plan with `--prune` would delete, by name: the live
+/// sites and profiles of its reach that the repository does not have (listed by the
+/// survey), and of the repository's sites each part the repository does not have.
+fn not_managed(
+    live: &LiveState,
+    wanted: &BTreeMap<&SiteId, BTreeSet<&ResourceKind>>,
+    wanted_profiles: &BTreeSet<(&str, &str)>,
+) -> Unmanaged {
+    let sites = (live.others.sites.iter())
+        .filter(|id| !wanted.contains_key(id))
+        .map(SiteId::to_string)
+        .collect();
+    let profiles = (live.others.profiles.iter())
+        .filter(|(org, name)| !wanted_profiles.contains(&(org.as_str(), name.as_str())))
+        .map(|(org, name)| format!("{org}/{name}"))
+        .collect();
+    let mut documents = Vec::new();
+    for (id, site) in &live.sites {
+        let (Some(kinds), Some(_)) = (wanted.get(id), &site.document) else {
+            continue;
+        };
+        let surveyed = live.others.documents.get(id).into_iter().flatten();
+        let found = parts(site).into_iter().map(|(kind, _)| kind);
+        let owner = Owner::Site(id.clone());
+        let gone: BTreeSet<ResourceKind> = found
+            .chain(surveyed.cloned())
+            .filter(|kind| !kinds.contains(kind))
+            .collect();
+        documents.extend(
+            gone.into_iter()
+                .map(|kind| siteops_config::api_path::Location::of(&owner, &kind).compile_path()),
+        );
+    }
+    documents.sort();
+    Unmanaged {
+        sites,
+        profiles,
+        documents,
+    }
+}
+
+/// The parts of a live site besides its document, with their bodies where read (never a
+/// secret's): what pruning deletes of a site.
+fn parts(site: &LiveSite) -> Vec<(ResourceKind, Option<&Value>)> {
+    let mut out = Vec::new();
+    if let Some(public) = &site.public {
+        out.push((ResourceKind::Public, Some(public)));
+    }
+    for (kind, live) in [
+        (ResourceKind::Query, &site.query),
+        (ResourceKind::Sitemap, &site.sitemap),
+    ] {
+        if let Some(body) = live {
+            out.push((kind, Some(body)));
+        }
+    }
+    for secret in site.secrets.keys() {
+        out.push((ResourceKind::Secret(secret.clone()), None));
+    }
+    for (branch, Body(entries)) in &site.workers {
+        out.push((ResourceKind::Worker(branch.clone()), Some(entries)));
+    }
+    out
 }
 
 /// `desired` without the API key records a document's body carries (`apiKeys` of the
@@ -536,32 +605,8 @@ fn prune_site(id: &SiteId, site: &LiveSite, out: &mut Vec<Planned>) {
     }
     let owner = &Owner::Site(id.clone());
     let reason = "the repository no longer has this site";
-    for (branch, Body(entries)) in &site.workers {
-        out.push(deletion(
-            owner,
-            ResourceKind::Worker(branch.clone()),
-            Some(entries),
-            reason,
-        ));
-    }
-    for secret in site.secrets.keys() {
-        out.push(deletion(
-            owner,
-            ResourceKind::Secret(secret.clone()),
-            None,
-            reason,
-        ));
-    }
-    if let Some(public) = &site.public {
-        out.push(deletion(owner, ResourceKind::Public, Some(public), reason));
-    }
-    for (kind, live) in [
-        (ResourceKind::Query, &site.query),
-        (ResourceKind::Sitemap, &site.sitemap),
-    ] {
-        if let Some(body) = live {
-            out.push(deletion(owner, kind, Some(body), reason));
-        }
+    for (kind, body) in parts(site) {
+        out.push(deletion(owner, kind, body, reason));
     }
     out.push(deletion(
         owner,
@@ -584,33 +629,9 @@ fn prune_within(
     }
     let owner = &Owner::Site(id.clone());
     let reason = "the repository no longer has it";
-    let gone = |kind: &ResourceKind| !wanted.contains(kind);
-    if site.public.is_some() && gone(&ResourceKind::Public) {
-        out.push(deletion(
-            owner,
-            ResourceKind::Public,
-            site.public.as_ref(),
-            reason,
-        ));
-    }
-    for (kind, live) in [
-        (ResourceKind::Query, &site.query),
-        (ResourceKind::Sitemap, &site.sitemap),
-    ] {
-        if live.is_some() && gone(&kind) {
-            out.push(deletion(owner, kind, live.as_ref(), reason));
-        }
-    }
-    for secret in site.secrets.keys() {
-        let kind = ResourceKind::Secret(secret.clone());
-        if gone(&kind) {
-            out.push(deletion(owner, kind, None, reason));
-        }
-    }
-    for (branch, Body(entries)) in &site.workers {
-        let kind = ResourceKind::Worker(branch.clone());
-        if gone(&kind) {
-            out.push(deletion(owner, kind, Some(entries), reason));
+    for (kind, body) in parts(site) {
+        if !wanted.contains(&kind) {
+            out.push(deletion(owner, kind, body, reason));
         }
     }
     if !site.secrets_listed {

@@ -30,6 +30,23 @@ pub struct LiveState {
     /// Of each document read (the org's, a profile's, a site's) whose service keeps
     /// versions, the newest version: who changed it last, and whether apply did.
     pub versions: BTreeMap<Owner, DocumentVersion>,
+    /// Without pruning, what the service has in the plan's reach beyond what was read
+    /// (`remote::live::survey`): names only, and never in the [`LiveState::fingerprint`]
+    /// (a site made by hand after the plan does not touch what the plan writes).
+    pub others: Others,
+}
+
+/// What the service has, within the plan's reach, that the live state holds only by
+/// name: what `--prune` would read and delete, found without it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Others {
+    /// Listed sites that the repository does not have.
+    pub sites: BTreeSet<SiteId>,
+    /// Listed profiles (org, name) that the repository does not have.
+    pub profiles: BTreeSet<(String, String)>,
+    /// Of the repository's sites, the documents that exist beyond those read (the index
+    /// and sitemap configurations, worker branches the repository does not configure).
+    pub documents: BTreeMap<SiteId, BTreeSet<ResourceKind>>,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -3,8 +3,8 @@
 //! the changes that do not fit. Pure; bodies in the plan are already masked.
 
 use super::render::{
-    change_line, drift_line, effective_line, extended_by_line, family_line, field_name,
-    summary_line, unchanged_drift,
+    bounded_names, change_line, drift_line, effective_line, extended_by_line, family_line,
+    field_name, summary_line, unchanged_drift, unmanaged_counts, unmanaged_lists,
 };
 use super::{Action, Change, Plan, Planned, SiteEffect};
 
@@ -26,6 +26,15 @@ pub fn markdown(plan: &Plan, limit: usize) -> String {
         "{MARKER}\n### siteops plan\n\n**{}**\n",
         summary_line(&plan.summary)
     );
+    if let Some(counts) = unmanaged_counts(&plan.unmanaged) {
+        head.push_str(&format!(
+            "\nLive but not in the repository: {counts} (`siteops plan --prune` shows them as deletions; apply leaves them as they are).\n\n"
+        ));
+        for (_, many, names) in unmanaged_lists(&plan.unmanaged) {
+            let names = bounded_names(names, escape_inline);
+            head.push_str(&format!("- {many}: {names}\n"));
+        }
+    }
     if let Some(line) = family_line(plan) {
         head.push_str(&format!("\n{line}\n"));
     }

@@ -34,7 +34,7 @@ use serde_json::Value;
 pub use diff::{PlanError, diff};
 pub(crate) use diff::{SERVER_MANAGED, changes};
 pub use effective::{Reach, SiteEffect};
-pub use live::{LiveSite, LiveState};
+pub use live::{LiveSite, LiveState, Others};
 
 use crate::versions::DocumentVersion;
 use siteops_config::compile::{Owner, REDACTED, ResourceKind};
@@ -276,7 +276,33 @@ pub struct Plan {
     /// Things the reader should know, such as what could not be read for pruning.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Without `--prune`: what the service has in the plan's reach that the repository
+    /// does not manage, which `--prune` would delete. Not a change: apply leaves it.
+    #[serde(default, skip_serializing_if = "Unmanaged::is_empty")]
+    pub unmanaged: Unmanaged,
     pub resources: Vec<Planned>,
+}
+
+/// What a plan without `--prune` finds live and leaves alone because the repository does
+/// not have it: exactly what the same plan with `--prune` deletes. Sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unmanaged {
+    /// Sites, as `org/site`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
+    /// Profiles, as `org/profile`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
+    /// Documents of the repository's sites (public configuration, index and sitemap
+    /// configurations, secrets, worker branches), by address.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<String>,
+}
+
+impl Unmanaged {
+    pub fn is_empty(&self) -> bool {
+        self.sites.is_empty() && self.profiles.is_empty() && self.documents.is_empty()
+    }
 }
 
 impl Plan {

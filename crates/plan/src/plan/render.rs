@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{Action, Change, Plan, Planned, Summary};
+use super::{Action, Change, Plan, Planned, Summary, Unmanaged};
 use siteops_config::compile::REDACTED;
 
 const GREEN: &str = "\x1b[32m";
@@ -28,6 +28,62 @@ pub fn summary_line(summary: &Summary) -> String {
         "Plan: {} to create, {} to update, {} to delete{effective}.",
         summary.create, summary.update, summary.delete
     )
+}
+
+/// At most this many names of each kind of unmanaged resource are listed.
+pub const MAX_UNMANAGED_NAMES: usize = 10;
+
+/// [`summary_line`], then what is live but not in the repository, when anything is:
+/// `No changes. Live but not in the repository: 5 sites, 1 profile (`siteops plan
+/// --prune` shows them as deletions).`
+pub fn plan_summary(plan: &Plan) -> String {
+    let mut line = summary_line(&plan.summary);
+    if let Some(counts) = unmanaged_counts(&plan.unmanaged) {
+        line.push_str(&format!(
+            " Live but not in the repository: {counts} (`siteops plan --prune` shows them as deletions)."
+        ));
+    }
+    line
+}
+
+/// `5 sites, 1 profile, 2 documents`: how many of each are live but not in the
+/// repository; `None` when nothing is.
+pub fn unmanaged_counts(unmanaged: &Unmanaged) -> Option<String> {
+    let counts: Vec<String> = unmanaged_lists(unmanaged)
+        .into_iter()
+        .map(|(one, many, names)| {
+            let word = if names.len() == 1 { one } else { many };
+            format!("{} {word}", names.len())
+        })
+        .collect();
+    (!counts.is_empty()).then(|| counts.join(", "))
+}
+
+/// Each kind that has names: its word (one, many) and the names.
+pub fn unmanaged_lists(unmanaged: &Unmanaged) -> Vec<(&'static str, &'static str, &[String])> {
+    [
+        ("site", "sites", unmanaged.sites.as_slice()),
+        ("profile", "profiles", unmanaged.profiles.as_slice()),
+        ("document", "documents", unmanaged.documents.as_slice()),
+    ]
+    .into_iter()
+    .filter(|(_, _, names)| !names.is_empty())
+    .collect()
+}
+
+/// The first [`MAX_UNMANAGED_NAMES`] names, `, `-joined, with `… and 3 more` after.
+pub fn bounded_names(names: &[String], show: impl Fn(&str) -> String) -> String {
+    let mut text = (names.iter().take(MAX_UNMANAGED_NAMES))
+        .map(|name| show(name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > MAX_UNMANAGED_NAMES {
+        text.push_str(&format!(
+            " … and {} more",
+            names.len() - MAX_UNMANAGED_NAMES
+        ));
+    }
+    text
 }
 
 /// The human form: each change, its field-level diff for an update, notes, the summary.
@@ -89,11 +145,16 @@ pub fn human(plan: &Plan, styled: bool) -> String {
     for note in &plan.notes {
         out.push_str(&format!("note: {note}\n"));
     }
+    for (one, many, names) in unmanaged_lists(&plan.unmanaged) {
+        let word = if names.len() == 1 { one } else { many };
+        let names = bounded_names(names, str::to_string);
+        out.push_str(&format!("not in the repository: {word}: {names}\n"));
+    }
     if let Some(line) = family_line(plan) {
         out.push_str(&line);
         out.push('\n');
     }
-    out.push_str(&paint(BOLD, &summary_line(&plan.summary)));
+    out.push_str(&paint(BOLD, &plan_summary(plan)));
     out.push('\n');
     out
 }

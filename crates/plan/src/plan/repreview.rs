@@ -274,6 +274,7 @@ mod tests {
                 effective: 0,
             },
             notes: Vec::new(),
+            unmanaged: Default::default(),
             resources: vec![
                 planned(
                     Kind::Site,

@@ -2,7 +2,8 @@
 //! repository has (and with pruning, every profile the service lists in its orgs); for
 //! each site in scope its document, and when it exists its public configuration, index and
 //! sitemap configurations, secrets (ids and dates only) and worker configurations. A site that does not exist costs one
-//! request. After the diff, [`read_reach`] reads what a plan's changing profiles reach.
+//! request. Without pruning, [`survey`] lists by name what pruning would read besides.
+//! After the diff, [`read_reach`] reads what a plan's changing profiles reach.
 //! Beside each document, in the same round, its versions (`versions.json`), for
 //! who changed it last: one request more per document, none when it does not exist.
 
@@ -14,6 +15,7 @@ use serde_json::Value;
 use super::{Client, ClientError, Location};
 use crate::plan::{Body, LiveSite, LiveState, Plan, Reach, effective};
 use crate::scope::PruneScope;
+use crate::shard::Shard;
 use crate::versions::{DocumentVersion, VersionList};
 use siteops_config::compile::{Compiled, Owner, ResourceKind};
 use siteops_config::model::SiteId;
@@ -65,8 +67,7 @@ pub async fn read(
         ..LiveState::default()
     };
     if let Some(PruneScope::Orgs { orgs, shard, .. }) = prune {
-        // Profiles are pruned by the shard that holds the org's documents.
-        for org in orgs.iter().filter(|org| shard.is_none_or(|s| s.takes(org))) {
+        for org in profile_orgs(orgs, shard.as_ref()) {
             if let Some(names) = list_profiles(client, org).await? {
                 live.profiles_listed.insert(org.clone());
                 documents.extend(names.into_iter().map(|name| Owner::Profile {
@@ -114,8 +115,7 @@ pub async fn read(
         }) => {
             for org in orgs {
                 for site in list_sites(client, org).await? {
-                    let ours = shard.is_none_or(|shard| shard.takes(&site.to_string()));
-                    if wanted.contains_key(&site) || (ours && !elsewhere.contains(&site)) {
+                    if wanted.contains_key(&site) || reaches(shard.as_ref(), elsewhere, &site) {
                         wanted.entry(site).or_default();
                     }
                 }
@@ -137,6 +137,128 @@ pub async fn read(
         live.sites.insert(id, site);
     }
     Ok(live)
+}
+
+/// Whether a listed site that the repository lacks is in this plan's reach: in its shard's
+/// share and not a site of the repository that another shard plans.
+fn reaches(shard: Option<&Shard>, elsewhere: &BTreeSet<SiteId>, site: &SiteId) -> bool {
+    shard.is_none_or(|shard| shard.takes(&site.to_string())) && !elsewhere.contains(site)
+}
+
+/// The orgs whose profiles a plan reaches: profiles go with the shard that holds the org's
+/// documents.
+fn profile_orgs<'a>(
+    orgs: &'a BTreeSet<String>,
+    shard: Option<&'a Shard>,
+) -> impl Iterator<Item = &'a String> {
+    orgs.iter()
+        .filter(move |org| shard.is_none_or(|s| s.takes(org)))
+}
+
+/// Without pruning: what the same plan with `--prune` would read beyond `live`, by name
+/// only, into [`LiveState::others`]: in `reach`'s orgs the listed sites and profiles the
+/// repository does not have; of each of the repository's live sites, the index and
+/// sitemap configurations it does not declare (one GET each) and the worker's branches
+/// (its listing, when a worker is configured). What `--prune` would delete of them, it
+/// reads in full; this reads no site or profile document.
+pub async fn survey(
+    client: &Client,
+    desired: &Compiled,
+    reach: &PruneScope,
+    live: &mut LiveState,
+    sites_at_once: usize,
+) -> Result<(), ClientError> {
+    let mut ours: BTreeMap<&SiteId, BTreeSet<&ResourceKind>> = BTreeMap::new();
+    let mut profiles: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for resource in &desired.resources {
+        match &resource.owner {
+            Owner::Site(id) => {
+                ours.entry(id).or_default().insert(&resource.kind);
+            }
+            Owner::Profile { org, name } => {
+                profiles.insert((org, name));
+            }
+            Owner::Org(_) => {}
+        }
+    }
+    if let PruneScope::Orgs {
+        orgs,
+        shard,
+        elsewhere,
+    } = reach
+    {
+        for org in profile_orgs(orgs, shard.as_ref()) {
+            for name in list_profiles(client, org).await?.unwrap_or_default() {
+                if !profiles.contains(&(org.as_str(), name.as_str())) {
+                    live.others.profiles.insert((org.clone(), name));
+                }
+            }
+        }
+        for org in orgs {
+            for site in list_sites(client, org).await? {
+                if !ours.contains_key(&site) && reaches(shard.as_ref(), elsewhere, &site) {
+                    live.others.sites.insert(site);
+                }
+            }
+        }
+    }
+    let present =
+        (live.sites.iter()).filter(|(id, site)| site.document.is_some() && ours.contains_key(id));
+    let mut reads = futures_util::stream::iter(present)
+        .map(|(id, site)| {
+            let kinds = &ours[id];
+            async move {
+                let found = survey_site(client, id, kinds, site).await?;
+                Ok::<_, ClientError>((id.clone(), found))
+            }
+        })
+        .buffer_unordered(sites_at_once.max(1));
+    let mut documents = BTreeMap::new();
+    while let Some(result) = reads.next().await {
+        let (id, found) = result?;
+        if !found.is_empty() {
+            documents.insert(id, found);
+        }
+    }
+    drop(reads);
+    live.others.documents = documents;
+    Ok(())
+}
+
+/// Of one of the repository's live sites, the index and sitemap configurations and worker
+/// branches that exist and that `kinds` (what the repository has of it) and `site` (what
+/// was read) lack.
+async fn survey_site(
+    client: &Client,
+    id: &SiteId,
+    kinds: &BTreeSet<&ResourceKind>,
+    site: &LiveSite,
+) -> Result<BTreeSet<ResourceKind>, ClientError> {
+    let mut found = BTreeSet::new();
+    for kind in [ResourceKind::Query, ResourceKind::Sitemap] {
+        if !kinds.contains(&kind)
+            && client
+                .get_yaml(&Location::of_site(id, &kind))
+                .await?
+                .is_some()
+        {
+            found.insert(kind);
+        }
+    }
+    if client.endpoints().worker.is_some() && !site.branches_listed {
+        let location = Location::branches_of(id);
+        if let Some(listing) = client.get_listing(&location).await? {
+            let Some(names) = listing.get("branches").and_then(Value::as_array) else {
+                return Err(unexpected(client, &location, "no `branches` array"));
+            };
+            found.extend(
+                (names.iter().filter_map(Value::as_str))
+                    .map(|branch| ResourceKind::Worker(branch.to_string()))
+                    .filter(|kind| !kinds.contains(kind)),
+            );
+        }
+    }
+    Ok(found)
 }
 
 /// What a plan's writes of profiles and org documents reach beyond the live state it was

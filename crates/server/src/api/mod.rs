@@ -32,6 +32,11 @@ pub const LIST_METHODS: &str = "GET, HEAD";
 /// Largest request body accepted (413 beyond).
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
+/// Largest `robots.txt` a site or profile takes (413 beyond): search engines read no more
+/// than 500 KiB of one (Google's documented limit), so a larger file only grows the
+/// document.
+pub const ROBOTS_LIMIT: usize = 500 * 1024;
+
 /// Checks org, site, branch and secret names from a request path: `[a-z0-9][a-z0-9-]*`
 /// (no path traversal, no surprises), at most [`MAX_NAME_LEN`] characters, 400 otherwise,
 /// before anything touches the store. Each pair is (what, name).

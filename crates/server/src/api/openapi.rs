@@ -14,7 +14,7 @@ use crate::api::answers::{
     PreviewJobList, ProfileList, SecretList, SecretView, SiteList, Status, VersionList,
 };
 use crate::api::body::KeyRequest;
-use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN};
+use crate::api::{BODY_LIMIT, BODY_TIMEOUT, MAX_NAME_LEN, ROBOTS_LIMIT};
 use crate::bulk::MAX_RESOURCES;
 use crate::bulk::{BulkRequest, PreviewJob};
 
@@ -183,16 +183,15 @@ fn name_param(name: &str) -> Value {
 /// `?versionName=`: the name of the version a write makes.
 fn version_name_param() -> Value {
     use crate::sites::versions::NAME_LIMIT;
-    // No control character, and one that is not a space (JSON schema's `\s`).
+    // No control character; a blank name (spaces only, or empty) names nothing.
     let text = "[^\\u0000-\\u001f\\u007f-\\u009f]";
-    let word = "[^\\s\\u0000-\\u001f\\u007f-\\u009f]";
     json!({
         "name": "versionName", "in": "query", "required": false,
         "description": "The name of the version of the document this write makes (the \
             document's versions are listed at `versions.json`; `siteops apply` names them \
-            `siteops@<commit>`).",
-        "schema": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT,
-            "pattern": format!("^{text}*{word}{text}*$")},
+            `siteops@<commit>`); a blank one names nothing.",
+        "schema": {"type": "string", "maxLength": NAME_LIMIT,
+            "pattern": format!("^{text}*$")},
     })
 }
 
@@ -315,6 +314,18 @@ impl Op {
         self
     }
 
+    /// A `text/plain` body (`robots.txt`): not empty, at most `limit` bytes (413 beyond;
+    /// not a `maxLength`, which counts characters).
+    fn text_body(mut self, limit: usize) -> Op {
+        self.body = Some(json!({
+            "required": true,
+            "description": format!("The text, UTF-8, at most {limit} bytes."),
+            "content": {"text/plain": {"schema": {"type": "string", "minLength": 1}}},
+        }));
+        self.errors.extend([408, 413, 415]);
+        self
+    }
+
     fn form_body(mut self, schema: Value) -> Op {
         self.body = Some(json!({
             "required": true,
@@ -336,6 +347,11 @@ impl Op {
 
     fn html(mut self) -> Op {
         self.media = Some("text/html");
+        self
+    }
+
+    fn text(mut self) -> Op {
+        self.media = Some("text/plain");
         self
     }
 
@@ -605,6 +621,21 @@ fn paths() -> Value {
         ("get", Op::new("getAggregated", "The site's document over its profile (`extends.profile`, else `default` when it exists): objects merged key by key, other values replaced.").params(&site)
             .answer(200, "The aggregated configuration.", Some("SiteDocument")).errors(&[400, 404]).bodiless_errors()),
     ]));
+    for (path, params, id, owner) in [
+        ("/admin/config/{org}/sites/{site}/robots.txt", vec![name_param("org"), name_param("site")], "Site", "site"),
+        ("/admin/config/{org}/profiles/{profile}/robots.txt", vec![name_param("org"), profile_param()], "Profile", "profile"),
+    ] {
+        let op = |id: String, what: String| params.iter().fold(Op::new(id, what), |op, p| op.param(p.clone()));
+        add(path, path_item(vec![
+            ("get", op(format!("get{id}Robots"), format!("The {owner}'s `robots.txt`: the `txt` of its document's `robots`.")).text()
+                .answer(200, "The text.", None).errors(&[400, 404]).bodiless_errors()),
+            ("post", op(format!("set{id}Robots"), format!("Stores the {owner}'s `robots.txt` as sent (`robots.txt` of its document), which the delivery serves as `/robots.txt`.")).text()
+                .text_body(ROBOTS_LIMIT)
+                .answer(200, "The text as stored.", None).errors(&[400, 404]).bodiless_errors()),
+            ("delete", op(format!("delete{id}Robots"), format!("Removes the {owner}'s `robots.txt`."))
+                .answer(204, "Removed.", None).errors(&[400, 404]).bodiless_errors()),
+        ]));
+    }
     add("/admin/config/{org}/sites/{site}/access.json", site_field("access", "AccessConfig"));
     add("/admin/config/{org}/sites/{site}/code.json", site_field("code", "CodeConfig"));
     add("/admin/config/{org}/sites/{site}/content.json", site_field("content", "ContentConfig"));

@@ -7,12 +7,21 @@
 //! siteops's routes ask for. A custom role (any other name `admin.role` grants) carries
 //! no permission here: the platform gives it none either.
 //!
-//! A holder entry is `*` (every signed-in caller), an e-mail glob (`*@acme.example`,
-//! `web@acme.example`; `*` stands for any run of characters, compared without regard to
-//! case), or, without an `@`, the id of one of the site's `groups`, whose members' e-mail
-//! addresses are matched the same way.
+//! `view` (the platform's schema of 1.73.0) reads: the platform's permission table of
+//! that release is not public, and siteops gives it the platform's read-only defaults
+//! (`PERMISSIONS_DEFAULT`: `preview:read`, `live:read`, `code:read`, …), of which its
+//! routes ask for `preview:read`.
+//!
+//! A holder entry ([`Holder`]) is `*` (every signed-in caller), an e-mail glob
+//! (`*@acme.example`, `web@acme.example`; `*` stands for any run of characters, compared
+//! without regard to case), a group (`/groups/<id>.json`, or the bare id: one of the
+//! site's `groups`, else the org's), whose members' e-mail addresses are matched the same
+//! way, or a user list (`/users.json`), whose addresses, read from the site's previewed
+//! sheet ([`UserLists`]), are matched the same way.
 
-use siteops_config::model::api::Groups;
+use siteops_config::model::api::{Groups, Holder};
+
+pub use crate::sites::UserLists;
 
 /// A permission a siteops route asks for (the platform's names in the docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +71,8 @@ pub fn of_role(role: &str) -> &'static [Permission] {
         "admin" | "ops" => EVERY,
         "basic_author" | "basic_publish" | "author" | "publish" | "develop" => AUTHORING,
         "config_admin" => CONFIG_ADMIN,
-        // The platform's defaults (read) and its `index` and `code` roles.
-        "index" => &[PreviewRead],
+        // The platform's defaults (read), `view`, and its `index` and `code` roles.
+        "view" | "index" => &[PreviewRead],
         "code" => &[PreviewRead, CodeWrite, JobRead],
         // `config` reads configuration redacted only; `media_author` uploads media: neither
         // is a siteops route. Custom roles carry nothing.
@@ -71,25 +80,48 @@ pub fn of_role(role: &str) -> &'static [Permission] {
     }
 }
 
-/// Whether `subject` (an e-mail address or technical account) is one of `holders`. A
-/// group reference names a group of the first of `groups` that defines its id (the
-/// site's, then the org's).
-pub fn holds(holders: &[String], subject: &str, groups: &[Option<&Groups>]) -> bool {
-    holders.iter().any(|entry| {
-        let entry = entry.trim();
-        if entry == "*" || entry.contains('@') {
-            return glob_matches(entry, subject);
-        }
-        groups
+/// Where holder entries look their groups and user lists up: the site's groups, then
+/// the org's, and the site's user lists.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lookup<'a> {
+    pub groups: [Option<&'a Groups>; 2],
+    pub user_lists: Option<&'a UserLists>,
+}
+
+impl<'a> Lookup<'a> {
+    /// The group `id`: the first of `groups` that defines it.
+    pub fn group(&self, id: &str) -> Option<(usize, &'a siteops_config::model::api::Group)> {
+        self.groups
             .iter()
-            .flatten()
-            .find_map(|groups| groups.0.get(entry))
-            .is_some_and(|group| {
-                group
-                    .members
-                    .iter()
-                    .any(|member| glob_matches(&member.email, subject))
-            })
+            .enumerate()
+            .find_map(|(at, groups)| Some((at, groups.as_ref()?.0.get(id)?)))
+    }
+
+    /// The addresses user list `path` holds (none when it has not been previewed).
+    pub fn user_list(&self, path: &str) -> &'a [String] {
+        self.user_lists
+            .map(|lists| lists.get(path))
+            .unwrap_or_default()
+    }
+}
+
+/// Whether `subject` (an e-mail address or technical account) is one of `holders`, its
+/// groups and user lists looked up in `lookup`.
+pub fn holds(holders: &[String], subject: &str, lookup: &Lookup<'_>) -> bool {
+    holders.iter().any(|entry| match Holder::of(entry) {
+        Holder::Everyone => true,
+        Holder::Address(pattern) => glob_matches(pattern, subject),
+        Holder::Group(id) => lookup.group(id).is_some_and(|(_, group)| {
+            group
+                .members
+                .iter()
+                .any(|member| glob_matches(&member.email, subject))
+        }),
+        Holder::UserList(path) => lookup
+            .user_list(path)
+            .iter()
+            .any(|pattern| glob_matches(pattern, subject)),
+        Holder::Invalid(_) => false,
     })
 }
 
@@ -144,16 +176,45 @@ mod tests {
             "writers": {"members": [{"email": "*@agency.example"}, {"email": "ann@acme.example"}]}
         }))
         .unwrap();
-        let holders = ["writers".to_string()];
-        assert!(holds(&holders, "bob@agency.example", &[Some(&groups)]));
-        assert!(holds(&holders, "ANN@acme.example", &[None, Some(&groups)]));
-        assert!(!holds(&holders, "eve@acme.example", &[Some(&groups)]));
-        assert!(!holds(&holders, "bob@agency.example", &[None, None]));
+        let site = Lookup {
+            groups: [Some(&groups), None],
+            user_lists: None,
+        };
+        let org = Lookup {
+            groups: [None, Some(&groups)],
+            user_lists: None,
+        };
+        for holders in [
+            ["writers".to_string()],
+            ["/groups/writers.json".to_string()],
+        ] {
+            assert!(holds(&holders, "bob@agency.example", &site));
+            assert!(holds(&holders, "ANN@acme.example", &org));
+            assert!(!holds(&holders, "eve@acme.example", &site));
+            assert!(!holds(&holders, "bob@agency.example", &Lookup::default()));
+        }
+        assert!(!holds(&["editors".into()], "ann@acme.example", &site));
         assert!(!holds(
-            &["editors".into()],
+            &["/groups/writers".into()],
             "ann@acme.example",
-            &[Some(&groups)]
+            &site
         ));
+    }
+
+    #[test]
+    fn user_lists_hold_the_addresses_of_their_sheet() {
+        let sheet = json!({"data": [{"email": "ann@acme.example"}, {"email": "*@agency.example"}]});
+        let lists =
+            UserLists([("/users.json".to_string(), UserLists::addresses_of(&sheet))].into());
+        let lookup = Lookup {
+            groups: [None, None],
+            user_lists: Some(&lists),
+        };
+        let holders = ["/users.json".to_string()];
+        assert!(holds(&holders, "ANN@acme.example", &lookup));
+        assert!(holds(&holders, "zed@agency.example", &lookup));
+        assert!(!holds(&holders, "bob@acme.example", &lookup));
+        assert!(!holds(&["/other.json".into()], "ann@acme.example", &lookup));
     }
 
     #[test]
@@ -165,5 +226,6 @@ mod tests {
         assert!(!of_role("config_admin").contains(&AdminAcl));
         assert!(of_role("admin").contains(&AdminAcl));
         assert!(of_role("translators").is_empty());
+        assert_eq!(of_role("view"), [PreviewRead]);
     }
 }

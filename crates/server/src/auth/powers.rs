@@ -7,15 +7,16 @@
 //! `defaultRole`, a site, profile or org group's members, `extends.profile`, a profile's
 //! access, or deleting a part.
 //!
-//! A holder entry resolves as [`permissions::holds`] reads it: `*`, an e-mail glob, or a
-//! group of the site (its own and its profile's), else of the org. Holders compare as
+//! A holder entry resolves as [`permissions::holds`] reads it: `*`, an e-mail glob, a
+//! group of the site (its own and its profile's), else of the org, or a user list (by its
+//! path: previewing its sheet is not a configuration write). Holders compare as
 //! lower-cased patterns, so the same people in another case or order are no change.
 
 use std::collections::BTreeMap;
 
-use siteops_config::model::api::{Groups, SiteConfig};
+use siteops_config::model::api::{Groups, Holder, SiteConfig};
 
-use super::permissions::{self, Permission};
+use super::permissions::{self, Lookup, Permission};
 use super::roles::role_name;
 
 /// What a site's configuration gives, with where each part comes from (a JSON pointer
@@ -174,17 +175,22 @@ pub fn changes(before: &Powers, after: &Powers) -> Vec<Change> {
 /// The patterns a holder entry stands for, each with where it comes from when that is a
 /// group's member (`None`: the entry itself): `*` and e-mail globs as they are, a group
 /// reference as its members' addresses (the first of `groups` that defines it; none
-/// when none does).
+/// when none does), a user list as its path: who it holds is the previewed sheet's, which
+/// a configuration write does not change, so naming the list is what a write changes.
 fn resolve(entry: &str, groups: &[Option<&Groups>; 2]) -> Vec<(String, Option<String>)> {
-    let entry = entry.trim();
-    if entry == "*" || entry.contains('@') {
-        return vec![(entry.to_ascii_lowercase(), None)];
-    }
-    let found = groups
-        .iter()
-        .enumerate()
-        .find_map(|(at, groups)| Some((at, groups.as_ref()?.0.get(entry)?)));
-    let Some((at, group)) = found else {
+    let id = match Holder::of(entry) {
+        Holder::Everyone => return vec![("*".into(), None)],
+        Holder::Address(pattern) | Holder::UserList(pattern) => {
+            return vec![(pattern.to_ascii_lowercase(), None)];
+        }
+        Holder::Invalid(_) => return Vec::new(),
+        Holder::Group(id) => id,
+    };
+    let lookup = Lookup {
+        groups: *groups,
+        user_lists: None,
+    };
+    let Some((at, group)) = lookup.group(id) else {
         return Vec::new();
     };
     let owner = if at == 0 { "" } else { "the org's " };
@@ -192,7 +198,7 @@ fn resolve(entry: &str, groups: &[Option<&Groups>; 2]) -> Vec<(String, Option<St
         .members
         .iter()
         .map(|member| {
-            let from = format!("{owner}/groups/{}/members", escape(entry));
+            let from = format!("{owner}/groups/{}/members", escape(id));
             (member.email.trim().to_ascii_lowercase(), Some(from))
         })
         .collect()
@@ -276,8 +282,19 @@ mod tests {
                 with("/access/admin/role/admin", json!(["WEB@acme.example"])),
                 vec![],
             ),
-            // A group that holds the same person: no change.
+            // A group that holds the same person: no change, in either form.
             (with("/access/admin/role/admin", json!(["owners"])), vec![]),
+            (
+                with("/access/admin/role/admin", json!(["/groups/owners.json"])),
+                vec![],
+            ),
+            (
+                with(
+                    "/access/admin/role/admin",
+                    json!(["web@acme.example", "/admins.json"]),
+                ),
+                vec!["/access/admin/role/admin change who is admin"],
+            ),
             (
                 with(
                     "/access/admin/role/admin",

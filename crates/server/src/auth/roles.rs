@@ -4,7 +4,7 @@
 use siteops_config::model::api::{AccessConfig, Groups, KnownRole, SiteConfig, User};
 
 use super::Claims;
-use super::permissions::{self, Permission};
+use super::permissions::{self, Lookup, Permission, UserLists};
 use crate::sites::preview_authentication;
 
 /// What a request wants to do with a site.
@@ -96,13 +96,15 @@ fn authorize(
     authorize_in(caller, org, site, grants, org_admins, action)
 }
 
-/// What a site document says about who holds its roles: its access block, and the groups
-/// a holder entry may name (the site's own, its profile's, then the org's).
+/// What a site document says about who holds its roles: its access block, the groups a
+/// holder entry may name (the site's own, its profile's, then the org's), and the user
+/// lists it names, as previewed.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Grants<'a> {
     pub access: Option<&'a AccessConfig>,
     pub groups: Option<&'a Groups>,
     pub org_groups: Option<&'a Groups>,
+    pub user_lists: Option<&'a UserLists>,
 }
 
 impl<'a> Grants<'a> {
@@ -111,22 +113,27 @@ impl<'a> Grants<'a> {
             access: config.access.as_ref(),
             groups: config.groups.as_ref(),
             org_groups: None,
+            user_lists: None,
         }
     }
 
     /// Who holds a stored site's roles: the access block it uses (its own over its
-    /// profile's), its groups (its own and its profile's) and the org's.
+    /// profile's), its groups (its own and its profile's) and the org's, its user lists.
     pub fn of_site(site: &'a crate::sites::Site) -> Grants<'a> {
         Grants {
             access: site.effective.access.as_ref(),
             groups: site.effective.groups.as_ref(),
             org_groups: site.org_groups(),
+            user_lists: Some(site.user_lists()),
         }
     }
 
-    /// The groups a holder entry may name, the site's first.
-    fn group_sets(&self) -> [Option<&'a Groups>; 2] {
-        [self.groups, self.org_groups]
+    /// Where a holder entry's groups (the site's first) and user lists are looked up.
+    fn lookup(&self) -> Lookup<'a> {
+        Lookup {
+            groups: [self.groups, self.org_groups],
+            user_lists: self.user_lists,
+        }
     }
 
     /// Whether `subject` holds a role that carries `permission`: a role `admin.role`
@@ -141,7 +148,7 @@ impl<'a> Grants<'a> {
             .flat_map(|roles| &roles.0)
             .any(|(role, holders)| {
                 permissions::of_role(role).contains(&permission)
-                    && permissions::holds(holders, subject, &self.group_sets())
+                    && permissions::holds(holders, subject, &self.lookup())
             });
         let by_default = admin
             .default_role
@@ -156,6 +163,7 @@ impl<'a> Grants<'a> {
 pub(crate) fn role_name(role: KnownRole) -> &'static str {
     match role {
         KnownRole::Admin => "admin",
+        KnownRole::View => "view",
         KnownRole::Author => "author",
         KnownRole::Publish => "publish",
         KnownRole::Develop => "develop",
@@ -226,17 +234,19 @@ pub fn authorize_in(
 
 /// Whether `caller` may read `config`'s content, by a role on the site
 /// ([`Action::ReadContent`]) or by the site authentication's `allow` list (whose group
-/// references may name the org's groups, `org_groups`). The other way in, a site token
-/// (`secretId`), is the caller's to check: it needs the secrets.
+/// references may name the org's groups, `org_groups`, and whose user lists are
+/// `user_lists`). The other way in, a site token (`secretId`), is the caller's to check:
+/// it needs the secrets.
 pub fn may_read_content(
     caller: Option<&Claims>,
     (org, site): (&str, &str),
     config: &SiteConfig,
-    org_groups: Option<&Groups>,
+    (org_groups, user_lists): (Option<&Groups>, Option<&UserLists>),
     org_admins: &OrgAdmins,
 ) -> Decision {
     let grants = Grants {
         org_groups,
+        user_lists,
         ..Grants::of(config)
     };
     let decision = authorize_in(caller, org, site, grants, org_admins, Action::ReadContent);
@@ -245,7 +255,7 @@ pub fn may_read_content(
             if caller.covers(org, site)
                 && caller.roles.is_none()
                 && rule.allow.as_deref().is_some_and(|allow| {
-                    permissions::holds(allow, &caller.sub, &grants.group_sets())
+                    permissions::holds(allow, &caller.sub, &grants.lookup())
                 }) =>
         {
             Decision::Allow
@@ -531,6 +541,51 @@ mod tests {
     }
 
     #[test]
+    fn view_reads_and_user_lists_hold_as_previewed() {
+        let site = config(serde_json::json!({
+            "access": {"admin": {"role": {
+                "view": ["/groups/readers.json"],
+                "publish": ["/users.json"]
+            }}},
+            "groups": {"readers": {"members": [{"email": "rea@acme.example"}]}}
+        }));
+        let none = OrgAdmins::default();
+        let previewed = UserLists(
+            [(
+                "/users.json".to_string(),
+                vec!["pub@acme.example".to_string()],
+            )]
+            .into(),
+        );
+        let decide = |who: &str, lists: Option<&UserLists>, action| {
+            let grants = Grants {
+                user_lists: lists,
+                ..Grants::of(&site)
+            };
+            authorize_in(Some(&caller(who)), "acme", "web", grants, &none, action)
+        };
+        use Action::*;
+        assert_eq!(
+            decide("rea@acme.example", None, ReadContent),
+            Decision::Allow
+        );
+        for action in [Operate, Configure] {
+            assert!(matches!(
+                decide("rea@acme.example", None, action),
+                Decision::Forbidden(_)
+            ));
+        }
+        assert!(matches!(
+            decide("pub@acme.example", None, Operate),
+            Decision::Forbidden(_)
+        ));
+        assert_eq!(
+            decide("pub@acme.example", Some(&previewed), Operate),
+            Decision::Allow
+        );
+    }
+
+    #[test]
     fn site_authentication_reads_the_preview_rule_over_the_sites() {
         let site = config(serde_json::json!({
             "access": {
@@ -550,7 +605,7 @@ mod tests {
                 who.map(caller).as_ref(),
                 ("acme", "web"),
                 &site,
-                None,
+                (None, None),
                 &none,
             )
         };

@@ -15,19 +15,41 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
+use super::hlxignore::{self, HlxIgnore};
 use super::path::CodePath;
 
 /// Largest file a checkout serves; a code file larger than this is an error.
 pub const FILE_LIMIT: u64 = 20 * 1024 * 1024;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The largest `.hlxignore` read; a larger one is taken as empty (and logged).
+const IGNORE_LIMIT: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone)]
 pub struct Checkout {
     /// As configured, for messages and the dashboard.
     pub configured: PathBuf,
     /// The real path of the directory (symlinks resolved).
     root: PathBuf,
+    /// The `.hlxignore` last read, kept while the file's time and size stay the same.
+    ignore: Arc<Mutex<Option<IgnoreRead>>>,
 }
+
+#[derive(Debug)]
+struct IgnoreRead {
+    stamp: Option<(Option<SystemTime>, u64)>,
+    rules: Arc<HlxIgnore>,
+}
+
+impl PartialEq for Checkout {
+    fn eq(&self, other: &Checkout) -> bool {
+        (&self.configured, &self.root) == (&other.configured, &other.root)
+    }
+}
+
+impl Eq for Checkout {}
 
 #[derive(Debug, thiserror::Error)]
 pub enum CheckoutError {
@@ -53,7 +75,42 @@ impl Checkout {
         Ok(Checkout {
             configured: dir.to_path_buf(),
             root,
+            ignore: Arc::default(),
         })
+    }
+
+    /// The rules of the checkout's `.hlxignore` as it is now: none without one. Read again
+    /// only when its modification time or size changed. The file is taken only as a regular
+    /// file of the checkout itself (no link), as code sync reads it from the repository.
+    fn ignore_rules(&self) -> Arc<HlxIgnore> {
+        let path = self.root.join(hlxignore::FILE);
+        let stamp = std::fs::symlink_metadata(&path)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|meta| (meta.modified().ok(), meta.len()));
+        let mut cached = self.ignore.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(read) = cached.as_ref().filter(|read| read.stamp == stamp) {
+            return read.rules.clone();
+        }
+        let rules = match stamp {
+            Some((_, len)) if len <= IGNORE_LIMIT => std::fs::read_to_string(&path)
+                .map(|text| HlxIgnore::parse(&text))
+                .unwrap_or_else(|error| {
+                    tracing::warn!(checkout = %self.configured.display(), %error, "cannot read .hlxignore");
+                    HlxIgnore::none()
+                }),
+            Some(_) => {
+                tracing::warn!(checkout = %self.configured.display(), "not read: .hlxignore is larger than {IGNORE_LIMIT} bytes");
+                HlxIgnore::none()
+            }
+            None => HlxIgnore::none(),
+        };
+        let rules = Arc::new(rules);
+        *cached = Some(IgnoreRead {
+            stamp,
+            rules: rules.clone(),
+        });
+        rules
     }
 
     /// The directory's real path.
@@ -61,8 +118,12 @@ impl Checkout {
         &self.root
     }
 
-    /// The file at `path`, or `None` when the checkout has no such servable file.
+    /// The file at `path`, or `None` when the checkout has no such servable file: one
+    /// that the platform's code sync would leave out (`.hlxignore`) is none.
     pub fn read(&self, path: &CodePath) -> Result<Option<Vec<u8>>, CheckoutError> {
+        if self.ignore_rules().ignores(path) {
+            return Ok(None);
+        }
         let Some(real) = self.resolve(path) else {
             return Ok(None);
         };
@@ -202,6 +263,41 @@ mod tests {
             );
         }
         assert!(Checkout::open(&root.join("styles/styles.css")).is_err());
+    }
+
+    #[test]
+    fn what_hlxignore_names_reads_as_absent_and_changes_are_seen() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path();
+        std::fs::write(root.join("package.json"), "{}").expect("write");
+        std::fs::create_dir_all(root.join("scripts")).expect("mkdir");
+        std::fs::write(root.join("scripts/scripts.js"), "x").expect("write");
+        let checkout = Checkout::open(root).expect("open");
+        assert!(
+            checkout
+                .read(&path("package.json"))
+                .expect("read")
+                .is_some()
+        );
+        std::fs::write(root.join(".hlxignore"), "package.json\n").expect("write");
+        assert_eq!(checkout.read(&path("package.json")).expect("read"), None);
+        assert!(
+            checkout
+                .read(&path("scripts/scripts.js"))
+                .expect("read")
+                .is_some()
+        );
+        std::fs::write(root.join(".hlxignore"), "scripts/\n").expect("write");
+        assert!(
+            checkout
+                .read(&path("package.json"))
+                .expect("read")
+                .is_some()
+        );
+        assert_eq!(
+            checkout.read(&path("scripts/scripts.js")).expect("read"),
+            None
+        );
     }
 
     #[test]

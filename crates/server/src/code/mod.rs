@@ -14,13 +14,15 @@
 //!    copy, so no tenant can replace, or read, another's code.
 //!
 //! - [`path`]: the request path of a code file, checked (pure);
-//! - [`checkout`]: reading a checkout without leaving it (the disk edge);
+//! - [`checkout`]: reading a checkout without leaving it (the disk edge), without what
+//!   the platform's code sync leaves out ([`hlxignore`], pure);
 //! - [`media_type`]: the content type a code file is served with (pure).
 //!
 //! Repoless sites share their base's code block, so they share its code as well (within
 //! their org).
 
 pub mod checkout;
+pub mod hlxignore;
 pub mod media_type;
 pub mod path;
 

@@ -3,7 +3,9 @@
 //! - the platform's well-known files, each optional: `fstab.yaml` (mountpoints),
 //!   `paths.yaml` (the legacy path mapping), `head.html`, and `siteops-files.txt`;
 //! - every path listed in `siteops-files.txt` (one per line, `#` starts a comment);
-//! - the templates named by the branch's worker entries.
+//! - the templates named by the branch's worker entries;
+//! - less what the repository's `.hlxignore` names ([`crate::code::hlxignore`]), as the
+//!   platform's code sync leaves it out.
 //!
 //! A listed file or template that cannot be fetched is an error of the job; a missing
 //! well-known file is not.

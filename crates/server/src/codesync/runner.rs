@@ -18,6 +18,7 @@ use super::code_key;
 use super::files::{self, Wanted};
 use super::job::{self, FileError, Job, JobState, Progress, Trigger};
 use super::lease::{self, Held};
+use crate::code::hlxignore::{self, HlxIgnore};
 use crate::preview::Transport;
 use crate::preview::redirect;
 use crate::sites::{self, SiteError};
@@ -378,7 +379,27 @@ impl CodeSync {
                 return;
             }
         };
-        let wanted = files::wanted(&manifest, &templates);
+        // What the repository's .hlxignore names is left out of the code store, and taken
+        // out of it, as the platform's code sync does.
+        let ignore = match self.fetch(source, &job.branch, hlxignore::FILE).await {
+            Ok(Some(bytes)) => HlxIgnore::parse(&String::from_utf8_lossy(&bytes)),
+            _ => HlxIgnore::none(),
+        };
+        let (ignored, wanted): (Vec<Wanted>, Vec<Wanted>) = files::wanted(&manifest, &templates)
+            .into_iter()
+            .partition(|wanted| ignore.names(&wanted.path));
+        for Wanted { path, .. } in ignored.iter().filter(|w| files::is_storable(&w.path)) {
+            let key = code_key(
+                &job.org,
+                &source.code.owner,
+                &source.code.repo,
+                &job.branch,
+                path,
+            );
+            if let Err(error) = self.store.delete(&key).await {
+                tracing::warn!(%key, %error, "cannot remove a file .hlxignore names");
+            }
+        }
         job.progress.total = wanted.len();
         self.save(job).await;
         for Wanted { path, required } in wanted {

@@ -15,10 +15,12 @@ mod names;
 pub mod onboarding;
 pub mod repos;
 pub mod sealed;
+mod user_lists;
 pub mod versions;
 
 pub use documents::{DEFAULT_PROFILE, OrgDocument, OrgShared, Profile, load_org, load_profile};
 pub use names::{MAX_NAME_LEN, is_name};
+pub use user_lists::UserLists;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -26,7 +28,7 @@ use serde_json::Value;
 use crate::code::CodeRepo;
 use crate::store::{Store, StoreError, keys};
 use siteops_config::model::api::{
-    AccessConfig, CodeConfig, ContentConfig, Groups, PublicConfig,
+    AccessConfig, CodeConfig, ContentConfig, Groups, Holder, PublicConfig,
     SiteAccess as SiteAuthentication, SiteConfig,
 };
 
@@ -193,6 +195,8 @@ pub struct Site {
     origins: std::collections::BTreeMap<String, String>,
     /// The profile the site is laid over, and the ids of the API keys it records.
     profile_keys: Option<(String, std::collections::BTreeSet<String>)>,
+    /// The user lists its access names, as previewed ([`user_lists`]).
+    user_lists: UserLists,
 }
 
 impl Site {
@@ -213,6 +217,7 @@ impl Site {
             org_shared: None,
             origins,
             profile_keys: None,
+            user_lists: UserLists::default(),
         })
     }
 
@@ -264,6 +269,11 @@ impl Site {
         self.org_shared.as_ref()?.groups.as_ref()
     }
 
+    /// The user lists the site's access names, each as its sheet was last previewed.
+    pub fn user_lists(&self) -> &UserLists {
+        &self.user_lists
+    }
+
     /// Whether the site's access names a group or a secret it does not define (its own
     /// document and its profile's), which the org's may: only then is the org's document
     /// read with the site's.
@@ -272,11 +282,9 @@ impl Site {
             return false;
         };
         let groups = self.effective.groups.as_ref();
-        let unknown_group = |entry: &String| {
-            let entry = entry.trim();
-            entry != "*"
-                && !entry.contains('@')
-                && !groups.is_some_and(|groups| groups.0.contains_key(entry))
+        let unknown_group = |entry: &String| match Holder::of(entry) {
+            Holder::Group(id) => !groups.is_some_and(|groups| groups.0.contains_key(id)),
+            _ => false,
         };
         let holders = access
             .admin
@@ -392,8 +400,9 @@ impl Site {
 ///
 /// The document and the [`DEFAULT_PROFILE`] are read together (one round trip); a site
 /// that extends another profile costs a second, and one whose access names a group or a
-/// secret of the org's a third (the org's document). A profile the site names that does
-/// not exist adds nothing.
+/// secret of the org's a third (the org's document), and each user list it names one or
+/// two more (the sheet's preview record, then its JSON). A profile the site names that
+/// does not exist adds nothing.
 pub async fn load(store: &dyn Store, org: &str, site: &str) -> Result<Option<Site>, SiteError> {
     let key = keys::site(org, site);
     let (document, default) = tokio::join!(
@@ -447,6 +456,10 @@ pub async fn compose(store: &dyn Store, site: Site, layers: Layers<'_>) -> Resul
             Some(org) => org.map(OrgDocument::shared),
             None => load_org(store, &site.org).await?.map(|org| org.shared()),
         };
+    }
+    if let Some(access) = &site.effective.access {
+        let names = (site.org.as_str(), site.name.as_str());
+        site.user_lists = user_lists::load(store, names, access.user_lists()).await?;
     }
     Ok(site)
 }

@@ -89,12 +89,10 @@ pub struct Revision {
 }
 
 /// A version name as sent (`?versionName=`): at most [`NAME_LIMIT`] characters, none of
-/// them a control character, not blank. The reason when it is not.
-pub fn check_name(name: &str) -> Result<(), String> {
-    // Blank as JSON schema's `\s` reads it (which takes U+FEFF as a space too).
-    if name.chars().all(|c| c.is_whitespace() || c == '\u{feff}') {
-        return Err("versionName is empty".into());
-    }
+/// them a control character; `None` when it is blank (as JSON schema's `\s` reads it,
+/// U+FEFF too), which names nothing: the platform's `versionName` is an optional label of
+/// any text, so an empty one is taken as none. The reason when it cannot be one.
+pub fn read_name(name: &str) -> Result<Option<&str>, String> {
     if name.chars().count() > NAME_LIMIT {
         return Err(format!(
             "versionName is longer than {NAME_LIMIT} characters"
@@ -103,7 +101,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
     if name.chars().any(char::is_control) {
         return Err("versionName holds a control character".into());
     }
-    Ok(())
+    if name.chars().all(|c| c.is_whitespace() || c == '\u{feff}') {
+        return Ok(None);
+    }
+    Ok(Some(name))
 }
 
 /// The index of `document`'s versions (empty when it has none).
@@ -204,16 +205,18 @@ mod tests {
     use crate::store::{FsStore, transact};
 
     #[test]
-    fn names_are_bounded_printable_and_not_blank() {
-        assert!(check_name("siteops@0123abc").is_ok());
-        assert!(check_name("restore of 3 — ok").is_ok());
-        assert!(check_name("").is_err());
-        assert!(check_name("  ").is_err());
-        assert!(check_name("a\nb").is_err());
-        assert!(check_name("\u{feff}").is_err());
-        assert!(check_name("a\u{85}").is_err());
-        assert!(check_name(&"x".repeat(NAME_LIMIT)).is_ok());
-        assert!(check_name(&"x".repeat(NAME_LIMIT + 1)).is_err());
+    fn names_are_bounded_and_printable_and_blank_ones_name_nothing() {
+        assert_eq!(read_name("siteops@0123abc"), Ok(Some("siteops@0123abc")));
+        assert!(read_name("restore of 3 — ok").is_ok_and(|name| name.is_some()));
+        assert_eq!(read_name(""), Ok(None));
+        assert_eq!(read_name("  "), Ok(None));
+        assert_eq!(read_name("\u{feff}"), Ok(None));
+        assert!(read_name("a\nb").is_err());
+        assert!(read_name("\t").is_err());
+        assert!(read_name("a\u{85}").is_err());
+        assert!(read_name(&"x".repeat(NAME_LIMIT)).is_ok());
+        assert!(read_name(&"x".repeat(NAME_LIMIT + 1)).is_err());
+        assert!(read_name(&" ".repeat(NAME_LIMIT + 1)).is_err());
     }
 
     #[tokio::test]

@@ -152,6 +152,13 @@ pub struct CloudfrontCdn<C = String> {
     pub access_key_id: String,
     #[serde(rename = "secretAccessKey")]
     pub secret_access_key: C,
+    /// Whether a purge invalidates by cache tag (schema 1.73.0).
+    #[serde(
+        rename = "tagInvalidationEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tag_invalidation_enabled: Option<bool>,
 }
 
 /// `cdn.live`, `cdn.preview`, `cdn.review`.
@@ -212,6 +219,7 @@ impl<C> CdnConfig<C> {
                     distribution_id: c.distribution_id,
                     access_key_id: c.access_key_id,
                     secret_access_key: f("secretAccessKey", c.secret_access_key)?,
+                    tag_invalidation_enabled: c.tag_invalidation_enabled,
                 }),
             })),
         };

@@ -1,6 +1,7 @@
-//! `features`, `limits` and `events`: switches and quotas the platform reads by name, and
-//! where the site's events go. `features` and `limits` are open objects on the platform
-//! (any keys, any values), so their entries stay JSON objects here.
+//! `features`, `limits`, `editor` and `events`: switches and quotas the platform reads by
+//! name, the editors' settings, and where the site's events go. `features`, `limits` and
+//! `editor` are open objects on the platform (any keys, any values), so their entries stay
+//! JSON objects here.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +17,18 @@ use super::{ID_KEY_PATTERN, pattern_keys};
 pub struct FeaturesConfig(
     #[schemars(transform = pattern_keys(ID_KEY_PATTERN))] pub BTreeMap<String, Map<String, Value>>,
 );
+
+/// `editor` (schema 1.73.0): editor name -> its settings, which the platform leaves open.
+/// Its names are narrower than features' (no `=`), and nothing but named objects is taken.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct EditorConfig(
+    #[schemars(transform = pattern_keys(EDITOR_KEY_PATTERN))]
+    pub  BTreeMap<String, Map<String, Value>>,
+);
+
+/// The names of `editor`'s entries.
+pub const EDITOR_KEY_PATTERN: &str = "^[a-zA-Z0-9-_]+$";
 
 /// `limits`: limit name -> its settings.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]

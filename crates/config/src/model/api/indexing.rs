@@ -15,9 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{HTTP_URL_PATTERN, site_version_schema};
 
-/// A path the platform resolves on the site (`target`, `source`, `destination`, an
-/// include glob): absolute, without spaces.
+/// A path the platform resolves on the site (`target`, `source`, `destination`):
+/// absolute, without spaces.
 pub const SITE_PATH_PATTERN: &str = r"^/\S*$";
+/// An index's include or exclude glob, as the platform's indexer takes it: absolute
+/// (`/blog/**`), from any depth
+/// (`**/drafts/**`), or relative to the site's root (`drafts/**` is `/drafts/**`). Without
+/// spaces, which no page path has.
+pub const INDEX_GLOB_PATTERN: &str = r"^\S+$";
 /// A sitemap's `extension`: a dot and a name, as `.html`.
 pub const EXTENSION_PATTERN: &str = r"^\.[A-Za-z0-9._-]+$";
 /// An `hreflang`: a language tag (letters, digits, `-`), or `x-default`.
@@ -42,11 +47,11 @@ pub struct QueryConfig {
 pub struct Index {
     /// Glob patterns of the page paths the index holds (`/blog/**`); all pages when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(inner(regex(pattern = SITE_PATH_PATTERN)), extend("x-siteops-rule" = "invalid-path"))]
+    #[schemars(inner(regex(pattern = INDEX_GLOB_PATTERN)), extend("x-siteops-rule" = "invalid-path"))]
     pub include: Option<Vec<String>>,
-    /// Glob patterns of page paths left out (`/drafts/**`), over `include`.
+    /// Glob patterns of page paths left out (`/drafts/**`, `**/drafts/**`), over `include`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(inner(regex(pattern = SITE_PATH_PATTERN)), extend("x-siteops-rule" = "invalid-path"))]
+    #[schemars(inner(regex(pattern = INDEX_GLOB_PATTERN)), extend("x-siteops-rule" = "invalid-path"))]
     pub exclude: Option<Vec<String>>,
     /// Where the index is published on the site: the path of a JSON sheet
     /// (`/query-index.json`).

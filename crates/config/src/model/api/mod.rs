@@ -176,6 +176,8 @@ macro_rules! config_document {
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub public: Option<PublicConfig>,
             #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub editor: Option<EditorConfig>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
             pub events: Option<EventsConfig>,
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub features: Option<FeaturesConfig>,

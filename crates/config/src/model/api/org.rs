@@ -48,6 +48,9 @@ pub struct OrgConfig {
     pub tokens: Option<Tokens>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<OrgAccess>,
+    /// Editor name -> its settings (schema 1.73.0), open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub editor: Option<super::EditorConfig>,
     /// Where the org's code repositories are registered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registry: Option<Registry>,
@@ -58,6 +61,8 @@ pub struct OrgConfig {
 pub enum Registry {
     Github,
     Custom,
+    /// Schema 1.73.0.
+    Ims,
 }
 
 /// A user of the org.

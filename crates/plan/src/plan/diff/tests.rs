@@ -268,6 +268,57 @@ fn prune_deletes_a_removed_site_and_removed_sub_resources() {
 }
 
 #[test]
+fn without_prune_what_prune_would_delete_is_named_not_planned() {
+    let mut live = applied();
+    let web = live.sites.get_mut(&id("web")).unwrap();
+    web.secrets.insert("stale".into(), json!({"id": "stale"}));
+    web.workers.insert("dev".into(), Body(worker_body("k")));
+    let mut compiled = desired();
+    compiled.resources.remove(1); // web's public configuration
+    let pruned = diff(&compiled, &live, &settings(true)).unwrap();
+    assert!(
+        pruned.unmanaged.is_empty(),
+        "with --prune they are deletions"
+    );
+    let plan = diff(&compiled, &live, &settings(false)).unwrap();
+    assert!(!plan.has_changes());
+    let deletions: Vec<String> = pruned.changes().map(|r| r.address.clone()).collect();
+    assert_eq!(plan.unmanaged.documents, deletions);
+    // What the survey found by name: other sites and profiles, a site's index.
+    live.others.sites.insert(id("old"));
+    live.others
+        .profiles
+        .insert(("acme".into(), "legacy".into()));
+    live.others
+        .documents
+        .insert(id("web"), [ResourceKind::Query].into());
+    let plan = diff(&compiled, &live, &settings(false)).unwrap();
+    assert_eq!(plan.unmanaged.sites, ["acme/old"]);
+    assert_eq!(plan.unmanaged.profiles, ["acme/legacy"]);
+    assert_eq!(
+        plan.unmanaged.documents,
+        [
+            "acme/sites/web/content/query.yaml",
+            "acme/sites/web/public.json",
+            "acme/sites/web/secrets/stale.json",
+            "transform/acme/web/dev.json",
+        ]
+    );
+    assert_eq!(plan.summary.changes(), 0);
+    // Not part of the fingerprint: a site made by hand leaves a saved plan good.
+    assert_eq!(live.fingerprint(), applied_with_extras().fingerprint());
+}
+
+/// [`applied`] with the extra secret and branch of the test above.
+fn applied_with_extras() -> LiveState {
+    let mut live = applied();
+    let web = live.sites.get_mut(&id("web")).unwrap();
+    web.secrets.insert("stale".into(), json!({"id": "stale"}));
+    web.workers.insert("dev".into(), Body(worker_body("k")));
+    live
+}
+
+#[test]
 fn prune_says_what_it_could_not_list() {
     let mut live = applied();
     let web = live.sites.get_mut(&id("web")).unwrap();

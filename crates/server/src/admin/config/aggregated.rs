@@ -12,7 +12,8 @@ use axum::extract::Path;
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 
-use super::parts::sub_path;
+use super::parts::{Part, sub_path};
+use super::robots;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, Family, LIST_METHODS};
 
@@ -36,17 +37,22 @@ pub(super) async fn part(
 ) -> Result<Response, ApiError> {
     read_only(&method)?;
     let path = params.get("path").map(String::as_str).unwrap_or_default();
-    let segments = sub_path(path)?;
+    // `robots.txt`: the text of the aggregated `robots` part (the platform's
+    // `AggregatedHandler.handleRobots`).
+    let (segments, text) = match path {
+        robots::PATH => (robots::PART.to_vec(), true),
+        _ => (sub_path(path)?, false),
+    };
+    let part = Part::of(&segments, text);
     let authorized = authorized?;
-    let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
+    let pointer: String = part.segments().iter().map(|s| format!("/{s}")).collect();
     let answer = family.shape(authorized.document.aggregated_answer());
-    let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
+    part.answer(answer.pointer(&pointer), || {
         let AuthorizedSite { org, site, .. } = &authorized;
         ApiError::missing(format!(
             "{org}/{site}'s aggregated configuration has no `{pointer}`"
         ))
-    })?;
-    Ok(Json(part).into_response())
+    })
 }
 
 /// Only GET and HEAD (405 otherwise).

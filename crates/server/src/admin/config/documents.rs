@@ -23,10 +23,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::access::{OrgLayer, check_org_layer_write};
-use super::api_keys;
-use super::parts::{map_part, restore, set_part, sub_path, take_service_parts};
+use super::parts::{Part, map_part, restore, set_part, sub_path, take_service_parts};
 use super::versions::{Versioning, restorable, revision};
 use super::{ConfigStore, ListQuery, keep_parts, save_json, secrets, stamp, without_nulls};
+use super::{api_keys, robots};
 use crate::api::answers::{ProfileList, SecretList, SiteName};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::{
@@ -497,6 +497,11 @@ async fn document(
     }
 }
 
+/// 404: `doc` has no document.
+fn doc_missing(doc: &Doc) -> ApiError {
+    ApiError::missing(format!("{} has no document", doc.what()))
+}
+
 /// The stored document; 404 when there is none.
 async fn read(config: &ConfigStore, doc: &Doc) -> Result<Value, ApiError> {
     sites::read::<Value>(config.store.as_ref(), &doc.key())
@@ -557,14 +562,18 @@ async fn part(
             .unwrap_or_default(),
     };
     let path = path.as_str();
-    let segments = sub_path(path)?;
+    // A profile's `robots.txt` is the text of its `robots` part, as a site's.
+    let (segments, text) = match path {
+        robots::PATH => (robots::PART.to_vec(), true),
+        _ => (sub_path(path)?, false),
+    };
+    let part = Part::of(&segments, text);
     // A body is read before the caller is refused, as every write.
     // (`secrets.json` takes none: the service makes the secret; nor does a key's record,
     // which a POST does not write: 405.)
     let sent = match method {
         Method::POST if segments != ["secrets"] && !matches!(segments[..], ["apiKeys", _]) => {
-            let bytes = read_json_body(headers, body).await?;
-            Some(parse_json(&bytes)?)
+            Some(part.read(headers, body).await?)
         }
         _ => None,
     };
@@ -657,10 +666,9 @@ async fn part(
         (segments, Method::GET | Method::HEAD) => {
             let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
             let answer = doc.shape(family, answer_of(&read(config, &doc).await?));
-            let part = answer.pointer(&pointer).cloned().ok_or_else(|| {
+            part.answer(answer.pointer(&pointer), || {
                 ApiError::missing(format!("{} has no `{pointer}` configuration", doc.what()))
-            })?;
-            Ok(Json(part).into_response())
+            })
         }
         (segments, Method::POST | Method::DELETE) => {
             if sent.as_ref().is_some_and(Value::is_null) {
@@ -679,10 +687,10 @@ async fn part(
                 Ok(document)
             })
             .await?;
-            Ok(match sent {
-                Some(value) => Json(value).into_response(),
-                None => StatusCode::NO_CONTENT.into_response(),
-            })
+            match sent {
+                Some(value) => part.answer(Some(&value), || doc_missing(&doc)),
+                None => Ok(StatusCode::NO_CONTENT.into_response()),
+            }
         }
         _ => Err(ApiError::method_not_allowed(DOCUMENT_METHODS)),
     }

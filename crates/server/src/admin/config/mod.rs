@@ -27,6 +27,7 @@ mod aggregated;
 mod api_keys;
 mod documents;
 mod parts;
+mod robots;
 mod secrets;
 mod versions;
 mod yaml;

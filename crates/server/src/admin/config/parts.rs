@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::access::check_site_write;
 use super::versions::{Versioning, revision};
-use super::{ConfigStore, api_keys, save_json, secrets, stamp};
+use super::{ConfigStore, api_keys, robots, save_json, secrets, stamp};
 use crate::api::body::{parse_json, parse_value};
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, Family, read_json_body};
@@ -65,6 +65,11 @@ pub(crate) async fn sub_resource(
     if let Some(name) = super::yaml::name_of(path) {
         return super::yaml::resource(&config, authorized, name, method, &headers, body).await;
     }
+    if path == robots::PATH {
+        let request = (method, &headers, body);
+        let part = Part::Text(&robots::PART);
+        return document_part(&config, authorized, family, part, &versioning, request).await;
+    }
     let segments = sub_path(path)?;
     let segments = match segments.as_slice() {
         ["secrets"] => return secrets::list(&config, authorized, method, &headers, body).await,
@@ -82,7 +87,60 @@ pub(crate) async fn sub_resource(
         segments => segments,
     };
     let request = (method, &headers, body);
-    document_part(&config, authorized, family, segments, &versioning, request).await
+    document_part(
+        &config,
+        authorized,
+        family,
+        Part::Json(segments),
+        &versioning,
+        request,
+    )
+    .await
+}
+
+/// A part of a document as a request names it: by its JSON sub-path, or as a text file
+/// kept in a part (`robots.txt`, the `txt` of `robots`: [`robots`]).
+#[derive(Clone, Copy)]
+pub(super) enum Part<'a> {
+    Json(&'a [&'a str]),
+    Text(&'a [&'a str]),
+}
+
+impl<'a> Part<'a> {
+    /// The part at `segments`, the text file kept in it when `text`.
+    pub(super) fn of(segments: &'a [&'a str], text: bool) -> Part<'a> {
+        if text {
+            Part::Text(segments)
+        } else {
+            Part::Json(segments)
+        }
+    }
+
+    pub(super) fn segments(self) -> &'a [&'a str] {
+        match self {
+            Part::Json(segments) | Part::Text(segments) => segments,
+        }
+    }
+
+    /// The part a POST sends: JSON, or the text file as its part.
+    pub(super) async fn read(self, headers: &HeaderMap, body: Body) -> Result<Value, ApiError> {
+        match self {
+            Part::Json(_) => parse_json(&read_json_body(headers, body).await?),
+            Part::Text(_) => robots::read_part(headers, body).await,
+        }
+    }
+
+    /// The answer with the part (`None`: the document has none, `missing`).
+    pub(super) fn answer(
+        self,
+        part: Option<&Value>,
+        missing: impl FnOnce() -> ApiError,
+    ) -> Result<Response, ApiError> {
+        match self {
+            Part::Json(_) => Ok(Json(part.ok_or_else(missing)?.clone()).into_response()),
+            Part::Text(_) => Ok(robots::answer(part, missing)),
+        }
+    }
 }
 
 /// The part of a site document at `segments` (`access`, `access/admin`, `cdn/prod`, …):
@@ -93,26 +151,24 @@ async fn document_part(
     config: &ConfigStore,
     authorized: Result<AuthorizedSite<Configure>, ApiError>,
     family: Family,
-    segments: &[&str],
+    part: Part<'_>,
     versioning: &Versioning,
     (method, headers, body): (Method, &HeaderMap, Body),
 ) -> Result<Response, ApiError> {
+    let segments = part.segments();
     let pointer: String = segments.iter().map(|s| format!("/{s}")).collect();
     match method {
         Method::GET | Method::HEAD => {
             let authorized = authorized?;
             let AuthorizedSite { org, site, .. } = &authorized;
             let answer = family.shape(authorized.document.answer());
-            let part = answer.pointer(&pointer).cloned();
-            let part = part.ok_or_else(|| {
+            part.answer(answer.pointer(&pointer), || {
                 ApiError::missing(format!("{org}/{site} has no `{pointer}` configuration"))
-            })?;
-            Ok(Json(part).into_response())
+            })
         }
         Method::POST | Method::DELETE => {
             let new = if method == Method::POST {
-                let bytes = read_json_body(headers, body).await?;
-                let value = parse_json(&bytes)?;
+                let value = part.read(headers, body).await?;
                 // `null` would read as the part being absent: removing is DELETE's.
                 if value.is_null() {
                     return Err(ApiError::bad_request(format!(
@@ -164,10 +220,12 @@ async fn document_part(
                     if touches_code {
                         onboarding::register(config.store.as_ref(), org, site, code).await?;
                     }
-                    Ok(match new {
-                        Some(value) => Json(value.clone()).into_response(),
-                        None => StatusCode::NO_CONTENT.into_response(),
-                    })
+                    match new {
+                        Some(value) => {
+                            part.answer(Some(value), || ApiError::missing("nothing was written"))
+                        }
+                        None => Ok(StatusCode::NO_CONTENT.into_response()),
+                    }
                 })
             })
             .await

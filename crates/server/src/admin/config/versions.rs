@@ -51,12 +51,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Versioning {
 }
 
 impl Versioning {
-    /// The version name sent; 400 when it is not one ([`versions::check_name`]).
+    /// The version name sent; 400 when it cannot be one, `None` when it is blank
+    /// ([`versions::read_name`]).
     pub(super) fn name(&self) -> Result<Option<String>, ApiError> {
         match &self.name {
             None => Ok(None),
-            Some(name) => versions::check_name(name)
-                .map(|()| Some(name.clone()))
+            Some(name) => versions::read_name(name)
+                .map(|name| name.map(str::to_string))
                 .map_err(ApiError::bad_request),
         }
     }

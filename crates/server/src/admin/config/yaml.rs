@@ -1,9 +1,11 @@
 //! A site's index and sitemap configuration, YAML as the platform keeps it:
 //! `…/sites/<site>/content/query.yaml` and `…/content/sitemap.yaml` in the older family,
 //! `…/sites/<site>/config/content/query.yaml` in the newer. POST (`content-type:
-//! text/yaml`) stores the text as sent, once it parses as YAML (400 otherwise, naming where);
-//! GET answers it (`text/yaml`); DELETE removes it. Stored beside the site's document,
-//! deleted with the site.
+//! text/yaml`) stores the text as sent, once it parses as the platform parses it (anchors,
+//! aliases and merge keys taken; an alias bomb refused: 400 naming where); PUT does the same
+//! for a site that has none yet (409 otherwise, as the platform's `createIndexConfig`); GET
+//! answers the text, anchors and all (`text/yaml`); DELETE removes it. Stored beside the
+//! site's document, deleted with the site.
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, StatusCode, header};
@@ -12,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use super::ConfigStore;
 use crate::api::site::Configure;
 use crate::api::{ApiError, AuthorizedSite, DOCUMENT_METHODS, read_body};
-use crate::store::keys;
+use crate::store::{Precondition, StoreError, keys};
 use siteops_config::document::Document;
 use siteops_config::source::SourceFile;
 
@@ -40,7 +42,7 @@ pub(super) async fn resource(
 ) -> Result<Response, ApiError> {
     // The body is read before the caller is refused, as every write.
     let text = match method {
-        Method::POST => Some(read_yaml(headers, body).await?),
+        Method::POST | Method::PUT => Some(read_yaml(headers, body).await?),
         _ => None,
     };
     let authorized = authorized?;
@@ -59,6 +61,27 @@ pub(super) async fn resource(
             authorized.reread(config.store.as_ref()).await?;
             config.store.put(&key, text.as_bytes()).await?;
             Ok(([(header::CONTENT_TYPE, "text/yaml; charset=utf-8")], text).into_response())
+        }
+        Method::PUT => {
+            let text = text.unwrap_or_default();
+            let _guard = config.locks.lock(&keys::site(org, site)).await;
+            authorized.reread(config.store.as_ref()).await?;
+            let created = config
+                .store
+                .put_if(&key, text.as_bytes(), Precondition::Absent)
+                .await;
+            match created {
+                Err(StoreError::Conflict { .. }) => Err(ApiError::exists(format!(
+                    "{org}/{site} already has a `content/{name}.yaml`: POST replaces it"
+                ))),
+                Err(error) => Err(error.into()),
+                Ok(()) => Ok((
+                    StatusCode::CREATED,
+                    [(header::CONTENT_TYPE, "text/yaml; charset=utf-8")],
+                    text,
+                )
+                    .into_response()),
+            }
         }
         Method::DELETE => {
             let _guard = config.locks.lock(&keys::site(org, site)).await;
@@ -105,7 +128,19 @@ async fn read_yaml(headers: &HeaderMap, body: Body) -> Result<String, ApiError> 
     if let Err(problems) = Document::parse_yaml(SourceFile::new("body.yaml", text.clone())) {
         let first = problems
             .first()
-            .map(|problem| problem.headline())
+            .map(|problem| {
+                let at = problem.location.as_ref().and_then(|l| l.span.as_ref());
+                match at {
+                    Some(span) => format!(
+                        "line {}, column {}: {} ({})",
+                        span.start.line,
+                        span.start.column,
+                        problem.headline(),
+                        problem.code.as_str()
+                    ),
+                    None => problem.headline(),
+                }
+            })
             .unwrap_or_else(|| "it does not parse".into());
         return Err(ApiError::bad_request(format!(
             "the YAML body does not parse: {first}"
