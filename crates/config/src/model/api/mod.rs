@@ -1,6 +1,6 @@
 //! The JSON bodies of the administration API and of the transformation worker's
 //! configuration, exactly as they go over the wire: every property of the platform's
-//! site, profile and org documents (its schemas, `../shared/reference/platform/schemas/`)
+//! site, profile and org documents (its schemas, `../shared/reference/platform/schemas-1.73.0/`)
 //! and the interface's sub-resources. Field names are the API's, so serde renames are the
 //! only translation; `deny_unknown_fields` where the platform closes an object, open maps
 //! (with the platform's key pattern in the schema) where it has `patternProperties`.
