@@ -99,20 +99,7 @@ async fn documents_of_schema_1_73_are_taken_imported_and_planned_as_no_change() 
 
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("imported");
-    let import = [
-        "import",
-        "--root",
-        &root.display().to_string(),
-        "--admin",
-        &f.admin_url(),
-        "--org",
-        "acme",
-    ]
-    .map(String::from)
-    .to_vec();
-    run_siteops(import, &[("SITEOPS_ADMIN_TOKEN", &f.token)])
-        .await
-        .expect(0);
+    f.import_into(&root, &[]).await.expect(0);
     let site_toml = read(&root.join("sites/acme/ue/site.toml"));
     for written in [
         "tagInvalidationEnabled = true",

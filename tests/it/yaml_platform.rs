@@ -287,22 +287,7 @@ async fn plan_and_import_read_live_yaml_with_anchors_as_its_data() {
     // Import writes the data, expanded; the imported repository plans no change either.
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("imported");
-    let import = [
-        "import",
-        "--root",
-        &root.display().to_string(),
-        "--admin",
-        &f.admin_url(),
-        "--org",
-        "acme",
-        "--site",
-        "website",
-    ]
-    .map(String::from)
-    .to_vec();
-    run_siteops(import, &[("SITEOPS_ADMIN_TOKEN", &f.token)])
-        .await
-        .expect(0);
+    f.import_into(&root, &["--site", "website"]).await.expect(0);
     let imported = read(&root.join("sites/acme/website/query.toml"));
     let robots = "[indices.de.properties.robots]\nselect = 'head > meta[name=\"robots\"]'\nvalue = 'attribute(el, \"content\")'";
     assert!(imported.contains(robots), "{imported}");

@@ -94,6 +94,20 @@ impl Fixture {
         self.siteops_unsetting(command, args, &[]).await
     }
 
+    /// `siteops import --org acme` from the service into `root`, with `extra` flags.
+    pub(crate) async fn import_into(&self, root: &Path, extra: &[&str]) -> Run {
+        let mut args: Vec<String> = ["import", "--root"].map(String::from).to_vec();
+        args.push(root.display().to_string());
+        args.extend(["--admin".to_string(), self.admin_url()]);
+        args.extend(
+            ["--org", "acme"]
+                .into_iter()
+                .chain(extra.iter().copied())
+                .map(String::from),
+        );
+        run_siteops(args, &[("SITEOPS_ADMIN_TOKEN", &self.token)]).await
+    }
+
     /// [`Fixture::siteops`] with `--admin admin` (such as the newer family's
     /// `…/api`).
     pub(crate) async fn siteops_at(&self, admin: &str, command: &str, args: &[&str]) -> Run {
