@@ -1,7 +1,8 @@
 //! A site document in the platform's shape (as the platform answers one: a stamped
-//! `contentBusId`, a CDN block, headers, `public`, a secret, roles beyond `admin`, site
-//! authentication, `extends`) written to either path family reads back as the platform
-//! would answer it, from both, and its sub-paths read and write as parts of it.
+//! `contentBusId`, a CDN block, headers, `public`, a secret, roles beyond `admin` with
+//! `view` and a user list, site authentication, `extends`, `editor`) written to either
+//! path family reads back as the platform would answer it, from both, and its sub-paths
+//! read and write as parts of it.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -37,8 +38,9 @@ fn exported(name: &str) -> Value {
             "admin": {
                 "role": {
                     "admin": ["web@acme.example"],
-                    "author": ["*@acme.example"],
+                    "author": ["*@acme.example", "/drafts/authors.json"],
                     "publish": ["lead@acme.example"],
+                    "view": ["reviewer@agency.example"],
                     "develop": ["dev@acme.example"],
                     "config_admin": ["tech@techacct.example"],
                 },
@@ -48,6 +50,7 @@ fn exported(name: &str) -> Value {
             "site": {"allow": ["*@acme.example"], "secretId": ["partner"]},
         },
         "extends": {"profile": "default"},
+        "editor": {"universal-editor": {"enabled": true, "canvas": "https://canvas.acme.example"}},
     })
 }
 
