@@ -20,7 +20,7 @@
 //! mappings, and adds each of their keys that the mapping does not have yet, explicit keys
 //! winning wherever they stand and earlier sources over later ones.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -41,6 +41,18 @@ pub(super) const EXPANSION_LIMIT: usize = 256 * 1024;
 pub(super) const MAX_DEPTH: usize = 128;
 
 pub(super) fn parse(source: Arc<SourceFile>) -> Result<Document, Vec<Diagnostic>> {
+    // helix-shared-config's BaseConfig refuses a file with a tab anywhere (before the
+    // YAML parser sees it), so the platform would not read it.
+    if let Some(at) = source.text.find('\t') {
+        return Err(vec![
+            Diagnostic::error(
+                Code::YamlSyntax,
+                "a tab: the platform reads no YAML with tabs",
+            )
+            .with_help("indent with spaces, and write a tab in a value as `\\t` in double quotes")
+            .at(&source, at..at + 1),
+        ]);
+    }
     let offsets = CharOffsets::new(&source.text);
     let mut tree = Tree {
         offsets: &offsets,
@@ -436,12 +448,28 @@ impl<'a> Resolver<'a> {
             }
             Kind::Map(entries) => {
                 let mut object = Map::new();
+                let mut written = HashSet::new();
                 for entry in entries {
                     let name = match &entry.key {
                         Key::Text(name) => name.clone(),
                         Key::Merge => "<<".to_string(),
                         Key::Alias(target) => self.key_text(*target),
                     };
+                    // The platform's parser refuses a mapping whose keys are not unique
+                    // (`uniqueKeys`); reported where written, an expansion repeats it.
+                    if !matches!(entry.key, Key::Merge)
+                        && !written.insert(name.clone())
+                        && matches!(place, Place::Written { .. })
+                    {
+                        self.errors.push(
+                            Diagnostic::error(
+                                Code::YamlSyntax,
+                                format!("the key `{name}` is written twice in this mapping"),
+                            )
+                            .with_help("the platform refuses a mapping whose keys are not unique: keep one")
+                            .at(self.source, entry.key_span.clone()),
+                        );
+                    }
                     let pointer = match place {
                         Place::Written { pointer, .. } => Some(push_token(pointer, &name)),
                         Place::Expanded { .. } => None,
@@ -783,5 +811,39 @@ quoted:
     fn an_anchor_without_alias_is_harmless() {
         let doc = Document::parse_yaml(SourceFile::new("f.yaml", "a: &x [1]\n")).expect("parses");
         assert_eq!(doc.value, json!({"a": [1]}));
+    }
+
+    /// Where each error of `text` is: code, line, column.
+    fn located(text: &str) -> Vec<(Code, usize, usize)> {
+        let errors = Document::parse_yaml(SourceFile::new("f.yaml", text)).expect_err("refused");
+        errors
+            .iter()
+            .map(|e| {
+                let span = e
+                    .location
+                    .as_ref()
+                    .and_then(|l| l.span.as_ref())
+                    .expect("span");
+                (e.code, span.start.line, span.start.column)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_key_written_twice_is_refused_where_it_is_written_again() {
+        let text = "base: &b {x: 1}\nindices:\n  en: {a: 1}\n  de: {a: 2}\n  en: {a: 3}\n";
+        assert_eq!(located(text), vec![(Code::YamlSyntax, 5, 3)]);
+        // A merged key and an explicit one are no duplicate; an alias repeats no error.
+        let fine = "base: &b {x: 1, y: 2}\none: {<<: *b, x: 3}\ntwo: *b\n";
+        let doc = Document::parse_yaml(SourceFile::new("f.yaml", fine)).expect("parses");
+        assert_eq!(doc.value["one"], json!({"x": 3, "y": 2}));
+    }
+
+    #[test]
+    fn a_tab_anywhere_is_refused_as_the_platform_refuses_it() {
+        assert_eq!(
+            located("a: 1\nb: \"x\ty\"\n"),
+            vec![(Code::YamlSyntax, 2, 6)]
+        );
     }
 }
