@@ -4,10 +4,10 @@
 //! schema that turns a single glob into a list), so that the body siteops sends for
 //! `query.toml` parses to what the platform parsed from the original file.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Report;
-use super::read::{coerce_to_array, drop_unknown, object, ruled, typed, yaml};
+use super::read::{Read, coerce_to_array, drop_unknown, object, ruled, typed, yaml};
 use crate::document::push_token;
 use crate::model::api::{QueryConfig, SitemapConfig};
 use crate::rules;
@@ -29,46 +29,24 @@ const LANGUAGE_KEYS: [&str; 4] = ["source", "destination", "hreflang", "alternat
 
 /// The index configuration of `helix-query.yaml`, when it reads as one.
 pub(super) fn query(path: &str, bytes: &[u8], report: &mut Report) -> Option<QueryConfig> {
-    let read = yaml(path, bytes, report)?;
-    let mut value = read.value.clone();
-    let top = value.as_object_mut();
-    let Some(top) = top else {
-        object(&read, &read.value, "", "the file", report);
-        return None;
+    let query = Layout {
+        top: &QUERY_KEYS,
+        top_why: "query.toml has `version` and `indices` only",
+        group: "indices",
+        entry: &INDEX_KEYS,
+        entry_why: |key| {
+            format!(
+                "an index of query.toml has no `{key}`; the platform's indexer of today does not read it"
+            )
+        },
     };
-    drop_unknown(
-        &read,
-        top,
-        "",
-        &QUERY_KEYS,
-        |_| "query.toml has `version` and `indices` only".into(),
-        report,
-    );
-    if let Some(indices) = top.get_mut("indices").and_then(Value::as_object_mut) {
-        for (name, index) in indices.iter_mut() {
-            let at = push_token("/indices", name);
-            let Some(index) = index.as_object_mut() else {
-                continue;
-            };
-            drop_unknown(
-                &read,
-                index,
-                &at,
-                &INDEX_KEYS,
-                |key| {
-                    format!(
-                        "an index of query.toml has no `{key}`; the platform's indexer of today does not read it"
-                    )
-                },
-                report,
-            );
-            for key in ["include", "exclude"] {
-                if let Some(globs) = index.get_mut(key) {
-                    coerce_to_array(globs);
-                }
+    let (read, value) = query.read(path, bytes, report, |_, _, index, _| {
+        for key in ["include", "exclude"] {
+            if let Some(globs) = index.get_mut(key) {
+                coerce_to_array(globs);
             }
         }
-    }
+    })?;
     let config: QueryConfig = typed(&read, &value, SchemaKind::QueryFile, report)?;
     ruled(&read, rules::query(&config), report)?;
     Some(config)
@@ -76,51 +54,70 @@ pub(super) fn query(path: &str, bytes: &[u8], report: &mut Report) -> Option<Que
 
 /// The sitemap configuration of `helix-sitemap.yaml`, when it reads as one.
 pub(super) fn sitemap(path: &str, bytes: &[u8], report: &mut Report) -> Option<SitemapConfig> {
-    let read = yaml(path, bytes, report)?;
-    let mut value = read.value.clone();
-    let Some(top) = value.as_object_mut() else {
-        object(&read, &read.value, "", "the file", report);
-        return None;
+    let sitemaps = Layout {
+        top: &SITEMAP_FILE_KEYS,
+        top_why: "sitemap.toml has `version` and `sitemaps` only",
+        group: "sitemaps",
+        entry: &SITEMAP_KEYS,
+        entry_why: |key| format!("a sitemap of sitemap.toml has no `{key}`"),
     };
-    drop_unknown(
-        &read,
-        top,
-        "",
-        &SITEMAP_FILE_KEYS,
-        |_| "sitemap.toml has `version` and `sitemaps` only".into(),
-        report,
-    );
-    if let Some(sitemaps) = top.get_mut("sitemaps").and_then(Value::as_object_mut) {
-        for (name, sitemap) in sitemaps.iter_mut() {
-            let at = push_token("/sitemaps", name);
-            let Some(sitemap) = sitemap.as_object_mut() else {
-                continue;
-            };
-            drop_unknown(
-                &read,
-                sitemap,
-                &at,
-                &SITEMAP_KEYS,
-                |key| format!("a sitemap of sitemap.toml has no `{key}`"),
-                report,
-            );
-            let languages = sitemap.get_mut("languages").and_then(Value::as_object_mut);
-            for (language, entry) in languages.into_iter().flatten() {
-                let at = push_token(&push_token(&at, "languages"), language);
-                if let Some(entry) = entry.as_object_mut() {
-                    drop_unknown(
-                        &read,
-                        entry,
-                        &at,
-                        &LANGUAGE_KEYS,
-                        |key| format!("a sitemap language of sitemap.toml has no `{key}`"),
-                        report,
-                    );
-                }
+    let (read, value) = sitemaps.read(path, bytes, report, |read, at, sitemap, report| {
+        let languages = sitemap.get_mut("languages").and_then(Value::as_object_mut);
+        for (language, entry) in languages.into_iter().flatten() {
+            let at = push_token(&push_token(at, "languages"), language);
+            if let Some(entry) = entry.as_object_mut() {
+                drop_unknown(
+                    read,
+                    entry,
+                    &at,
+                    &LANGUAGE_KEYS,
+                    |key| format!("a sitemap language of sitemap.toml has no `{key}`"),
+                    report,
+                );
             }
         }
-    }
+    })?;
     let config: SitemapConfig = typed(&read, &value, SchemaKind::SitemapFile, report)?;
     ruled(&read, rules::sitemap(&config), report)?;
     Some(config)
+}
+
+/// The shape both files share: a top level of `top` keys, and a `group` of named entries
+/// of `entry` keys. A key either has no place for is dropped and reported with its `why`.
+struct Layout {
+    top: &'static [&'static str],
+    top_why: &'static str,
+    group: &'static str,
+    entry: &'static [&'static str],
+    entry_why: fn(&str) -> String,
+}
+
+impl Layout {
+    /// The file read as YAML, what has no place dropped (reported), and `each` run over
+    /// every entry (with the entry's pointer); `None` when it does not read as a mapping.
+    fn read(
+        &self,
+        path: &str,
+        bytes: &[u8],
+        report: &mut Report,
+        mut each: impl FnMut(&Read, &str, &mut Map<String, Value>, &mut Report),
+    ) -> Option<(Read, Value)> {
+        let read = yaml(path, bytes, report)?;
+        let mut value = read.value.clone();
+        let Some(top) = value.as_object_mut() else {
+            object(&read, &read.value, "", "the file", report);
+            return None;
+        };
+        let top_why = self.top_why;
+        drop_unknown(&read, top, "", self.top, |_| top_why.into(), report);
+        let entries = top.get_mut(self.group).and_then(Value::as_object_mut);
+        for (name, entry) in entries.into_iter().flatten() {
+            let at = push_token(&format!("/{}", self.group), name);
+            if let Some(entry) = entry.as_object_mut() {
+                drop_unknown(&read, entry, &at, self.entry, self.entry_why, report);
+                each(&read, &at, entry, report);
+            }
+        }
+        Some((read, value))
+    }
 }
